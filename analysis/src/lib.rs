@@ -1,0 +1,3 @@
+//! Control flow, register-source tracing and the reference interpreter.
+
+#![forbid(unsafe_code)]

@@ -1,0 +1,3 @@
+//! Captured shaders: code bytes plus the metadata needed to analyse them.
+
+#![forbid(unsafe_code)]

@@ -1,0 +1,83 @@
+//! `isa-gen probe|emit|check [FAMILY...]`. See the crate docs.
+
+#![forbid(unsafe_code)]
+
+use isa_gen::recording::Recording;
+use isa_gen::{families, recording_path, tables_dir, TARGETS};
+use llvm_oracle::{pad_region, Oracle};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cmd = args.first().map(|s| s.as_str()).unwrap_or("");
+    let only: Vec<&str> = args.iter().skip(1).map(|s| s.as_str()).collect();
+    let fams: Vec<_> = families()
+        .into_iter()
+        .filter(|f| only.is_empty() || only.contains(&f.name))
+        .collect();
+    let mut failed = false;
+    for f in &fams {
+        match cmd {
+            "probe" => {
+                let probes = (f.probes)();
+                let padded: Vec<Vec<u8>> = probes.iter().map(|p| pad_region(p.clone())).collect();
+                let mut rec = Recording::default();
+                for cpu in TARGETS {
+                    let oracle = match Oracle::new(cpu) {
+                        Ok(o) => o,
+                        Err(e) => {
+                            eprintln!("isa-gen: {e}");
+                            return ExitCode::FAILURE;
+                        }
+                    };
+                    let answers = match oracle.first_of_regions(&padded) {
+                        Ok(a) => a,
+                        Err(e) => {
+                            eprintln!("isa-gen: {}: {e}", f.name);
+                            return ExitCode::FAILURE;
+                        }
+                    };
+                    for (p, a) in probes.iter().zip(answers) {
+                        rec.insert(cpu, p.clone(), a);
+                    }
+                }
+                let path = recording_path(f.name);
+                if let Err(e) = rec.save(&path) {
+                    eprintln!("isa-gen: {}: {e}", path.display());
+                    return ExitCode::FAILURE;
+                }
+                eprintln!("{}: recorded {} answers", f.name, rec.size());
+            }
+            "emit" | "check" => {
+                let rec = match Recording::load(&recording_path(f.name)) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        eprintln!("isa-gen: {}: {e}", f.name);
+                        return ExitCode::FAILURE;
+                    }
+                };
+                let src = (f.emit)(&rec);
+                let out = tables_dir().join(f.out_file);
+                if cmd == "emit" {
+                    if let Err(e) = std::fs::write(&out, src) {
+                        eprintln!("isa-gen: {}: {e}", out.display());
+                        return ExitCode::FAILURE;
+                    }
+                    eprintln!("{}: wrote {}", f.name, out.display());
+                } else if std::fs::read_to_string(&out).ok().as_deref() != Some(src.as_str()) {
+                    eprintln!("{}: {} is stale", f.name, out.display());
+                    failed = true;
+                }
+            }
+            _ => {
+                eprintln!("usage: isa-gen probe|emit|check [FAMILY...]");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

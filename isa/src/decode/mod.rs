@@ -1,0 +1,274 @@
+//! Bytes to [`Instruction`]s.
+//!
+//! [`decode`] decodes one instruction; [`Decoder`] walks a code blob and,
+//! like `llvm-objdump`, resynchronises one dword after an undecodable one.
+//! Each family has a module of its own; this module only classifies the
+//! first dword.
+
+mod buf;
+mod ds;
+mod exp;
+mod flat;
+mod mimg;
+mod smem;
+mod sop;
+mod vintrp;
+mod vop;
+
+use crate::inst::{Family, Instruction};
+use crate::target::Target;
+use core::fmt;
+
+/// Why a dword sequence is not an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeErrorKind {
+    /// The blob ends inside the instruction.
+    #[error("truncated instruction: {needed} bytes needed, {available} available")]
+    Truncated {
+        /// Bytes the instruction needs.
+        needed: u8,
+        /// Bytes left in the blob.
+        available: u8,
+    },
+    /// No encoding family matches the first dword.
+    #[error("no encoding family matches")]
+    UnknownFamily,
+    /// The family's opcode field names no instruction on this target.
+    #[error("{family} opcode {opcode:#x} is not an instruction on {target}")]
+    UnknownOpcode {
+        /// The family.
+        family: Family,
+        /// The opcode field.
+        opcode: u16,
+        /// The target.
+        target: Target,
+    },
+    /// The opcode exists but a field holds a value LLVM rejects.
+    #[error("invalid {family} encoding: {why}")]
+    InvalidField {
+        /// The family.
+        family: Family,
+        /// Which field and why.
+        why: &'static str,
+    },
+}
+
+/// A decoding failure, with where it happened and the bytes involved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("offset {offset:#x}: {bytes}: {kind}")]
+pub struct DecodeError {
+    /// Byte offset of the instruction in the blob.
+    pub offset: usize,
+    /// The first (up to two) dwords at that offset.
+    pub bytes: ErrorBytes,
+    /// The reason.
+    pub kind: DecodeErrorKind,
+}
+
+/// Up to eight bytes from where decoding failed, for error messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ErrorBytes {
+    len: u8,
+    b: [u8; 8],
+}
+
+impl ErrorBytes {
+    fn new(bytes: &[u8]) -> ErrorBytes {
+        let n = bytes.len().min(8);
+        let mut b = [0u8; 8];
+        b[..n].copy_from_slice(&bytes[..n]);
+        ErrorBytes { len: n as u8, b }
+    }
+    /// The bytes.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.b[..self.len as usize]
+    }
+    /// The first dword, if four bytes are present.
+    pub fn first_dword(&self) -> Option<u32> {
+        (self.len >= 4).then(|| u32::from_le_bytes([self.b[0], self.b[1], self.b[2], self.b[3]]))
+    }
+}
+
+impl fmt::Display for ErrorBytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.as_slice();
+        if s.is_empty() {
+            return f.write_str("no bytes");
+        }
+        if s.len() % 4 == 0 {
+            f.write_str("dwords")?;
+            for c in s.chunks(4) {
+                write!(f, " {:#010x}", u32::from_le_bytes([c[0], c[1], c[2], c[3]]))?;
+            }
+            Ok(())
+        } else {
+            f.write_str("bytes")?;
+            for b in s {
+                write!(f, " {b:02x}")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Read access to the dwords of one instruction.
+#[derive(Clone, Copy)]
+pub(crate) struct Words<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> Words<'a> {
+    /// Dword `i`, or a truncation error if the blob is shorter.
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> Result<u32, DecodeErrorKind> {
+        let o = i * 4;
+        match self.bytes.get(o..o + 4) {
+            Some(b) => Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            None => Err(DecodeErrorKind::Truncated {
+                needed: (o + 4) as u8,
+                available: self.bytes.len().min(255) as u8,
+            }),
+        }
+    }
+}
+
+/// Decode the instruction at the start of `bytes`.
+///
+/// ```
+/// let i = isa::decode(&[0x00, 0x00, 0x81, 0xbf], isa::Target::Gfx1030).unwrap();
+/// assert_eq!(i.len, 4);
+/// ```
+pub fn decode(bytes: &[u8], target: Target) -> Result<Instruction, DecodeError> {
+    decode_at(bytes, 0, target)
+}
+
+fn decode_at(bytes: &[u8], offset: usize, target: Target) -> Result<Instruction, DecodeError> {
+    let w = Words { bytes };
+    decode_words(w, target).map_err(|kind| DecodeError {
+        offset,
+        bytes: ErrorBytes::new(bytes),
+        kind,
+    })
+}
+
+#[inline]
+fn decode_words(w: Words<'_>, target: Target) -> Result<Instruction, DecodeErrorKind> {
+    let d0 = w.get(0)?;
+    if d0 >> 31 == 0 {
+        return vop::decode_vop_short(w, d0, target);
+    }
+    if d0 >> 30 == 0b10 {
+        return sop::decode(w, d0, target);
+    }
+    match d0 >> 26 {
+        0b110010 => vintrp::decode(w, d0, target),
+        0b110011 => vop::decode_vop3p(w, d0, target),
+        0b110101 => vop::decode_vop3(w, d0, target),
+        0b110110 => ds::decode(w, d0, target),
+        0b110111 => flat::decode(w, d0, target),
+        0b111000 => buf::decode_mubuf(w, d0, target),
+        0b111010 => buf::decode_mtbuf(w, d0, target),
+        0b111100 => mimg::decode(w, d0, target),
+        0b111101 => smem::decode(w, d0, target),
+        0b111110 => exp::decode(w, d0, target),
+        _ => Err(DecodeErrorKind::UnknownFamily),
+    }
+}
+
+/// The encoding family the first dword of an instruction selects, without
+/// decoding the rest. `None` when no family matches.
+pub fn classify(d0: u32) -> Option<Family> {
+    if d0 >> 31 == 0 {
+        let src0 = d0 & 0x1ff;
+        return Some(match src0 {
+            0xf9 => Family::Sdwa,
+            0xfa => Family::Dpp16,
+            0xe9 | 0xea => Family::Dpp8,
+            _ => match d0 >> 25 {
+                0x3e => Family::Vopc,
+                0x3f => Family::Vop1,
+                _ => Family::Vop2,
+            },
+        });
+    }
+    if d0 >> 30 == 0b10 {
+        return Some(match d0 >> 23 {
+            0x17d => Family::Sop1,
+            0x17e => Family::Sopc,
+            0x17f => Family::Sopp,
+            _ if d0 >> 28 == 0b1011 => Family::Sopk,
+            _ => Family::Sop2,
+        });
+    }
+    Some(match d0 >> 26 {
+        0b110010 => Family::Vintrp,
+        0b110011 => Family::Vop3p,
+        0b110101 => Family::Vop3,
+        0b110110 => Family::Ds,
+        0b110111 => Family::Flat,
+        0b111000 => Family::Mubuf,
+        0b111010 => Family::Mtbuf,
+        0b111100 => Family::Mimg,
+        0b111101 => Family::Smem,
+        0b111110 => Family::Exp,
+        _ => return None,
+    })
+}
+
+/// Iterates over the instructions of a code blob.
+///
+/// Yields `(offset, result)`. After an error it skips one dword (or the
+/// rest of the blob if fewer than four bytes remain), as `llvm-objdump`
+/// does, so one bad word never hides the code after it.
+#[derive(Clone, Debug)]
+pub struct Decoder<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    target: Target,
+}
+
+impl<'a> Decoder<'a> {
+    /// A decoder over `bytes`, starting at offset 0.
+    pub fn new(bytes: &'a [u8], target: Target) -> Decoder<'a> {
+        Decoder {
+            bytes,
+            pos: 0,
+            target,
+        }
+    }
+    /// The offset of the next instruction.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+}
+
+impl Iterator for Decoder<'_> {
+    type Item = (usize, Result<Instruction, DecodeError>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.pos >= self.bytes.len() {
+            return None;
+        }
+        let at = self.pos;
+        let rest = &self.bytes[at..];
+        match decode_at(rest, at, self.target) {
+            Ok(i) => {
+                self.pos += i.len as usize;
+                Some((at, Ok(i)))
+            }
+            Err(e) => {
+                self.pos += if rest.len() >= 4 { 4 } else { rest.len() };
+                Some((at, Err(e)))
+            }
+        }
+    }
+}
+
+/// Sign-extend the low `bits` bits of `v`.
+#[allow(dead_code)]
+#[inline]
+pub(crate) fn sext(v: u32, bits: u32) -> i32 {
+    let s = 32 - bits;
+    ((v << s) as i32) >> s
+}

@@ -1,0 +1,130 @@
+//! SOP1, SOP2, SOPK, SOPC and SOPP decoding.
+
+use super::{DecodeErrorKind, Words};
+use crate::family::sop::{SopFld, SopInfo};
+use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode, Operands};
+use crate::operand::{Operand, Slot, ValType};
+use crate::tables::sop as t;
+use crate::target::Target;
+
+pub(crate) fn decode(
+    w: Words<'_>,
+    d0: u32,
+    target: Target,
+) -> Result<Instruction, DecodeErrorKind> {
+    let (family, space, op, table): (Family, OpSpace, u32, &[Option<SopInfo>]) = match d0 >> 23 {
+        0x17d => (Family::Sop1, OpSpace::Sop1, (d0 >> 8) & 0xff, &t::SOP1),
+        0x17e => (Family::Sopc, OpSpace::Sopc, (d0 >> 16) & 0x7f, &t::SOPC),
+        0x17f => (Family::Sopp, OpSpace::Sopp, (d0 >> 16) & 0x7f, &t::SOPP),
+        _ if d0 >> 28 == 0b1011 => (Family::Sopk, OpSpace::Sopk, (d0 >> 23) & 0x1f, &t::SOPK),
+        _ => (Family::Sop2, OpSpace::Sop2, (d0 >> 23) & 0x7f, &t::SOP2),
+    };
+    let info = match table.get(op as usize) {
+        Some(Some(i)) if i.targets & target.bit() != 0 => i,
+        _ => {
+            return Err(DecodeErrorKind::UnknownOpcode {
+                family,
+                opcode: op as u16,
+                target,
+            })
+        }
+    };
+    let mut operands = Operands::new();
+    let mut len = 4u8;
+    let mut simm16 = None;
+    for s in info.slots {
+        let ty = if s.f64 {
+            ValType::B64
+        } else if s.width == 2 {
+            ValType::B64
+        } else {
+            ValType::B32
+        };
+        let op = match s.fld {
+            SopFld::Sdst => scalar_dst((d0 >> 16) & 0x7f, s.width, family)?,
+            SopFld::Ssrc0 => scalar_src(d0 & 0xff, s.width, family, w, &mut len)?,
+            SopFld::Ssrc1 => scalar_src((d0 >> 8) & 0xff, s.width, family, w, &mut len)?,
+            SopFld::Simm16 => {
+                let v = (d0 & 0xffff) as u16;
+                simm16 = Some(v);
+                Operand::Imm(v as i16 as i32)
+            }
+        };
+        operands.push(Slot {
+            op,
+            access: s.access,
+            ty,
+            mods: Default::default(),
+        });
+    }
+    if info.literal {
+        // s_setreg_imm32_b32: the literal is the value to write.
+        let lit = w.get(1)?;
+        len = 8;
+        operands.push(Slot::use_(Operand::Literal(lit), ValType::B32));
+    }
+    let mods = match family {
+        Family::Sopk | Family::Sopp => Modifiers::Simm16(simm16.unwrap_or((d0 & 0xffff) as u16)),
+        _ => Modifiers::None,
+    };
+    Ok(Instruction {
+        opcode: Opcode::new(space, op as u16),
+        family,
+        len,
+        operands,
+        mods,
+    })
+}
+
+/// A 7-bit scalar destination field.
+fn scalar_dst(code: u32, width: u8, family: Family) -> Result<Operand, DecodeErrorKind> {
+    let code = code as u16;
+    if width == 2 {
+        return scalar_pair(code, family);
+    }
+    Ok(Operand::Reg { code, count: 1 })
+}
+
+/// A 64-bit scalar register operand: SGPRs and TTMPs are rounded down to an
+/// even register (the hardware ignores the low bit; LLVM prints the
+/// rounded pair), `vcc`, `exec` and `null` are valid, other codes are not.
+fn scalar_pair(code: u16, family: Family) -> Result<Operand, DecodeErrorKind> {
+    match code {
+        0..=105 | 108..=123 => Ok(Operand::Reg {
+            code: code & !1,
+            count: 2,
+        }),
+        106 | 125 | 126 => Ok(Operand::Reg { code, count: 2 }),
+        _ => Err(DecodeErrorKind::InvalidField {
+            family,
+            why: "register cannot hold a 64-bit value",
+        }),
+    }
+}
+
+/// An 8-bit scalar source field (also reads the literal when it is 255).
+pub(crate) fn scalar_src(
+    code: u32,
+    width: u8,
+    family: Family,
+    w: Words<'_>,
+    len: &mut u8,
+) -> Result<Operand, DecodeErrorKind> {
+    let code = code as u16;
+    match code {
+        0..=127 if width == 2 => scalar_pair(code, family),
+        0..=127 => Ok(Operand::Reg { code, count: 1 }),
+        128..=208 | 240..=248 => Ok(Operand::Inline(code as u8)),
+        235..=239 | 251..=253 => Ok(Operand::Reg { code, count: width }),
+        254 if width == 1 => Ok(Operand::Reg { code, count: 1 }),
+        255 => {
+            let v = w.get(1)?;
+            *len = 8;
+            Ok(Operand::Literal(v))
+        }
+        _ => Err(DecodeErrorKind::InvalidField {
+            family,
+            why: "reserved source operand code",
+        }),
+    }
+}

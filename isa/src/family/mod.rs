@@ -1,0 +1,40 @@
+//! Per-family facts: modifier structs and opcode-table lookups.
+//!
+//! The opcode tables themselves are generated (see `isa/gen`) into
+//! `crate::tables`; this module only routes an [`Opcode`] to its table.
+
+pub mod buf;
+pub mod ds;
+pub mod exp;
+pub mod flat;
+pub mod mimg;
+pub mod smem;
+pub mod sop;
+pub mod vintrp;
+pub mod vop;
+
+use crate::inst::{OpSpace, Opcode};
+use crate::tables;
+
+/// The base mnemonic of an opcode.
+pub fn opcode_name(op: Opcode) -> &'static str {
+    let i = op.index();
+    let name = match op.space() {
+        OpSpace::Sop2 => sop::name(&tables::sop::SOP2, i),
+        OpSpace::Sopk => sop::name(&tables::sop::SOPK, i),
+        OpSpace::Sop1 => sop::name(&tables::sop::SOP1, i),
+        OpSpace::Sopc => sop::name(&tables::sop::SOPC, i),
+        OpSpace::Sopp => sop::name(&tables::sop::SOPP, i),
+        OpSpace::Smem => tables::smem::name(i),
+        OpSpace::Vop => tables::vop::name(i),
+        OpSpace::Vop3p => tables::vop3p::name(i),
+        OpSpace::Vintrp => tables::vintrp::name(i),
+        OpSpace::Ds => tables::ds::name(i),
+        OpSpace::Mubuf => tables::mubuf::name(i),
+        OpSpace::Mtbuf => tables::mtbuf::name(i),
+        OpSpace::Mimg => tables::mimg::name(i),
+        OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => tables::flat::name(op.space(), i),
+        OpSpace::Exp => Some("exp"),
+    };
+    name.unwrap_or("<unknown>")
+}

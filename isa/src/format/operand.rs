@@ -1,0 +1,95 @@
+//! Printing of registers and constants shared by every family.
+
+use crate::operand::{Operand, ValType, VGPR_BASE};
+use core::fmt;
+
+/// Name of a single register code (count 1), as LLVM prints it.
+pub(crate) fn reg_name(code: u16) -> Option<&'static str> {
+    Some(match code {
+        106 => "vcc_lo",
+        107 => "vcc_hi",
+        124 => "m0",
+        125 => "null",
+        126 => "exec_lo",
+        127 => "exec_hi",
+        235 => "src_shared_base",
+        236 => "src_shared_limit",
+        237 => "src_private_base",
+        238 => "src_private_limit",
+        239 => "src_pops_exiting_wave_id",
+        251 => "src_vccz",
+        252 => "src_execz",
+        253 => "src_scc",
+        254 => "src_lds_direct",
+        _ => return None,
+    })
+}
+
+/// Write a register range: `s5`, `s[4:7]`, `v[0:3]`, `ttmp[0:1]`, `vcc`,
+/// `exec`, `vcc_lo`, `m0` ...
+pub(crate) fn write_reg<W: fmt::Write>(code: u16, count: u8, out: &mut W) -> fmt::Result {
+    let count = count.max(1) as u16;
+    match code {
+        0..=105 => {
+            if count == 1 {
+                write!(out, "s{code}")
+            } else {
+                write!(out, "s[{}:{}]", code, code + count - 1)
+            }
+        }
+        108..=123 => {
+            let t = code - 108;
+            if count == 1 {
+                write!(out, "ttmp{t}")
+            } else {
+                write!(out, "ttmp[{}:{}]", t, t + count - 1)
+            }
+        }
+        106 if count == 2 => out.write_str("vcc"),
+        126 if count == 2 => out.write_str("exec"),
+        VGPR_BASE..=511 => {
+            let v = code - VGPR_BASE;
+            if count == 1 {
+                write!(out, "v{v}")
+            } else {
+                write!(out, "v[{}:{}]", v, v + count - 1)
+            }
+        }
+        _ => match reg_name(code) {
+            Some(n) => out.write_str(n),
+            None => write!(out, "<reg {code}>"),
+        },
+    }
+}
+
+/// Write an inline constant for an operand of type `ty`.
+pub(crate) fn write_inline<W: fmt::Write>(code: u8, ty: ValType, out: &mut W) -> fmt::Result {
+    match code {
+        128..=192 => write!(out, "{}", code - 128),
+        193..=208 => write!(out, "-{}", code - 192),
+        240 => out.write_str("0.5"),
+        241 => out.write_str("-0.5"),
+        242 => out.write_str("1.0"),
+        243 => out.write_str("-1.0"),
+        244 => out.write_str("2.0"),
+        245 => out.write_str("-2.0"),
+        246 => out.write_str("4.0"),
+        247 => out.write_str("-4.0"),
+        248 => match ty {
+            ValType::F64 | ValType::B64 => out.write_str("0.15915494309189532"),
+            _ => out.write_str("0.15915494"),
+        },
+        _ => write!(out, "<inline {code}>"),
+    }
+}
+
+/// Write a generic operand (register, inline constant or literal).
+pub(crate) fn write_operand<W: fmt::Write>(op: Operand, ty: ValType, out: &mut W) -> fmt::Result {
+    match op {
+        Operand::Reg { code, count } => write_reg(code, count, out),
+        Operand::Inline(c) => write_inline(c, ty, out),
+        Operand::Literal(v) => write!(out, "{v:#x}"),
+        Operand::Imm(v) => write!(out, "{v}"),
+        Operand::Off => out.write_str("off"),
+    }
+}

@@ -1,0 +1,3 @@
+//! RDNA2 shaders to SPIR-V.
+
+#![forbid(unsafe_code)]
