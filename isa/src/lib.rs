@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod abi;
 pub mod decode;
 pub mod encode;
 pub mod family;
@@ -22,6 +23,7 @@ pub mod operand;
 mod tables;
 mod target;
 
+pub use abi::{Abi, Stage, UnknownStage};
 pub use decode::{classify, decode, DecodeError, DecodeErrorKind, Decoder};
 pub use encode::{dont_care_mask, encode, EncodeError, Encoded};
 pub use format::Formatter;

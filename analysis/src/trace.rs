@@ -1,0 +1,149 @@
+//! The result of register-source tracing.
+//!
+//! A [`ShaderTrace`] lists every buffer access (MUBUF/MTBUF), the distinct
+//! descriptors they go through (identified by the sources of their four
+//! words, never by the registers they sat in), and for each descriptor its
+//! index bound: the one `VertexId`/`InstanceId`/`IdPlus` source that every
+//! indexed access through it agrees on, or the reason there is none.
+//!
+//! The tracing algorithm fills these in; `drawbind` consumes them.
+
+use crate::source::{Id, IndexSource, Namer, Ptr, Word};
+use serde::{Deserialize, Serialize};
+
+/// Index of a descriptor in [`ShaderTrace::descriptors`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct DescId(pub u16);
+
+/// Load, store or atomic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AccessKind {
+    /// Reads memory.
+    Load,
+    /// Writes memory.
+    Store,
+    /// Reads and writes memory.
+    Atomic,
+}
+
+/// One MUBUF/MTBUF instruction.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BufferAccess {
+    /// Byte offset of the instruction in the code.
+    pub pc: u32,
+    /// Mnemonic (e.g. `buffer_load_dwordx4`).
+    pub opcode: String,
+    /// Load/store/atomic.
+    pub kind: AccessKind,
+    /// The descriptor, or `None` when its words are not all traced.
+    pub descriptor: Option<DescId>,
+    /// The VGPR address supplies a record index.
+    pub idxen: bool,
+    /// The VGPR address supplies a byte offset.
+    pub offen: bool,
+    /// The index source when `idxen` (else `None`).
+    pub index: Option<IndexSource>,
+    /// Why the index is `Unknown`, when it is (e.g. "index from LDS").
+    pub index_note: Option<String>,
+    /// The instruction's immediate byte offset.
+    pub imm_offset: u32,
+    /// Source of the SGPR byte offset (`Const(0)` for an inline 0).
+    pub soffset: Word,
+    /// Bytes accessed per lane (per record, starting at the offset).
+    pub bytes: u32,
+}
+
+/// The agreed index source of a descriptor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct IndexBound {
+    /// Which id.
+    pub id: Id,
+    /// The added word, if any.
+    pub plus: Option<Word>,
+}
+
+impl IndexBound {
+    /// From an index source; `None` for `Unknown`.
+    pub fn from_source(s: IndexSource) -> Option<IndexBound> {
+        match s {
+            IndexSource::Id { id } => Some(IndexBound { id, plus: None }),
+            IndexSource::IdPlus { id, word } => Some(IndexBound {
+                id,
+                plus: Some(word),
+            }),
+            IndexSource::Unknown => None,
+        }
+    }
+}
+
+/// A buffer descriptor (V#), identified by the sources of its four words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Descriptor {
+    /// Its id in the trace.
+    pub id: DescId,
+    /// Sources of words 0..=3.
+    pub words: [Word; 4],
+    /// The agreed index bound, or `None`.
+    pub bound: Option<IndexBound>,
+    /// Why `bound` is `None` (e.g. "pc 0x4fc: index from LDS",
+    /// "accesses disagree", "no idxen access").
+    pub reason: Option<String>,
+    /// pcs of the accesses through this descriptor.
+    pub accesses: Vec<u32>,
+}
+
+/// Everything the tracer found.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShaderTrace {
+    /// Interned pointers that `Word::TableWord` refers to.
+    pub pointers: Vec<Ptr>,
+    /// Distinct descriptors.
+    pub descriptors: Vec<Descriptor>,
+    /// Every buffer access, in code order.
+    pub accesses: Vec<BufferAccess>,
+    /// Notes about the shader as a whole (for example "not a vertex stage",
+    /// "pc 0x40: s_setpc_b64 to an unknown target").
+    pub notes: Vec<String>,
+}
+
+impl ShaderTrace {
+    /// A namer for this trace's words and pointers.
+    pub fn namer(&self) -> Namer<'_> {
+        Namer {
+            pointers: &self.pointers,
+        }
+    }
+
+    /// The descriptor's source as the CLI prints it: `table(ud0)+0x10` when
+    /// its four words are consecutive dwords of one table, `ud4..ud7` for
+    /// four consecutive user-data words, else the four word names in
+    /// brackets.
+    pub fn descriptor_source(&self, d: &Descriptor) -> String {
+        let n = self.namer();
+        let w = d.words;
+        if let Word::TableWord { table, byte_offset } = w[0] {
+            let consecutive = (1..4).all(|i| {
+                w[i] == Word::TableWord {
+                    table,
+                    byte_offset: byte_offset.wrapping_add(4 * i as u32),
+                }
+            });
+            if consecutive {
+                return n.word_string(w[0]);
+            }
+        }
+        if let Word::UserData { k } = w[0] {
+            if (1..4).all(|i| w[i] == Word::ud(k.wrapping_add(i as u8))) {
+                return format!("ud{}..ud{}", k, k as u32 + 3);
+            }
+        }
+        format!(
+            "[{}, {}, {}, {}]",
+            n.word_string(w[0]),
+            n.word_string(w[1]),
+            n.word_string(w[2]),
+            n.word_string(w[3])
+        )
+    }
+}
