@@ -332,6 +332,10 @@ impl Instruction {
     pub fn defs(&self) -> impl Iterator<Item = &Slot> {
         self.operands.iter().filter(|s| s.is_def())
     }
+    /// Registers and resources the instruction touches without naming them.
+    pub fn implicit(&self) -> crate::operand::Implicit {
+        family::implicit(self)
+    }
     /// The read operands.
     pub fn uses(&self) -> impl Iterator<Item = &Slot> {
         self.operands.iter().filter(|s| s.is_use())

@@ -28,5 +28,5 @@ pub use decode::{classify, decode, DecodeError, DecodeErrorKind, Decoder};
 pub use encode::{dont_care_mask, encode, EncodeError, Encoded};
 pub use format::Formatter;
 pub use inst::{Family, Instruction, Modifiers, OpSpace, Opcode, Operands, MAX_OPERANDS};
-pub use operand::{Access, OpMods, Operand, RegFile, Slot, ValType};
+pub use operand::{Access, Implicit, OpMods, Operand, RegFile, Slot, ValType};
 pub use target::{Target, UnknownTarget};

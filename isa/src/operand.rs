@@ -335,3 +335,37 @@ impl Slot {
         self.access.contains(Access::READ)
     }
 }
+
+bitflags! {
+    /// Registers an instruction reads or writes without naming them as
+    /// operands (they are not in [`crate::Instruction::operands`]).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub struct Implicit: u16 {
+        /// Reads SCC.
+        const READ_SCC = 1;
+        /// Writes SCC.
+        const WRITE_SCC = 2;
+        /// Reads EXEC.
+        const READ_EXEC = 4;
+        /// Writes EXEC.
+        const WRITE_EXEC = 8;
+        /// Reads VCC.
+        const READ_VCC = 16;
+        /// Reads M0.
+        const READ_M0 = 32;
+        /// Changes the program counter (branches, calls, returns).
+        const BRANCH = 64;
+        /// Writes VCC.
+        const WRITE_VCC = 128;
+        /// Writes M0.
+        const WRITE_M0 = 256;
+        /// Reads or writes LDS.
+        const LDS = 512;
+        /// Reads or writes memory other than LDS.
+        const MEMORY = 1024;
+        /// Crosses lanes (reads or writes another lane's registers).
+        const CROSS_LANE = 2048;
+        /// Ends the program.
+        const END = 4096;
+    }
+}

@@ -13,7 +13,8 @@ pub mod sop;
 pub mod vintrp;
 pub mod vop;
 
-use crate::inst::{OpSpace, Opcode};
+use crate::inst::{Instruction, OpSpace, Opcode};
+use crate::operand::Implicit;
 use crate::tables;
 
 /// The base mnemonic of an opcode.
@@ -37,4 +38,20 @@ pub fn opcode_name(op: Opcode) -> &'static str {
         OpSpace::Exp => Some("exp"),
     };
     name.unwrap_or("<unknown>")
+}
+
+/// Implicit accesses of an instruction (see [`Implicit`]). Families that
+/// have not filled in their rules yet return the empty set.
+pub fn implicit(inst: &Instruction) -> Implicit {
+    let i = inst.opcode.index() as usize;
+    let row = |t: &[Option<sop::SopInfo>]| t.get(i).and_then(|r| r.as_ref()).map(|r| r.implicit);
+    match inst.opcode.space() {
+        OpSpace::Sop2 => row(&tables::sop::SOP2),
+        OpSpace::Sopk => row(&tables::sop::SOPK),
+        OpSpace::Sop1 => row(&tables::sop::SOP1),
+        OpSpace::Sopc => row(&tables::sop::SOPC),
+        OpSpace::Sopp => row(&tables::sop::SOPP),
+        _ => None,
+    }
+    .unwrap_or(Implicit::empty())
 }

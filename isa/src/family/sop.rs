@@ -1,8 +1,7 @@
 //! Scalar-ALU facts (SOP1, SOP2, SOPK, SOPC, SOPP): the table row types the
 //! generator fills in, and implicit register accesses.
 
-use crate::operand::Access;
-use bitflags::bitflags;
+use crate::operand::{Access, Implicit};
 
 /// Which encoding field an operand comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,27 +31,6 @@ pub struct SopSlot {
     pub access: Access,
 }
 
-bitflags! {
-    /// Registers a scalar instruction touches without naming them.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub struct ScalarImplicit: u16 {
-        /// Reads SCC.
-        const READ_SCC = 1;
-        /// Writes SCC.
-        const WRITE_SCC = 2;
-        /// Reads EXEC.
-        const READ_EXEC = 4;
-        /// Writes EXEC.
-        const WRITE_EXEC = 8;
-        /// Reads VCC.
-        const READ_VCC = 16;
-        /// Reads M0.
-        const READ_M0 = 32;
-        /// Changes the program counter.
-        const BRANCH = 64;
-    }
-}
-
 /// A scalar opcode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SopInfo {
@@ -63,7 +41,7 @@ pub struct SopInfo {
     /// A 32-bit literal follows (SOPK `s_setreg_imm32_b32`).
     pub literal: bool,
     /// Implicit accesses.
-    pub implicit: ScalarImplicit,
+    pub implicit: Implicit,
     /// Operands in printing order.
     pub slots: &'static [SopSlot],
 }

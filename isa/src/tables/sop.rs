@@ -2,9 +2,9 @@
 // LLVM 19 oracle isa/gen/oracle/sop.tsv. Do not edit: run
 // `cargo run -p isa-gen -- emit`.
 
-use crate::family::sop::{ScalarImplicit as I, SopFld::*, SopInfo, SopSlot};
+use crate::family::sop::{SopFld::*, SopInfo, SopSlot};
 use crate::inst::{OpSpace, Opcode};
-use crate::operand::Access;
+use crate::operand::{Access, Implicit as I};
 
 /// SOP2 opcodes by native opcode number.
 pub(crate) static SOP2: [Option<SopInfo>; 128] = [
@@ -4673,7 +4673,7 @@ pub(crate) static SOPP: [Option<SopInfo>; 128] = [
         name: "s_endpgm",
         targets: 0b111,
         literal: false,
-        implicit: I::empty(),
+        implicit: I::from_bits_retain(I::END.bits()),
         slots: &[SopSlot {
             fld: Simm16,
             width: 1,

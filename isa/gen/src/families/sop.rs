@@ -179,7 +179,7 @@ fn fix_access(name: &str, slots: &mut [Slot]) {
     }
 }
 
-/// Implicit accesses as flag names of `ScalarImplicit`.
+/// Implicit accesses as flag names of `isa::Implicit`.
 fn implicit(k: Kind, name: &str) -> Vec<&'static str> {
     let mut f = Vec::new();
     let writes_scc = match k {
@@ -227,6 +227,9 @@ fn implicit(k: Kind, name: &str) -> Vec<&'static str> {
     if name.starts_with("s_movrel") || name.starts_with("s_sendmsg") {
         f.push("READ_M0");
     }
+    if name == "s_endpgm" || name.starts_with("s_endpgm_") {
+        f.push("END");
+    }
     if name.starts_with("s_setpc")
         || name.starts_with("s_swappc")
         || name.starts_with("s_rfe")
@@ -242,7 +245,7 @@ fn implicit(k: Kind, name: &str) -> Vec<&'static str> {
 
 fn emit(rec: &Recording) -> String {
     let mut out = header("sop");
-    out.push_str("use crate::family::sop::{ScalarImplicit as I, SopFld::*, SopInfo, SopSlot};\nuse crate::inst::{OpSpace, Opcode};\nuse crate::operand::Access;\n\n");
+    out.push_str("use crate::family::sop::{SopFld::*, SopInfo, SopSlot};\nuse crate::inst::{OpSpace, Opcode};\nuse crate::operand::{Access, Implicit as I};\n\n");
     const R: &str = "Access::READ";
     const W: &str = "Access::WRITE";
     const RW: &str = "Access::READ.union(Access::WRITE)";
