@@ -824,3 +824,40 @@ fn radv_word3_is_a_structured_buffer() {
     let v = VSharp::decode([0, 32 << 16, 1, radv_word3(OobSelect::Structured)]);
     assert_eq!(v.class(), Class::Structured);
 }
+
+#[test]
+fn fuzz_regression_oob_select_0_with_a_seven_byte_stride() {
+    // From the first fuzz run (the harness's model lacked the OOB_SELECT 0
+    // offset check; bind was right): stride 7, OOB_SELECT 0, a split draw.
+    // The access at offset 16 ≥ 7 never reads; the one at 0 reads 16 bytes,
+    // past its 7-byte record.
+    let v = [1195835499, 1074200576, 3421443583, 12544];
+    let vs = VSharp::decode(v);
+    assert_eq!(
+        (vs.stride, vs.oob_select),
+        (7, OobSelect::StructuredWithOffset)
+    );
+    let mut memory = SparseMemory::new();
+    let table = (0xffff_8000_0000_0000u64 | 2934255922) & ADDRESS_MASK;
+    memory.write_words(table, &v);
+    let fx = Fixture {
+        trace: cube_trace(),
+        stage: Stage::Ngg,
+        memory,
+        user_data: vec![2934255922, 555823410],
+    };
+    let chunks = [(690563369, 690589737), (822135593, 12288)];
+    let draw = Draw::Auto {
+        first_vertex: 808727039,
+        vertex_count: 690563369,
+        instance_count: 690563369,
+        chunks: &chunks,
+    };
+    let last = 690563369u64 + 690589737 - 1 + 555823410;
+    pin(
+        &fx,
+        draw,
+        &[(last * 7 + 16, true, Reason::Narrowed)],
+        sab::OOB0_KEEPS_ALL,
+    );
+}
