@@ -140,7 +140,7 @@ pub fn dont_care_mask(inst: &Instruction, target: Target) -> [u32; 5] {
         Family::Vintrp => vintrp::DONT_CARE,
         Family::Ds => ds::DONT_CARE,
         Family::Mubuf | Family::Mtbuf => buf::dont_care(inst),
-        Family::Mimg => mimg::DONT_CARE,
+        Family::Mimg => mimg::dont_care(inst),
         Family::Flat => flat::DONT_CARE,
         Family::Exp => exp::DONT_CARE,
     }

@@ -1,5 +1,6 @@
 //! One module per generated family, plus shared emit helpers.
 
+pub mod mimg;
 pub mod mtbuf;
 pub mod mubuf;
 pub mod sop;
@@ -9,7 +10,7 @@ use std::fmt::Write as _;
 
 /// Every family generator.
 pub fn all() -> Vec<FamilyGen> {
-    vec![sop::gen(), mubuf::gen(), mtbuf::gen()]
+    vec![sop::gen(), mubuf::gen(), mtbuf::gen(), mimg::gen()]
 }
 
 /// Split LLVM text into mnemonic and comma-separated operands. Operands
