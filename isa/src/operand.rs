@@ -367,5 +367,9 @@ bitflags! {
         const CROSS_LANE = 2048;
         /// Ends the program.
         const END = 4096;
+        /// Exports data to a fixed-function consumer (colour, depth,
+        /// position, parameter or primitive data): a side effect that is
+        /// neither a register nor memory (`exp`).
+        const EXPORT = 8192;
     }
 }

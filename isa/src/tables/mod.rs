@@ -2,13 +2,18 @@
 //! oracle in `isa/gen/oracle/`. Do not edit by hand: run
 //! `cargo run -p isa-gen -- emit`. A test checks they match.
 
+#[rustfmt::skip]
 pub mod ds;
+#[rustfmt::skip]
+pub mod exp;
+#[rustfmt::skip]
 pub mod flat;
 pub mod mimg;
 pub mod mtbuf;
 pub mod mubuf;
 pub mod smem;
 pub mod sop;
+#[rustfmt::skip]
 pub mod vintrp;
 pub mod vop;
 pub mod vop3p;

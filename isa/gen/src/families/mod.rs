@@ -1,13 +1,23 @@
 //! One module per generated family, plus shared emit helpers.
 
+pub mod ds;
+pub mod exp;
+pub mod flat;
 pub mod sop;
+pub mod vintrp;
 
 use crate::FamilyGen;
 use std::fmt::Write as _;
 
 /// Every family generator.
 pub fn all() -> Vec<FamilyGen> {
-    vec![sop::gen()]
+    vec![
+        sop::gen(),
+        ds::gen(),
+        flat::gen(),
+        exp::gen(),
+        vintrp::gen(),
+    ]
 }
 
 /// Split LLVM text into mnemonic and comma-separated operands. Operands
