@@ -49,3 +49,28 @@ fn truncated_memory_instructions_are_errors() {
         assert!(decode(&d0.to_le_bytes(), Target::Gfx1030).is_err());
     }
 }
+
+#[test]
+fn encoder_rejects_operands_outside_the_vgpr_file() {
+    // ds_read_b32 v11, v10 offset:12; exp pos0 v0, v1, v2, v3 done;
+    // v_interp_p1_f32_e32 v3, v0, attr0.x.
+    let cases: [&[u8]; 3] = [
+        &[0x0c, 0x00, 0xd8, 0xd8, 0x0a, 0x00, 0x00, 0x0b],
+        &[0xcf, 0x08, 0x00, 0xf8, 0x00, 0x01, 0x02, 0x03],
+        &[0x00, 0x00, 0x0c, 0xc8],
+    ];
+    for b in cases {
+        let mut i = decode(b, Target::Gfx1030).unwrap();
+        assert!(encode(&i, Target::Gfx1030).is_ok());
+        i.operands[0].op = isa::Operand::Reg {
+            code: 600,
+            count: 1,
+        };
+        assert!(encode(&i, Target::Gfx1030).is_err(), "{b:02x?}");
+        i.operands[0].op = isa::Operand::Reg {
+            code: u16::MAX,
+            count: 1,
+        };
+        assert!(encode(&i, Target::Gfx1030).is_err(), "{b:02x?}");
+    }
+}

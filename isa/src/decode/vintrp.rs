@@ -8,6 +8,7 @@ use crate::operand::{Access, Operand, Slot, ValType};
 use crate::tables::vintrp::VINTRP;
 use crate::target::Target;
 
+#[inline]
 pub(crate) fn decode(
     _w: Words<'_>,
     d0: u32,
@@ -25,14 +26,24 @@ pub(crate) fn decode(
         }
     };
     let reg = |f: u32| vgpr_range(f, 1).unwrap_or(Operand::Off);
-    let mut operands = Operands::new();
-    operands.push(Slot {
+    // Built in place: the operand array is most of the instruction's size.
+    let mut inst = Instruction {
+        opcode: Opcode::new(OpSpace::Vintrp, op as u16),
+        family: Family::Vintrp,
+        len: 4,
+        operands: Operands::new(),
+        mods: Modifiers::Vintrp(VintrpMods {
+            attr: ((d0 >> 10) & 0x3f) as u8,
+            chan: ((d0 >> 8) & 3) as u8,
+        }),
+    };
+    inst.operands.push(Slot {
         op: reg(d0 >> 18),
         access: info.vdst_access,
         ty: ValType::F32,
         mods: Default::default(),
     });
-    operands.push(match info.vsrc {
+    inst.operands.push(match info.vsrc {
         VintrpSrc::Vgpr => Slot::use_(reg(d0), ValType::F32),
         VintrpSrc::Param => Slot {
             op: Operand::Imm((d0 & 0xff) as i32),
@@ -41,14 +52,5 @@ pub(crate) fn decode(
             mods: Default::default(),
         },
     });
-    Ok(Instruction {
-        opcode: Opcode::new(OpSpace::Vintrp, op as u16),
-        family: Family::Vintrp,
-        len: 4,
-        operands,
-        mods: Modifiers::Vintrp(VintrpMods {
-            attr: ((d0 >> 10) & 0x3f) as u8,
-            chan: ((d0 >> 8) & 3) as u8,
-        }),
-    })
+    Ok(inst)
 }

@@ -57,7 +57,7 @@ pub(crate) fn encode(inst: &Instruction, target: Target) -> Result<Encoded, Enco
     for (i, s) in info.slots.iter().enumerate() {
         match inst.operands[i].op {
             Operand::Reg { code, count }
-                if code >= VGPR_BASE && count == s.width && code + count as u16 <= 512 =>
+                if code >= VGPR_BASE && count == s.width && code as u32 + count as u32 <= 512 =>
             {
                 d1 |= ((code - VGPR_BASE) as u32) << s.fld.shift();
             }

@@ -58,7 +58,7 @@ pub(crate) fn encode(inst: &Instruction, _target: Target) -> Result<Encoded, Enc
             continue;
         }
         match inst.operands[i as usize].op {
-            Operand::Reg { code, count: 1 } if code >= VGPR_BASE => {
+            Operand::Reg { code, count: 1 } if (VGPR_BASE..512).contains(&code) => {
                 d1 |= ((code - VGPR_BASE) as u32) << (8 * source_field(x.compr, i));
             }
             _ => {

@@ -65,7 +65,7 @@ fn vdst_width(info: &flat::FlatInfo, lds: bool, glc: bool) -> u8 {
 fn vgprs(op: Operand, n: u8) -> Option<u32> {
     match op {
         Operand::Reg { code, count }
-            if code >= VGPR_BASE && count == n && code + n as u16 <= 512 =>
+            if code >= VGPR_BASE && count == n && code as u32 + n as u32 <= 512 =>
         {
             Some((code - VGPR_BASE) as u32)
         }

@@ -42,11 +42,15 @@ pub(crate) fn encode(inst: &Instruction, target: Target) -> Result<Encoded, Enco
         why,
     };
     let vdst = match inst.operands[0].op {
-        Operand::Reg { code, count: 1 } if code >= VGPR_BASE => (code - VGPR_BASE) as u32,
+        Operand::Reg { code, count: 1 } if (VGPR_BASE..512).contains(&code) => {
+            (code - VGPR_BASE) as u32
+        }
         _ => return Err(bad(0, "destination must be one VGPR")),
     };
     let vsrc = match inst.operands[1].op {
-        Operand::Reg { code, count: 1 } if code >= VGPR_BASE => (code - VGPR_BASE) as u32,
+        Operand::Reg { code, count: 1 } if (VGPR_BASE..512).contains(&code) => {
+            (code - VGPR_BASE) as u32
+        }
         Operand::Imm(v) if (0..256).contains(&v) => v as u32,
         _ => return Err(bad(1, "source must be one VGPR or a parameter slot")),
     };
