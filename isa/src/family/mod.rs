@@ -51,6 +51,7 @@ pub fn implicit(inst: &Instruction) -> Implicit {
         OpSpace::Sop1 => row(&tables::sop::SOP1),
         OpSpace::Sopc => row(&tables::sop::SOPC),
         OpSpace::Sopp => row(&tables::sop::SOPP),
+        OpSpace::Smem => smem::implicit(inst),
         _ => None,
     }
     .unwrap_or(Implicit::empty())

@@ -1,5 +1,6 @@
 //! One module per generated family, plus shared emit helpers.
 
+pub mod smem;
 pub mod sop;
 
 use crate::FamilyGen;
@@ -7,7 +8,7 @@ use std::fmt::Write as _;
 
 /// Every family generator.
 pub fn all() -> Vec<FamilyGen> {
-    vec![sop::gen()]
+    vec![sop::gen(), smem::gen()]
 }
 
 /// Split LLVM text into mnemonic and comma-separated operands. Operands
