@@ -413,7 +413,7 @@ pub(crate) static SOP1: [Option<SopInfo>; 256] = [
     Some(SopInfo { name: "s_andn1_wrexec_b32", targets: 0b111, literal: false, imm: K::None, imm_signed: false, implicit: I::from_bits_retain(I::WRITE_SCC.bits() | I::READ_EXEC.bits() | I::WRITE_EXEC.bits()), slots: &[SopSlot { fld: Sdst, width: 1, imm_ok: true, f64: false, access: Access::WRITE }, SopSlot { fld: Ssrc0, width: 1, imm_ok: true, f64: false, access: Access::READ }] }),
     Some(SopInfo { name: "s_andn2_wrexec_b32", targets: 0b111, literal: false, imm: K::None, imm_signed: false, implicit: I::from_bits_retain(I::WRITE_SCC.bits() | I::READ_EXEC.bits() | I::WRITE_EXEC.bits()), slots: &[SopSlot { fld: Sdst, width: 1, imm_ok: true, f64: false, access: Access::WRITE }, SopSlot { fld: Ssrc0, width: 1, imm_ok: true, f64: false, access: Access::READ }] }),
     None,
-    Some(SopInfo { name: "s_movrelsd_2_b32", targets: 0b111, literal: false, imm: K::None, imm_signed: false, implicit: I::from_bits_retain(I::READ_M0.bits()), slots: &[SopSlot { fld: Sdst, width: 1, imm_ok: true, f64: false, access: Access::WRITE }, SopSlot { fld: Ssrc0, width: 1, imm_ok: true, f64: false, access: Access::READ }] }),
+    Some(SopInfo { name: "s_movrelsd_2_b32", targets: 0b111, literal: false, imm: K::None, imm_signed: false, implicit: I::from_bits_retain(I::READ_M0.bits()), slots: &[SopSlot { fld: Sdst, width: 1, imm_ok: true, f64: false, access: Access::WRITE.union(Access::PARTIAL) }, SopSlot { fld: Ssrc0, width: 1, imm_ok: true, f64: false, access: Access::READ }] }),
     None,
     None,
     None,
