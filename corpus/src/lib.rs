@@ -16,6 +16,20 @@
 //! `llvm-objdump-19 -d` also reads. [`find_captures`] lists every capture
 //! under a directory; [`bundled`] loads the bundled RADV corpus.
 //!
+//! An emulator writes a capture like this:
+//!
+//! ```no_run
+//! # fn main() -> Result<(), corpus::CaptureError> {
+//! let code_bytes: Vec<u8> = vec![0x00, 0x00, 0x81, 0xbf]; // s_endpgm
+//! let user_sgprs = [0xffff_8000u32, 0, 0x1000];
+//! let mut meta = corpus::Meta::new(isa::Target::Gfx1030, isa::Stage::Ngg, corpus::WaveSize::W64);
+//! meta.user_data = Some(user_sgprs.to_vec());
+//! meta.provenance.insert("emulator".into(), "example-emu 0.9".into());
+//! corpus::Capture::new("draw-1200", code_bytes, meta).write_elf("draw-1200.elf")?;
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! No input makes this crate panic: bad files are [`CaptureError`] values
 //! that name the file, what is wrong and where.
 
@@ -118,7 +132,7 @@ impl Capture {
     /// [`Capture::write_elf`]).
     pub fn new(name: impl Into<String>, code: Vec<u8>, meta: Meta) -> Capture {
         let mut notes = Vec::new();
-        if code.len() % 4 != 0 {
+        if !code.len().is_multiple_of(4) {
             notes.push(Note::UnalignedLength { len: code.len() });
         }
         Capture {
@@ -278,7 +292,7 @@ impl Capture {
     }
 
     fn finish(path: &Path, form: Form, code: Vec<u8>, meta: Meta, mut notes: Vec<Note>) -> Capture {
-        if code.len() % 4 != 0 {
+        if !code.len().is_multiple_of(4) {
             notes.insert(0, Note::UnalignedLength { len: code.len() });
         }
         let name = match form {

@@ -122,12 +122,14 @@ pub(crate) fn parse(
         "vertex_vs" => Stage::LegacyVs,
         s if s.starts_with("fragment") => Stage::Ps,
         s if s.starts_with("compute") => Stage::Cs,
-        s => return Err(field(
-            "aco_stage",
-            format!(
+        s => {
+            return Err(field(
+                "aco_stage",
+                format!(
                 "`{s}` is not a supported stage (vertex_ngg, vertex_vs, fragment_fs, compute_cs)"
             ),
-        )),
+            ))
+        }
     };
     let target =
         Target::from_str(&m.llvm_target).map_err(|e| field("llvm_target", e.to_string()))?;

@@ -60,7 +60,16 @@ fn tool(name: &str) -> Option<&'static str> {
 #[test]
 fn radv_entries_map_stage_wave_and_abi_from_their_meta_json() {
     // (entry, stage, wave, user-data sgpr, user-data count, vertex id, instance id)
-    let cases: &[(&str, Stage, WaveSize, u8, u8, Option<u8>, Option<u8>)] = &[
+    type Case = (
+        &'static str,
+        Stage,
+        WaveSize,
+        u8,
+        u8,
+        Option<u8>,
+        Option<u8>,
+    );
+    let cases: &[Case] = &[
         ("cube", Stage::Ngg, WaveSize::W64, 8, 3, Some(5), Some(8)),
         (
             "cube-w32",
@@ -646,5 +655,5 @@ fn find_captures_walks_every_form_in_name_order() {
     let forms: Vec<Form> = found.iter().map(|p| open(p).unwrap().form).collect();
     assert_eq!(forms, [Form::Elf, Form::Raw, Form::Directory, Form::Raw]);
 
-    assert_eq!(find_captures(&dir).unwrap(), [dir.clone()]);
+    assert_eq!(find_captures(&dir).unwrap(), vec![dir]);
 }
