@@ -52,6 +52,7 @@ pub fn implicit(inst: &Instruction) -> Implicit {
         OpSpace::Sopc => row(&tables::sop::SOPC),
         OpSpace::Sopp => row(&tables::sop::SOPP),
         OpSpace::Smem => smem::implicit(inst),
+        OpSpace::Mubuf | OpSpace::Mtbuf => Some(buf::implicit(inst)),
         _ => None,
     }
     .unwrap_or(Implicit::empty())

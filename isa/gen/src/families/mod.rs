@@ -1,5 +1,7 @@
 //! One module per generated family, plus shared emit helpers.
 
+pub mod mtbuf;
+pub mod mubuf;
 pub mod smem;
 pub mod sop;
 
@@ -8,7 +10,7 @@ use std::fmt::Write as _;
 
 /// Every family generator.
 pub fn all() -> Vec<FamilyGen> {
-    vec![sop::gen(), smem::gen()]
+    vec![sop::gen(), smem::gen(), mubuf::gen(), mtbuf::gen()]
 }
 
 /// Split LLVM text into mnemonic and comma-separated operands. Operands
@@ -88,4 +90,12 @@ pub fn emit_consts(out: &mut String, space: &str, ops: &[(u16, String)]) {
         );
     }
     let _ = writeln!(out, "}}\n");
+}
+
+/// End a generated file the way rustfmt would (one trailing newline), so
+/// `cargo fmt` leaves it alone. Wide tables carry `#[rustfmt::skip]`.
+pub fn finish(mut out: String) -> String {
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
 }
