@@ -52,8 +52,8 @@ fn load(name: &str) -> Vec<Case> {
 }
 
 fn pad(mut b: Vec<u8>) -> Vec<u8> {
-    while b.len() < 20 || b.len() % 4 != 0 {
-        if b.len() % 4 != 0 {
+    while b.len() < 20 || !b.len().is_multiple_of(4) {
+        if !b.len().is_multiple_of(4) {
             b.push(0);
         } else {
             b.extend_from_slice(&PAD.to_le_bytes());

@@ -128,7 +128,7 @@ pub fn dont_care_mask(inst: &Instruction, target: Target) -> [u32; 5] {
         Family::Sop1 | Family::Sop2 | Family::Sopk | Family::Sopc | Family::Sopp => {
             sop::dont_care(inst)
         }
-        Family::Smem => smem::DONT_CARE,
+        Family::Smem => smem::dont_care(inst),
         Family::Vop1
         | Family::Vop2
         | Family::Vopc

@@ -3,6 +3,9 @@
 pub mod ds;
 pub mod exp;
 pub mod flat;
+pub mod mtbuf;
+pub mod mubuf;
+pub mod smem;
 pub mod sop;
 pub mod vintrp;
 
@@ -13,6 +16,9 @@ use std::fmt::Write as _;
 pub fn all() -> Vec<FamilyGen> {
     vec![
         sop::gen(),
+        smem::gen(),
+        mubuf::gen(),
+        mtbuf::gen(),
         ds::gen(),
         flat::gen(),
         exp::gen(),
@@ -97,4 +103,12 @@ pub fn emit_consts(out: &mut String, space: &str, ops: &[(u16, String)]) {
         );
     }
     let _ = writeln!(out, "}}\n");
+}
+
+/// End a generated file the way rustfmt would (one trailing newline), so
+/// `cargo fmt` leaves it alone. Wide tables carry `#[rustfmt::skip]`.
+pub fn finish(mut out: String) -> String {
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
 }
