@@ -66,3 +66,25 @@ fn random_buffer_and_image_words_decode_without_panics_and_round_trip() {
     }
     assert!(decoded > 10_000, "only {decoded} words decoded");
 }
+
+#[test]
+fn encoders_reject_vgpr_codes_outside_the_register_file() {
+    // buffer_load_dwordx4 v[8:11], v3, s[4:7], 0 idxen offset:16
+    let mut b = vec![0x10, 0x20, 0x38, 0xe0, 0x03, 0x08, 0x01, 0x80];
+    b.extend_from_slice(&[0; 12]);
+    let mut i = decode(&b, Target::Gfx1030).unwrap();
+    i.operands[0].op = Operand::Reg {
+        code: 600,
+        count: 4,
+    };
+    assert!(encode(&i, Target::Gfx1030).is_err());
+    // image_load v0, v4, s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_1D r128
+    let mut b = vec![0x00, 0x81, 0x00, 0xf0, 0x04, 0x00, 0x02, 0x00];
+    b.extend_from_slice(&[0; 12]);
+    let mut i = decode(&b, Target::Gfx1030).unwrap();
+    i.operands[1].op = Operand::Reg {
+        code: 700,
+        count: 1,
+    };
+    assert!(encode(&i, Target::Gfx1030).is_err());
+}
