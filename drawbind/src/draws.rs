@@ -4,7 +4,7 @@
 //! ```json
 //! {
 //!   "user_data": [4096, 0],
-//!   "memory": [{"addr": "0x800000001000", "words": ["0x00100000", "0x00208000", 36, "0x1104bfac"]}],
+//!   "memory": [{"addr": "0x800000001000", "words": ["0x00100000", "0x00208000", 36, "0x1104dfac"]}],
 //!   "draws": [
 //!     {"kind": "auto", "first_vertex": 0, "vertex_count": 36, "instance_count": 1, "chunks": [[0, 18], [18, 18]]},
 //!     {"kind": "indexed", "index_count": 36, "instance_count": 1}

@@ -19,6 +19,19 @@ pub trait GuestMemory {
     /// of its four bytes is not mapped.
     fn read_u32(&self, addr: u64) -> Option<u32>;
 
+    /// The four little-endian dwords at `addr` (a whole buffer descriptor),
+    /// or `None` when any byte is not mapped. The default makes four
+    /// [`GuestMemory::read_u32`] calls; override it when one lookup can
+    /// serve all 16 bytes.
+    fn read_u32x4(&self, addr: u64) -> Option<[u32; 4]> {
+        Some([
+            self.read_u32(addr)?,
+            self.read_u32(addr.wrapping_add(4))?,
+            self.read_u32(addr.wrapping_add(8))?,
+            self.read_u32(addr.wrapping_add(12))?,
+        ])
+    }
+
     /// Fill `out` with the bytes at `addr`; false when any is not mapped.
     ///
     /// The default uses [`GuestMemory::view`] when it lends the bytes, else
@@ -80,6 +93,9 @@ pub trait GuestMemory {
 impl<T: GuestMemory + ?Sized> GuestMemory for &T {
     fn read_u32(&self, addr: u64) -> Option<u32> {
         (**self).read_u32(addr)
+    }
+    fn read_u32x4(&self, addr: u64) -> Option<[u32; 4]> {
+        (**self).read_u32x4(addr)
     }
     fn read_bytes(&self, addr: u64, out: &mut [u8]) -> bool {
         (**self).read_bytes(addr, out)
@@ -192,6 +208,7 @@ impl SparseMemory {
     }
 
     /// Index of the region holding all of `[addr, addr + len)`.
+    #[inline]
     fn find(&self, addr: u64, len: u64) -> Option<usize> {
         let i = self
             .regions
@@ -209,11 +226,20 @@ impl SparseMemory {
 }
 
 impl GuestMemory for SparseMemory {
+    #[inline]
     fn read_u32(&self, addr: u64) -> Option<u32> {
         let v = self.view(addr, 4)?;
         Some(u32::from_le_bytes([v[0], v[1], v[2], v[3]]))
     }
 
+    #[inline]
+    fn read_u32x4(&self, addr: u64) -> Option<[u32; 4]> {
+        let v = self.view(addr, 16)?;
+        let w = |i: usize| u32::from_le_bytes([v[i], v[i + 1], v[i + 2], v[i + 3]]);
+        Some([w(0), w(4), w(8), w(12)])
+    }
+
+    #[inline]
     fn view(&self, addr: u64, len: u64) -> Option<&[u8]> {
         let i = self.find(addr, len)?;
         let (a, b) = &self.regions[i];

@@ -405,6 +405,8 @@ struct AccessFacts {
 struct DescPlan {
     id: DescId,
     words: [Step; 4],
+    /// All four words are consecutive dwords of one table: (slot, offset).
+    table4: Option<(u8, u32)>,
     /// The id of the index bound (None: no usable bound).
     bound: Option<Id>,
     /// The added word (`Const(0)` when there is none).
@@ -676,8 +678,31 @@ impl BindPlan {
                 }
                 accesses.push(f);
             }
+            let table4 = match words {
+                [Step::Table { slot, offset }, Step::Table {
+                    slot: s1,
+                    offset: o1,
+                }, Step::Table {
+                    slot: s2,
+                    offset: o2,
+                }, Step::Table {
+                    slot: s3,
+                    offset: o3,
+                }] if [s1, s2, s3] == [slot; 3]
+                    && [o1, o2, o3]
+                        == [
+                            offset.wrapping_add(4),
+                            offset.wrapping_add(8),
+                            offset.wrapping_add(12),
+                        ] =>
+                {
+                    Some((slot, offset))
+                }
+                _ => None,
+            };
             descs.push(DescPlan {
                 id: d.id,
+                table4,
                 words,
                 bound,
                 plus,
@@ -789,17 +814,30 @@ impl BindPlan {
         let ids = draw.map(DrawIds::of);
         for (d, o) in self.descs.iter().zip(out.iter_mut()) {
             let mut w = [0u32; 4];
-            for (k, s) in d.words.iter().enumerate() {
-                w[k] = resolve(
-                    *s,
-                    &ptrs,
-                    user_data,
-                    memory,
-                    WordRole::Descriptor {
-                        desc: d.id,
-                        word: k as u8,
-                    },
-                )?;
+            let whole = match d.table4 {
+                Some((slot, offset)) => {
+                    let p = ptrs.get(slot as usize).copied().unwrap_or(0);
+                    memory.read_u32x4(p.wrapping_add(offset as u64) & ADDRESS_MASK)
+                }
+                None => None,
+            };
+            match whole {
+                Some(x) => w = x,
+                // Word by word (also to name the word that cannot be read).
+                None => {
+                    for (k, s) in d.words.iter().enumerate() {
+                        w[k] = resolve(
+                            *s,
+                            &ptrs,
+                            user_data,
+                            memory,
+                            WordRole::Descriptor {
+                                desc: d.id,
+                                word: k as u8,
+                            },
+                        )?;
+                    }
+                }
             }
             let v = VSharp::decode(w);
             *o = match &ids {
@@ -829,6 +867,7 @@ impl BindPlan {
 
     /// The reach inside a record for this descriptor's values, and whether
     /// it is bounded by the hardware.
+    #[inline]
     fn reach(&self, d: &DescPlan, v: &VSharp) -> u64 {
         if v.oob_select != OobSelect::StructuredWithOffset
             || v.class() != Class::Structured
@@ -852,6 +891,7 @@ impl BindPlan {
     }
 
     /// The baseline size and the class.
+    #[inline]
     fn baseline(&self, d: &DescPlan, v: &VSharp) -> (u64, Class) {
         let class = v.class();
         let n = v.num_records as u64;
@@ -876,6 +916,7 @@ impl BindPlan {
         (size, class)
     }
 
+    #[inline]
     fn decide(
         &self,
         d: &DescPlan,
@@ -1029,6 +1070,7 @@ struct DrawIds {
 }
 
 impl DrawIds {
+    #[inline]
     fn of(draw: &Draw<'_>) -> DrawIds {
         let zero_check = !sabotaged(sab::NO_ZERO_CHECK);
         let (vertex, instances) = match *draw {
@@ -1081,6 +1123,7 @@ impl DrawIds {
 }
 
 /// The last of `first ..= first + count − 1`.
+#[inline]
 fn last_of(first: u32, count: u32, zero_check: bool) -> IdLast {
     if count == 0 && zero_check {
         return IdLast::None;

@@ -262,10 +262,19 @@ impl<'p> Replayer<'p> {
 
 /// Replay `events` with both rule sets, baseline first.
 pub fn compare(plan: &BindPlan, events: &[Event]) -> Result<Comparison, ReplayError> {
+    compare_with(plan, || events.iter().cloned())
+}
+
+/// Replay the stream `make` yields, once per rule set (baseline first);
+/// `make` must yield the same events each time.
+pub fn compare_with<I: Iterator<Item = Event>>(
+    plan: &BindPlan,
+    make: impl Fn() -> I,
+) -> Result<Comparison, ReplayError> {
     let run = |rules| -> Result<ReplayStats, ReplayError> {
         let mut r = Replayer::new(plan, rules);
-        for e in events {
-            r.apply(e)?;
+        for e in make() {
+            r.apply(&e)?;
         }
         Ok(r.stats())
     };
@@ -347,54 +356,94 @@ impl RingConfig {
     /// The stream with `draws` draws for the `cube` shader (user data
     /// `[table pointer, base vertex]`).
     pub fn events(&self, draws: usize) -> Vec<Event> {
-        let mut ev = vec![Event::Map {
-            addr: Addr(self.ring_addr),
-            bytes: self.ring_bytes,
-        }];
-        let frame_bytes = self.frame_bytes();
-        let ring_end = self.ring_addr + self.ring_bytes;
-        let mut offset = 0u64;
-        let mut wrapped = false;
-        for n in 0..draws {
-            let j = n % self.frame_draws.max(1);
-            if j == 0 && offset + frame_bytes > self.ring_bytes {
-                offset = 0;
-                if !wrapped {
-                    wrapped = true;
-                    ev.push(Event::Steady);
-                }
-            }
-            let vc = RING_VERTEX_COUNTS[j % RING_VERTEX_COUNTS.len()];
-            let data = self.ring_addr + offset;
-            // Deterministic vertex bytes, the same in every frame.
-            let words: Vec<Word32> = (0..vc * RING_STRIDE / 4)
-                .map(|k| {
-                    Word32((j as u32 + 1).wrapping_mul(0x9e37_79b9) ^ k.wrapping_mul(0x85eb_ca6b))
-                })
-                .collect();
-            ev.push(Event::Write {
-                addr: Addr(data),
-                words,
-            });
-            let table = data + align(vc as u64 * RING_STRIDE as u64, 256);
-            let records = ((ring_end - data) / RING_STRIDE as u64) as u32;
-            let v = encode_linear(data, RING_STRIDE, records, OobSelect::Structured);
-            ev.push(Event::Write {
-                addr: Addr(table),
-                words: v.map(Word32).to_vec(),
-            });
-            ev.push(Event::Draw {
-                user_data: vec![Word32(table as u32), Word32(0)],
-                draw: DrawSpec::Auto {
-                    first_vertex: 0,
-                    vertex_count: vc,
-                    instance_count: 1,
-                    chunks: Vec::new(),
-                },
-            });
-            offset += Self::draw_bytes(j);
+        self.stream(draws).collect()
+    }
+
+    /// The same stream, generated lazily.
+    pub fn stream(&self, draws: usize) -> RingStream {
+        RingStream {
+            cfg: *self,
+            frame_bytes: self.frame_bytes(),
+            draws,
+            n: 0,
+            offset: 0,
+            wrapped: false,
+            pending: std::collections::VecDeque::new(),
+            started: false,
         }
-        ev
+    }
+}
+
+/// The lazily generated events of a ring scenario.
+#[derive(Clone, Debug)]
+pub struct RingStream {
+    cfg: RingConfig,
+    frame_bytes: u64,
+    draws: usize,
+    n: usize,
+    offset: u64,
+    wrapped: bool,
+    pending: std::collections::VecDeque<Event>,
+    started: bool,
+}
+
+impl RingStream {
+    /// Queue the events of draw `self.n`.
+    fn draw_events(&mut self) {
+        let cfg = self.cfg;
+        let j = self.n % cfg.frame_draws.max(1);
+        if j == 0 && self.offset + self.frame_bytes > cfg.ring_bytes {
+            self.offset = 0;
+            if !self.wrapped {
+                self.wrapped = true;
+                self.pending.push_back(Event::Steady);
+            }
+        }
+        let vc = RING_VERTEX_COUNTS[j % RING_VERTEX_COUNTS.len()];
+        let data = cfg.ring_addr + self.offset;
+        // Deterministic vertex bytes, the same in every frame.
+        let words: Vec<Word32> = (0..vc * RING_STRIDE / 4)
+            .map(|k| Word32((j as u32 + 1).wrapping_mul(0x9e37_79b9) ^ k.wrapping_mul(0x85eb_ca6b)))
+            .collect();
+        self.pending.push_back(Event::Write {
+            addr: Addr(data),
+            words,
+        });
+        let table = data + align(vc as u64 * RING_STRIDE as u64, 256);
+        let records = ((cfg.ring_addr + cfg.ring_bytes - data) / RING_STRIDE as u64) as u32;
+        let v = encode_linear(data, RING_STRIDE, records, OobSelect::Structured);
+        self.pending.push_back(Event::Write {
+            addr: Addr(table),
+            words: v.map(Word32).to_vec(),
+        });
+        self.pending.push_back(Event::Draw {
+            user_data: vec![Word32(table as u32), Word32(0)],
+            draw: DrawSpec::Auto {
+                first_vertex: 0,
+                vertex_count: vc,
+                instance_count: 1,
+                chunks: Vec::new(),
+            },
+        });
+        self.offset += RingConfig::draw_bytes(j);
+        self.n += 1;
+    }
+}
+
+impl Iterator for RingStream {
+    type Item = Event;
+    fn next(&mut self) -> Option<Event> {
+        if !self.started {
+            self.started = true;
+            return Some(Event::Map {
+                addr: Addr(self.cfg.ring_addr),
+                bytes: self.cfg.ring_bytes,
+            });
+        }
+        if self.pending.is_empty() && self.n < self.draws {
+            self.draw_events();
+        }
+        self.pending.pop_front()
     }
 }
 
