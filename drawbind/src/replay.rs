@@ -18,6 +18,8 @@
 //!   in what is left of the ring starts again at offset 0. The frames repeat
 //!   (frame `f` writes the same bytes as frame 0), so the ring's content
 //!   repeats every ring cycle.
+//! - User data is `[table pointer, base vertex 0, set-0 pointer]`; set 0
+//!   holds the shader's uniform buffer (written once, outside the ring).
 //! - The first wrap ends the first ring cycle; `steady_*` counts the draws
 //!   after it.
 //!
@@ -341,6 +343,11 @@ impl RingConfig {
         frame_draws: RING_FRAME_DRAWS,
     };
 
+    /// Guest address of descriptor set 0 (64 KiB below the ring).
+    pub fn set0_addr(&self) -> u64 {
+        self.ring_addr - 0x1_0000
+    }
+
     /// Ring bytes one draw `j` of a frame takes: vertices and table, each
     /// 256-byte aligned.
     fn draw_bytes(j: usize) -> u64 {
@@ -354,7 +361,7 @@ impl RingConfig {
     }
 
     /// The stream with `draws` draws for the `cube` shader (user data
-    /// `[table pointer, base vertex]`).
+    /// `[table pointer, base vertex, set-0 pointer]`).
     pub fn events(&self, draws: usize) -> Vec<Event> {
         self.stream(draws).collect()
     }
@@ -417,7 +424,11 @@ impl RingStream {
             words: v.map(Word32).to_vec(),
         });
         self.pending.push_back(Event::Draw {
-            user_data: vec![Word32(table as u32), Word32(0)],
+            user_data: vec![
+                Word32(table as u32),
+                Word32(0),
+                Word32(cfg.set0_addr() as u32),
+            ],
             draw: DrawSpec::Auto {
                 first_vertex: 0,
                 vertex_count: vc,
@@ -435,6 +446,15 @@ impl Iterator for RingStream {
     fn next(&mut self) -> Option<Event> {
         if !self.started {
             self.started = true;
+            // Descriptor set 0 (user-data word 2): a 256-byte uniform buffer
+            // (stride 0, OOB_SELECT 3, as RADV fills UBO descriptors),
+            // written once, below the ring.
+            let set0 = self.cfg.set0_addr();
+            let ubo = encode_linear(set0 + 0x100, 0, 256, OobSelect::Raw);
+            self.pending.push_back(Event::Write {
+                addr: Addr(set0),
+                words: ubo.map(Word32).to_vec(),
+            });
             return Some(Event::Map {
                 addr: Addr(self.cfg.ring_addr),
                 bytes: self.cfg.ring_bytes,
