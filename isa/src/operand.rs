@@ -367,5 +367,9 @@ bitflags! {
         const CROSS_LANE = 2048;
         /// Ends the program.
         const END = 4096;
+        /// Accesses a VGPR at *printed register + M0* (`v_movrel*`,
+        /// `v_swaprel_b32`): the printed VGPR operands are only bases, so
+        /// the register actually read or written is not known statically.
+        const M0_RELATIVE = 8192;
     }
 }

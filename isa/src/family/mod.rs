@@ -51,6 +51,17 @@ pub fn implicit(inst: &Instruction) -> Implicit {
         OpSpace::Sop1 => row(&tables::sop::SOP1),
         OpSpace::Sopc => row(&tables::sop::SOPC),
         OpSpace::Sopp => row(&tables::sop::SOPP),
+        OpSpace::Vop | OpSpace::Vop3p => vop::info(inst.opcode).map(|r| {
+            // `src_lds_direct` as a source reads LDS at an M0 address.
+            let lds = inst.operands.iter().any(|s| {
+                matches!(s.op, crate::operand::Operand::Reg { code, .. } if code == crate::operand::SRC_LDS_DIRECT)
+            });
+            if lds {
+                r.implicit | Implicit::LDS | Implicit::READ_M0
+            } else {
+                r.implicit
+            }
+        }),
         _ => None,
     }
     .unwrap_or(Implicit::empty())
