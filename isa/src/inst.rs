@@ -341,3 +341,15 @@ impl Instruction {
         self.operands.iter().filter(|s| s.is_use())
     }
 }
+
+#[cfg(test)]
+mod size_tests {
+    /// Decoding returns `Instruction` by value on a hot path; keep it small
+    /// enough to stay cheap to move (the budget is 16 operand slots).
+    #[test]
+    fn instruction_stays_within_its_size_budget() {
+        assert!(core::mem::size_of::<super::Instruction>() <= 216);
+        assert_eq!(core::mem::size_of::<crate::Operand>(), 8);
+        assert_eq!(core::mem::size_of::<crate::Slot>(), 12);
+    }
+}

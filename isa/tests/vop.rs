@@ -215,7 +215,7 @@ fn movrel_accesses_are_marked_m0_relative() {
         let i = dec(&[w]);
         assert!(
             i.implicit()
-                .contains(Implicit::READ_M0 | Implicit::M0_RELATIVE),
+                .contains(Implicit::READ_M0 | Implicit::RELATIVE),
             "{}",
             text(&i)
         );

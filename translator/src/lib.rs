@@ -1,3 +1,7 @@
-//! RDNA2 shaders to SPIR-V.
+//! RDNA2 shaders to SPIR-V, and the `shaderlift` command-line tool
+//! ([`cli`]).
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod cli;

@@ -24,7 +24,7 @@
 //! - **Lane masks** (`vcc_lo`, compare and carry destinations, carry-in and
 //!   `v_cndmask` selectors) are one register with [`crate::ValType::Mask`]:
 //!   LLVM prints wave32 names; in wave64 code they cover a register pair.
-//! - `v_movrel*`/`v_swaprel` set [`crate::Implicit::M0_RELATIVE`]: the VGPR
+//! - `v_movrel*`/`v_swaprel` set [`crate::Implicit::RELATIVE`]: the VGPR
 //!   they read or write is the printed one plus M0.
 //! - For `v_permlane16_b32`/`v_permlanex16_b32` the `op_sel` bits of src0
 //!   and src1 are fetch-inactive and bound-ctrl ([`crate::OpMods::OP_SEL`]

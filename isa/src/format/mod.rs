@@ -80,6 +80,19 @@ impl Formatter {
         Ok(())
     }
 
+    /// Write one operand value on its own, the way LLVM prints a plain
+    /// source operand: `s[4:7]`, `v5`, `vcc`, `-1`, `1.0`, `0x8000`, `off`.
+    /// Family-specific spellings (modifiers, `offset:` fields) are not
+    /// applied; this is for listings of operands such as `--json`.
+    pub fn write_operand<W: fmt::Write>(
+        &self,
+        op: crate::operand::Operand,
+        ty: crate::operand::ValType,
+        out: &mut W,
+    ) -> fmt::Result {
+        operand::write_operand(op, ty, out)
+    }
+
     /// A [`fmt::Display`] adapter for one instruction.
     pub fn display<'a>(&'a self, inst: &'a Instruction) -> Display<'a> {
         Display { f: self, inst }

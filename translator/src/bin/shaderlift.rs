@@ -1,8 +1,7 @@
-//! The `shaderlift` command-line tool.
+//! The `shaderlift` command-line tool. Everything is in `translator::cli`.
 
 #![forbid(unsafe_code)]
 
-fn main() {
-    eprintln!("shaderlift: not yet implemented");
-    std::process::exit(2);
+fn main() -> std::process::ExitCode {
+    translator::cli::main()
 }

@@ -49,7 +49,7 @@
 //!   `zeroesHigh16BitsOfDest` is false for gfx10), so such destinations
 //!   are `READ | WRITE | PARTIAL`.
 //! - `v_movrel*`/`v_swaprel` access the VGPR *printed register + M0*; they
-//!   are marked `READ_M0 | M0_RELATIVE` so a tracer knows the printed
+//!   are marked `READ_M0 | RELATIVE` so a tracer knows the printed
 //!   register is only a base.
 
 mod text;
@@ -1337,7 +1337,7 @@ fn implicit(name: &str) -> Vec<&'static str> {
     }
     if name.starts_with("v_movrel") || name == "v_swaprel_b32" {
         f.push("READ_M0");
-        f.push("M0_RELATIVE");
+        f.push("RELATIVE");
     }
     if name.starts_with("v_interp_") {
         f.push("READ_M0");

@@ -1,0 +1,222 @@
+//! The `meta.json` of the bundled RADV/ACO corpus (`corpus/radv/<name>/`),
+//! mapped onto [`Meta`].
+//!
+//! Facts from `corpus/radv/README.md` (Mesa 22.3.6, gfx10.3):
+//! - `aco_stage` `vertex_ngg` is an NGG primitive shader: eight system SGPRs
+//!   (`s[0:1]` ring offsets, `s2` gs_tg_info, `s3` merged_wave_info, ...),
+//!   user SGPRs from `s8`.
+//! - `vertex_vs` (legacy VS), `fragment_fs` and `compute_cs` have the 64-bit
+//!   ring pointer in `s[0:1]` and their own user SGPRs from `s2`.
+//! - The user SGPRs end at the first system SGPR after them (scratch
+//!   offset, workgroup id, prim_mask); `entry_sgprs` names each register.
+//! - `vertex_id_vgpr` / `instance_id_vgpr` name the id VGPRs (`v5`/`v8` for
+//!   NGG, `v0`/`v3` for legacy VS).
+
+use crate::error::{CaptureError, Note};
+use crate::meta::{default_abi, parse_reg, Meta, WaveSize, META_VERSION};
+use isa::{Stage, Target};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::str::FromStr;
+
+#[derive(Deserialize)]
+struct RadvMeta {
+    #[serde(default)]
+    name: Option<String>,
+    aco_stage: String,
+    wave_size: WaveSize,
+    llvm_target: String,
+    #[serde(default)]
+    vertex_id_vgpr: Option<String>,
+    #[serde(default)]
+    instance_id_vgpr: Option<String>,
+    #[serde(default)]
+    entry_sgprs: Option<Vec<EntryReg>>,
+    #[serde(default)]
+    code_checks: Option<CodeChecks>,
+    #[serde(default)]
+    driver: Option<String>,
+    #[serde(default)]
+    config_description: Option<String>,
+    #[serde(default)]
+    family: Option<String>,
+    #[serde(default)]
+    source_original: Option<String>,
+    #[serde(default)]
+    pipeline: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct EntryReg {
+    reg: String,
+    name: String,
+}
+
+#[derive(Deserialize)]
+struct CodeChecks {
+    #[serde(default)]
+    code_bin_bytes: Option<u64>,
+}
+
+/// Probe: does a `meta.json` look like the RADV corpus's?
+#[derive(Deserialize)]
+struct Probe {
+    #[serde(default)]
+    aco_stage: Option<serde::de::IgnoredAny>,
+}
+
+/// True if the JSON document has an `aco_stage` field (RADV corpus form).
+/// Syntax errors are reported with their position.
+pub(crate) fn is_radv(path: &Path, json: &[u8]) -> Result<bool, CaptureError> {
+    let probe: Probe =
+        serde_json::from_slice(json).map_err(|e| CaptureError::json(path, "", &e))?;
+    Ok(probe.aco_stage.is_some())
+}
+
+/// RADV system-SGPR argument names: the user SGPRs end at the first of
+/// these.
+const SYSTEM_SGPRS: &[&str] = &[
+    "ring_offsets",
+    "gs_tg_info",
+    "merged_wave_info",
+    "tess_offchip_offset",
+    "scratch_offset",
+    "prim_mask",
+    "workgroup_id_x",
+    "workgroup_id_y",
+    "workgroup_id_z",
+    "tg_size",
+    "(unused)",
+];
+
+/// The first SGPR of a register name `sN` or `s[N:M]`, and the count.
+fn sgpr_range(reg: &str) -> Option<(u8, u8)> {
+    if let Some(inner) = reg.strip_prefix("s[").and_then(|r| r.strip_suffix(']')) {
+        let (a, b) = inner.split_once(':')?;
+        let (a, b) = (a.parse::<u8>().ok()?, b.parse::<u8>().ok()?);
+        return (b >= a).then(|| (a, b - a + 1));
+    }
+    Some((reg.strip_prefix('s')?.parse::<u8>().ok()?, 1))
+}
+
+/// Map a RADV corpus `meta.json` to [`Meta`], with notes about the code.
+pub(crate) fn parse(
+    path: &Path,
+    json: &[u8],
+    code_len: usize,
+    notes: &mut Vec<Note>,
+) -> Result<Meta, CaptureError> {
+    let where_ = "";
+    let m: RadvMeta =
+        serde_json::from_slice(json).map_err(|e| CaptureError::json(path, where_, &e))?;
+    let field = |field: &'static str, message: String| CaptureError::BadField {
+        path: path.to_path_buf(),
+        where_: where_.into(),
+        field,
+        message,
+    };
+
+    let stage = match m.aco_stage.as_str() {
+        "vertex_ngg" => Stage::Ngg,
+        "vertex_vs" => Stage::LegacyVs,
+        s if s.starts_with("fragment") => Stage::Ps,
+        s if s.starts_with("compute") => Stage::Cs,
+        s => {
+            return Err(field(
+                "aco_stage",
+                format!(
+                "`{s}` is not a supported stage (vertex_ngg, vertex_vs, fragment_fs, compute_cs)"
+            ),
+            ))
+        }
+    };
+    let target =
+        Target::from_str(&m.llvm_target).map_err(|e| field("llvm_target", e.to_string()))?;
+
+    let mut abi = default_abi(stage);
+    if let Some(regs) = &m.entry_sgprs {
+        let mut named = BTreeMap::new();
+        for r in regs {
+            if let Some((first, count)) = sgpr_range(&r.reg) {
+                if count == 1 {
+                    named.insert(first, r.name.as_str());
+                }
+            }
+        }
+        if let Some((&s, _)) = named.iter().find(|(_, &n)| n == "merged_wave_info") {
+            abi.merged_wave_info_sgpr = Some(s);
+        }
+        if let Some((&s, _)) = named.iter().find(|(_, &n)| n == "gs_tg_info") {
+            abi.gs_tg_info_sgpr = Some(s);
+        }
+        // User SGPRs run from the ABI's first one to the first system SGPR.
+        let mut count = 0u8;
+        let mut reg = abi.user_data_sgpr;
+        while reg <= 105 {
+            match named.get(&reg) {
+                Some(name) if !SYSTEM_SGPRS.contains(name) => {
+                    count += 1;
+                    reg += 1;
+                }
+                _ => break,
+            }
+        }
+        abi.user_data_count = count;
+    }
+    if let Some(v) = &m.vertex_id_vgpr {
+        abi.vertex_id_vgpr = Some(parse_reg(v, true).map_err(|e| field("vertex_id_vgpr", e))?);
+    }
+    if let Some(v) = &m.instance_id_vgpr {
+        abi.instance_id_vgpr = Some(parse_reg(v, true).map_err(|e| field("instance_id_vgpr", e))?);
+    }
+
+    if let Some(recorded) = m.code_checks.as_ref().and_then(|c| c.code_bin_bytes) {
+        if recorded != code_len as u64 {
+            notes.push(Note::LengthMismatch {
+                recorded,
+                actual: code_len,
+            });
+        }
+    }
+
+    let mut provenance = BTreeMap::new();
+    provenance.insert("form".to_string(), "radv-corpus".to_string());
+    provenance.insert("aco_stage".to_string(), m.aco_stage.clone());
+    for (k, v) in [
+        ("name", m.name),
+        ("driver", m.driver),
+        ("config", m.config_description),
+        ("family", m.family),
+        ("source", m.source_original),
+        ("pipeline", m.pipeline),
+    ] {
+        if let Some(v) = v {
+            provenance.insert(k.to_string(), v);
+        }
+    }
+
+    Ok(Meta {
+        version: META_VERSION,
+        target,
+        stage,
+        wave_size: m.wave_size,
+        abi,
+        user_data: None,
+        provenance,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sgpr_names_parse_as_ranges() {
+        assert_eq!(sgpr_range("s8"), Some((8, 1)));
+        assert_eq!(sgpr_range("s[0:1]"), Some((0, 2)));
+        assert_eq!(sgpr_range("s[3:1]"), None);
+        assert_eq!(sgpr_range("v5"), None);
+        assert_eq!(sgpr_range("s"), None);
+    }
+}

@@ -1,0 +1,275 @@
+//! `shaderlift disasm`: one instruction per line, in LLVM 19 text.
+//!
+//! Like `llvm-objdump`, the listing never stops at bad bytes: a dword that
+//! is no instruction prints as `.long 0x........` and decoding goes on at
+//! the next dword; fewer than four bytes left at the end print as
+//! `.byte 0x.., ...`.
+//!
+//! The listing is always printed whole. If the code ends inside an
+//! instruction (a multi-dword instruction cut short, or a partial dword
+//! such as a 3-byte file), the command then reports that on stderr, naming
+//! the offset, the bytes and what was missing, and exits 1. An empty or
+//! unreadable file prints nothing and exits 1.
+
+use super::error::output_result;
+use super::{CaptureArgs, CliError};
+use isa::{
+    Access, DecodeError, DecodeErrorKind, Decoder, Formatter, Instruction, Operand, RegFile,
+};
+use isa::{Slot, Target};
+use std::fmt::Write as _;
+use std::io::{self, BufWriter, Write};
+
+/// Disassemble a captured shader into LLVM 19 text, one instruction per
+/// line.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The shader.
+    #[command(flatten)]
+    pub capture: CaptureArgs,
+
+    /// Print one JSON object per instruction (JSON Lines): pc, bytes, text,
+    /// family, opcode, operands; undecodable bytes get an `error` instead.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `shaderlift disasm`.
+pub fn run(args: Args) -> Result<(), CliError> {
+    let capture = args.capture.open()?;
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let style = if args.json { Style::Json } else { Style::Text };
+    let listing = match write_listing(&capture.code, capture.target(), style, &mut out) {
+        Ok(l) => l,
+        Err(e) => return output_result(Err(e)),
+    };
+    output_result(out.flush())?;
+    match listing.truncated {
+        Some(error) => Err(CliError::Truncated {
+            path: capture.path,
+            error,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// How [`write_listing`] prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// LLVM text, one instruction per line.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// What a listing contained.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Listing {
+    /// Lines printed (instructions, `.long` and `.byte` lines).
+    pub lines: usize,
+    /// Lines that were not instructions.
+    pub invalid: usize,
+    /// The first instruction the end of the code cut short, if any.
+    pub truncated: Option<DecodeError>,
+}
+
+/// Disassemble `code` for `target` into `out`, one line per instruction.
+/// Undecodable bytes are printed LLVM's way and decoding goes on; only
+/// writing to `out` can fail.
+pub fn write_listing<W: Write>(
+    code: &[u8],
+    target: Target,
+    style: Style,
+    out: &mut W,
+) -> io::Result<Listing> {
+    let fmt = Formatter::new(target);
+    let mut line = String::with_capacity(256);
+    let mut scratch = String::with_capacity(64);
+    let mut listing = Listing::default();
+    for (pc, result) in Decoder::new(code, target) {
+        line.clear();
+        match result {
+            Ok(inst) => {
+                let bytes = code.get(pc..pc + inst.len as usize).unwrap_or(&[]);
+                match style {
+                    Style::Text => {
+                        let _ = fmt.write(&inst, &mut line);
+                    }
+                    Style::Json => json_inst(&fmt, pc, bytes, &inst, &mut line, &mut scratch),
+                }
+            }
+            Err(e) => {
+                listing.invalid += 1;
+                if matches!(e.kind, DecodeErrorKind::Truncated { .. })
+                    && listing.truncated.is_none()
+                {
+                    listing.truncated = Some(e);
+                }
+                // The decoder skips one dword, or the partial dword at the end.
+                let end = (pc + 4).min(code.len());
+                let bytes = code.get(pc..end).unwrap_or(&[]);
+                scratch.clear();
+                let _ = match *bytes {
+                    [a, b, c, d] => {
+                        fmt.write_invalid(u32::from_le_bytes([a, b, c, d]), &mut scratch)
+                    }
+                    _ => fmt.write_tail(bytes, &mut scratch),
+                };
+                match style {
+                    Style::Text => line.push_str(&scratch),
+                    Style::Json => json_invalid(pc, bytes, &scratch, &e, &mut line),
+                }
+            }
+        }
+        line.push('\n');
+        out.write_all(line.as_bytes())?;
+        listing.lines += 1;
+    }
+    Ok(listing)
+}
+
+fn push_hex(bytes: &[u8], out: &mut String) {
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+}
+
+/// Append `s` as a JSON string literal.
+fn push_json_str(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn json_head(pc: usize, bytes: &[u8], text: &str, out: &mut String) {
+    let _ = write!(out, "{{\"pc\":{pc},\"bytes\":\"");
+    push_hex(bytes, out);
+    out.push_str("\",\"text\":");
+    push_json_str(text, out);
+}
+
+fn json_invalid(pc: usize, bytes: &[u8], text: &str, e: &DecodeError, out: &mut String) {
+    json_head(pc, bytes, text, out);
+    out.push_str(",\"error\":");
+    let reason = e.kind.to_string();
+    push_json_str(&reason, out);
+    out.push('}');
+}
+
+fn json_inst(
+    fmt: &Formatter,
+    pc: usize,
+    bytes: &[u8],
+    inst: &Instruction,
+    out: &mut String,
+    scratch: &mut String,
+) {
+    scratch.clear();
+    let _ = fmt.write(inst, scratch);
+    json_head(pc, bytes, scratch, out);
+    let _ = write!(
+        out,
+        ",\"family\":\"{}\",\"opcode\":\"{}\",\"operands\":[",
+        inst.family.name(),
+        inst.opcode.name()
+    );
+    for (i, slot) in inst.operands.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        json_operand(fmt, slot, out, scratch);
+    }
+    out.push_str("]}");
+}
+
+/// `{"kind", "text", ...kind fields, "access", "type", "mods"?}`.
+fn json_operand(fmt: &Formatter, slot: &Slot, out: &mut String, scratch: &mut String) {
+    let kind = match slot.op {
+        Operand::Reg { .. } => "reg",
+        Operand::Inline(_) => "inline",
+        Operand::Literal(_) => "literal",
+        Operand::Imm(_) => "imm",
+        Operand::Off => "off",
+    };
+    scratch.clear();
+    let _ = fmt.write_operand(slot.op, slot.ty, scratch);
+    let _ = write!(out, "{{\"kind\":\"{kind}\",\"text\":");
+    push_json_str(scratch, out);
+    match slot.op {
+        Operand::Reg { code, count } => {
+            let file = RegFile::of(code);
+            scratch.clear();
+            match file {
+                Some(f) => {
+                    let _ = write!(scratch, "{f:?}");
+                    scratch.make_ascii_lowercase();
+                }
+                None => scratch.push_str("other"),
+            }
+            let _ = write!(out, ",\"file\":\"{scratch}\",\"code\":{code}");
+            let index = match file {
+                Some(RegFile::Sgpr) => Some(code),
+                Some(RegFile::Vgpr) => Some(code - 256),
+                Some(RegFile::Ttmp) => Some(code - 108),
+                _ => None,
+            };
+            if let Some(i) = index {
+                let _ = write!(out, ",\"index\":{i}");
+            }
+            let _ = write!(out, ",\"count\":{count}");
+        }
+        Operand::Inline(c) => {
+            let _ = write!(out, ",\"code\":{c}");
+        }
+        Operand::Literal(v) => {
+            let _ = write!(out, ",\"value\":{v}");
+        }
+        Operand::Imm(v) => {
+            let _ = write!(out, ",\"value\":{v}");
+        }
+        Operand::Off => {}
+    }
+    let access = if slot.access.contains(Access::READ | Access::WRITE) {
+        "read-write"
+    } else if slot.access.contains(Access::WRITE) {
+        "write"
+    } else if slot.access.contains(Access::READ) {
+        "read"
+    } else {
+        "none"
+    };
+    let _ = write!(out, ",\"access\":\"{access}\"");
+    if slot.access.contains(Access::PARTIAL) {
+        out.push_str(",\"partial\":true");
+    }
+    scratch.clear();
+    let _ = write!(scratch, "{:?}", slot.ty);
+    scratch.make_ascii_lowercase();
+    let _ = write!(out, ",\"type\":\"{scratch}\"");
+    if !slot.mods.is_empty() {
+        out.push_str(",\"mods\":[");
+        for (i, (name, _)) in slot.mods.iter_names().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            scratch.clear();
+            scratch.push_str(name);
+            scratch.make_ascii_lowercase();
+            push_json_str(scratch, out);
+        }
+        out.push(']');
+    }
+    out.push('}');
+}
