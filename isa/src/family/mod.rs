@@ -51,17 +51,7 @@ pub fn implicit(inst: &Instruction) -> Implicit {
         OpSpace::Sop1 => row(&tables::sop::SOP1),
         OpSpace::Sopc => row(&tables::sop::SOPC),
         OpSpace::Sopp => row(&tables::sop::SOPP),
-        OpSpace::Vop | OpSpace::Vop3p => vop::info(inst.opcode).map(|r| {
-            // `src_lds_direct` as a source reads LDS at an M0 address.
-            let lds = inst.operands.iter().any(|s| {
-                matches!(s.op, crate::operand::Operand::Reg { code, .. } if code == crate::operand::SRC_LDS_DIRECT)
-            });
-            if lds {
-                r.implicit | Implicit::LDS | Implicit::READ_M0
-            } else {
-                r.implicit
-            }
-        }),
+        OpSpace::Vop | OpSpace::Vop3p => vop::implicit(inst),
         OpSpace::Smem => smem::implicit(inst),
         OpSpace::Mubuf | OpSpace::Mtbuf => Some(buf::implicit(inst)),
         OpSpace::Mimg => Some(mimg::implicit(inst)),
@@ -72,7 +62,6 @@ pub fn implicit(inst: &Instruction) -> Implicit {
             .and_then(|r| r.as_ref())
             .map(|r| r.implicit),
         OpSpace::Exp => Some(Implicit::EXPORT),
-        _ => None,
     }
     .unwrap_or(Implicit::empty())
 }

@@ -32,8 +32,8 @@
 //! - For `v_fma_mix*` the neg_hi bits mean absolute value and are stored as
 //!   [`crate::OpMods::ABS`] (LLVM prints `|x|`).
 
-use crate::inst::{Family, OpSpace, Opcode};
-use crate::operand::{Access, Implicit, ValType};
+use crate::inst::{Family, Instruction, OpSpace, Opcode};
+use crate::operand::{Access, Implicit, Operand, ValType, SRC_LDS_DIRECT};
 use crate::tables;
 use crate::target::Target;
 
@@ -334,4 +334,19 @@ pub fn vop3_opcode(op: u16, target: Target) -> Option<Opcode> {
     let p = tables::vop::MAP_VOP3[target_index(target)].get(op as usize)?;
     let info = tables::vop::VOP.get(*p as usize)?;
     Some(Opcode::new(OpSpace::Vop, info.index))
+}
+
+/// Implicit accesses of a vector-ALU instruction: the table's, plus LDS and
+/// M0 when a source is `src_lds_direct` (it reads LDS at an M0 address).
+pub(crate) fn implicit(inst: &Instruction) -> Option<Implicit> {
+    let r = info(inst.opcode)?;
+    let lds = inst
+        .operands
+        .iter()
+        .any(|s| matches!(s.op, Operand::Reg { code, .. } if code == SRC_LDS_DIRECT));
+    Some(if lds {
+        r.implicit | Implicit::LDS | Implicit::READ_M0
+    } else {
+        r.implicit
+    })
 }
