@@ -141,6 +141,7 @@ impl Cx<'_> {
     }
 
     /// `count` VGPRs from `v{n}`; ranges may not run past v255.
+    #[inline]
     fn vgpr(&self, n: u32, count: u8) -> Result<Operand, DecodeErrorKind> {
         if n + count as u32 > 256 {
             return Err(self.invalid("VGPR range past v255"));
@@ -153,6 +154,7 @@ impl Cx<'_> {
 
     /// A source-operand code (9 bits; scalar destinations use the low 8
     /// or 7) for an operand `count` registers wide, as LLVM decodes it.
+    #[inline]
     fn src(&mut self, code: u32, count: u8) -> Result<Operand, DecodeErrorKind> {
         let c = code as u16;
         if code >= 256 {
@@ -198,7 +200,14 @@ fn decode_form(
         return Err(cx.invalid("a bit LLVM requires to be zero is set"));
     }
     let mut vmods = Vop3Mods::default();
-    let mut operands = Operands::new();
+    // Built in place: the operand array is the bulk of the instruction.
+    let mut inst = Instruction {
+        opcode: Opcode::new(space, info.index),
+        family: form.family,
+        len: 0,
+        operands: Operands::new(),
+        mods: Modifiers::None,
+    };
     for s in form.slots {
         let op = match s.fld {
             Fld::Vdst => {
@@ -232,14 +241,21 @@ fn decode_form(
             }
             Fld::Param => Operand::Imm(((d[1] >> 9) & 0x1ff) as i32),
         };
-        operands.push(Slot {
+        inst.operands.push(Slot {
             op,
             access: s.access,
             ty: s.ty,
             mods: OpMods::empty(),
         });
     }
-    if wide {
+    // Modifier bits: only when any is set (the common case has none).
+    let hi = if form.family == Family::Vop3p {
+        0x0380_ff00
+    } else {
+        0xff00
+    };
+    let any = (d[0] & hi) | (d[1] & 0xf800_0000);
+    if wide && any != 0 {
         for (i, b) in form.bits.iter().enumerate() {
             let (dw, bit) = bit_position(i);
             if (d[dw] >> bit) & 1 == 0 {
@@ -263,23 +279,18 @@ fn decode_form(
                 Role::OpSel(_) => OpMods::OP_SEL,
                 Role::OpSelHi(_) => OpMods::OP_SEL_HI,
             };
-            match operands.get_mut(b.slot as usize) {
+            match inst.operands.get_mut(b.slot as usize) {
                 Some(s) => s.mods |= flag,
                 None if flag == OpMods::OP_SEL => vmods.opsel_dst = true,
                 None => {}
             }
         }
     }
-    let mods = match form.family {
+    inst.mods = match form.family {
         Family::Vop3 => Modifiers::Vop3(vmods),
         Family::Vop3p => Modifiers::Vop3p(Vop3pMods { clamp: vmods.clamp }),
         _ => Modifiers::None,
     };
-    Ok(Instruction {
-        opcode: Opcode::new(space, info.index),
-        family: form.family,
-        len: cx.len,
-        operands,
-        mods,
-    })
+    inst.len = cx.len;
+    Ok(inst)
 }

@@ -380,84 +380,84 @@ pub(crate) static VOP: [VopInfo; 443] = [
     VopInfo { index: 0x1e2, name: "v_sat_pk_u8_i16", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop1, op: 0x62, targets: 0b111, suffix: true, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_96, bits: &[] }), e64: Some(VopForm { family: Family::Vop3, op: 0x1e2, targets: 0b111, suffix: true, fixed: [0x8700, 0xfffffe00], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_96, bits: &BITS_12 }) },
     VopInfo { index: 0x1e3, name: "v_cvt_norm_i16_f16", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop1, op: 0x63, targets: 0b111, suffix: true, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_94, bits: &[] }), e64: Some(VopForm { family: Family::Vop3, op: 0x1e3, targets: 0b111, suffix: true, fixed: [0x600, 0xc7fffe00], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_94, bits: &BITS_80 }) },
     VopInfo { index: 0x1e4, name: "v_cvt_norm_u16_f16", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop1, op: 0x64, targets: 0b111, suffix: true, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_94, bits: &[] }), e64: Some(VopForm { family: Family::Vop3, op: 0x1e4, targets: 0b111, suffix: true, fixed: [0x600, 0xc7fffe00], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_94, bits: &BITS_80 }) },
-    VopInfo { index: 0x200, name: "v_interp_p1_f32", implicit: I::from_bits_retain(I::READ_M0.bits() | I::LDS.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x200, targets: 0b111, suffix: true, fixed: [0x500, 0xa7fc0100], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_97, bits: &BITS_98 }) },
-    VopInfo { index: 0x201, name: "v_interp_p2_f32", implicit: I::from_bits_retain(I::READ_M0.bits() | I::LDS.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x201, targets: 0b111, suffix: true, fixed: [0x500, 0xa7fc0100], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_97, bits: &BITS_98 }) },
-    VopInfo { index: 0x202, name: "v_interp_mov_f32", implicit: I::from_bits_retain(I::READ_M0.bits() | I::LDS.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x202, targets: 0b111, suffix: true, fixed: [0x700, 0xe7fc0100], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_99, bits: &BITS_82 }) },
-    VopInfo { index: 0x2ff, name: "v_lshlrev_b64", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x2ff, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_100, bits: &BITS_12 }) },
-    VopInfo { index: 0x300, name: "v_lshrrev_b64", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x300, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_100, bits: &BITS_12 }) },
-    VopInfo { index: 0x301, name: "v_ashrrev_i64", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x301, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_100, bits: &BITS_12 }) },
-    VopInfo { index: 0x303, name: "v_add_nc_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x303, targets: 0b111, suffix: false, fixed: [0x2400, 0x9ffc0000], ignored: [0x300, 0x60000000], lists: [3, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_102 }) },
-    VopInfo { index: 0x304, name: "v_sub_nc_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x304, targets: 0b111, suffix: false, fixed: [0x2400, 0x9ffc0000], ignored: [0x300, 0x60000000], lists: [3, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_102 }) },
-    VopInfo { index: 0x305, name: "v_mul_lo_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x305, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_12 }) },
-    VopInfo { index: 0x307, name: "v_lshrrev_b16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x307, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_12 }) },
-    VopInfo { index: 0x308, name: "v_ashrrev_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x308, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_12 }) },
-    VopInfo { index: 0x309, name: "v_max_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x309, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_12 }) },
-    VopInfo { index: 0x30a, name: "v_max_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x30a, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_12 }) },
-    VopInfo { index: 0x30b, name: "v_min_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x30b, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_12 }) },
-    VopInfo { index: 0x30c, name: "v_min_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x30c, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_12 }) },
-    VopInfo { index: 0x30d, name: "v_add_nc_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x30d, targets: 0b111, suffix: false, fixed: [0x2400, 0x9ffc0000], ignored: [0x300, 0x60000000], lists: [3, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_102 }) },
-    VopInfo { index: 0x30e, name: "v_sub_nc_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x30e, targets: 0b111, suffix: false, fixed: [0x2400, 0x9ffc0000], ignored: [0x300, 0x60000000], lists: [3, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_102 }) },
-    VopInfo { index: 0x30f, name: "v_add_co_u32", implicit: I::from_bits_retain(I::READ_EXEC.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x30f, targets: 0b111, suffix: false, fixed: [0x0, 0xfffc0000], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_103, bits: &BITS_54 }) },
-    VopInfo { index: 0x310, name: "v_sub_co_u32", implicit: I::from_bits_retain(I::READ_EXEC.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x310, targets: 0b111, suffix: false, fixed: [0x0, 0xfffc0000], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_103, bits: &BITS_54 }) },
-    VopInfo { index: 0x311, name: "v_pack_b32_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x311, targets: 0b111, suffix: false, fixed: [0x2400, 0x9ffc0000], ignored: [0x0, 0x0], lists: [3, 0, 0, 0], packed: false, slots: &SLOTS_104, bits: &BITS_105 }) },
-    VopInfo { index: 0x312, name: "v_cvt_pknorm_i16_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x312, targets: 0b111, suffix: false, fixed: [0x2400, 0x9ffc0000], ignored: [0x0, 0x0], lists: [3, 0, 0, 0], packed: false, slots: &SLOTS_106, bits: &BITS_105 }) },
-    VopInfo { index: 0x313, name: "v_cvt_pknorm_u16_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x313, targets: 0b111, suffix: false, fixed: [0x2400, 0x9ffc0000], ignored: [0x0, 0x0], lists: [3, 0, 0, 0], packed: false, slots: &SLOTS_106, bits: &BITS_105 }) },
-    VopInfo { index: 0x314, name: "v_lshlrev_b16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x314, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_12 }) },
-    VopInfo { index: 0x319, name: "v_subrev_co_u32", implicit: I::from_bits_retain(I::READ_EXEC.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x319, targets: 0b111, suffix: false, fixed: [0x0, 0xfffc0000], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_103, bits: &BITS_54 }) },
-    VopInfo { index: 0x340, name: "v_mad_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x340, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_107, bits: &BITS_108 }) },
-    VopInfo { index: 0x342, name: "v_interp_p1ll_f16", implicit: I::from_bits_retain(I::READ_M0.bits() | I::LDS.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x342, targets: 0b111, suffix: false, fixed: [0x500, 0xa7fc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_97, bits: &BITS_98 }) },
-    VopInfo { index: 0x343, name: "v_interp_p1lv_f16", implicit: I::from_bits_retain(I::READ_M0.bits() | I::LDS.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x343, targets: 0b111, suffix: false, fixed: [0x100, 0x20000000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_109, bits: &BITS_110 }) },
+    VopInfo { index: 0x200, name: "v_interp_p1_f32", implicit: I::from_bits_retain(I::READ_M0.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x200, targets: 0b111, suffix: true, fixed: [0x500, 0xa7fc0100], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_97, bits: &BITS_98 }) },
+    VopInfo { index: 0x201, name: "v_interp_p2_f32", implicit: I::from_bits_retain(I::READ_M0.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x201, targets: 0b111, suffix: true, fixed: [0x500, 0xa7fc0100], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_99, bits: &BITS_98 }) },
+    VopInfo { index: 0x202, name: "v_interp_mov_f32", implicit: I::from_bits_retain(I::READ_M0.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x202, targets: 0b111, suffix: true, fixed: [0x700, 0xe7fc0100], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_100, bits: &BITS_82 }) },
+    VopInfo { index: 0x2ff, name: "v_lshlrev_b64", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x2ff, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_12 }) },
+    VopInfo { index: 0x300, name: "v_lshrrev_b64", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x300, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_12 }) },
+    VopInfo { index: 0x301, name: "v_ashrrev_i64", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x301, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_101, bits: &BITS_12 }) },
+    VopInfo { index: 0x303, name: "v_add_nc_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x303, targets: 0b111, suffix: false, fixed: [0x2400, 0x9ffc0000], ignored: [0x300, 0x60000000], lists: [3, 0, 0, 0], packed: false, slots: &SLOTS_102, bits: &BITS_103 }) },
+    VopInfo { index: 0x304, name: "v_sub_nc_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x304, targets: 0b111, suffix: false, fixed: [0x2400, 0x9ffc0000], ignored: [0x300, 0x60000000], lists: [3, 0, 0, 0], packed: false, slots: &SLOTS_102, bits: &BITS_103 }) },
+    VopInfo { index: 0x305, name: "v_mul_lo_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x305, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_102, bits: &BITS_12 }) },
+    VopInfo { index: 0x307, name: "v_lshrrev_b16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x307, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_102, bits: &BITS_12 }) },
+    VopInfo { index: 0x308, name: "v_ashrrev_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x308, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_102, bits: &BITS_12 }) },
+    VopInfo { index: 0x309, name: "v_max_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x309, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_102, bits: &BITS_12 }) },
+    VopInfo { index: 0x30a, name: "v_max_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x30a, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_102, bits: &BITS_12 }) },
+    VopInfo { index: 0x30b, name: "v_min_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x30b, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_102, bits: &BITS_12 }) },
+    VopInfo { index: 0x30c, name: "v_min_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x30c, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_102, bits: &BITS_12 }) },
+    VopInfo { index: 0x30d, name: "v_add_nc_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x30d, targets: 0b111, suffix: false, fixed: [0x2400, 0x9ffc0000], ignored: [0x300, 0x60000000], lists: [3, 0, 0, 0], packed: false, slots: &SLOTS_102, bits: &BITS_103 }) },
+    VopInfo { index: 0x30e, name: "v_sub_nc_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x30e, targets: 0b111, suffix: false, fixed: [0x2400, 0x9ffc0000], ignored: [0x300, 0x60000000], lists: [3, 0, 0, 0], packed: false, slots: &SLOTS_102, bits: &BITS_103 }) },
+    VopInfo { index: 0x30f, name: "v_add_co_u32", implicit: I::from_bits_retain(I::READ_EXEC.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x30f, targets: 0b111, suffix: false, fixed: [0x0, 0xfffc0000], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_104, bits: &BITS_54 }) },
+    VopInfo { index: 0x310, name: "v_sub_co_u32", implicit: I::from_bits_retain(I::READ_EXEC.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x310, targets: 0b111, suffix: false, fixed: [0x0, 0xfffc0000], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_104, bits: &BITS_54 }) },
+    VopInfo { index: 0x311, name: "v_pack_b32_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x311, targets: 0b111, suffix: false, fixed: [0x2400, 0x9ffc0000], ignored: [0x0, 0x0], lists: [3, 0, 0, 0], packed: false, slots: &SLOTS_105, bits: &BITS_106 }) },
+    VopInfo { index: 0x312, name: "v_cvt_pknorm_i16_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x312, targets: 0b111, suffix: false, fixed: [0x2400, 0x9ffc0000], ignored: [0x0, 0x0], lists: [3, 0, 0, 0], packed: false, slots: &SLOTS_107, bits: &BITS_106 }) },
+    VopInfo { index: 0x313, name: "v_cvt_pknorm_u16_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x313, targets: 0b111, suffix: false, fixed: [0x2400, 0x9ffc0000], ignored: [0x0, 0x0], lists: [3, 0, 0, 0], packed: false, slots: &SLOTS_107, bits: &BITS_106 }) },
+    VopInfo { index: 0x314, name: "v_lshlrev_b16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x314, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_102, bits: &BITS_12 }) },
+    VopInfo { index: 0x319, name: "v_subrev_co_u32", implicit: I::from_bits_retain(I::READ_EXEC.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x319, targets: 0b111, suffix: false, fixed: [0x0, 0xfffc0000], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_104, bits: &BITS_54 }) },
+    VopInfo { index: 0x340, name: "v_mad_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x340, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_108, bits: &BITS_109 }) },
+    VopInfo { index: 0x342, name: "v_interp_p1ll_f16", implicit: I::from_bits_retain(I::READ_M0.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x342, targets: 0b111, suffix: false, fixed: [0x500, 0xa7fc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_97, bits: &BITS_98 }) },
+    VopInfo { index: 0x343, name: "v_interp_p1lv_f16", implicit: I::from_bits_retain(I::READ_M0.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x343, targets: 0b111, suffix: false, fixed: [0x100, 0x20000000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_110, bits: &BITS_111 }) },
     VopInfo { index: 0x344, name: "v_perm_b32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x344, targets: 0b111, suffix: false, fixed: [0x8700, 0xf8000000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_64, bits: &BITS_12 }) },
     VopInfo { index: 0x345, name: "v_xad_u32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x345, targets: 0b111, suffix: false, fixed: [0x8700, 0xf8000000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_64, bits: &BITS_12 }) },
     VopInfo { index: 0x346, name: "v_lshl_add_u32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x346, targets: 0b111, suffix: false, fixed: [0x8700, 0xf8000000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_64, bits: &BITS_12 }) },
     VopInfo { index: 0x347, name: "v_add_lshl_u32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x347, targets: 0b111, suffix: false, fixed: [0x8700, 0xf8000000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_64, bits: &BITS_12 }) },
-    VopInfo { index: 0x34b, name: "v_fma_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x34b, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_111, bits: &BITS_112 }) },
-    VopInfo { index: 0x351, name: "v_min3_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x351, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_111, bits: &BITS_112 }) },
-    VopInfo { index: 0x352, name: "v_min3_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x352, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_107, bits: &BITS_108 }) },
-    VopInfo { index: 0x353, name: "v_min3_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x353, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_107, bits: &BITS_108 }) },
-    VopInfo { index: 0x354, name: "v_max3_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x354, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_111, bits: &BITS_112 }) },
-    VopInfo { index: 0x355, name: "v_max3_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x355, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_107, bits: &BITS_108 }) },
-    VopInfo { index: 0x356, name: "v_max3_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x356, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_107, bits: &BITS_108 }) },
-    VopInfo { index: 0x357, name: "v_med3_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x357, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_111, bits: &BITS_112 }) },
-    VopInfo { index: 0x358, name: "v_med3_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x358, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_107, bits: &BITS_108 }) },
-    VopInfo { index: 0x359, name: "v_med3_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x359, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_107, bits: &BITS_108 }) },
-    VopInfo { index: 0x35a, name: "v_interp_p2_f16", implicit: I::from_bits_retain(I::READ_M0.bits() | I::LDS.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x35a, targets: 0b111, suffix: false, fixed: [0x100, 0x38000000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_113, bits: &BITS_114 }) },
-    VopInfo { index: 0x35e, name: "v_mad_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x35e, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_107, bits: &BITS_108 }) },
-    VopInfo { index: 0x35f, name: "v_div_fixup_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x35f, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_111, bits: &BITS_112 }) },
-    VopInfo { index: 0x360, name: "v_readlane_b32", implicit: I::from_bits_retain(I::CROSS_LANE.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x360, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_115, bits: &BITS_12 }) },
-    VopInfo { index: 0x361, name: "v_writelane_b32", implicit: I::from_bits_retain(I::CROSS_LANE.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x361, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_116, bits: &BITS_12 }) },
-    VopInfo { index: 0x362, name: "v_ldexp_f32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x362, targets: 0b111, suffix: false, fixed: [0x400, 0x87fc0000], ignored: [0x7a00, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_117, bits: &BITS_61 }) },
+    VopInfo { index: 0x34b, name: "v_fma_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x34b, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_112, bits: &BITS_113 }) },
+    VopInfo { index: 0x351, name: "v_min3_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x351, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_112, bits: &BITS_113 }) },
+    VopInfo { index: 0x352, name: "v_min3_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x352, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_108, bits: &BITS_109 }) },
+    VopInfo { index: 0x353, name: "v_min3_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x353, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_108, bits: &BITS_109 }) },
+    VopInfo { index: 0x354, name: "v_max3_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x354, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_112, bits: &BITS_113 }) },
+    VopInfo { index: 0x355, name: "v_max3_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x355, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_108, bits: &BITS_109 }) },
+    VopInfo { index: 0x356, name: "v_max3_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x356, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_108, bits: &BITS_109 }) },
+    VopInfo { index: 0x357, name: "v_med3_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x357, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_112, bits: &BITS_113 }) },
+    VopInfo { index: 0x358, name: "v_med3_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x358, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_108, bits: &BITS_109 }) },
+    VopInfo { index: 0x359, name: "v_med3_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x359, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_108, bits: &BITS_109 }) },
+    VopInfo { index: 0x35a, name: "v_interp_p2_f16", implicit: I::from_bits_retain(I::READ_M0.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x35a, targets: 0b111, suffix: false, fixed: [0x100, 0x38000000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_114, bits: &BITS_115 }) },
+    VopInfo { index: 0x35e, name: "v_mad_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x35e, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_108, bits: &BITS_109 }) },
+    VopInfo { index: 0x35f, name: "v_div_fixup_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x35f, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_112, bits: &BITS_113 }) },
+    VopInfo { index: 0x360, name: "v_readlane_b32", implicit: I::from_bits_retain(I::CROSS_LANE.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x360, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_116, bits: &BITS_12 }) },
+    VopInfo { index: 0x361, name: "v_writelane_b32", implicit: I::from_bits_retain(I::CROSS_LANE.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x361, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_117, bits: &BITS_12 }) },
+    VopInfo { index: 0x362, name: "v_ldexp_f32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x362, targets: 0b111, suffix: false, fixed: [0x400, 0x87fc0000], ignored: [0x7a00, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_118, bits: &BITS_61 }) },
     VopInfo { index: 0x363, name: "v_bfm_b32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x363, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_50, bits: &BITS_12 }) },
     VopInfo { index: 0x364, name: "v_bcnt_u32_b32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x364, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_50, bits: &BITS_12 }) },
     VopInfo { index: 0x365, name: "v_mbcnt_lo_u32_b32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x365, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_50, bits: &BITS_12 }) },
     VopInfo { index: 0x366, name: "v_mbcnt_hi_u32_b32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x366, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_50, bits: &BITS_12 }) },
-    VopInfo { index: 0x368, name: "v_cvt_pknorm_i16_f32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x368, targets: 0b111, suffix: false, fixed: [0x400, 0x9ffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_118, bits: &BITS_2 }) },
-    VopInfo { index: 0x369, name: "v_cvt_pknorm_u16_f32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x369, targets: 0b111, suffix: false, fixed: [0x400, 0x9ffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_118, bits: &BITS_2 }) },
-    VopInfo { index: 0x36a, name: "v_cvt_pk_u16_u32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x36a, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_119, bits: &BITS_12 }) },
-    VopInfo { index: 0x36b, name: "v_cvt_pk_i16_i32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x36b, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_119, bits: &BITS_12 }) },
+    VopInfo { index: 0x368, name: "v_cvt_pknorm_i16_f32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x368, targets: 0b111, suffix: false, fixed: [0x400, 0x9ffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_119, bits: &BITS_2 }) },
+    VopInfo { index: 0x369, name: "v_cvt_pknorm_u16_f32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x369, targets: 0b111, suffix: false, fixed: [0x400, 0x9ffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_119, bits: &BITS_2 }) },
+    VopInfo { index: 0x36a, name: "v_cvt_pk_u16_u32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x36a, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_120, bits: &BITS_12 }) },
+    VopInfo { index: 0x36b, name: "v_cvt_pk_i16_i32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x36b, targets: 0b111, suffix: false, fixed: [0x8700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_120, bits: &BITS_12 }) },
     VopInfo { index: 0x36d, name: "v_add3_u32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x36d, targets: 0b111, suffix: false, fixed: [0x8700, 0xf8000000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_64, bits: &BITS_12 }) },
     VopInfo { index: 0x36f, name: "v_lshl_or_b32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x36f, targets: 0b111, suffix: false, fixed: [0x8700, 0xf8000000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_64, bits: &BITS_12 }) },
     VopInfo { index: 0x371, name: "v_and_or_b32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x371, targets: 0b111, suffix: false, fixed: [0x8700, 0xf8000000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_64, bits: &BITS_12 }) },
     VopInfo { index: 0x372, name: "v_or3_b32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x372, targets: 0b111, suffix: false, fixed: [0x8700, 0xf8000000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_64, bits: &BITS_12 }) },
-    VopInfo { index: 0x373, name: "v_mad_u32_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x373, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_120, bits: &BITS_108 }) },
-    VopInfo { index: 0x375, name: "v_mad_i32_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x375, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_120, bits: &BITS_108 }) },
+    VopInfo { index: 0x373, name: "v_mad_u32_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x373, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_121, bits: &BITS_109 }) },
+    VopInfo { index: 0x375, name: "v_mad_i32_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x375, targets: 0b111, suffix: false, fixed: [0x0, 0x18000000], ignored: [0x700, 0xe0000000], lists: [4, 0, 0, 0], packed: false, slots: &SLOTS_121, bits: &BITS_109 }) },
     VopInfo { index: 0x376, name: "v_sub_nc_i32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x376, targets: 0b111, suffix: false, fixed: [0x700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_50, bits: &BITS_51 }) },
-    VopInfo { index: 0x377, name: "v_permlane16_b32", implicit: I::from_bits_retain(I::READ_EXEC.bits() | I::CROSS_LANE.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x377, targets: 0b111, suffix: false, fixed: [0x8000, 0x18000000], ignored: [0x6700, 0xe0000000], lists: [2, 0, 0, 0], packed: false, slots: &SLOTS_121, bits: &BITS_122 }) },
-    VopInfo { index: 0x378, name: "v_permlanex16_b32", implicit: I::from_bits_retain(I::READ_EXEC.bits() | I::CROSS_LANE.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x378, targets: 0b111, suffix: false, fixed: [0x8000, 0x18000000], ignored: [0x6700, 0xe0000000], lists: [2, 0, 0, 0], packed: false, slots: &SLOTS_121, bits: &BITS_122 }) },
+    VopInfo { index: 0x377, name: "v_permlane16_b32", implicit: I::from_bits_retain(I::READ_EXEC.bits() | I::CROSS_LANE.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x377, targets: 0b111, suffix: false, fixed: [0x8000, 0x18000000], ignored: [0x6700, 0xe0000000], lists: [2, 0, 0, 0], packed: false, slots: &SLOTS_122, bits: &BITS_123 }) },
+    VopInfo { index: 0x378, name: "v_permlanex16_b32", implicit: I::from_bits_retain(I::READ_EXEC.bits() | I::CROSS_LANE.bits()), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x378, targets: 0b111, suffix: false, fixed: [0x8000, 0x18000000], ignored: [0x6700, 0xe0000000], lists: [2, 0, 0, 0], packed: false, slots: &SLOTS_122, bits: &BITS_123 }) },
     VopInfo { index: 0x37f, name: "v_add_nc_i32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x37f, targets: 0b111, suffix: false, fixed: [0x700, 0xfffc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_50, bits: &BITS_51 }) },
     VopInfo { index: 0x400, name: "v_illegal", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x0, targets: 0b111, suffix: false, fixed: [0x1ffffff, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_77, bits: &[] }), e64: None },
-    VopInfo { index: 0x402, name: "v_dot2c_f32_f16", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x2, targets: 0b100, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_123, bits: &[] }), e64: None },
-    VopInfo { index: 0x40d, name: "v_dot4c_i32_i8", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0xd, targets: 0b100, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_124, bits: &[] }), e64: None },
-    VopInfo { index: 0x420, name: "v_madmk_f32", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x20, targets: 0b011, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_125, bits: &[] }), e64: None },
-    VopInfo { index: 0x421, name: "v_madak_f32", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x21, targets: 0b011, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_126, bits: &[] }), e64: None },
-    VopInfo { index: 0x42c, name: "v_fmamk_f32", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x2c, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_125, bits: &[] }), e64: None },
-    VopInfo { index: 0x42d, name: "v_fmaak_f32", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x2d, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_126, bits: &[] }), e64: None },
-    VopInfo { index: 0x437, name: "v_fmamk_f16", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x37, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_127, bits: &[] }), e64: None },
-    VopInfo { index: 0x438, name: "v_fmaak_f16", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x38, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_128, bits: &[] }), e64: None },
-    VopInfo { index: 0x43c, name: "v_pk_fmac_f16", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x3c, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_129, bits: &[] }), e64: None },
-    VopInfo { index: 0x482, name: "v_readfirstlane_b32", implicit: I::from_bits_retain(I::READ_EXEC.bits() | I::CROSS_LANE.bits()), e32: Some(VopForm { family: Family::Vop1, op: 0x2, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_130, bits: &[] }), e64: None },
-    VopInfo { index: 0x4e5, name: "v_swap_b32", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop1, op: 0x65, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_131, bits: &[] }), e64: None },
-    VopInfo { index: 0x4e8, name: "v_swaprel_b32", implicit: I::from_bits_retain(I::READ_M0.bits() | I::RELATIVE.bits()), e32: Some(VopForm { family: Family::Vop1, op: 0x68, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_131, bits: &[] }), e64: None },
+    VopInfo { index: 0x402, name: "v_dot2c_f32_f16", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x2, targets: 0b100, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_124, bits: &[] }), e64: None },
+    VopInfo { index: 0x40d, name: "v_dot4c_i32_i8", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0xd, targets: 0b100, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_125, bits: &[] }), e64: None },
+    VopInfo { index: 0x420, name: "v_madmk_f32", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x20, targets: 0b011, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_126, bits: &[] }), e64: None },
+    VopInfo { index: 0x421, name: "v_madak_f32", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x21, targets: 0b011, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_127, bits: &[] }), e64: None },
+    VopInfo { index: 0x42c, name: "v_fmamk_f32", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x2c, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_126, bits: &[] }), e64: None },
+    VopInfo { index: 0x42d, name: "v_fmaak_f32", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x2d, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_127, bits: &[] }), e64: None },
+    VopInfo { index: 0x437, name: "v_fmamk_f16", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x37, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_128, bits: &[] }), e64: None },
+    VopInfo { index: 0x438, name: "v_fmaak_f16", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x38, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_129, bits: &[] }), e64: None },
+    VopInfo { index: 0x43c, name: "v_pk_fmac_f16", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x3c, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_130, bits: &[] }), e64: None },
+    VopInfo { index: 0x482, name: "v_readfirstlane_b32", implicit: I::from_bits_retain(I::READ_EXEC.bits() | I::CROSS_LANE.bits()), e32: Some(VopForm { family: Family::Vop1, op: 0x2, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_131, bits: &[] }), e64: None },
+    VopInfo { index: 0x4e5, name: "v_swap_b32", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop1, op: 0x65, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_132, bits: &[] }), e64: None },
+    VopInfo { index: 0x4e8, name: "v_swaprel_b32", implicit: I::from_bits_retain(I::READ_M0.bits() | I::RELATIVE.bits()), e32: Some(VopForm { family: Family::Vop1, op: 0x68, targets: 0b111, suffix: false, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_132, bits: &[] }), e64: None },
     VopInfo { index: 0x506, name: "v_mac_legacy_f32", implicit: I::empty(), e32: Some(VopForm { family: Family::Vop2, op: 0x6, targets: 0b011, suffix: true, fixed: [0x0, 0x0], ignored: [0x0, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_47, bits: &[] }), e64: Some(VopForm { family: Family::Vop3, op: 0x106, targets: 0b011, suffix: true, fixed: [0x400, 0x87fc0000], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_48, bits: &BITS_46 }) },
     VopInfo { index: 0x540, name: "v_mad_legacy_f32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3, op: 0x140, targets: 0b011, suffix: false, fixed: [0x0, 0x0], ignored: [0x7800, 0x0], lists: [0, 0, 0, 0], packed: false, slots: &SLOTS_62, bits: &BITS_63 }) },
 ];
@@ -1109,21 +1109,26 @@ static BITS_98: [B; 13] = [
     B { role: Role::Fixed, slot: 255 },
 ];
 static SLOTS_99: [S; 3] = [
+    S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RW, ty: T::F32 },
+    S { fld: Src1, width: 1, cls: C { name: "VGPR_32", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::B32, access: R, ty: T::F32 },
+    S { fld: Attr, width: 1, cls: C { name: "", vgpr: false, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::B32 },
+];
+static SLOTS_100: [S; 3] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::F32 },
     S { fld: Param, width: 1, cls: C { name: "", vgpr: false, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::B32 },
     S { fld: Attr, width: 1, cls: C { name: "", vgpr: false, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::B32 },
 ];
-static SLOTS_100: [S; 3] = [
+static SLOTS_101: [S; 3] = [
     S { fld: Vdst, width: 2, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::B64 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
     S { fld: Src1, width: 2, cls: C { name: "", vgpr: true, sgpr: true, lds: false, imm: true }, imm: Imm::I64, access: R, ty: T::B64 },
 ];
-static SLOTS_101: [S; 3] = [
+static SLOTS_102: [S; 3] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RWP, ty: T::B16 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::I16, access: R, ty: T::B16 },
     S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::I16, access: R, ty: T::B16 },
 ];
-static BITS_102: [B; 13] = [
+static BITS_103: [B; 13] = [
     B { role: Role::Ignored, slot: 255 },
     B { role: Role::Ignored, slot: 255 },
     B { role: Role::Fixed, slot: 255 },
@@ -1138,18 +1143,18 @@ static BITS_102: [B; 13] = [
     B { role: Role::Ignored, slot: 255 },
     B { role: Role::Fixed, slot: 255 },
 ];
-static SLOTS_103: [S; 4] = [
+static SLOTS_104: [S; 4] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::B32 },
     S { fld: Sdst, width: 1, cls: C { name: "SReg_32", vgpr: false, sgpr: true, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::Mask },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
     S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
 ];
-static SLOTS_104: [S; 3] = [
+static SLOTS_105: [S; 3] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::V2F16 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F16 },
     S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F16 },
 ];
-static BITS_105: [B; 13] = [
+static BITS_106: [B; 13] = [
     B { role: Role::Abs, slot: 1 },
     B { role: Role::Abs, slot: 2 },
     B { role: Role::Fixed, slot: 255 },
@@ -1164,18 +1169,18 @@ static BITS_105: [B; 13] = [
     B { role: Role::Neg, slot: 2 },
     B { role: Role::Fixed, slot: 255 },
 ];
-static SLOTS_106: [S; 3] = [
+static SLOTS_107: [S; 3] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::V2B16 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F16 },
     S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F16 },
 ];
-static SLOTS_107: [S; 4] = [
+static SLOTS_108: [S; 4] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RWP, ty: T::B16 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::I16, access: R, ty: T::B16 },
     S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::I16, access: R, ty: T::B16 },
     S { fld: Src2, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::I16, access: R, ty: T::B16 },
 ];
-static BITS_108: [B; 13] = [
+static BITS_109: [B; 13] = [
     B { role: Role::Ignored, slot: 255 },
     B { role: Role::Ignored, slot: 255 },
     B { role: Role::Ignored, slot: 255 },
@@ -1190,13 +1195,13 @@ static BITS_108: [B; 13] = [
     B { role: Role::Ignored, slot: 255 },
     B { role: Role::Ignored, slot: 255 },
 ];
-static SLOTS_109: [S; 4] = [
+static SLOTS_110: [S; 4] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::F32 },
     S { fld: Src1, width: 1, cls: C { name: "VGPR_32", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::B32, access: R, ty: T::F32 },
     S { fld: Attr, width: 1, cls: C { name: "", vgpr: false, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::B32 },
     S { fld: Src2, width: 1, cls: C { name: "VGPR_32", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::B32, access: R, ty: T::V2F16 },
 ];
-static BITS_110: [B; 13] = [
+static BITS_111: [B; 13] = [
     B { role: Role::Fixed, slot: 255 },
     B { role: Role::Abs, slot: 1 },
     B { role: Role::Abs, slot: 3 },
@@ -1211,13 +1216,13 @@ static BITS_110: [B; 13] = [
     B { role: Role::Neg, slot: 1 },
     B { role: Role::Neg, slot: 3 },
 ];
-static SLOTS_111: [S; 4] = [
+static SLOTS_112: [S; 4] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RWP, ty: T::F16 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F16 },
     S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F16 },
     S { fld: Src2, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F16 },
 ];
-static BITS_112: [B; 13] = [
+static BITS_113: [B; 13] = [
     B { role: Role::Abs, slot: 1 },
     B { role: Role::Abs, slot: 2 },
     B { role: Role::Abs, slot: 3 },
@@ -1232,13 +1237,13 @@ static BITS_112: [B; 13] = [
     B { role: Role::Neg, slot: 2 },
     B { role: Role::Neg, slot: 3 },
 ];
-static SLOTS_113: [S; 4] = [
+static SLOTS_114: [S; 4] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RWP, ty: T::F16 },
     S { fld: Src1, width: 1, cls: C { name: "VGPR_32", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::B32, access: R, ty: T::F32 },
     S { fld: Attr, width: 1, cls: C { name: "", vgpr: false, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::B32 },
     S { fld: Src2, width: 1, cls: C { name: "VGPR_32", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::B32, access: R, ty: T::F32 },
 ];
-static BITS_114: [B; 13] = [
+static BITS_115: [B; 13] = [
     B { role: Role::Fixed, slot: 255 },
     B { role: Role::Abs, slot: 1 },
     B { role: Role::Abs, slot: 3 },
@@ -1253,44 +1258,44 @@ static BITS_114: [B; 13] = [
     B { role: Role::Neg, slot: 1 },
     B { role: Role::Neg, slot: 3 },
 ];
-static SLOTS_115: [S; 3] = [
+static SLOTS_116: [S; 3] = [
     S { fld: Vdst, width: 1, cls: C { name: "SReg_32", vgpr: false, sgpr: true, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::B32 },
     S { fld: Src0, width: 1, cls: C { name: "VRegOrLds_32", vgpr: true, sgpr: false, lds: true, imm: false }, imm: Imm::B32, access: R, ty: T::B32 },
     S { fld: Src1, width: 1, cls: C { name: "SReg_32", vgpr: false, sgpr: true, lds: false, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
 ];
-static SLOTS_116: [S; 3] = [
+static SLOTS_117: [S; 3] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RWP, ty: T::B32 },
     S { fld: Src0, width: 1, cls: C { name: "SRegOrLds_32", vgpr: false, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
     S { fld: Src1, width: 1, cls: C { name: "SReg_32", vgpr: false, sgpr: true, lds: false, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
 ];
-static SLOTS_117: [S; 3] = [
+static SLOTS_118: [S; 3] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::F32 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::F32 },
     S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
 ];
-static SLOTS_118: [S; 3] = [
+static SLOTS_119: [S; 3] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::V2B16 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::F32 },
     S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::F32 },
 ];
-static SLOTS_119: [S; 3] = [
+static SLOTS_120: [S; 3] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::V2B16 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
     S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
 ];
-static SLOTS_120: [S; 4] = [
+static SLOTS_121: [S; 4] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::B32 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::I16, access: R, ty: T::B16 },
     S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::I16, access: R, ty: T::B16 },
     S { fld: Src2, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
 ];
-static SLOTS_121: [S; 4] = [
+static SLOTS_122: [S; 4] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RWP, ty: T::B32 },
     S { fld: Src0, width: 1, cls: C { name: "VGPR_32", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::B32, access: R, ty: T::B32 },
     S { fld: Src1, width: 1, cls: C { name: "SReg_32", vgpr: false, sgpr: true, lds: false, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
     S { fld: Src2, width: 1, cls: C { name: "SReg_32", vgpr: false, sgpr: true, lds: false, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
 ];
-static BITS_122: [B; 13] = [
+static BITS_123: [B; 13] = [
     B { role: Role::Ignored, slot: 255 },
     B { role: Role::Ignored, slot: 255 },
     B { role: Role::Ignored, slot: 255 },
@@ -1305,50 +1310,50 @@ static BITS_122: [B; 13] = [
     B { role: Role::Ignored, slot: 255 },
     B { role: Role::Ignored, slot: 255 },
 ];
-static SLOTS_123: [S; 3] = [
+static SLOTS_124: [S; 3] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RW, ty: T::F32 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
     S { fld: Vsrc1, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::V2F16 },
 ];
-static SLOTS_124: [S; 3] = [
+static SLOTS_125: [S; 3] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RW, ty: T::B32 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
     S { fld: Vsrc1, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::B32 },
 ];
-static SLOTS_125: [S; 4] = [
-    S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::F32 },
-    S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::F32 },
-    S { fld: KLit, width: 1, cls: C { name: "", vgpr: false, sgpr: false, lds: false, imm: false }, imm: Imm::K32, access: R, ty: T::F32 },
-    S { fld: Vsrc1, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::F32 },
-];
 static SLOTS_126: [S; 4] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::F32 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::F32 },
-    S { fld: Vsrc1, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::F32 },
     S { fld: KLit, width: 1, cls: C { name: "", vgpr: false, sgpr: false, lds: false, imm: false }, imm: Imm::K32, access: R, ty: T::F32 },
+    S { fld: Vsrc1, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::F32 },
 ];
 static SLOTS_127: [S; 4] = [
-    S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RWP, ty: T::F16 },
-    S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F16 },
-    S { fld: KLit, width: 1, cls: C { name: "", vgpr: false, sgpr: false, lds: false, imm: false }, imm: Imm::K16, access: R, ty: T::F16 },
-    S { fld: Vsrc1, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::F16 },
+    S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::F32 },
+    S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::F32 },
+    S { fld: Vsrc1, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::F32 },
+    S { fld: KLit, width: 1, cls: C { name: "", vgpr: false, sgpr: false, lds: false, imm: false }, imm: Imm::K32, access: R, ty: T::F32 },
 ];
 static SLOTS_128: [S; 4] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RWP, ty: T::F16 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F16 },
+    S { fld: KLit, width: 1, cls: C { name: "", vgpr: false, sgpr: false, lds: false, imm: false }, imm: Imm::K16, access: R, ty: T::F16 },
+    S { fld: Vsrc1, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::F16 },
+];
+static SLOTS_129: [S; 4] = [
+    S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RWP, ty: T::F16 },
+    S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F16 },
     S { fld: Vsrc1, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::F16 },
     S { fld: KLit, width: 1, cls: C { name: "", vgpr: false, sgpr: false, lds: false, imm: false }, imm: Imm::K16, access: R, ty: T::F16 },
 ];
-static SLOTS_129: [S; 3] = [
+static SLOTS_130: [S; 3] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RW, ty: T::V2F16 },
     S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
     S { fld: Vsrc1, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: R, ty: T::V2F16 },
 ];
-static SLOTS_130: [S; 2] = [
+static SLOTS_131: [S; 2] = [
     S { fld: Vdst, width: 1, cls: C { name: "SReg_32", vgpr: false, sgpr: true, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::B32 },
     S { fld: Src0, width: 1, cls: C { name: "VRegOrLds_32", vgpr: true, sgpr: false, lds: true, imm: false }, imm: Imm::B32, access: R, ty: T::B32 },
 ];
-static SLOTS_131: [S; 2] = [
+static SLOTS_132: [S; 2] = [
     S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RW, ty: T::B32 },
     S { fld: Src0, width: 1, cls: C { name: "VGPR_32", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::B32, access: RW, ty: T::B32 },
 ];

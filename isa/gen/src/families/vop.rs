@@ -37,7 +37,14 @@
 //! on gfx10.3, and they compute different things), the gfx10.3 mnemonic
 //! keeps the index and the gfx10.1 one gets `0x500 + (index & 0xff)`.
 //! VOP3P instructions are in `OpSpace::Vop3p`, indexed by native opcode.
-//! [`assignment`] gives the mapping to sibling generators (DPP, SDWA).
+//!
+//! **For the DPP16/DPP8/SDWA generator**: load this family's recording
+//! (`Recording::load(&recording_path("vop"))`) and call [`assignment`]: it
+//! maps (encoding, native VOP1/VOP2/VOPC opcode, target) to the opcode
+//! index, so a DPP or SDWA word of that opcode decodes to the same
+//! `Opcode` as its `_e32` form. In `isa`, `family::vop::e32_opcode` does the
+//! same lookup at run time and `family::vop::form(op, Family::Vop2)` gives
+//! the e32 operand list (fields, widths, classes, access, types).
 //!
 //! # Semantics (hand knowledge, from the RDNA ISA documentation)
 //!
@@ -1113,8 +1120,8 @@ fn is_16(t: &str) -> bool {
 
 /// Access of an operand, by rule:
 /// - destinations are written; sources read;
-/// - accumulators (`v_mac*`, `v_fmac*`, `v_dot*c`, `v_pk_fmac_f16`) also
-///   read their destination (it is the addend);
+/// - accumulators (`v_mac*`, `v_fmac*`, `v_dot*c`, `v_pk_fmac_f16`,
+///   `v_interp_p2_f32`) also read their destination (it is the addend);
 /// - `v_writelane_b32` writes one lane and `v_permlane*` keep the old value
 ///   in lanes whose source lane is not selected: READ | WRITE | PARTIAL;
 /// - `v_swap*` exchanges: both operands READ | WRITE;
@@ -1144,7 +1151,8 @@ fn access(name: &str, s: &Slot, idx: usize) -> &'static str {
                 || (s.width == 1 && dst_is_16(name))
             {
                 RWP
-            } else if name.starts_with("v_mac")
+            } else if name == "v_interp_p2_f32"
+                || name.starts_with("v_mac")
                 || name.starts_with("v_fmac")
                 || (name.starts_with("v_dot") && name.contains("c_"))
                 || name == "v_pk_fmac_f16"
@@ -1317,7 +1325,7 @@ fn type_override(name: &str, fld: Fld, is_dst: bool) -> Option<&'static str> {
 ///   data between lanes (CROSS_LANE); permlane reads EXEC (inactive
 ///   source lanes);
 /// - `v_movrel*`, `v_swaprel` read M0 and access *printed VGPR + M0*;
-/// - VOP3 `v_interp_*` read the attribute from LDS at an M0 offset.
+/// - VOP3 `v_interp_*` read M0 (the attribute data's LDS offset).
 fn implicit(name: &str) -> Vec<&'static str> {
     let mut f = Vec::new();
     let writes_mask = name.starts_with("v_cmp_")
@@ -1340,8 +1348,10 @@ fn implicit(name: &str) -> Vec<&'static str> {
         f.push("RELATIVE");
     }
     if name.starts_with("v_interp_") {
+        // M0 holds the LDS offset of the primitive's attribute data. As for
+        // the VINTRP encoding, reading that data is not counted as an LDS
+        // access (it lives outside the shader's own LDS allocation).
         f.push("READ_M0");
-        f.push("LDS");
     }
     if name == "v_readlane_b32"
         || name == "v_writelane_b32"
