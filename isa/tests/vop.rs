@@ -387,7 +387,7 @@ impl Rng {
 /// truncation of them is an error, not a panic.
 #[test]
 fn random_vop_words_never_panic_and_round_trip() {
-    let mut rng = Rng(0x5eed_0f_0ba5);
+    let mut rng = Rng(0x005e_ed0f_0ba5);
     for target in Target::ALL {
         let fmt = Formatter::new(target);
         let mut decoded = 0;

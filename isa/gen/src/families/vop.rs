@@ -4,7 +4,7 @@
 //! # How the tables are learned
 //!
 //! Probing is adaptive (see [`refine`]); every answer is recorded, so
-//! [`emit`] is a pure function of the recording.
+//! `emit` is a pure function of the recording.
 //!
 //! 1. **Bases.** Every opcode of every encoding is probed with its register
 //!    fields set to distinct values (vdst `v10`, src0 `v20`, src1 `v30`,
@@ -49,7 +49,7 @@
 //! # Semantics (hand knowledge, from the RDNA ISA documentation)
 //!
 //! Operand access, value types and implicit register use are not printed;
-//! they come from the rules in [`access`], [`val_type`] and [`implicit`]
+//! they come from the rules in `access`, `val_type`, `type_override` and `implicit`
 //! below. Two decisions worth repeating:
 //! - On gfx10 a 16-bit result is written to one half of the destination
 //!   VGPR and the other half is **preserved** (LLVM's
