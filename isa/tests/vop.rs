@@ -431,3 +431,23 @@ fn random_vop_words_never_panic_and_round_trip() {
         assert!(decoded > 10_000, "{target}: only {decoded} decoded");
     }
 }
+
+#[test]
+fn int16_operands_print_float_constants_as_f16_bit_patterns() {
+    // Inline constant -4.0 (code 247) in an i16 compare.
+    let i = dec(&[0x7d1a_d6f7]);
+    assert_eq!(text(&i), "v_cmp_ne_i16_e32 vcc_lo, 0xc400, v107");
+    assert_eq!(i.operands[1].op, Operand::Inline(247));
+    assert_eq!(i.operands[1].ty, ValType::B16);
+}
+
+#[test]
+fn f64_literals_are_the_high_dword() {
+    // The literal 0x3ff00000 in an f64 operand is 1.0 (0x3ff00000_00000000).
+    let w = [0xd564_000a, 0x0002_3cff, 0x3ff0_0000];
+    let i = dec(&w);
+    assert_eq!(text(&i), "v_add_f64 v[10:11], 1.0, v[30:31]");
+    assert_eq!(i.operands[1].op, Operand::Literal(0x3ff0_0000));
+    assert_eq!(i.len, 12);
+    round_trips(&i, &w);
+}

@@ -106,7 +106,9 @@ fn has_role(form: &VopForm, slot: usize, role: Role) -> bool {
         .any(|b| b.role == role && b.slot as usize == slot)
 }
 
-fn write_slot<W: fmt::Write>(
+/// Write one operand with its prefix modifiers (shared with the DPP/SDWA
+/// formatters, which print the same operands).
+pub(crate) fn write_slot<W: fmt::Write>(
     slot: &Slot,
     spec: &VopSlot,
     i: usize,
@@ -144,7 +146,7 @@ fn write_slot<W: fmt::Write>(
 
 /// True when a register code belongs to the class (or is one of the
 /// read-only values LLVM never flags).
-fn in_class(code: u16, cls: &Cls) -> bool {
+pub(crate) fn in_class(code: u16, cls: &Cls) -> bool {
     match code {
         256..=511 => cls.vgpr,
         254 => cls.lds,
@@ -153,7 +155,9 @@ fn in_class(code: u16, cls: &Cls) -> bool {
     }
 }
 
-fn write_value<W: fmt::Write>(op: Operand, spec: &VopSlot, out: &mut W) -> fmt::Result {
+/// Write an operand value (register with LLVM's class note, constant of
+/// the slot's [`Imm`] kind, attribute, parameter slot).
+pub(crate) fn write_value<W: fmt::Write>(op: Operand, spec: &VopSlot, out: &mut W) -> fmt::Result {
     let checked = !matches!(spec.fld, Fld::Vcc | Fld::KLit | Fld::Attr | Fld::Param);
     match op {
         Operand::Reg { code, count } => {
@@ -251,7 +255,7 @@ fn inline_int(v: i64) -> bool {
 }
 
 /// An inline-constant code, printed for an operand of kind `imm`.
-fn write_inline<W: fmt::Write>(code: u8, imm: Imm, out: &mut W) -> fmt::Result {
+pub(crate) fn write_inline<W: fmt::Write>(code: u8, imm: Imm, out: &mut W) -> fmt::Result {
     match code {
         128..=192 => write!(out, "{}", code - 128),
         193..=208 => write!(out, "-{}", code - 192),
@@ -272,7 +276,7 @@ fn write_inline<W: fmt::Write>(code: u8, imm: Imm, out: &mut W) -> fmt::Result {
 }
 
 /// A literal, printed for an operand of kind `imm`.
-fn write_literal<W: fmt::Write>(v: u32, imm: Imm, out: &mut W) -> fmt::Result {
+pub(crate) fn write_literal<W: fmt::Write>(v: u32, imm: Imm, out: &mut W) -> fmt::Result {
     match imm {
         Imm::K32 | Imm::K16 => write!(out, "{v:#x}"),
         Imm::F16 => {
