@@ -9,7 +9,17 @@ use core::str::FromStr;
 /// (for example `v_mac_f32`), and gfx10.3 (`gfx1030`) adds a few of its own.
 /// `gfx1013` additionally has the ray-tracing image instructions.
 #[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Target {
@@ -18,13 +28,8 @@ pub enum Target {
     /// gfx10.1 with the ray-tracing instructions (Cyan Skillfish / PS5-era RDNA1.x).
     Gfx1013,
     /// Navi 21 (RDNA2, gfx10.3). The default.
+    #[default]
     Gfx1030,
-}
-
-impl Default for Target {
-    fn default() -> Self {
-        Target::Gfx1030
-    }
 }
 
 impl Target {

@@ -95,7 +95,7 @@ impl fmt::Display for ErrorBytes {
         if s.is_empty() {
             return f.write_str("no bytes");
         }
-        if s.len() % 4 == 0 {
+        if s.len().is_multiple_of(4) {
             f.write_str("dwords")?;
             for c in s.chunks(4) {
                 write!(f, " {:#010x}", u32::from_le_bytes([c[0], c[1], c[2], c[3]]))?;

@@ -1,7 +1,7 @@
 //! SOP1, SOP2, SOPK, SOPC and SOPP decoding.
 
 use super::{DecodeErrorKind, Words};
-use crate::family::sop::{SopFld, SopInfo};
+use crate::family::sop::{Simm16Kind, SopFld, SopInfo};
 use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode, Operands};
 use crate::operand::{Operand, Slot, ValType};
 use crate::tables::sop as t;
@@ -29,13 +29,18 @@ pub(crate) fn decode(
             })
         }
     };
+    let simm16 = (d0 & 0xffff) as u16;
+    if info.imm == Simm16Kind::Zero && simm16 != 0 {
+        // LLVM decodes operand-less SOPP instructions only with simm16 = 0.
+        return Err(DecodeErrorKind::InvalidField {
+            family,
+            why: "immediate must be zero",
+        });
+    }
     let mut operands = Operands::new();
     let mut len = 4u8;
-    let mut simm16 = None;
     for s in info.slots {
-        let ty = if s.f64 {
-            ValType::B64
-        } else if s.width == 2 {
+        let ty = if s.f64 || s.width == 2 {
             ValType::B64
         } else {
             ValType::B32
@@ -44,11 +49,8 @@ pub(crate) fn decode(
             SopFld::Sdst => scalar_dst((d0 >> 16) & 0x7f, s.width, family)?,
             SopFld::Ssrc0 => scalar_src(d0 & 0xff, s.width, family, w, &mut len)?,
             SopFld::Ssrc1 => scalar_src((d0 >> 8) & 0xff, s.width, family, w, &mut len)?,
-            SopFld::Simm16 => {
-                let v = (d0 & 0xffff) as u16;
-                simm16 = Some(v);
-                Operand::Imm(v as i16 as i32)
-            }
+            SopFld::Simm16 if info.imm_signed => Operand::Imm(simm16 as i16 as i32),
+            SopFld::Simm16 => Operand::Imm(simm16 as i32),
         };
         operands.push(Slot {
             op,
@@ -64,7 +66,7 @@ pub(crate) fn decode(
         operands.push(Slot::use_(Operand::Literal(lit), ValType::B32));
     }
     let mods = match family {
-        Family::Sopk | Family::Sopp => Modifiers::Simm16(simm16.unwrap_or((d0 & 0xffff) as u16)),
+        Family::Sopk | Family::Sopp => Modifiers::Simm16(simm16),
         _ => Modifiers::None,
     };
     Ok(Instruction {

@@ -93,3 +93,50 @@ pub(crate) fn write_operand<W: fmt::Write>(op: Operand, ty: ValType, out: &mut W
         Operand::Off => out.write_str("off"),
     }
 }
+
+/// Write a 32-bit immediate value (a literal, or an immediate field) the
+/// way LLVM's `printImmediate32` does: integers -16..=64 in decimal, the
+/// bit patterns of the inline float constants as floats (`0x3f800000` is
+/// `1.0`), anything else in hex.
+pub(crate) fn write_imm32<W: fmt::Write>(v: u32, out: &mut W) -> fmt::Result {
+    let s = v as i32;
+    if (-16..=64).contains(&s) {
+        return write!(out, "{s}");
+    }
+    let name = match v {
+        0x3f00_0000 => "0.5",
+        0xbf00_0000 => "-0.5",
+        0x3f80_0000 => "1.0",
+        0xbf80_0000 => "-1.0",
+        0x4000_0000 => "2.0",
+        0xc000_0000 => "-2.0",
+        0x4080_0000 => "4.0",
+        0xc080_0000 => "-4.0",
+        0x3e22_f983 => "0.15915494",
+        _ => return write!(out, "{v:#x}"),
+    };
+    out.write_str(name)
+}
+
+/// Write a 64-bit integer immediate the way LLVM's `printImmediate64` does
+/// for integer operands: -16..=64 in decimal, the bit patterns of the
+/// inline double constants as floats, anything else in hex.
+pub(crate) fn write_imm64<W: fmt::Write>(v: u64, out: &mut W) -> fmt::Result {
+    let s = v as i64;
+    if (-16..=64).contains(&s) {
+        return write!(out, "{s}");
+    }
+    let name = match v {
+        0x3fe0_0000_0000_0000 => "0.5",
+        0xbfe0_0000_0000_0000 => "-0.5",
+        0x3ff0_0000_0000_0000 => "1.0",
+        0xbff0_0000_0000_0000 => "-1.0",
+        0x4000_0000_0000_0000 => "2.0",
+        0xc000_0000_0000_0000 => "-2.0",
+        0x4010_0000_0000_0000 => "4.0",
+        0xc010_0000_0000_0000 => "-4.0",
+        0x3fc4_5f30_6dc9_c882 => "0.15915494309189532",
+        _ => return write!(out, "{v:#x}"),
+    };
+    out.write_str(name)
+}

@@ -1,11 +1,12 @@
 //! SOP1, SOP2, SOPK, SOPC and SOPP formatting.
 
-use super::operand::{write_inline, write_operand, write_reg};
+use super::operand::{write_imm32, write_imm64, write_inline, write_operand, write_reg};
 use super::Formatter;
-use crate::family::sop::{SopFld, SopInfo};
-use crate::inst::{Family, Instruction, Modifiers, OpSpace};
+use crate::family::sop::{Simm16Kind, SopFld, SopInfo};
+use crate::inst::{Instruction, Modifiers, OpSpace};
 use crate::operand::{Operand, ValType};
 use crate::tables::sop as t;
+use crate::target::Target;
 use core::fmt;
 
 fn info(inst: &Instruction) -> Option<&'static SopInfo> {
@@ -20,9 +21,8 @@ fn info(inst: &Instruction) -> Option<&'static SopInfo> {
     table.get(inst.opcode.index() as usize)?.as_ref()
 }
 
-pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
-    let name = inst.opcode.name();
-    out.write_str(name)?;
+pub(crate) fn write<W: fmt::Write>(f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
+    out.write_str(inst.opcode.name())?;
     let Some(info) = info(inst) else {
         return Ok(());
     };
@@ -33,22 +33,25 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
     let mut first = true;
     for (i, slot) in inst.operands.iter().enumerate() {
         let spec = info.slots.get(i);
-        let sep = if first { " " } else { ", " };
         // s_endpgm prints its immediate only when it is not zero.
-        if name == "s_endpgm" && simm == 0 {
+        if info.imm == Simm16Kind::Endpgm && simm == 0 {
             continue;
         }
-        out.write_str(sep)?;
+        out.write_str(if first { " " } else { ", " })?;
         first = false;
+        let wide = spec.is_some_and(|s| s.width == 2);
         match (spec.map(|s| s.fld), slot.op) {
-            (Some(SopFld::Simm16), _) => write_simm16(name, inst.family, simm, out)?,
+            (Some(SopFld::Simm16), _) => write_simm16(f.target(), info.imm, simm, out)?,
             (Some(s), Operand::Inline(c)) if s != SopFld::Sdst => {
-                let spec = spec.unwrap_or(&info.slots[0]);
-                write_inline(c, if spec.f64 { ValType::F64 } else { ValType::B32 }, out)?;
-                if !spec.imm_ok {
+                let f64 = spec.is_some_and(|s| s.f64);
+                write_inline(c, if f64 { ValType::F64 } else { ValType::B32 }, out)?;
+                if !spec.is_some_and(|s| s.imm_ok) {
                     out.write_str("/*Invalid immediate*/")?;
                 }
             }
+            // A 32-bit literal in a 64-bit operand is zero-extended.
+            (_, Operand::Literal(v)) if wide => write_imm64(v as u64, out)?,
+            (_, Operand::Literal(v)) => write_imm32(v, out)?,
             (_, Operand::Reg { code: 254, count }) => {
                 write_reg(254, count, out)?;
                 out.write_str("/*Invalid register, operand has 'SReg_32' register class*/")?;
@@ -59,25 +62,22 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
     Ok(())
 }
 
-/// Print a 16-bit immediate as LLVM does: decimal when it is an inline
-/// integer (0..=64), hex otherwise.
-fn write_u16<W: fmt::Write>(v: u16, out: &mut W) -> fmt::Result {
-    if v <= 64 {
-        write!(out, "{v}")
-    } else {
-        write!(out, "{v:#x}")
-    }
-}
-
-fn write_simm16<W: fmt::Write>(name: &str, family: Family, v: u16, out: &mut W) -> fmt::Result {
-    match name {
-        "s_waitcnt" => write_waitcnt(v, out),
-        "s_sendmsg" | "s_sendmsghalt" => write_sendmsg(v, out),
-        "s_getreg_b32" | "s_setreg_b32" | "s_setreg_imm32_b32" => write_hwreg(v, out),
-        _ if name.starts_with("s_cbranch") || name == "s_branch" => write!(out, "{v}"),
-        "s_call_b64" | "s_subvector_loop_begin" | "s_subvector_loop_end" => write!(out, "{v}"),
-        _ if family == Family::Sopk => write!(out, "{v:#x}"),
-        _ => write_u16(v, out),
+/// Print a 16-bit immediate as LLVM does for the instruction's kind.
+fn write_simm16<W: fmt::Write>(
+    target: Target,
+    kind: Simm16Kind,
+    v: u16,
+    out: &mut W,
+) -> fmt::Result {
+    match kind {
+        Simm16Kind::Waitcnt => write_waitcnt(v, out),
+        Simm16Kind::SendMsg => write_sendmsg(v, out),
+        Simm16Kind::Hwreg => write_hwreg(target, v, out),
+        Simm16Kind::DepCtr => write_depctr(target, v, out),
+        Simm16Kind::Version => write_version(v, out),
+        Simm16Kind::Branch | Simm16Kind::Endpgm => write!(out, "{v}"),
+        Simm16Kind::Hex => write!(out, "{v:#x}"),
+        Simm16Kind::Imm | Simm16Kind::None | Simm16Kind::Zero => write_imm32(v as u32, out),
     }
 }
 
@@ -85,25 +85,23 @@ fn write_waitcnt<W: fmt::Write>(v: u16, out: &mut W) -> fmt::Result {
     let vm = (v & 0xf) | ((v >> 10) & 0x30);
     let exp = (v >> 4) & 0x7;
     let lgkm = (v >> 8) & 0x3f;
+    let all = vm == 0x3f && exp == 0x7 && lgkm == 0x3f;
     let mut sep = "";
-    if vm != 0x3f {
+    if vm != 0x3f || all {
         write!(out, "vmcnt({vm})")?;
         sep = " ";
     }
-    if exp != 0x7 {
+    if exp != 0x7 || all {
         write!(out, "{sep}expcnt({exp})")?;
         sep = " ";
     }
-    if lgkm != 0x3f {
+    if lgkm != 0x3f || all {
         write!(out, "{sep}lgkmcnt({lgkm})")?;
-        sep = " ";
-    }
-    if sep.is_empty() {
-        write!(out, "vmcnt({vm}) expcnt({exp}) lgkmcnt({lgkm})")?;
     }
     Ok(())
 }
 
+/// gfx10 message names by id.
 fn msg_name(id: u16) -> Option<&'static str> {
     Some(match id {
         1 => "MSG_INTERRUPT",
@@ -122,6 +120,23 @@ fn msg_name(id: u16) -> Option<&'static str> {
     })
 }
 
+/// gfx10 `MSG_SYSMSG` operation names (`SYSMSG_OP_HOST_TRAP_ACK`, op 3,
+/// was dropped after gfx8).
+fn sysmsg_op_name(op: u16) -> Option<&'static str> {
+    Some(match op {
+        1 => "SYSMSG_OP_ECC_ERR_INTERRUPT",
+        2 => "SYSMSG_OP_REG_RD",
+        4 => "SYSMSG_OP_TTRACE_PC",
+        _ => return None,
+    })
+}
+
+const GS_OP_NAMES: [&str; 4] = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
+
+/// `sendmsg(...)`: bits 3:0 message id, 6:4 operation, 9:8 stream. A
+/// message with a known name and a valid operation and stream prints
+/// symbolically; otherwise the three numbers print when they cover every
+/// set bit, and the raw decimal value when they do not.
 fn write_sendmsg<W: fmt::Write>(v: u16, out: &mut W) -> fmt::Result {
     let id = v & 0xf;
     let op = (v >> 4) & 0x7;
@@ -131,34 +146,21 @@ fn write_sendmsg<W: fmt::Write>(v: u16, out: &mut W) -> fmt::Result {
     let sys = id == 15;
     let valid = match msg_name(id) {
         None => false,
-        Some(_) if gs => {
-            let op_ok = if id == 2 {
-                (1..=3).contains(&op)
-            } else {
-                op <= 3
-            };
-            op_ok && (op != 0 || stream == 0)
-        }
-        Some(_) if sys => (1..=4).contains(&op) && stream == 0,
+        // MSG_GS needs an operation other than NOP; GS_DONE takes NOP
+        // (without a stream) too.
+        Some(_) if gs => (op != 0 || id == 3) && op <= 3 && (op != 0 || stream == 0),
+        Some(_) if sys => sysmsg_op_name(op).is_some() && stream == 0,
         Some(_) => op == 0 && stream == 0,
     };
     if valid {
         write!(out, "sendmsg({}", msg_name(id).unwrap_or(""))?;
         if gs {
-            let opn = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"][op as usize];
-            write!(out, ", {opn}")?;
+            write!(out, ", {}", GS_OP_NAMES[(op & 3) as usize])?;
             if op != 0 {
                 write!(out, ", {stream}")?;
             }
         } else if sys {
-            let opn = [
-                "",
-                "SYSMSG_OP_ECC_ERR_INTERRUPT",
-                "SYSMSG_OP_REG_RD",
-                "SYSMSG_OP_HOST_TRAP_ACK",
-                "SYSMSG_OP_TTRACE_PC",
-            ][op as usize];
-            write!(out, ", {opn}")?;
+            write!(out, ", {}", sysmsg_op_name(op).unwrap_or(""))?;
         }
         out.write_str(")")
     } else if encodable {
@@ -168,35 +170,22 @@ fn write_sendmsg<W: fmt::Write>(v: u16, out: &mut W) -> fmt::Result {
     }
 }
 
-fn hwreg_name(id: u16) -> Option<&'static str> {
-    Some(match id {
-        1 => "HW_REG_MODE",
-        2 => "HW_REG_STATUS",
-        3 => "HW_REG_TRAPSTS",
-        5 => "HW_REG_GPR_ALLOC",
-        6 => "HW_REG_LDS_ALLOC",
-        7 => "HW_REG_IB_STS",
-        15 => "HW_REG_SH_MEM_BASES",
-        16 => "HW_REG_TBA_LO",
-        17 => "HW_REG_TBA_HI",
-        18 => "HW_REG_TMA_LO",
-        19 => "HW_REG_TMA_HI",
-        20 => "HW_REG_FLAT_SCR_LO",
-        21 => "HW_REG_FLAT_SCR_HI",
-        22 => "HW_REG_XNACK_MASK",
-        23 => "HW_REG_HW_ID1",
-        24 => "HW_REG_HW_ID2",
-        25 => "HW_REG_POPS_PACKER",
-        _ => return None,
-    })
+/// The name of hardware register `id` on `target`, if LLVM knows one.
+fn hwreg_name(target: Target, id: u16) -> Option<&'static str> {
+    match t::HWREG_NAMES.get(id as usize) {
+        Some(Some((name, targets))) if targets & target.bit() != 0 => Some(name),
+        _ => None,
+    }
 }
 
-fn write_hwreg<W: fmt::Write>(v: u16, out: &mut W) -> fmt::Result {
+/// `hwreg(...)`: bits 5:0 register id, 10:6 bit offset, 15:11 width - 1;
+/// offset and width print only when they differ from 0 and 32.
+fn write_hwreg<W: fmt::Write>(target: Target, v: u16, out: &mut W) -> fmt::Result {
     let id = v & 0x3f;
     let offset = (v >> 6) & 0x1f;
     let width = ((v >> 11) & 0x1f) + 1;
     out.write_str("hwreg(")?;
-    match hwreg_name(id) {
+    match hwreg_name(target, id) {
         Some(n) => out.write_str(n)?,
         None => write!(out, "{id}")?,
     }
@@ -204,4 +193,115 @@ fn write_hwreg<W: fmt::Write>(v: u16, out: &mut W) -> fmt::Result {
         write!(out, ", {offset}, {width}")?;
     }
     out.write_str(")")
+}
+
+/// One `s_waitcnt_depctr` counter: name, bit offset, width. Every counter's
+/// default (no wait) is its maximum value.
+struct DepCtrField {
+    name: &'static str,
+    shift: u16,
+    width: u16,
+}
+
+/// The counters in printing order; `depctr_hold_cnt` exists only with the
+/// gfx10.3 encoding.
+const DEPCTR_HOLD_CNT: DepCtrField = DepCtrField {
+    name: "depctr_hold_cnt",
+    shift: 7,
+    width: 1,
+};
+const DEPCTR_FIELDS: [DepCtrField; 6] = [
+    DepCtrField {
+        name: "depctr_sa_sdst",
+        shift: 0,
+        width: 1,
+    },
+    DepCtrField {
+        name: "depctr_va_vdst",
+        shift: 12,
+        width: 4,
+    },
+    DepCtrField {
+        name: "depctr_va_sdst",
+        shift: 9,
+        width: 3,
+    },
+    DepCtrField {
+        name: "depctr_va_ssrc",
+        shift: 8,
+        width: 1,
+    },
+    DepCtrField {
+        name: "depctr_va_vcc",
+        shift: 1,
+        width: 1,
+    },
+    DepCtrField {
+        name: "depctr_vm_vsrc",
+        shift: 2,
+        width: 3,
+    },
+];
+
+/// `s_waitcnt_depctr`: when every set bit belongs to a counter of this
+/// target, print the counters that differ from their default (all of them
+/// when none does); otherwise print the value in hex.
+fn write_depctr<W: fmt::Write>(target: Target, v: u16, out: &mut W) -> fmt::Result {
+    let hold = target.is_gfx103().then_some(&DEPCTR_HOLD_CNT);
+    let fields = || hold.into_iter().chain(DEPCTR_FIELDS.iter());
+    let mask_of = |f: &DepCtrField| ((1u16 << f.width) - 1) << f.shift;
+    let val_of = |f: &DepCtrField| (v >> f.shift) & ((1u16 << f.width) - 1);
+    let used = fields().fold(0u16, |m, f| m | mask_of(f));
+    if v & !used != 0 {
+        return write!(out, "{v:#x}");
+    }
+    let non_default = fields().any(|f| val_of(f) != (1u16 << f.width) - 1);
+    let mut sep = "";
+    for f in fields() {
+        let val = val_of(f);
+        if val != (1u16 << f.width) - 1 || !non_default {
+            write!(out, "{sep}{}({val})", f.name)?;
+            sep = " ";
+        }
+    }
+    Ok(())
+}
+
+/// `s_version`: bits 7:0 a version code (named for the known ones), bits
+/// 13, 14, 15 the W64/W32/MDP flags, printed as an `|` expression; any
+/// other set bit makes it a plain hex number.
+fn write_version<W: fmt::Write>(v: u16, out: &mut W) -> fmt::Result {
+    if v & !0xe0ff != 0 {
+        return write!(out, "{v:#x}");
+    }
+    const FLAGS: [(u16, &str); 3] = [
+        (1 << 13, "UC_VERSION_W64_BIT"),
+        (1 << 14, "UC_VERSION_W32_BIT"),
+        (1 << 15, "UC_VERSION_MDP_BIT"),
+    ];
+    // LLVM parenthesises the left side of every nested `|`.
+    let nflags = FLAGS.iter().filter(|(b, _)| v & b != 0).count();
+    for _ in 1..nflags {
+        out.write_str("(")?;
+    }
+    let code = v & 0xff;
+    match code {
+        0 => out.write_str("UC_VERSION_GFX7")?,
+        4 => out.write_str("UC_VERSION_GFX10")?,
+        6 => out.write_str("UC_VERSION_GFX11")?,
+        9 => out.write_str("UC_VERSION_GFX12")?,
+        _ => write!(out, "{code}")?,
+    }
+    let mut n = 0;
+    for (bit, name) in FLAGS {
+        if v & bit != 0 {
+            out.write_str("|")?;
+            out.write_str(name)?;
+            n += 1;
+            if n < nflags {
+                out.write_str(")")?;
+            }
+        }
+    }
+    Ok(())
 }

@@ -1,13 +1,31 @@
 //! One module per generated family, plus shared emit helpers.
 
+pub mod ds;
+pub mod exp;
+pub mod flat;
+pub mod mimg;
+pub mod mtbuf;
+pub mod mubuf;
+pub mod smem;
 pub mod sop;
+pub mod vintrp;
 
 use crate::FamilyGen;
 use std::fmt::Write as _;
 
 /// Every family generator.
 pub fn all() -> Vec<FamilyGen> {
-    vec![sop::gen()]
+    vec![
+        sop::gen(),
+        smem::gen(),
+        mubuf::gen(),
+        mtbuf::gen(),
+        mimg::gen(),
+        ds::gen(),
+        flat::gen(),
+        exp::gen(),
+        vintrp::gen(),
+    ]
 }
 
 /// Split LLVM text into mnemonic and comma-separated operands. Operands
@@ -87,4 +105,12 @@ pub fn emit_consts(out: &mut String, space: &str, ops: &[(u16, String)]) {
         );
     }
     let _ = writeln!(out, "}}\n");
+}
+
+/// End a generated file the way rustfmt would (one trailing newline), so
+/// `cargo fmt` leaves it alone. Wide tables carry `#[rustfmt::skip]`.
+pub fn finish(mut out: String) -> String {
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
 }
