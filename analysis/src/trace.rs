@@ -147,3 +147,29 @@ impl ShaderTrace {
         )
     }
 }
+
+mod domain;
+mod engine;
+mod output;
+mod rules;
+
+pub use engine::TraceConfig;
+
+use crate::cfg::{Cfg, Program};
+
+/// Trace a decoded program over its graph.
+///
+/// Never panics; what the tracer cannot follow is reported in
+/// [`ShaderTrace::notes`] and, when it could make a bound wrong, leaves
+/// every descriptor unbound with that reason.
+pub fn trace_program(program: &Program, cfg: &Cfg, config: &TraceConfig) -> ShaderTrace {
+    let out = engine::Engine::new(program, cfg, *config).run();
+    output::build(program, cfg, config, out)
+}
+
+/// Decode `code` for `target`, build its graph and trace it.
+pub fn trace_code(code: &[u8], target: isa::Target, config: &TraceConfig) -> ShaderTrace {
+    let program = Program::decode(code, target);
+    let cfg = Cfg::build(&program);
+    trace_program(&program, &cfg, config)
+}
