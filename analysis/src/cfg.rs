@@ -213,7 +213,10 @@ impl fmt::Display for Problem {
                         -target
                     )
                 } else {
-                    write!(f, "pc {pc:#x}: branch target {target:#x} is outside the code")
+                    write!(
+                        f,
+                        "pc {pc:#x}: branch target {target:#x} is outside the code"
+                    )
                 }
             }
             Problem::TargetInsideInstruction { pc, target } => write!(
@@ -221,7 +224,10 @@ impl fmt::Display for Problem {
                 "pc {pc:#x}: branch target {target:#x} is inside an instruction"
             ),
             Problem::Indirect { pc, opcode } => {
-                write!(f, "pc {pc:#x}: {opcode} to a target the trace does not follow")
+                write!(
+                    f,
+                    "pc {pc:#x}: {opcode} to a target the trace does not follow"
+                )
             }
             Problem::Undecodable { error } => write!(f, "undecodable: {error}"),
             Problem::OffEnd { pc } => write!(
@@ -369,7 +375,11 @@ impl Cfg {
                 },
                 Flow::End => Terminator::End,
                 Flow::Indirect { .. } => Terminator::Indirect {
-                    opcode: slots[i].inst.as_ref().map(|x| x.opcode).unwrap_or(Opcode::S_NOP),
+                    opcode: slots[i]
+                        .inst
+                        .as_ref()
+                        .map(|x| x.opcode)
+                        .unwrap_or(Opcode::S_NOP),
                 },
             };
             let end_slot = &slots[i];
@@ -386,7 +396,11 @@ impl Cfg {
         for b in 0..nb {
             let blk = &graph[NodeIndex::new(b)];
             let last = blk.lines.end as usize - 1;
-            let next = if b + 1 < nb { Some(NodeIndex::new(b + 1)) } else { None };
+            let next = if b + 1 < nb {
+                Some(NodeIndex::new(b + 1))
+            } else {
+                None
+            };
             let pc = slots[last].pc;
             let add = |g: &mut DiGraph<Block, Edge>, to: NodeIndex, kind, exec_zero| {
                 g.add_edge(NodeIndex::new(b), to, Edge { kind, exec_zero });
@@ -502,7 +516,8 @@ impl Cfg {
         for e in self.graph.edge_references() {
             let from = &self.graph[e.source()];
             let mut label = String::new();
-            if let (EdgeKind::Taken, Terminator::CondBranch { cond, .. }) = (e.weight().kind, from.term)
+            if let (EdgeKind::Taken, Terminator::CondBranch { cond, .. }) =
+                (e.weight().kind, from.term)
             {
                 label.push_str(cond.name());
             } else if let (EdgeKind::Fall, Terminator::CondBranch { cond, .. }) =
@@ -514,12 +529,7 @@ impl Cfg {
             if e.weight().exec_zero {
                 label.push_str(" exec=0");
             }
-            write!(
-                out,
-                "  b{} -> b{}",
-                e.source().index(),
-                e.target().index()
-            )?;
+            write!(out, "  b{} -> b{}", e.source().index(), e.target().index())?;
             if !label.is_empty() {
                 write!(out, " [label=\"{}\"]", label.trim())?;
             }

@@ -8,5 +8,6 @@
 #![warn(missing_docs)]
 
 pub mod cfg;
+pub mod report;
 pub mod source;
 pub mod trace;

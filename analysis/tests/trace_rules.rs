@@ -104,7 +104,10 @@ fn assert_unbound(name: &str, source: &str) -> String {
         "{name}: {source} must come out unbound\n{t:#?}"
     );
     let r = reason(&t, source);
-    assert!(!r.is_empty(), "{name}: an unbound descriptor needs a reason");
+    assert!(
+        !r.is_empty(),
+        "{name}: an unbound descriptor needs a reason"
+    );
     r
 }
 
@@ -185,7 +188,11 @@ fn copy_chain_broken_by_a_conversion_is_unbound() {
 
 #[test]
 fn sgpr_copied_before_reuse_keeps_base_vertex() {
-    assert_bound("sgpr_reused_after_copy", "table(ud0)+0x0", "vertex_id + ud1");
+    assert_bound(
+        "sgpr_reused_after_copy",
+        "table(ud0)+0x0",
+        "vertex_id + ud1",
+    );
 }
 
 #[test]
@@ -278,4 +285,96 @@ fn same_slot_reloaded_and_indexed_differently_is_unbound() {
     assert_eq!(t.descriptors.len(), 1, "{t:#?}");
     let r = assert_unbound("same_slot_reloaded_other_index", "table(ud0)+0x10");
     assert!(r.contains("disagree"), "{r}");
+}
+
+// ------------------------------------------------------------ exec model
+
+fn trace_with(name: &str, config: TraceConfig) -> ShaderTrace {
+    trace_code(&code(name), isa::Target::Gfx1030, &config)
+}
+
+#[test]
+fn entry_vertex_id_under_vertex_lane_exec_binds() {
+    assert_bound("bare_vertex_id", "table(ud0)+0x20", "vertex_id");
+}
+
+#[test]
+fn exec_from_primitive_lane_bits_is_unbound() {
+    let r = assert_unbound("bare_vertex_id_under_wrong_mask", "table(ud0)+0x20");
+    assert!(r.contains("lanes"), "{r}");
+}
+
+#[test]
+fn vertex_lane_exec_restored_from_its_copy_binds() {
+    assert_bound("vertex_lanes_restored", "table(ud0)+0x0", "vertex_id");
+}
+
+#[test]
+fn entry_id_read_with_every_lane_active_is_unbound() {
+    let r = assert_unbound("vertex_lanes_not_restored", "table(ud0)+0x0");
+    assert!(r.contains("lanes"), "{r}");
+}
+
+#[test]
+fn wave32_prologue_binds_when_traced_as_wave32() {
+    let config = TraceConfig {
+        wave32: true,
+        ..TraceConfig::ngg()
+    };
+    let t = trace_with("vertex_lanes_wave32", config);
+    assert_eq!(bound(&t, "table(ud0)+0x0").as_deref(), Some("vertex_id"));
+}
+
+#[test]
+fn wave32_prologue_traced_as_wave64_is_unbound() {
+    let t = trace_with("vertex_lanes_wave32", TraceConfig::ngg());
+    assert_eq!(bound(&t, "table(ud0)+0x0"), None);
+}
+
+#[test]
+fn pointer_plus_constant_with_carry_is_traced() {
+    assert_bound(
+        "pointer_add",
+        "table(ptr(ud0, ud1)+0x10)+0x20",
+        "instance_id",
+    );
+}
+
+#[test]
+fn pointer_add_without_the_carry_is_not_a_pointer() {
+    let t = trace("pointer_add_without_carry");
+    assert!(t.descriptors.is_empty(), "{t:#?}");
+    assert_eq!(t.accesses.len(), 1);
+    assert_eq!(t.accesses[0].descriptor, None);
+}
+
+#[test]
+fn loop_narrowing_exec_terminates_inside_the_vertex_lanes() {
+    assert_bound("narrowing_loop", "table(ud0)+0x0", "vertex_id");
+}
+
+#[test]
+fn buffer_loaded_word_is_a_traced_descriptor_word() {
+    let t = trace("user_data_descriptor_in_buffer");
+    assert_eq!(
+        bound(&t, "[buf(desc0)+0x30, ud5, ud6, ud7]").as_deref(),
+        Some("vertex_id")
+    );
+    let ubo = descriptor(&t, "ud12..ud15");
+    assert_eq!(ubo.reason.as_deref(), Some("no idxen access"));
+    assert_eq!(ubo.accesses.len(), 1);
+}
+
+#[test]
+fn legacy_vs_starts_with_the_vertex_lanes() {
+    let t = trace_with("legacy_vs_vertex_id", TraceConfig::legacy_vs());
+    assert_eq!(bound(&t, "table(ud0)+0x0").as_deref(), Some("vertex_id"));
+}
+
+#[test]
+fn legacy_vs_code_traced_as_ngg_is_unbound() {
+    // Under the NGG ABI, v0 holds packed primitive vertex indices and the
+    // table pointer is no user-data word.
+    let t = trace_with("legacy_vs_vertex_id", TraceConfig::ngg());
+    assert!(t.descriptors.iter().all(|d| d.bound.is_none()), "{t:#?}");
 }

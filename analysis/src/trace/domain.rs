@@ -204,24 +204,26 @@ pub(crate) enum SVal {
     /// The entry value of merged_wave_info.
     Mwi,
     /// A half of `s_bfm_b64(merged_wave_info, 0)`.
-    BfmMwi { hi: bool },
+    BfmMwi {
+        hi: bool,
+    },
     /// A half of a copy of the exec mask of `state`.
-    Snap { state: StateId, hi: bool },
+    Snap {
+        state: StateId,
+        hi: bool,
+    },
     /// `base + add` as the low half of a 64-bit sum (see `Scc::Carry`).
-    AddLo { base: Word, add: u32 },
+    AddLo {
+        base: Word,
+        add: u32,
+    },
     /// The high half of a 64-bit pointer sum, interned (internal pointer id).
-    AddHi { ptr: u16 },
+    AddHi {
+        ptr: u16,
+    },
 }
 
 impl SVal {
-    #[inline]
-    pub(crate) fn word(w: Word) -> SVal {
-        if w.is_known() {
-            SVal::W(w)
-        } else {
-            SVal::Unknown
-        }
-    }
     #[inline]
     pub(crate) const fn konst(c: u32) -> SVal {
         SVal::W(Word::Const { value: c })
@@ -249,9 +251,14 @@ pub(crate) enum Scc {
     Const(bool),
     /// Bit 6 of merged_wave_info (set: the wave has 64 vertices), negated
     /// when `neg`.
-    Mwi64 { neg: bool },
+    Mwi64 {
+        neg: bool,
+    },
     /// The carry out of `base + add` (32 bits).
-    Carry { base: Word, add: u32 },
+    Carry {
+        base: Word,
+        add: u32,
+    },
 }
 
 /// The abstract machine state at one program point.
@@ -392,10 +399,6 @@ impl ExecTree {
             Some(c) => core::mem::replace(c, true),
             None => false,
         }
-    }
-
-    pub(crate) fn was_created(&self, s: StateId) -> bool {
-        self.created.get(s as usize).copied().unwrap_or(false)
     }
 }
 

@@ -111,7 +111,6 @@ pub(crate) struct Outcome {
     pub recs: Vec<Option<Rec>>,
     pub ptrs: Vec<Ptr>,
     pub descs: Vec<[Word; 4]>,
-    pub notes: Vec<String>,
     /// The trace cannot be trusted as a whole (non-convergence).
     pub incomplete: Option<String>,
 }
@@ -313,7 +312,6 @@ impl<'a> Engine<'a> {
             recs: self.recs,
             ptrs: self.ptrs.items,
             descs: self.descs.items,
-            notes: Vec::new(),
             incomplete,
         }
     }
@@ -502,7 +500,11 @@ impl<'a> Engine<'a> {
         let lo = self.sread(st, op, 0, 2);
         let hi = self.sread(st, op, 1, 2);
         match (lo, hi) {
-            (SVal::W(l), SVal::W(h)) => self.ptrs.intern(Ptr { lo: l, hi: h, add: 0 }),
+            (SVal::W(l), SVal::W(h)) => self.ptrs.intern(Ptr {
+                lo: l,
+                hi: h,
+                add: 0,
+            }),
             (SVal::AddLo { base, add }, SVal::AddHi { ptr }) => {
                 let p = *self.ptrs.items.get(ptr as usize)?;
                 (p.lo == base && p.add as u32 == add).then_some(ptr)
@@ -648,7 +650,15 @@ impl<'a> Engine<'a> {
             }
             Rule::SaveAnd | Rule::SaveAndn1 | Rule::SaveOr | Rule::SaveOther => {
                 for i in 0..def_width.min(2) {
-                    vals[i as usize] = self.sread(st, &Operand::Reg { code: 126, count: 2 }, i, 2);
+                    vals[i as usize] = self.sread(
+                        st,
+                        &Operand::Reg {
+                            code: 126,
+                            count: 2,
+                        },
+                        i,
+                        2,
+                    );
                 }
                 exec_op = Some(match self.rules[li] {
                     Rule::SaveAnd | Rule::SaveAndn1 => ExecOp::Narrow(st.exec),
@@ -676,7 +686,13 @@ impl<'a> Engine<'a> {
                 }
             }
             Rule::RelWrite => {
-                self.havoc(st, li, pc, inst.family == Family::Sop1, inst.family != Family::Sop1);
+                self.havoc(
+                    st,
+                    li,
+                    pc,
+                    inst.family == Family::Sop1,
+                    inst.family != Family::Sop1,
+                );
             }
         }
         match self.rules[li] {
@@ -772,9 +788,7 @@ impl<'a> Engine<'a> {
             // A narrowing write of exec_lo alone keeps exec_hi: still a
             // subset. Anything else must write the whole mask.
             let op = match op {
-                ExecOp::Set(_) if first_exec && !self.conf.wave32 && !(lo && hi) => {
-                    ExecOp::Unknown
-                }
+                ExecOp::Set(_) if first_exec && !self.conf.wave32 && !(lo && hi) => ExecOp::Unknown,
                 op => op,
             };
             killed_old = self.apply_exec(st, li, op, pc);
@@ -866,13 +880,22 @@ impl<'a> Engine<'a> {
             return None;
         }
         match self.sread(st, op, 1, width) {
-            SVal::Snap { state: s2, hi: true } if s2 == state => Some(state),
+            SVal::Snap {
+                state: s2,
+                hi: true,
+            } if s2 == state => Some(state),
             _ => None,
         }
     }
 
     /// Exec written from values (`s_mov`, `s_cselect`, ...).
-    fn exec_from_values(&self, inst: &Instruction, vals: &[SVal; 16], lo: bool, hi: bool) -> ExecOp {
+    fn exec_from_values(
+        &self,
+        inst: &Instruction,
+        vals: &[SVal; 16],
+        lo: bool,
+        hi: bool,
+    ) -> ExecOp {
         // Offsets of exec_lo/hi inside the first def.
         let Some((c, _)) = inst.operands[0].op.scalar_range() else {
             return ExecOp::Unknown;
@@ -893,9 +916,13 @@ impl<'a> Engine<'a> {
             };
         }
         match (vlo, vhi) {
-            (SVal::Snap { state: a, hi: false }, SVal::Snap { state: b, hi: true }) if a == b => {
-                ExecOp::Set(a)
-            }
+            (
+                SVal::Snap {
+                    state: a,
+                    hi: false,
+                },
+                SVal::Snap { state: b, hi: true },
+            ) if a == b => ExecOp::Set(a),
             (x, y) if x.as_const() == Some(u32::MAX) && y.as_const() == Some(u32::MAX) => {
                 ExecOp::Set(ALL)
             }
@@ -954,7 +981,9 @@ impl<'a> Engine<'a> {
         match scc {
             Scc::Carry { base, add } => {
                 let (w, c) = match (a, b) {
-                    (SVal::W(w), x) | (x, SVal::W(w)) if x.as_const().is_some() && SVal::W(w) != x => {
+                    (SVal::W(w), x) | (x, SVal::W(w))
+                        if x.as_const().is_some() && SVal::W(w) != x =>
+                    {
                         (w, x.as_const().unwrap_or(0))
                     }
                     (SVal::W(w), SVal::W(_)) => (w, b.as_const().unwrap_or(0)),
@@ -1161,7 +1190,10 @@ impl<'a> Engine<'a> {
 fn add_lo(a: SVal, b: SVal) -> (SVal, Scc) {
     match (a, b) {
         (x, y) if x.as_const().is_some() && y.as_const().is_some() => {
-            let (s, c) = x.as_const().unwrap_or(0).overflowing_add(y.as_const().unwrap_or(0));
+            let (s, c) = x
+                .as_const()
+                .unwrap_or(0)
+                .overflowing_add(y.as_const().unwrap_or(0));
             (SVal::konst(s), Scc::Const(c))
         }
         (SVal::W(w), k) | (k, SVal::W(w)) if k.as_const().is_some() => {
@@ -1169,7 +1201,10 @@ fn add_lo(a: SVal, b: SVal) -> (SVal, Scc) {
             if c == 0 {
                 (SVal::W(w), Scc::Const(false))
             } else {
-                (SVal::AddLo { base: w, add: c }, Scc::Carry { base: w, add: c })
+                (
+                    SVal::AddLo { base: w, add: c },
+                    Scc::Carry { base: w, add: c },
+                )
             }
         }
         _ => (SVal::Unknown, Scc::Unknown),

@@ -180,7 +180,8 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         let stores = match &rec {
             Some(rec) => rec.kind != AccessKind::Load,
             None => {
-                imp.contains(Implicit::MEMORY) && (name.contains("store") || name.contains("atomic"))
+                imp.contains(Implicit::MEMORY)
+                    && (name.contains("store") || name.contains("atomic"))
             }
         };
         if stores && !wrote_memory {

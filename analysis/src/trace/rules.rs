@@ -102,9 +102,7 @@ fn rule_for_name(space: OpSpace, name: &str) -> Rule {
         "v_add_nc_u32" => Rule::VAddNc,
         "s_movreld_b32" | "s_movreld_b64" | "s_movrelsd_2_b32" | "v_movreld_b32"
         | "v_movrelsd_b32" | "v_movrelsd_2_b32" => Rule::RelWrite,
-        _ if name.ends_with("_saveexec_b32") || name.ends_with("_saveexec_b64") => {
-            Rule::SaveOther
-        }
+        _ if name.ends_with("_saveexec_b32") || name.ends_with("_saveexec_b64") => Rule::SaveOther,
         _ if name.starts_with("v_cmpx_") => Rule::VCmpx,
         _ => Rule::Generic,
     }
