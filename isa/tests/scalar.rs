@@ -415,3 +415,53 @@ fn corpus_scalar_instructions_print_and_round_trip() {
         bad.join("\n")
     );
 }
+
+// ------------------------------------------------------------ robustness
+
+/// Random words with every scalar family's prefix: decoding, printing and
+/// encoding never panic, and whatever decodes re-encodes to the same bytes
+/// under the don't-care mask, with the same length.
+#[test]
+fn random_scalar_words_decode_print_and_reencode_without_panicking() {
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s as u32
+    };
+    // (prefix, prefix mask) of SOP2/SOPK (0b10..), SOP1, SOPC, SOPP, SMEM.
+    let prefixes = [
+        (0x8000_0000u32, 0xc000_0000u32),
+        (0xbe80_0000, 0xff80_0000),
+        (0xbf00_0000, 0xff80_0000),
+        (0xbf80_0000, 0xff80_0000),
+        (0xf400_0000, 0xfc00_0000),
+    ];
+    let f = Formatter::new(Target::Gfx1030);
+    let mut decoded = 0;
+    for n in 0..200_000u32 {
+        let (p, m) = prefixes[(n % 5) as usize];
+        let words = [(next() & !m) | p, next(), next()];
+        for target in Target::ALL {
+            let bytes = dwords(&words);
+            let Ok(i) = decode(&bytes, target) else {
+                continue;
+            };
+            decoded += 1;
+            let mut out = String::new();
+            f.write(&i, &mut out).unwrap();
+            let e = isa::encode(&i, target).unwrap();
+            assert_eq!(e.len(), i.len as usize, "{out}");
+            let mask = isa::dont_care_mask(&i, target);
+            for k in 0..e.len() / 4 {
+                let a = words[k] & !mask[k];
+                let b = u32::from_le_bytes(e.as_bytes()[k * 4..k * 4 + 4].try_into().unwrap());
+                assert_eq!(a, b & !mask[k], "{out}: dword {k}");
+            }
+            // Truncated input is an error, not a panic.
+            let _ = decode(&bytes[..i.len as usize - 1], target);
+        }
+    }
+    assert!(decoded > 100_000, "only {decoded} decoded");
+}

@@ -384,9 +384,10 @@ fn fix_access(name: &str, slots: &mut [Slot]) {
             // (LLVM models loop_end's sdst as a use only; the ISA document
             // has both saving and restoring, so both read and may write).
             s.access = "RW";
-        } else if name.starts_with("s_movreld") {
-            // s_movreld writes SGPR[sdst + M0]: the named register is
-            // written only when M0 = 0, another one otherwise.
+        } else if name.starts_with("s_movreld") || name == "s_movrelsd_2_b32" {
+            // s_movreld writes SGPR[sdst + M0] (s_movrelsd_2 SGPR[sdst +
+            // M0[25:16]]): the named register is written only when the
+            // index is 0, another one otherwise.
             s.access = "WP";
         }
     }
@@ -453,6 +454,9 @@ fn implicit(k: Kind, name: &str) -> Vec<&'static str> {
     }
     if name.starts_with("s_cbranch_vcc") {
         f.push("READ_VCC");
+    }
+    if name.starts_with("s_movrel") {
+        f.push("RELATIVE");
     }
     if name.starts_with("s_movrel") || name.starts_with("s_sendmsg") || name == "s_ttracedata" {
         f.push("READ_M0");
