@@ -563,6 +563,16 @@ impl<'a> Engine<'a> {
         let mut vgpr_done = false;
         let mut sdst_new_exec = false;
         let src = |k: usize| ops.get(k).map(|s| s.op).unwrap_or(Operand::Off);
+        if imp.contains(Implicit::RELATIVE) {
+            // m0 picks the register: the named def is only the base, so any
+            // register of its file may change.
+            let (mut scalar, mut vector) = (false, false);
+            for s in inst.operands.iter().filter(|s| s.is_def()) {
+                scalar |= s.op.scalar_range().is_some();
+                vector |= s.op.vgpr_range().is_some();
+            }
+            self.havoc(st, li, pc, scalar, vector);
+        }
         match self.rules[li] {
             Rule::Generic | Rule::VCmpx | Rule::SLoad | Rule::SBufLoad | Rule::Buf => {}
             _ if !ops.first().is_some_and(|s| s.is_def()) => {}
@@ -684,15 +694,6 @@ impl<'a> Engine<'a> {
                         vgpr_done = true;
                     }
                 }
-            }
-            Rule::RelWrite => {
-                self.havoc(
-                    st,
-                    li,
-                    pc,
-                    inst.family == Family::Sop1,
-                    inst.family != Family::Sop1,
-                );
             }
         }
         match self.rules[li] {

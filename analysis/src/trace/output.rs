@@ -165,7 +165,7 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         let Ok(inst) = &line.inst else { continue };
         let r = rule(inst);
         let imp = inst.implicit();
-        if r == Rule::RelWrite {
+        if imp.contains(Implicit::RELATIVE) && inst.operands.iter().any(|s| s.is_def()) {
             notes.push(format!(
                 "pc {:#x}: {} writes a register chosen by m0; the tracer forgets that register file",
                 line.pc,

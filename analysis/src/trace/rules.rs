@@ -64,10 +64,6 @@ pub(crate) enum Rule {
     VCmpx,
     /// MUBUF/MTBUF: a buffer access.
     Buf,
-    /// Writes a register chosen at run time (`s_movreld*`, `s_movrelsd_2`,
-    /// `v_movreld`, `v_movrelsd*`): the named destination is not the only
-    /// register that may change.
-    RelWrite,
 }
 
 fn rule_for_name(space: OpSpace, name: &str) -> Rule {
@@ -100,8 +96,6 @@ fn rule_for_name(space: OpSpace, name: &str) -> Rule {
         | "s_buffer_load_dwordx16" => Rule::SBufLoad,
         "v_mov_b32" => Rule::VMov,
         "v_add_nc_u32" => Rule::VAddNc,
-        "s_movreld_b32" | "s_movreld_b64" | "s_movrelsd_2_b32" | "v_movreld_b32"
-        | "v_movrelsd_b32" | "v_movrelsd_2_b32" => Rule::RelWrite,
         _ if name.ends_with("_saveexec_b32") || name.ends_with("_saveexec_b64") => Rule::SaveOther,
         _ if name.starts_with("v_cmpx_") => Rule::VCmpx,
         _ => Rule::Generic,
