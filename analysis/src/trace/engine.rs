@@ -763,7 +763,7 @@ impl<'a> Engine<'a> {
         let mut hi = false;
         let mut first_exec = false;
         for (k, s) in inst.operands.iter().enumerate().filter(|(_, s)| s.is_def()) {
-            if let Some((c, n)) = s.op.scalar_range() {
+            if let Some((c, n)) = self.scalar_def(s) {
                 let end = c + n as u16;
                 if c <= 126 && 126 < end {
                     lo = true;
@@ -796,7 +796,7 @@ impl<'a> Engine<'a> {
         }
         // Scalar writes.
         for (k, s) in inst.operands.iter().enumerate().filter(|(_, s)| s.is_def()) {
-            if let Some((c, n)) = s.op.scalar_range() {
+            if let Some((c, n)) = self.scalar_def(s) {
                 for i in 0..n as u16 {
                     let mut v = if k == 0 && !s.access.contains(Access::PARTIAL) {
                         vals.get(i as usize).copied().unwrap_or(SVal::Unknown)
@@ -832,6 +832,16 @@ impl<'a> Engine<'a> {
         if imp.contains(Implicit::WRITE_M0) {
             self.swrite(st, 124, SVal::Unknown);
         }
+    }
+
+    /// The scalar registers a def writes. A lane mask decoded as one SGPR
+    /// (wave32 form) is a pair when the wave has 64 lanes.
+    fn scalar_def(&self, s: &isa::Slot) -> Option<(u16, u8)> {
+        let (c, n) = s.op.scalar_range()?;
+        if !self.conf.wave32 && s.ty == ValType::Mask && n == 1 && (c < 124 || c == 126) {
+            return Some((c, 2));
+        }
+        Some((c, n))
     }
 
     /// Set exec; returns whether the old exec state was forgotten (it lay
