@@ -60,9 +60,11 @@ fn jump_outside_the_code_leaves_every_descriptor_unbound() {
         0xbf0d_8603, // s_bitcmp1_b32 s3, 6
         0x85fe_00c1, // s_cselect_b64 exec, -1, s[0:1]
         0xb009_8000, // s_movk_i32 s9, 0x8000
-        0xf408_0104, 0xfa00_0000, // s_load_dwordx4 s[4:7], s[8:9], null
+        0xf408_0104,
+        0xfa00_0000, // s_load_dwordx4 s[4:7], s[8:9], null
         0xbf8c_c07f, // s_waitcnt lgkmcnt(0)
-        0xe038_2000, 0x8001_0005, // buffer_load_dwordx4 v[0:3], v5, s[4:7], 0 idxen
+        0xe038_2000,
+        0x8001_0005, // buffer_load_dwordx4 v[0:3], v5, s[4:7], 0 idxen
     ]);
     let ok = trace(&[code.clone(), words(&[0xbf81_0000])].concat());
     assert!(ok.descriptors[0].bound.is_some(), "{ok:#?}");

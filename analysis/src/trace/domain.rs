@@ -420,3 +420,115 @@ impl State {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: StateId = FIRST_DYN;
+    const B: StateId = FIRST_DYN + 1;
+    const C: StateId = FIRST_DYN + 2;
+
+    fn tree() -> ExecTree {
+        // VL ⊇ A ⊇ B; C unrelated.
+        let mut t = ExecTree::new(8);
+        assert!(!t.set_parent(A, VL));
+        assert!(!t.set_parent(B, A));
+        assert!(!t.set_parent(C, NONE));
+        t
+    }
+
+    #[test]
+    fn containment_follows_parents_and_empty_is_inside_everything() {
+        let t = tree();
+        assert!(t.within(B, VL) && t.within(B, A) && t.within(A, ALL));
+        assert!(!t.within(A, B) && !t.within(C, VL) && !t.within(ENTRY, VL));
+        assert!(t.within(EMPTY, C) && !t.within(C, EMPTY));
+        assert_eq!(t.nca(B, VL), VL);
+        assert_eq!(t.nca(B, ENTRY), ALL);
+        assert_eq!(t.nca(B, C), NONE);
+    }
+
+    #[test]
+    fn a_coarser_parent_asks_for_a_restart() {
+        let mut t = tree();
+        assert!(!t.set_parent(B, A), "same parent");
+        assert!(!t.set_parent(B, B), "narrower claim keeps the parent");
+        assert!(
+            t.set_parent(B, ENTRY),
+            "B in A and in ENTRY: only ALL holds both"
+        );
+        assert!(t.within(B, ALL) && !t.within(B, A));
+    }
+
+    #[test]
+    fn lift_moves_a_parent_out_of_the_state_it_would_contain() {
+        let t = tree();
+        assert_eq!(t.lift(B, A), VL, "B lies in A: A's parent instead");
+        assert_eq!(t.lift(C, A), C);
+    }
+
+    #[test]
+    fn masked_write_is_seen_inside_and_mixed_outside() {
+        let t = tree();
+        let id = VVal::Id(Id::VertexId);
+        let zero = VVal::Unknown(Why::new(WhyKind::Other, 4));
+        let r = VRep::flat(zero).write(A, id, &t, 8);
+        assert_eq!(r.read(A, &t, 12), Some(id));
+        assert_eq!(r.read(B, &t, 12), Some(id));
+        assert_eq!(
+            r.read(VL, &t, 12),
+            Some(VVal::Unknown(Why::new(WhyKind::Mixed, 12)))
+        );
+        assert_eq!(r.read(EMPTY, &t, 12), None);
+        // Writing under EMPTY changes nothing; under ALL every lane.
+        assert_eq!(r.write(EMPTY, zero, &t, 16), r);
+        assert_eq!(r.write(ALL, zero, &t, 16), VRep::flat(zero));
+    }
+
+    #[test]
+    fn entry_id_is_valid_only_inside_the_vertex_lanes() {
+        let t = tree();
+        let lanes = VVal::Unknown(Why::new(WhyKind::Lanes, 0));
+        let v5 = VRep::layered(VVal::Id(Id::VertexId), VL, lanes);
+        assert_eq!(v5.read(B, &t, 4), Some(VVal::Id(Id::VertexId)));
+        assert_eq!(v5.read(ENTRY, &t, 4), Some(lanes));
+        assert_eq!(v5.read(C, &t, 4), Some(lanes));
+    }
+
+    #[test]
+    fn kill_collapses_layers_and_snapshots_inside_the_state() {
+        let t = tree();
+        let id = VVal::Id(Id::InstanceId);
+        let mut st = State {
+            s: vec![
+                SVal::Snap {
+                    state: B,
+                    hi: false,
+                },
+                SVal::Snap {
+                    state: VL,
+                    hi: false,
+                },
+            ],
+            scc: Scc::Unknown,
+            exec: B,
+            v: vec![VRep::layered(
+                id,
+                B,
+                VVal::Unknown(Why::new(WhyKind::Entry, 0)),
+            )],
+        };
+        st.kill(A, &t, 20);
+        assert_eq!(st.s[0], SVal::Unknown);
+        assert_eq!(
+            st.s[1],
+            SVal::Snap {
+                state: VL,
+                hi: false
+            }
+        );
+        assert_eq!(st.v[0].state, FLAT);
+        assert!(!st.v[0].new.is_known());
+    }
+}
