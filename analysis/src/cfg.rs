@@ -261,6 +261,14 @@ enum Flow {
 }
 
 fn flow(pc: u32, inst: &Instruction) -> Flow {
+    // Only scalar program-control, SOP1 (s_setpc, ...) and SOPK (s_call,
+    // ...) instructions change the pc or end the program.
+    if !matches!(
+        inst.opcode.space(),
+        OpSpace::Sopp | OpSpace::Sop1 | OpSpace::Sopk
+    ) {
+        return Flow::Next;
+    }
     let imp = inst.implicit();
     if imp.contains(Implicit::END) {
         return Flow::End;

@@ -109,6 +109,8 @@ enum ExecOp {
 /// The result of tracing, before it is turned into a `ShaderTrace`.
 pub(crate) struct Outcome {
     pub recs: Vec<Option<Rec>>,
+    /// `isa`'s implicit accesses of each line.
+    pub imps: Vec<Implicit>,
     pub ptrs: Vec<Ptr>,
     pub descs: Vec<[Word; 4]>,
     /// The trace cannot be trusted as a whole (non-convergence).
@@ -126,6 +128,11 @@ pub(crate) struct Engine<'a> {
     cfg: &'a Cfg,
     conf: TraceConfig,
     rules: Vec<Rule>,
+    /// `isa`'s implicit accesses of each line.
+    imps: Vec<Implicit>,
+    /// What each line writes, worked out once.
+    fx: Vec<Fx>,
+    defs: Vec<Def>,
     smap: [u16; 128],
     ns: usize,
     nv: usize,
@@ -141,15 +148,27 @@ impl<'a> Engine<'a> {
     pub(crate) fn new(prog: &'a Program, cfg: &'a Cfg, conf: TraceConfig) -> Engine<'a> {
         let n = prog.lines.len();
         let mut rules = Vec::with_capacity(n);
+        let mut imps = Vec::with_capacity(n);
+        let mut fx = Vec::with_capacity(n);
+        let mut defs = Vec::with_capacity(n);
         let mut used = [false; 128];
         let mut nv = 0usize;
         for l in &prog.lines {
             let Ok(inst) = &l.inst else {
                 rules.push(Rule::Generic);
+                imps.push(Implicit::empty());
+                fx.push(Fx {
+                    why: Why::new(WhyKind::Havoc, l.pc),
+                    defs: 0..0,
+                    exec_lo: false,
+                    exec_hi: false,
+                    first_exec: false,
+                    noop: false,
+                });
                 continue;
             };
             rules.push(rule(inst));
-            for s in inst.operands.iter() {
+            for s in inst.operands.as_slice().iter() {
                 if let Operand::Reg { code, count } = s.op {
                     for c in code..code.saturating_add(count as u16) {
                         if c < 125 {
@@ -161,6 +180,53 @@ impl<'a> Engine<'a> {
                 }
             }
             let imp = inst.implicit();
+            imps.push(imp);
+            let start = defs.len() as u32;
+            let mut exec_lo = false;
+            let mut exec_hi = false;
+            let mut first_exec = false;
+            for (k, sl) in inst.operands.as_slice().iter().enumerate() {
+                if !sl.is_def() {
+                    continue;
+                }
+                if let Some((r, n)) = sl.op.vgpr_range() {
+                    defs.push(Def::V { start: r, count: n });
+                } else if let Some((c, n)) = scalar_def(sl, conf.wave32) {
+                    let end = c + n as u16;
+                    if c <= 126 && 126 < end {
+                        exec_lo = true;
+                        first_exec |= k == 0;
+                    }
+                    if c <= 127 && 127 < end {
+                        exec_hi = true;
+                        first_exec |= k == 0;
+                    }
+                    mark_used(&mut used, c, n);
+                    defs.push(Def::S {
+                        code: c,
+                        count: n,
+                        first: k == 0 && !sl.access.contains(Access::PARTIAL),
+                    });
+                }
+            }
+            let end = defs.len() as u32;
+            let noop = rules[rules.len() - 1] == Rule::Generic
+                && start == end
+                && !imp.intersects(
+                    Implicit::WRITE_SCC
+                        | Implicit::WRITE_VCC
+                        | Implicit::WRITE_M0
+                        | Implicit::WRITE_EXEC
+                        | Implicit::RELATIVE,
+                );
+            fx.push(Fx {
+                why: generic_why(inst, imp, l.pc),
+                defs: start..end,
+                exec_lo,
+                exec_hi,
+                first_exec,
+                noop,
+            });
             if imp.intersects(Implicit::READ_VCC | Implicit::WRITE_VCC) {
                 used[106] = true;
                 used[107] = true;
@@ -183,6 +249,9 @@ impl<'a> Engine<'a> {
             cfg,
             conf,
             rules,
+            imps,
+            fx,
+            defs,
             smap,
             ns,
             nv,
@@ -310,6 +379,7 @@ impl<'a> Engine<'a> {
     fn outcome(self, incomplete: Option<String>) -> Outcome {
         Outcome {
             recs: self.recs,
+            imps: self.imps,
             ptrs: self.ptrs.items,
             descs: self.descs.items,
             incomplete,
@@ -539,14 +609,17 @@ impl<'a> Engine<'a> {
         let line = &prog.lines[li];
         let pc = line.pc;
         let inst = match &line.inst {
-            Ok(i) => *i,
+            Ok(i) => i,
             Err(_) => {
                 self.havoc(st, li, pc, true, true);
                 return;
             }
         };
-        let imp = inst.implicit();
-        let why = generic_why(&inst, imp, pc);
+        if self.fx[li].noop {
+            return;
+        }
+        let imp = self.imps[li];
+        let why = self.fx[li].why;
         let ops = inst.operands.as_slice();
         let w64 = !self.conf.wave32;
         let def_width = ops
@@ -567,7 +640,7 @@ impl<'a> Engine<'a> {
             // m0 picks the register: the named def is only the base, so any
             // register of its file may change.
             let (mut scalar, mut vector) = (false, false);
-            for s in inst.operands.iter().filter(|s| s.is_def()) {
+            for s in inst.operands.as_slice().iter().filter(|s| s.is_def()) {
                 scalar |= s.op.scalar_range().is_some();
                 vector |= s.op.vgpr_range().is_some();
             }
@@ -656,7 +729,7 @@ impl<'a> Engine<'a> {
             }
             Rule::SBitcmp1 | Rule::SBitcmp0 => {}
             Rule::SAnd | Rule::SAndn2 | Rule::SOr => {
-                exec_op = self.exec_logic(st, &inst, self.rules[li]);
+                exec_op = self.exec_logic(st, inst, self.rules[li]);
             }
             Rule::SaveAnd | Rule::SaveAndn1 | Rule::SaveOr | Rule::SaveOther => {
                 for i in 0..def_width.min(2) {
@@ -688,7 +761,7 @@ impl<'a> Engine<'a> {
                 });
             }
             Rule::VMov | Rule::VAddNc => {
-                if let Some(w) = self.vop_value(st, &inst, self.rules[li], pc) {
+                if let Some(w) = self.vop_value(st, inst, self.rules[li], pc) {
                     if let Some((r, 1)) = ops[0].op.vgpr_range() {
                         self.vwrite(st, r as usize, w, false, pc);
                         vgpr_done = true;
@@ -711,16 +784,16 @@ impl<'a> Engine<'a> {
             }
             Rule::VCmpx => exec_op = Some(ExecOp::Narrow(st.exec)),
             Rule::SLoad => {
-                let _ = self.sload(st, &inst, &mut vals);
+                let _ = self.sload(st, inst, &mut vals);
             }
-            Rule::SBufLoad => self.sbufload(st, &inst, li, &mut vals),
-            Rule::Buf => self.buffer_access(st, &inst, li, pc),
+            Rule::SBufLoad => self.sbufload(st, inst, li, &mut vals),
+            Rule::Buf => self.buffer_access(st, inst, li, pc),
             _ => {}
         }
         self.finish(
             st,
             li,
-            &inst,
+            inst,
             imp,
             &vals,
             scc,
@@ -748,33 +821,20 @@ impl<'a> Engine<'a> {
     ) {
         let pc = why.pc;
         let cross = imp.contains(Implicit::CROSS_LANE);
+        let fx = self.fx[li].clone();
+        let defs = fx.defs.start as usize..fx.defs.end as usize;
         // VGPR writes happen under the exec mask before the instruction.
         if !vgpr_done {
-            for s in inst.operands.iter().filter(|s| s.is_def()) {
-                if let Some((r, n)) = s.op.vgpr_range() {
-                    for k in r as usize..r as usize + n as usize {
+            for d in defs.clone() {
+                if let Def::V { start, count } = self.defs[d] {
+                    for k in start as usize..start as usize + count as usize {
                         self.vwrite(st, k, VVal::Unknown(why), cross, pc);
                     }
                 }
             }
         }
         // Exec.
-        let mut lo = false;
-        let mut hi = false;
-        let mut first_exec = false;
-        for (k, s) in inst.operands.iter().enumerate().filter(|(_, s)| s.is_def()) {
-            if let Some((c, n)) = self.scalar_def(s) {
-                let end = c + n as u16;
-                if c <= 126 && 126 < end {
-                    lo = true;
-                    first_exec |= k == 0;
-                }
-                if c <= 127 && 127 < end {
-                    hi = true;
-                    first_exec |= k == 0;
-                }
-            }
-        }
+        let (lo, hi, first_exec) = (fx.exec_lo, fx.exec_hi, fx.first_exec);
         let old_exec = st.exec;
         let mut killed_old = false;
         if lo || hi || imp.contains(Implicit::WRITE_EXEC) {
@@ -795,31 +855,37 @@ impl<'a> Engine<'a> {
             killed_old = self.apply_exec(st, li, op, pc);
         }
         // Scalar writes.
-        for (k, s) in inst.operands.iter().enumerate().filter(|(_, s)| s.is_def()) {
-            if let Some((c, n)) = self.scalar_def(s) {
-                for i in 0..n as u16 {
-                    let mut v = if k == 0 && !s.access.contains(Access::PARTIAL) {
-                        vals.get(i as usize).copied().unwrap_or(SVal::Unknown)
+        for d in defs {
+            let Def::S {
+                code: c,
+                count: n,
+                first,
+            } = self.defs[d]
+            else {
+                continue;
+            };
+            for i in 0..n as u16 {
+                let mut v = if first {
+                    vals.get(i as usize).copied().unwrap_or(SVal::Unknown)
+                } else {
+                    SVal::Unknown
+                };
+                if first && sdst_new_exec {
+                    v = if st.exec == EMPTY {
+                        SVal::konst(0)
                     } else {
-                        SVal::Unknown
-                    };
-                    if k == 0 && sdst_new_exec {
-                        v = if st.exec == EMPTY {
-                            SVal::konst(0)
-                        } else {
-                            SVal::Snap {
-                                state: st.exec,
-                                hi: i == 1,
-                            }
-                        };
-                    }
-                    if let SVal::Snap { state, .. } = v {
-                        if killed_old && state == old_exec {
-                            v = SVal::Unknown;
+                        SVal::Snap {
+                            state: st.exec,
+                            hi: i == 1,
                         }
-                    }
-                    self.swrite(st, c + i, v);
+                    };
                 }
+                if let SVal::Snap { state, .. } = v {
+                    if killed_old && state == old_exec {
+                        v = SVal::Unknown;
+                    }
+                }
+                self.swrite(st, c + i, v);
             }
         }
         if imp.contains(Implicit::WRITE_SCC) {
@@ -832,16 +898,6 @@ impl<'a> Engine<'a> {
         if imp.contains(Implicit::WRITE_M0) {
             self.swrite(st, 124, SVal::Unknown);
         }
-    }
-
-    /// The scalar registers a def writes. A lane mask decoded as one SGPR
-    /// (wave32 form) is a pair when the wave has 64 lanes.
-    fn scalar_def(&self, s: &isa::Slot) -> Option<(u16, u8)> {
-        let (c, n) = s.op.scalar_range()?;
-        if !self.conf.wave32 && s.ty == ValType::Mask && n == 1 && (c < 124 || c == 126) {
-            return Some((c, 2));
-        }
-        Some((c, n))
     }
 
     /// Set exec; returns whether the old exec state was forgotten (it lay
@@ -1194,6 +1250,54 @@ impl<'a> Engine<'a> {
                 *v = VRep::flat(why);
             }
         }
+    }
+}
+
+/// What a line writes (see `Engine::fx`).
+#[derive(Clone, Debug)]
+struct Fx {
+    /// Why what it writes is unknown (rules that know better override).
+    why: Why,
+    /// Its defs, in `Engine::defs`.
+    defs: core::ops::Range<u32>,
+    exec_lo: bool,
+    exec_hi: bool,
+    /// The first operand (the rule's result) writes exec.
+    first_exec: bool,
+    /// Writes nothing the tracer keeps (`s_waitcnt`, `exp`, stores...).
+    noop: bool,
+}
+
+/// One written register range.
+#[derive(Clone, Copy, Debug)]
+enum Def {
+    V {
+        start: u8,
+        count: u8,
+    },
+    /// `first`: the instruction's first operand, written whole (the rule's
+    /// values apply).
+    S {
+        code: u16,
+        count: u8,
+        first: bool,
+    },
+}
+
+/// The scalar registers a def writes. A lane mask decoded as one SGPR
+/// (wave32 form) is a pair when the wave has 64 lanes.
+fn scalar_def(s: &isa::Slot, wave32: bool) -> Option<(u16, u8)> {
+    let (c, n) = s.op.scalar_range()?;
+    if !wave32 && s.ty == ValType::Mask && n == 1 && (c < 124 || c == 126) {
+        return Some((c, 2));
+    }
+    Some((c, n))
+}
+
+/// Mark the registers of a scalar def as tracked.
+fn mark_used(used: &mut [bool; 128], c: u16, n: u8) {
+    for r in c..(c + n as u16).min(125) {
+        used[r as usize] = true;
     }
 }
 

@@ -164,8 +164,8 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
     for (li, line) in prog.lines.iter().enumerate() {
         let Ok(inst) = &line.inst else { continue };
         let r = rule(inst);
-        let imp = inst.implicit();
-        if imp.contains(Implicit::RELATIVE) && inst.operands.iter().any(|s| s.is_def()) {
+        let imp = out.imps.get(li).copied().unwrap_or_default();
+        if imp.contains(Implicit::RELATIVE) && inst.operands.as_slice().iter().any(|s| s.is_def()) {
             notes.push(format!(
                 "pc {:#x}: {} writes a register chosen by m0; the tracer forgets that register file",
                 line.pc,
@@ -176,22 +176,24 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
             Some(rec) => Some(rec),
             None => unreached_access(inst, r),
         };
-        let name = inst.opcode.name();
         let stores = match &rec {
             Some(rec) => rec.kind != AccessKind::Load,
-            None => {
-                imp.contains(Implicit::MEMORY)
-                    && (name.contains("store") || name.contains("atomic"))
+            None if imp.contains(Implicit::MEMORY) => {
+                let name = inst.opcode.name();
+                name.contains("store") || name.contains("atomic")
             }
+            None => false,
         };
         if stores && !wrote_memory {
             wrote_memory = true;
+            let name = inst.opcode.name();
             notes.push(format!(
                 "pc {:#x}: the shader writes memory ({name}); traced table words assume the tables it reads do not change during the draw",
                 line.pc
             ));
         }
         let Some(rec) = rec else { continue };
+        let name = inst.opcode.name();
         let reached = out.recs.get(li).copied().flatten().is_some();
         let desc = rec.desc.and_then(|d| remap.desc(d));
         let (index, index_note) = match rec.index {
