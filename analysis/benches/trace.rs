@@ -1,5 +1,5 @@
 //! Tracing the largest corpus shader (`instanced-nggc`, NGG with culling,
-//! about 1.3 KB), against decoding it alone.
+//! wave64, about 1.3 KB), against decoding it alone (as wave64 code).
 //!
 //! Run: `cargo bench -p analysis --bench trace`. Compare the medians of
 //! `decode_only` and `decode_cfg_trace` (the whole job from bytes) in the
@@ -9,7 +9,7 @@
 use analysis::cfg::{Cfg, Program};
 use analysis::trace::{trace_code, trace_program, TraceConfig};
 use divan::black_box;
-use isa::{Decoder, Target};
+use isa::{Decoder, Mode, Target};
 
 fn main() {
     divan::main();
@@ -29,7 +29,7 @@ fn decode_only(b: divan::Bencher) {
     b.counter(divan::counter::BytesCount::new(code.len()))
         .bench(|| {
             let mut n = 0usize;
-            for (_, r) in Decoder::new(black_box(&code), Target::Gfx1030) {
+            for (_, r) in Decoder::new(black_box(&code), Mode::wave64(Target::Gfx1030)) {
                 n += r.is_ok() as usize;
             }
             n
@@ -40,13 +40,13 @@ fn decode_only(b: divan::Bencher) {
 fn decode_into_program(b: divan::Bencher) {
     let code = code();
     b.counter(divan::counter::BytesCount::new(code.len()))
-        .bench(|| Program::decode(black_box(&code), Target::Gfx1030));
+        .bench(|| Program::decode(black_box(&code), Mode::wave64(Target::Gfx1030)));
 }
 
 #[divan::bench]
 fn cfg_and_trace(b: divan::Bencher) {
     let code = code();
-    let program = Program::decode(&code, Target::Gfx1030);
+    let program = Program::decode(&code, Mode::wave64(Target::Gfx1030));
     let config = TraceConfig::ngg();
     b.counter(divan::counter::BytesCount::new(code.len()))
         .bench(|| {

@@ -12,7 +12,7 @@
 
 use core::fmt;
 use core::ops::Range;
-use isa::{DecodeError, Decoder, Implicit, Instruction, OpSpace, Opcode, Target};
+use isa::{DecodeError, Decoder, Implicit, Instruction, Mode, OpSpace, Opcode, Target};
 use petgraph::algo::dominators::{self, Dominators};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -34,6 +34,9 @@ pub struct Line {
 pub struct Program {
     /// The target the code was decoded for.
     pub target: Target,
+    /// The wave size it was decoded for (lane masks are SGPR pairs in
+    /// wave64).
+    pub wave64: bool,
     /// Length of the code in bytes.
     pub code_len: u32,
     /// Every position of the linear decode, in code order.
@@ -42,11 +45,13 @@ pub struct Program {
 
 impl Program {
     /// Decode `code` linearly, as `llvm-objdump` does (one dword is
-    /// skipped after an undecodable one).
-    pub fn decode(code: &[u8], target: Target) -> Program {
+    /// skipped after an undecodable one). A bare [`Target`] decodes wave32
+    /// code; pass [`Mode::wave64`] for wave64 code.
+    pub fn decode(code: &[u8], mode: impl Into<Mode>) -> Program {
+        let mode = mode.into();
         let code = &code[..code.len().min(u32::MAX as usize)];
         let mut lines = Vec::with_capacity(code.len() / 5 + 1);
-        let mut dec = Decoder::new(code, target);
+        let mut dec = Decoder::new(code, mode);
         while let Some((at, r)) = dec.next() {
             let len = (dec.offset() - at) as u8;
             lines.push(Line {
@@ -56,7 +61,8 @@ impl Program {
             });
         }
         Program {
-            target,
+            target: mode.target,
+            wave64: mode.wave64,
             code_len: code.len() as u32,
             lines,
         }

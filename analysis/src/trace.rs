@@ -167,9 +167,15 @@ pub fn trace_program(program: &Program, cfg: &Cfg, config: &TraceConfig) -> Shad
     output::build(program, cfg, config, out)
 }
 
-/// Decode `code` for `target`, build its graph and trace it.
+/// Decode `code` for `target` and the configuration's wave size, build its
+/// graph and trace it.
 pub fn trace_code(code: &[u8], target: isa::Target, config: &TraceConfig) -> ShaderTrace {
-    let program = Program::decode(code, target);
+    let mode = if config.wave32 {
+        isa::Mode::wave32(target)
+    } else {
+        isa::Mode::wave64(target)
+    };
+    let program = Program::decode(code, mode);
     let cfg = Cfg::build(&program);
     trace_program(&program, &cfg, config)
 }

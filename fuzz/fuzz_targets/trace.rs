@@ -154,7 +154,12 @@ fuzz_target!(|input: Input| {
         _ => (Stage::Ngg, Abi::legacy_vs()),
     };
     let config = TraceConfig::new(stage, abi, input.wave32);
-    let program = Program::decode(&code, Target::Gfx1030);
+    let mode = if input.wave32 {
+        isa::Mode::wave32(Target::Gfx1030)
+    } else {
+        isa::Mode::wave64(Target::Gfx1030)
+    };
+    let program = Program::decode(&code, mode);
     let cfg = Cfg::build(&program);
     let trace = trace_program(&program, &cfg, &config);
     let _ = analysis::report::cfg_dot(&program, &cfg);

@@ -21,7 +21,8 @@ pub struct Args {
 /// Run `shaderlift cfg`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let capture = args.capture.open()?;
-    let program = Program::decode(&capture.code, capture.target());
+    let mode = isa::Mode::with_wave_size(capture.target(), capture.wave_size().lanes());
+    let program = Program::decode(&capture.code, mode);
     let cfg = Cfg::build(&program);
     let text = if args.dot {
         analysis::report::cfg_dot(&program, &cfg)
