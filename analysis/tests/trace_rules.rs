@@ -349,6 +349,12 @@ fn pointer_add_without_the_carry_is_not_a_pointer() {
 }
 
 #[test]
+fn pointer_high_half_plus_a_word_is_not_a_pointer() {
+    let t = trace("pointer_add_two_words");
+    assert!(t.descriptors.is_empty(), "{t:#?}");
+}
+
+#[test]
 fn loop_narrowing_exec_terminates_inside_the_vertex_lanes() {
     assert_bound("narrowing_loop", "table(ud0)+0x0", "vertex_id");
 }

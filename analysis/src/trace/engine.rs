@@ -1048,12 +1048,10 @@ impl<'a> Engine<'a> {
         match scc {
             Scc::Carry { base, add } => {
                 let (w, c) = match (a, b) {
-                    (SVal::W(w), x) | (x, SVal::W(w))
-                        if x.as_const().is_some() && SVal::W(w) != x =>
-                    {
+                    // The high word plus a constant (either order).
+                    (SVal::W(w), x) | (x, SVal::W(w)) if x.as_const().is_some() => {
                         (w, x.as_const().unwrap_or(0))
                     }
-                    (SVal::W(w), SVal::W(_)) => (w, b.as_const().unwrap_or(0)),
                     _ => return SVal::Unknown,
                 };
                 let p = Ptr {
