@@ -68,7 +68,9 @@ pub(crate) struct Rec {
     pub bytes: u32,
 }
 
-/// A value table with stable small ids.
+/// A value table with stable small ids. Shaders have a handful of
+/// pointers and descriptors, so small tables are searched linearly; the
+/// hash map takes over past [`Interner::LINEAR`] entries.
 #[derive(Debug)]
 pub(crate) struct Interner<T> {
     pub items: Vec<T>,
@@ -76,6 +78,8 @@ pub(crate) struct Interner<T> {
 }
 
 impl<T: Copy + Eq + Hash> Interner<T> {
+    const LINEAR: usize = 32;
+
     fn new() -> Interner<T> {
         Interner {
             items: Vec::new(),
@@ -83,12 +87,24 @@ impl<T: Copy + Eq + Hash> Interner<T> {
         }
     }
     fn intern(&mut self, t: T) -> Option<u16> {
-        if let Some(&i) = self.map.get(&t) {
+        if self.items.len() <= Self::LINEAR {
+            if let Some(i) = self.items.iter().position(|x| *x == t) {
+                return Some(i as u16);
+            }
+        } else if let Some(&i) = self.map.get(&t) {
             return Some(i);
         }
         let i = u16::try_from(self.items.len()).ok()?;
         self.items.push(t);
-        self.map.insert(t, i);
+        if self.items.len() > Self::LINEAR {
+            if self.map.is_empty() {
+                for (k, x) in self.items.iter().enumerate() {
+                    self.map.insert(*x, k as u16);
+                }
+            } else {
+                self.map.insert(t, i);
+            }
+        }
         Some(i)
     }
 }
@@ -336,7 +352,9 @@ impl<'a> Engine<'a> {
             ins[entry.index()] = Some(self.entry_state());
             let mut work = BTreeSet::new();
             work.insert(rpo_of[entry.index()]);
-            let mut st = self.entry_state();
+            let mut st = ins[entry.index()]
+                .clone()
+                .unwrap_or_else(|| self.entry_state());
             while let Some(k) = work.pop_first() {
                 let b = order[k];
                 visits[b.index()] += 1;
@@ -964,7 +982,7 @@ impl<'a> Engine<'a> {
         hi: bool,
     ) -> ExecOp {
         // Offsets of exec_lo/hi inside the first def.
-        let Some((c, _)) = inst.operands[0].op.scalar_range() else {
+        let Some((c, _)) = inst.operands.as_slice()[0].op.scalar_range() else {
             return ExecOp::Unknown;
         };
         let at = |code: u16| {
@@ -1134,7 +1152,7 @@ impl<'a> Engine<'a> {
 
     fn sload(&mut self, st: &State, inst: &Instruction, vals: &mut [SVal; 16]) -> Option<()> {
         let a = SmemAddress::of(inst)?;
-        let n = match inst.operands.first()?.op {
+        let n = match inst.operands.as_slice().first()?.op {
             Operand::Reg { count, .. } => count as usize,
             _ => return None,
         };
@@ -1153,7 +1171,7 @@ impl<'a> Engine<'a> {
         let Some(a) = SmemAddress::of(inst) else {
             return;
         };
-        let n = match inst.operands.first().map(|s| s.op) {
+        let n = match inst.operands.as_slice().first().map(|s| s.op) {
             Some(Operand::Reg { count, .. }) => count as usize,
             _ => return,
         };
@@ -1334,6 +1352,7 @@ fn generic_why(inst: &Instruction, imp: Implicit, pc: u32) -> Why {
         WhyKind::CrossLane
     } else if inst
         .operands
+        .as_slice()
         .iter()
         .any(|s| s.is_def() && s.access.contains(Access::PARTIAL))
     {
