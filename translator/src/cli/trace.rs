@@ -43,6 +43,17 @@ pub fn config_for(capture: &Capture, args: &CaptureArgs) -> TraceConfig {
     TraceConfig::new(stage, capture.abi(), capture.wave_size() == WaveSize::W32)
 }
 
+/// Trace a capture with the stage, ABI and wave size it records (after
+/// any command-line overrides [`CaptureArgs::open`] applied).
+pub fn trace_capture(capture: &Capture) -> analysis::trace::ShaderTrace {
+    let config = TraceConfig::new(
+        capture.stage(),
+        capture.abi(),
+        capture.wave_size() == WaveSize::W32,
+    );
+    trace_code(&capture.code, capture.target(), &config)
+}
+
 /// Run `shaderlift trace`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let capture = args.capture.open()?;
