@@ -355,6 +355,12 @@ fn pointer_high_half_plus_a_word_is_not_a_pointer() {
 }
 
 #[test]
+fn an_access_through_an_untraced_descriptor_unbinds_every_descriptor() {
+    let r = assert_unbound("untraced_access_elsewhere", "ud12..ud15");
+    assert!(r.contains("not traced"), "{r}");
+}
+
+#[test]
 fn loop_narrowing_exec_terminates_inside_the_vertex_lanes() {
     assert_bound("narrowing_loop", "table(ud0)+0x0", "vertex_id");
 }

@@ -161,6 +161,9 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
     // (descriptor, pc, index) of every access, for the bounds.
     let mut uses: Vec<(u16, u32, IdxRead)> = Vec::new();
     let mut wrote_memory = false;
+    // The first access (that runs) whose descriptor is not traced: it may go
+    // through any descriptor, with any index.
+    let mut untraced: Option<u32> = None;
     for (li, line) in prog.lines.iter().enumerate() {
         let Ok(inst) = &line.inst else { continue };
         let r = rule(inst);
@@ -215,6 +218,8 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         if let Some(d) = desc {
             remap.descriptors[d as usize].accesses.push(line.pc);
             uses.push((d, line.pc, rec.index));
+        } else if reached && untraced.is_none() && rec.index != IdxRead::NoLanes {
+            untraced = Some(line.pc);
         }
         accesses.push(BufferAccess {
             pc: line.pc,
@@ -236,6 +241,13 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         accesses,
         notes,
     };
+    if let Some(pc) = untraced {
+        let why = format!(
+            "pc {pc:#x}: an access whose descriptor is not traced may go through any descriptor"
+        );
+        trace.notes.push(why.clone());
+        incomplete = incomplete.or(Some(why));
+    }
     let mut descriptors = core::mem::take(&mut remap.descriptors);
     for d in descriptors.iter_mut() {
         let mine: Vec<(u32, IdxRead)> = uses
