@@ -223,6 +223,12 @@ fn lds_round_trip_is_not_followed() {
 }
 
 #[test]
+fn value_swapped_in_from_lds_is_unbound_and_named_as_lds() {
+    let r = assert_unbound("lds_value_swapped_in", "ud12..ud15");
+    assert!(r.contains("LDS") && r.contains("ds_read_b32"), "{r}");
+}
+
+#[test]
 fn swap_of_other_registers_keeps_the_index() {
     assert_bound("swap_elsewhere", "ud12..ud15", "vertex_id + ud1");
 }

@@ -637,7 +637,7 @@ impl<'a> Engine<'a> {
             return;
         }
         let imp = self.imps[li];
-        let why = self.fx[li].why;
+        let why = self.data_why(st, li, inst);
         let ops = inst.operands.as_slice();
         let w64 = !self.conf.wave32;
         let def_width = ops
@@ -822,6 +822,32 @@ impl<'a> Engine<'a> {
         );
     }
 
+    /// Why what line `li` writes is unknown: its own reason, or, when it
+    /// reads a VGPR that holds data from LDS or memory, that origin (so a
+    /// value moved or computed from an LDS read still says so).
+    fn data_why(&self, st: &State, li: usize, inst: &Instruction) -> Why {
+        let fx = &self.fx[li];
+        let mut why = fx.why;
+        if fx.defs.is_empty() || why.kind >= WhyKind::Load {
+            return why;
+        }
+        for s in inst.operands.as_slice().iter().filter(|s| s.is_use()) {
+            let Some((r, n)) = s.op.vgpr_range() else {
+                continue;
+            };
+            for rep in st.v.iter().skip(r as usize).take(n as usize) {
+                for v in [rep.new, rep.out] {
+                    if let VVal::Unknown(w) = v {
+                        if w.kind >= WhyKind::Load && w.kind != WhyKind::Lanes && w > why {
+                            why = Why::new(w.kind, w.pc);
+                        }
+                    }
+                }
+            }
+        }
+        why
+    }
+
     /// Apply the writes of one instruction.
     #[allow(clippy::too_many_arguments)]
     fn finish(
@@ -837,7 +863,7 @@ impl<'a> Engine<'a> {
         sdst_new_exec: bool,
         why: Why,
     ) {
-        let pc = why.pc;
+        let pc = self.prog.lines[li].pc;
         let cross = imp.contains(Implicit::CROSS_LANE);
         let fx = self.fx[li].clone();
         let defs = fx.defs.start as usize..fx.defs.end as usize;
