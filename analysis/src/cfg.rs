@@ -50,15 +50,33 @@ impl Program {
     pub fn decode(code: &[u8], mode: impl Into<Mode>) -> Program {
         let mode = mode.into();
         let code = &code[..code.len().min(u32::MAX as usize)];
-        let mut lines = Vec::with_capacity(code.len() / 5 + 1);
+        // Every line covers at least 4 bytes, except a tail of 1..=3.
+        let mut lines: Vec<Line> = Vec::with_capacity(code.len() / 4 + 1);
         let mut dec = Decoder::new(code, mode);
-        while let Some((at, r)) = dec.next() {
-            let len = (dec.offset() - at) as u8;
+        loop {
+            // Decode in place, into the line's own storage.
             lines.push(Line {
-                pc: at as u32,
-                len,
-                inst: r,
+                pc: dec.offset() as u32,
+                len: 0,
+                inst: Ok(Instruction::default()),
             });
+            let Some(line) = lines.last_mut() else { break };
+            let r = match &mut line.inst {
+                Ok(inst) => dec.next_into(inst),
+                Err(_) => None,
+            };
+            match r {
+                None => {
+                    lines.pop();
+                    break;
+                }
+                Some((at, r)) => {
+                    line.len = (dec.offset() - at) as u8;
+                    if let Err(e) = r {
+                        line.inst = Err(e);
+                    }
+                }
+            }
         }
         Program {
             target: mode.target,

@@ -406,18 +406,36 @@ impl State {
     /// Forget every fact about exec state `p` or states inside it: layers
     /// collapse to the mix of both halves, snapshots become unknown.
     pub(crate) fn kill(&mut self, p: StateId, tree: &ExecTree, pc: u32) {
-        for r in self.v.iter_mut() {
-            if r.state != FLAT && tree.within(r.state, p) {
-                *r = VRep::flat(VVal::mix(r.new, r.out, pc));
-            }
-        }
-        for s in self.s.iter_mut() {
-            if let SVal::Snap { state, .. } = *s {
-                if state != EMPTY && tree.within(state, p) {
-                    *s = SVal::Unknown;
-                }
-            }
-        }
+        kill_parts(&mut self.s, &mut self.v, p, tree, pc);
+    }
+}
+
+/// [`State::kill`] on a state's register arrays.
+pub(crate) fn kill_parts(s: &mut [SVal], v: &mut [VRep], p: StateId, tree: &ExecTree, pc: u32) {
+    for r in v.iter_mut() {
+        *r = killed_vrep(*r, p, tree, pc);
+    }
+    for x in s.iter_mut() {
+        *x = killed_sval(*x, p, tree);
+    }
+}
+
+/// A VGPR with the facts about `p` or states inside it forgotten.
+#[inline]
+pub(crate) fn killed_vrep(r: VRep, p: StateId, tree: &ExecTree, pc: u32) -> VRep {
+    if r.state != FLAT && tree.within(r.state, p) {
+        VRep::flat(VVal::mix(r.new, r.out, pc))
+    } else {
+        r
+    }
+}
+
+/// A scalar with a snapshot of `p` or a state inside it forgotten.
+#[inline]
+pub(crate) fn killed_sval(x: SVal, p: StateId, tree: &ExecTree) -> SVal {
+    match x {
+        SVal::Snap { state, .. } if state != EMPTY && tree.within(state, p) => SVal::Unknown,
+        x => x,
     }
 }
 

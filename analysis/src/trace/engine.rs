@@ -11,7 +11,7 @@ use isa::operand::{inline_b32, inline_b64};
 use isa::{Abi, Access, Family, Implicit, Instruction, Modifiers, Operand, Stage, ValType};
 use petgraph::graph::NodeIndex;
 use petgraph::visit::{DfsPostOrder, EdgeRef};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::hash::Hash;
 
 /// What the tracer needs to know about the wave besides its code.
@@ -143,10 +143,7 @@ pub(crate) struct Engine<'a> {
     prog: &'a Program,
     cfg: &'a Cfg,
     conf: TraceConfig,
-    rules: Vec<Rule>,
-    /// `isa`'s implicit accesses of each line.
-    imps: Vec<Implicit>,
-    /// What each line writes, worked out once.
+    /// What each line is and writes, worked out once.
     fx: Vec<Fx>,
     defs: Vec<Def>,
     smap: [u16; 128],
@@ -163,17 +160,15 @@ pub(crate) struct Engine<'a> {
 impl<'a> Engine<'a> {
     pub(crate) fn new(prog: &'a Program, cfg: &'a Cfg, conf: TraceConfig) -> Engine<'a> {
         let n = prog.lines.len();
-        let mut rules = Vec::with_capacity(n);
-        let mut imps = Vec::with_capacity(n);
         let mut fx = Vec::with_capacity(n);
         let mut defs = Vec::with_capacity(n);
         let mut used = [false; 128];
         let mut nv = 0usize;
         for l in &prog.lines {
             let Ok(inst) = &l.inst else {
-                rules.push(Rule::Generic);
-                imps.push(Implicit::empty());
                 fx.push(Fx {
+                    rule: Rule::Generic,
+                    imp: Implicit::empty(),
                     why: Why::new(WhyKind::Havoc, l.pc),
                     defs: 0..0,
                     exec_lo: false,
@@ -183,28 +178,26 @@ impl<'a> Engine<'a> {
                 });
                 continue;
             };
-            rules.push(rule(inst));
-            for s in inst.operands.as_slice().iter() {
-                if let Operand::Reg { code, count } = s.op {
-                    for c in code..code.saturating_add(count as u16) {
-                        if c < 125 {
-                            used[c as usize] = true;
-                        } else if c >= 256 {
-                            nv = nv.max((c - 255) as usize);
-                        }
-                    }
-                }
-            }
+            let rl = rule(inst);
             let imp = inst.implicit();
-            imps.push(imp);
             let start = defs.len() as u32;
             let mut exec_lo = false;
             let mut exec_hi = false;
             let mut first_exec = false;
+            let mut partial = false;
             for (k, sl) in inst.operands.as_slice().iter().enumerate() {
+                if let Operand::Reg { code, count } = sl.op {
+                    let end = code.saturating_add(count as u16);
+                    if code >= 256 {
+                        nv = nv.max((end - 256) as usize);
+                    } else if code < 125 {
+                        used[code as usize..end.min(125) as usize].fill(true);
+                    }
+                }
                 if !sl.is_def() {
                     continue;
                 }
+                partial |= sl.access.contains(Access::PARTIAL);
                 if let Some((r, n)) = sl.op.vgpr_range() {
                     defs.push(Def::V { start: r, count: n });
                 } else if let Some((c, n)) = scalar_def(sl, conf.wave32) {
@@ -226,7 +219,7 @@ impl<'a> Engine<'a> {
                 }
             }
             let end = defs.len() as u32;
-            let noop = rules[rules.len() - 1] == Rule::Generic
+            let noop = rl == Rule::Generic
                 && start == end
                 && !imp.intersects(
                     Implicit::WRITE_SCC
@@ -236,7 +229,9 @@ impl<'a> Engine<'a> {
                         | Implicit::RELATIVE,
                 );
             fx.push(Fx {
-                why: generic_why(inst, imp, l.pc),
+                rule: rl,
+                imp,
+                why: generic_why(inst, imp, partial, l.pc),
                 defs: start..end,
                 exec_lo,
                 exec_hi,
@@ -264,8 +259,6 @@ impl<'a> Engine<'a> {
             prog,
             cfg,
             conf,
-            rules,
-            imps,
             fx,
             defs,
             smap,
@@ -347,20 +340,17 @@ impl<'a> Engine<'a> {
             for r in self.recs.iter_mut() {
                 *r = None;
             }
-            let mut ins: Vec<Option<State>> = vec![None; nb];
+            let mut ins = InStates::new(nb, self.ns, self.nv);
             let mut visits = vec![0u32; nb];
-            ins[entry.index()] = Some(self.entry_state());
-            let mut work = BTreeSet::new();
+            let mut st = self.entry_state();
+            self.join_into(&mut ins, &st, false, entry, false);
+            let mut work = Worklist::new(nb);
             work.insert(rpo_of[entry.index()]);
-            let mut st = ins[entry.index()]
-                .clone()
-                .unwrap_or_else(|| self.entry_state());
             while let Some(k) = work.pop_first() {
                 let b = order[k];
                 visits[b.index()] += 1;
-                match &ins[b.index()] {
-                    Some(s) => st.clone_from(s),
-                    None => continue,
+                if !ins.load(b.index(), &mut st) {
+                    continue;
                 }
                 let lines = g[b].lines.clone();
                 for li in lines {
@@ -372,7 +362,7 @@ impl<'a> Engine<'a> {
                 for e in g.edges(b) {
                     let t = e.target();
                     let widen = visits[t.index()] >= WIDEN_AFTER;
-                    if self.join_into(&mut ins[t.index()], &st, e.weight().exec_zero, t, widen) {
+                    if self.join_into(&mut ins, &st, e.weight().exec_zero, t, widen) {
                         work.insert(rpo_of[t.index()]);
                     }
                 }
@@ -397,7 +387,7 @@ impl<'a> Engine<'a> {
     fn outcome(self, incomplete: Option<String>) -> Outcome {
         Outcome {
             recs: self.recs,
-            imps: self.imps,
+            imps: self.fx.iter().map(|f| f.imp).collect(),
             ptrs: self.ptrs.items,
             descs: self.descs.items,
             incomplete,
@@ -415,24 +405,24 @@ impl<'a> Engine<'a> {
     /// it) into block `b`'s in-state. Returns whether the in-state changed.
     fn join_into(
         &mut self,
-        target: &mut Option<State>,
+        ins: &mut InStates,
         inc: &State,
         exec_zero: bool,
         b: NodeIndex,
         widen: bool,
     ) -> bool {
         let y = if exec_zero { EMPTY } else { inc.exec };
-        let Some(t) = target else {
-            let mut s = inc.clone();
-            s.exec = y;
-            *target = Some(s);
+        let (ts, tv, meta) = ins.parts(b.index());
+        let Some((tscc, tx)) = *meta else {
+            ts.copy_from_slice(&inc.s);
+            tv.copy_from_slice(&inc.v);
+            *meta = Some((inc.scc, y));
             return true;
         };
         let pc = self.cfg.graph[b].start;
-        let tx = t.exec;
         let jb = self.join_state(b);
         let mut changed = false;
-        let mut inc_killed: Option<State> = None;
+        let mut kill_inc = false;
         let rx = if tx == y {
             tx
         } else {
@@ -450,40 +440,48 @@ impl<'a> Engine<'a> {
             if self.tree.set_parent(jb, p) {
                 self.restart = true;
             }
-            let before = self.tree.create(jb);
-            if before {
+            if self.tree.create(jb) {
                 // Facts about an earlier mask of this join state (a loop)
                 // are stale in every contribution that is not already at
                 // the newest one.
                 if tx != jb {
-                    t.kill(jb, &self.tree, pc);
+                    kill_parts(ts, tv, jb, &self.tree, pc);
                 }
-                let mut c = inc.clone();
-                c.kill(jb, &self.tree, pc);
-                inc_killed = Some(c);
+                kill_inc = true;
             }
             jb
         };
-        let inc = inc_killed.as_ref().unwrap_or(inc);
-        if rx != tx {
-            t.exec = rx;
+        let tree = &self.tree;
+        let mut scc = tscc;
+        if scc != inc.scc && scc != Scc::Unknown {
+            scc = Scc::Unknown;
             changed = true;
         }
-        for (a, c) in t.s.iter_mut().zip(inc.s.iter()) {
-            if *a != *c && *a != SVal::Unknown {
+        if rx != tx {
+            changed = true;
+        }
+        *meta = Some((scc, rx));
+        for (a, c) in ts.iter_mut().zip(inc.s.iter()) {
+            let c = if kill_inc {
+                killed_sval(*c, jb, tree)
+            } else {
+                *c
+            };
+            if *a != c && *a != SVal::Unknown {
                 *a = SVal::Unknown;
                 changed = true;
             }
         }
-        if t.scc != inc.scc && t.scc != Scc::Unknown {
-            t.scc = Scc::Unknown;
-            changed = true;
-        }
-        for (a, c) in t.v.iter_mut().zip(inc.v.iter()) {
-            if *a == *c {
+        for (a, c) in tv.iter_mut().zip(inc.v.iter()) {
+            let c = if kill_inc {
+                killed_vrep(*c, jb, tree, pc)
+            } else {
+                *c
+            };
+            if *a == c {
                 continue;
             }
-            let mut n = join_rep(a, tx, c, y, rx, &self.tree, pc);
+            let mut n = join_rep(a, tx, &c, y, rx, tree, pc);
             if widen && n != *a {
                 n = VRep::flat(VVal::join(
                     n.any_lane(pc),
@@ -636,7 +634,7 @@ impl<'a> Engine<'a> {
         if self.fx[li].noop {
             return;
         }
-        let imp = self.imps[li];
+        let imp = self.fx[li].imp;
         let why = self.data_why(st, li, inst);
         let ops = inst.operands.as_slice();
         let w64 = !self.conf.wave32;
@@ -664,7 +662,7 @@ impl<'a> Engine<'a> {
             }
             self.havoc(st, li, pc, scalar, vector);
         }
-        match self.rules[li] {
+        match self.fx[li].rule {
             Rule::Generic | Rule::VCmpx | Rule::SLoad | Rule::SBufLoad | Rule::Buf => {}
             _ if !ops.first().is_some_and(|s| s.is_def()) => {}
             Rule::SMov => {
@@ -747,7 +745,7 @@ impl<'a> Engine<'a> {
             }
             Rule::SBitcmp1 | Rule::SBitcmp0 => {}
             Rule::SAnd | Rule::SAndn2 | Rule::SOr => {
-                exec_op = self.exec_logic(st, inst, self.rules[li]);
+                exec_op = self.exec_logic(st, inst, self.fx[li].rule);
             }
             Rule::SaveAnd | Rule::SaveAndn1 | Rule::SaveOr | Rule::SaveOther => {
                 for i in 0..def_width.min(2) {
@@ -761,7 +759,7 @@ impl<'a> Engine<'a> {
                         2,
                     );
                 }
-                exec_op = Some(match self.rules[li] {
+                exec_op = Some(match self.fx[li].rule {
                     Rule::SaveAnd | Rule::SaveAndn1 => ExecOp::Narrow(st.exec),
                     Rule::SaveOr => match self.full_snapshot(st, &src(1), def_width) {
                         Some(s) if self.tree.within(st.exec, s) => ExecOp::Set(s),
@@ -772,14 +770,14 @@ impl<'a> Engine<'a> {
             }
             Rule::WrexecAndn1 | Rule::WrexecOther => {
                 sdst_new_exec = true;
-                exec_op = Some(if self.rules[li] == Rule::WrexecAndn1 {
+                exec_op = Some(if self.fx[li].rule == Rule::WrexecAndn1 {
                     ExecOp::Narrow(st.exec)
                 } else {
                     ExecOp::Unknown
                 });
             }
             Rule::VMov | Rule::VAddNc => {
-                if let Some(w) = self.vop_value(st, inst, self.rules[li], pc) {
+                if let Some(w) = self.vop_value(st, inst, self.fx[li].rule, pc) {
                     if let Some((r, 1)) = ops[0].op.vgpr_range() {
                         self.vwrite(st, r as usize, w, false, pc);
                         vgpr_done = true;
@@ -787,11 +785,11 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        match self.rules[li] {
+        match self.fx[li].rule {
             Rule::SBitcmp1 | Rule::SBitcmp0 => {
                 let a = self.sread(st, &src(0), 0, 1);
                 let b = self.sread(st, &src(1), 0, 1);
-                let neg = self.rules[li] == Rule::SBitcmp0;
+                let neg = self.fx[li].rule == Rule::SBitcmp0;
                 scc = Some(if a == SVal::Mwi && b.as_const() == Some(6) {
                     Scc::Mwi64 { neg }
                 } else if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
@@ -1295,9 +1293,89 @@ impl<'a> Engine<'a> {
     }
 }
 
+/// The in-states of all blocks, in two flat arrays (no allocation per
+/// block).
+struct InStates {
+    ns: usize,
+    nv: usize,
+    s: Vec<SVal>,
+    v: Vec<VRep>,
+    /// SCC and exec of each block; `None` until a path reaches it.
+    meta: Vec<Option<(Scc, StateId)>>,
+}
+
+impl InStates {
+    fn new(nb: usize, ns: usize, nv: usize) -> InStates {
+        let unknown = VRep::flat(VVal::Unknown(Why::new(WhyKind::Entry, 0)));
+        InStates {
+            ns,
+            nv,
+            s: vec![SVal::Unknown; nb * ns],
+            v: vec![unknown; nb * nv],
+            meta: vec![None; nb],
+        }
+    }
+    fn parts(&mut self, b: usize) -> (&mut [SVal], &mut [VRep], &mut Option<(Scc, StateId)>) {
+        (
+            &mut self.s[b * self.ns..(b + 1) * self.ns],
+            &mut self.v[b * self.nv..(b + 1) * self.nv],
+            &mut self.meta[b],
+        )
+    }
+    /// Copy block `b`'s in-state into `st`; false when it has none.
+    fn load(&self, b: usize, st: &mut State) -> bool {
+        let Some((scc, exec)) = self.meta[b] else {
+            return false;
+        };
+        st.s.copy_from_slice(&self.s[b * self.ns..(b + 1) * self.ns]);
+        st.v.copy_from_slice(&self.v[b * self.nv..(b + 1) * self.nv]);
+        st.scc = scc;
+        st.exec = exec;
+        true
+    }
+}
+
+/// Pending blocks by reverse-postorder position; the lowest goes first.
+struct Worklist {
+    bits: Vec<u64>,
+    /// No set bit below word `low`.
+    low: usize,
+}
+
+impl Worklist {
+    fn new(n: usize) -> Worklist {
+        Worklist {
+            bits: vec![0; n.div_ceil(64).max(1)],
+            low: 0,
+        }
+    }
+    fn insert(&mut self, k: usize) {
+        if let Some(w) = self.bits.get_mut(k / 64) {
+            *w |= 1 << (k % 64);
+            self.low = self.low.min(k / 64);
+        }
+    }
+    fn pop_first(&mut self) -> Option<usize> {
+        while self.low < self.bits.len() {
+            let w = self.bits[self.low];
+            if w != 0 {
+                let b = w.trailing_zeros() as usize;
+                self.bits[self.low] &= !(1 << b);
+                return Some(self.low * 64 + b);
+            }
+            self.low += 1;
+        }
+        None
+    }
+}
+
 /// What a line writes (see `Engine::fx`).
 #[derive(Clone, Debug)]
 struct Fx {
+    /// The tracer's rule for it.
+    rule: Rule,
+    /// `isa`'s implicit accesses.
+    imp: Implicit,
     /// Why what it writes is unknown (rules that know better override).
     why: Why,
     /// Its defs, in `Engine::defs`.
@@ -1369,19 +1447,14 @@ fn add_lo(a: SVal, b: SVal) -> (SVal, Scc) {
 }
 
 /// Why a register written by an instruction without a rule is unknown.
-fn generic_why(inst: &Instruction, imp: Implicit, pc: u32) -> Why {
+fn generic_why(inst: &Instruction, imp: Implicit, partial: bool, pc: u32) -> Why {
     let kind = if imp.contains(Implicit::LDS) || inst.family == Family::Ds {
         WhyKind::Lds
     } else if imp.contains(Implicit::MEMORY) {
         WhyKind::Load
     } else if imp.contains(Implicit::CROSS_LANE) {
         WhyKind::CrossLane
-    } else if inst
-        .operands
-        .as_slice()
-        .iter()
-        .any(|s| s.is_def() && s.access.contains(Access::PARTIAL))
-    {
+    } else if partial {
         WhyKind::Partial
     } else {
         WhyKind::Other
