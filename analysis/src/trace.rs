@@ -6,7 +6,19 @@
 //! index bound: the one `VertexId`/`InstanceId`/`IdPlus` source that every
 //! indexed access through it agrees on, or the reason there is none.
 //!
-//! The tracing algorithm fills these in; `drawbind` consumes them.
+//! [`trace_code`] / [`trace_program`] fill these in; `drawbind` consumes
+//! them. What a bound promises, and how the tracer keeps the promise (the
+//! exec-mask model in particular), is written down in ARCHITECTURE.md
+//! ("analysis: what the trace promises"). The algorithm is a forward
+//! fixpoint over the [`crate::cfg::Cfg`] in reverse postorder:
+//!
+//! - scalar registers hold [`Word`]s (user data, constants, table words,
+//!   buffer words), pointer halves, the entry `merged_wave_info` and copies
+//!   of exec masks;
+//! - VGPRs hold an id, an id plus a word, or unknown (with the reason),
+//!   layered by the exec state they were written under;
+//! - exec is a state in a tree of known containment;
+//! - joins keep what all paths agree on; loops widen after a few rounds.
 
 use crate::source::{Id, IndexSource, Namer, Ptr, Word};
 use serde::{Deserialize, Serialize};
