@@ -293,6 +293,26 @@ fn same_slot_reloaded_and_indexed_differently_is_unbound() {
     assert!(r.contains("disagree"), "{r}");
 }
 
+#[test]
+fn vop3_copy_and_readlane_keep_the_index() {
+    assert_bound("copy_e64_and_readlane", "ud12..ud15", "vertex_id + ud1");
+}
+
+#[test]
+fn sdwa_partial_write_forgets_the_register() {
+    assert_unbound("sdwa_partial_write", "ud12..ud15");
+}
+
+#[test]
+fn dpp_move_is_not_a_copy() {
+    assert_unbound("dpp_copy", "ud12..ud15");
+}
+
+#[test]
+fn writelane_target_is_forgotten() {
+    assert_unbound("writelane_target", "ud12..ud15");
+}
+
 // ------------------------------------------------------------ exec model
 
 fn trace_with(name: &str, config: TraceConfig) -> ShaderTrace {
