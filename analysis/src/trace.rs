@@ -165,7 +165,7 @@ mod engine;
 mod output;
 mod rules;
 
-pub use engine::TraceConfig;
+pub use engine::{TraceConfig, TraceFaults, TraceOptions};
 
 use crate::cfg::{Cfg, Program};
 
@@ -175,19 +175,44 @@ use crate::cfg::{Cfg, Program};
 /// [`ShaderTrace::notes`] and, when it could make a bound wrong, leaves
 /// every descriptor unbound with that reason.
 pub fn trace_program(program: &Program, cfg: &Cfg, config: &TraceConfig) -> ShaderTrace {
-    let out = engine::Engine::new(program, cfg, *config).run();
+    trace_program_with(program, cfg, config, &TraceOptions::default())
+}
+
+/// [`trace_program`] with options (the test-only [`TraceFaults`]).
+pub fn trace_program_with(
+    program: &Program,
+    cfg: &Cfg,
+    config: &TraceConfig,
+    options: &TraceOptions,
+) -> ShaderTrace {
+    let out = engine::Engine::new(program, cfg, *config, options.faults).run();
     output::build(program, cfg, config, out)
+}
+
+/// [`trace_code`] with options (the test-only [`TraceFaults`]).
+pub fn trace_with(
+    code: &[u8],
+    target: isa::Target,
+    config: &TraceConfig,
+    options: &TraceOptions,
+) -> ShaderTrace {
+    let program = Program::decode(code, decode_mode(target, config));
+    let cfg = Cfg::build(&program);
+    trace_program_with(&program, &cfg, config, options)
+}
+
+fn decode_mode(target: isa::Target, config: &TraceConfig) -> isa::Mode {
+    if config.wave32 {
+        isa::Mode::wave32(target)
+    } else {
+        isa::Mode::wave64(target)
+    }
 }
 
 /// Decode `code` for `target` and the configuration's wave size, build its
 /// graph and trace it.
 pub fn trace_code(code: &[u8], target: isa::Target, config: &TraceConfig) -> ShaderTrace {
-    let mode = if config.wave32 {
-        isa::Mode::wave32(target)
-    } else {
-        isa::Mode::wave64(target)
-    };
-    let program = Program::decode(code, mode);
+    let program = Program::decode(code, decode_mode(target, config));
     let cfg = Cfg::build(&program);
     trace_program(&program, &cfg, config)
 }

@@ -416,3 +416,38 @@ fn legacy_vs_code_traced_as_ngg_is_unbound() {
     let t = trace_with("legacy_vs_vertex_id", TraceConfig::ngg());
     assert!(t.descriptors.iter().all(|d| d.bound.is_none()), "{t:#?}");
 }
+
+// ------------------------------------------------------------ test-only faults
+
+#[test]
+fn fault_switches_break_their_rule_and_default_options_change_nothing() {
+    use analysis::trace::{trace_with, TraceFaults, TraceOptions};
+    let with = |name: &str, faults: TraceFaults| {
+        trace_with(
+            &code(name),
+            isa::Target::Gfx1030,
+            &TraceConfig::ngg(),
+            &TraceOptions { faults },
+        )
+    };
+    assert_eq!(
+        with("d879_example", TraceFaults::default()),
+        trace("d879_example")
+    );
+    let t = with(
+        "d879_example",
+        TraceFaults {
+            drop_plus_word: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(bound(&t, "ud12..ud15").as_deref(), Some("vertex_id"));
+    let t = with(
+        "lds_round_trip",
+        TraceFaults {
+            ignore_lds: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(bound(&t, "ud12..ud15").as_deref(), Some("vertex_id + ud1"));
+}

@@ -28,6 +28,32 @@ pub struct TraceConfig {
     pub wave32: bool,
 }
 
+/// Deliberately broken tracing rules, **for tests only**: the soundness
+/// oracle's negative controls (`interp`) switch one on to prove its check
+/// turns red when that rule is broken. All off by default; tracing with no
+/// fault set is exactly tracing without them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TraceFaults {
+    /// `v_add_nc_u32` of an id and a word gives the bare id (the `+ word`
+    /// is dropped).
+    pub drop_plus_word: bool,
+    /// LDS is one register: a DS read yields the value of the most recent
+    /// DS write's data, whatever the addresses.
+    pub ignore_lds: bool,
+    /// Exec writes to an exactly known mask (restores such as
+    /// `s_mov_b64 exec, s` / `s_or_b64 exec, exec, s`, and `-1`, `0`, the
+    /// vertex lanes) are ignored: a value written under a narrow mask is
+    /// read as if every lane held it.
+    pub ignore_exec_restore: bool,
+}
+
+/// Options of [`crate::trace::trace_with`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TraceOptions {
+    /// Test-only broken rules.
+    pub faults: TraceFaults,
+}
+
 impl TraceConfig {
     /// A configuration.
     pub fn new(stage: Stage, abi: Abi, wave32: bool) -> TraceConfig {
@@ -155,10 +181,18 @@ pub(crate) struct Engine<'a> {
     recs: Vec<Option<Rec>>,
     restart: bool,
     nlines: u32,
+    faults: TraceFaults,
+    /// With `faults.ignore_lds`: the data of the last DS write seen.
+    lds_last: Option<VVal>,
 }
 
 impl<'a> Engine<'a> {
-    pub(crate) fn new(prog: &'a Program, cfg: &'a Cfg, conf: TraceConfig) -> Engine<'a> {
+    pub(crate) fn new(
+        prog: &'a Program,
+        cfg: &'a Cfg,
+        conf: TraceConfig,
+        faults: TraceFaults,
+    ) -> Engine<'a> {
         let n = prog.lines.len();
         let mut fx = Vec::with_capacity(n);
         let mut defs = Vec::with_capacity(n);
@@ -221,6 +255,7 @@ impl<'a> Engine<'a> {
             let end = defs.len() as u32;
             let noop = rl == Rule::Generic
                 && start == end
+                && !(faults.ignore_lds && inst.family == Family::Ds)
                 && !imp.intersects(
                     Implicit::WRITE_SCC
                         | Implicit::WRITE_VCC
@@ -270,6 +305,8 @@ impl<'a> Engine<'a> {
             recs: vec![None; n],
             restart: false,
             nlines: n as u32,
+            faults,
+            lds_last: None,
         }
     }
 
@@ -806,6 +843,13 @@ impl<'a> Engine<'a> {
             Rule::Buf => self.buffer_access(st, inst, li, pc),
             _ => {}
         }
+        // Broken on purpose (tests only): LDS as one register.
+        let lds_fault = self.faults.ignore_lds && inst.family == Family::Ds;
+        if lds_fault {
+            if let Some(d) = inst.uses().nth(1) {
+                self.lds_last = self.vread(st, &d.op, pc);
+            }
+        }
         self.finish(
             st,
             li,
@@ -818,6 +862,14 @@ impl<'a> Engine<'a> {
             sdst_new_exec,
             why,
         );
+        if lds_fault {
+            if let (Some(v), Some((r, 1))) = (
+                self.lds_last,
+                inst.defs().next().and_then(|s| s.op.vgpr_range()),
+            ) {
+                self.vwrite(st, r as usize, v, false, pc);
+            }
+        }
     }
 
     /// Why what line `li` writes is unknown: its own reason, or, when it
@@ -947,6 +999,7 @@ impl<'a> Engine<'a> {
     fn apply_exec(&mut self, st: &mut State, li: usize, op: ExecOp, pc: u32) -> bool {
         match op {
             ExecOp::Keep => false,
+            ExecOp::Set(_) if self.faults.ignore_exec_restore => false,
             ExecOp::Set(s) => {
                 st.exec = s;
                 false
@@ -1155,6 +1208,7 @@ impl<'a> Engine<'a> {
                         _ => SVal::Unknown,
                     };
                     return Some(match (xv, word) {
+                        (VVal::Id(id), SVal::W(_)) if self.faults.drop_plus_word => VVal::Id(id),
                         (VVal::Id(id), SVal::W(w)) => VVal::IdPlus(id, w),
                         (VVal::Unknown(w), _) => VVal::Unknown(w),
                         _ => other(),
