@@ -71,10 +71,10 @@ fn remap(code: u16, count: u8, r: u16) -> u16 {
         return 256 + r % (257 - n.min(256));
     }
     if code < 106 {
-        if r % 23 == 0 && n <= 2 {
+        if r.is_multiple_of(23) && n <= 2 {
             return 126; // exec / exec_lo
         }
-        if r % 29 == 0 && n <= 2 {
+        if r.is_multiple_of(29) && n <= 2 {
             return 106; // vcc / vcc_lo
         }
         let align = match n {
