@@ -166,7 +166,9 @@ impl Oracle {
                 }
                 Ok(v)
             }
-            Err(OracleError::Failed { .. }) if regions.len() == 1 => Ok(vec![self.after_crash(&regions[0])?]),
+            Err(OracleError::Failed { .. }) if regions.len() == 1 => {
+                Ok(vec![self.after_crash(&regions[0])?])
+            }
             Err(OracleError::Failed { .. }) => {
                 let mid = regions.len() / 2;
                 let mut a = self.batch(&regions[..mid])?;
@@ -274,9 +276,9 @@ impl Oracle {
 
 /// True when an operand of `text` is one of the oracle's region labels.
 fn names_a_region(text: &str) -> bool {
-    text.split(|c: char| c == ' ' || c == ',').skip(1).any(|t| {
-        t.len() > 1 && t.starts_with('r') && t[1..].bytes().all(|b| b.is_ascii_digit())
-    })
+    text.split(|c: char| c == ' ' || c == ',')
+        .skip(1)
+        .any(|t| t.len() > 1 && t.starts_with('r') && t[1..].bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn io_err(tool: &'static str) -> impl Fn(io::Error) -> OracleError {
