@@ -276,7 +276,7 @@ impl Oracle {
 
 /// True when an operand of `text` is one of the oracle's region labels.
 fn names_a_region(text: &str) -> bool {
-    text.split(|c: char| c == ' ' || c == ',')
+    text.split([' ', ','])
         .skip(1)
         .any(|t| t.len() > 1 && t.starts_with('r') && t[1..].bytes().all(|b| b.is_ascii_digit()))
 }
