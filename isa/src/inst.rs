@@ -169,10 +169,12 @@ impl Opcode {
         Opcode(((space as u16) << 11) | (index & 0x7ff))
     }
     /// The opcode space.
+    #[inline]
     pub fn space(self) -> OpSpace {
         OpSpace::ALL[(self.0 >> 11) as usize]
     }
     /// The index within the space.
+    #[inline]
     pub const fn index(self) -> u16 {
         self.0 & 0x7ff
     }
@@ -308,12 +310,14 @@ impl Default for Operands {
 
 impl core::ops::Deref for Operands {
     type Target = [Slot];
+    #[inline]
     fn deref(&self) -> &[Slot] {
         self.as_slice()
     }
 }
 
 impl core::ops::DerefMut for Operands {
+    #[inline]
     fn deref_mut(&mut self) -> &mut [Slot] {
         self.as_mut_slice()
     }

@@ -243,6 +243,18 @@ pub struct VopInfo {
     pub e64: Option<VopForm>,
 }
 
+impl VopInfo {
+    /// The form an encoding family uses: `e64` for VOP3/VOP3P, else `e32`
+    /// (VOP1/VOP2/VOPC, and the DPP/SDWA siblings).
+    #[inline]
+    pub(crate) fn form(&self, family: Family) -> Option<&VopForm> {
+        match family {
+            Family::Vop3 | Family::Vop3p => self.e64.as_ref(),
+            _ => self.e32.as_ref(),
+        }
+    }
+}
+
 /// Index of a target in the generated per-target maps.
 #[inline]
 pub(crate) fn target_index(t: Target) -> usize {
@@ -250,6 +262,7 @@ pub(crate) fn target_index(t: Target) -> usize {
 }
 
 /// The table row of an opcode (VOP or VOP3P space).
+#[inline]
 pub fn info(op: Opcode) -> Option<&'static VopInfo> {
     let i = op.index() as usize;
     match op.space() {
@@ -268,12 +281,9 @@ pub fn info(op: Opcode) -> Option<&'static VopInfo> {
 /// The form of an instruction used by an encoding family: the e32 form for
 /// VOP1/VOP2/VOPC (and, for a sibling, DPP and SDWA), the e64 form for
 /// VOP3/VOP3P.
+#[inline]
 pub fn form(op: Opcode, family: Family) -> Option<&'static VopForm> {
-    let i = info(op)?;
-    match family {
-        Family::Vop3 | Family::Vop3p => i.e64.as_ref(),
-        _ => i.e32.as_ref(),
-    }
+    info(op)?.form(family)
 }
 
 /// The instruction a 32-bit encoding's native opcode names on a target:

@@ -108,6 +108,7 @@ pub struct ExtInfo {
 }
 
 /// The extended forms of an opcode, if it has any.
+#[inline]
 pub fn info(op: Opcode) -> Option<&'static ExtInfo> {
     if op.space() != OpSpace::Vop {
         return None;
@@ -118,6 +119,7 @@ pub fn info(op: Opcode) -> Option<&'static ExtInfo> {
 
 /// The form of an opcode in `family` ([`Family::Dpp16`], [`Family::Dpp8`]
 /// or [`Family::Sdwa`]), on any target (see [`ExtForm::targets`]).
+#[inline]
 pub fn form(op: Opcode, family: Family) -> Option<&'static ExtForm> {
     let i = info(op)?;
     match family {
@@ -400,6 +402,7 @@ impl SdwaSel {
         }
     }
     /// LLVM's spelling (`BYTE_0`, ..., `DWORD`).
+    #[inline]
     pub const fn name(self) -> &'static str {
         match self {
             SdwaSel::Byte0 => "BYTE_0",
@@ -444,6 +447,7 @@ impl DstUnused {
         self as u32
     }
     /// LLVM's spelling.
+    #[inline]
     pub const fn name(self) -> &'static str {
         match self {
             DstUnused::Pad | DstUnused::Reserved => "UNUSED_PAD",

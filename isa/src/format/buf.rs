@@ -7,21 +7,22 @@
 //! unless it is the default (1, `BUF_FMT_8_UNORM`): by name when LLVM has
 //! one, else as a number.
 
-use super::operand::{write_inline, write_reg};
+use super::operand::{write_dec, write_hex, write_inline, write_int, write_reg, write_sep};
 use super::Formatter;
+use super::Out;
 use crate::family::buf::{self, BufMods};
 use crate::inst::{Family, Instruction, Modifiers};
 use crate::operand::{inline_b32, Operand, ValType, SRC_LDS_DIRECT};
 use core::fmt;
 
-pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
+pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
     out.write_str(inst.opcode.name())?;
     let mods = match inst.mods {
         Modifiers::Buf(m) => m,
         _ => BufMods::default(),
     };
     for (i, s) in inst.operands.iter().enumerate() {
-        out.write_str(if i == 0 { " " } else { ", " })?;
+        write_sep(out, i == 0)?;
         match s.op {
             Operand::Reg { code, count } => {
                 write_reg(code, count, out)?;
@@ -31,14 +32,21 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
             }
             Operand::Inline(c) => write_inline(c, ValType::B32, out)?,
             Operand::Literal(v) => write_literal_b32(v, out)?,
-            Operand::Imm(v) => write!(out, "{v}")?,
+            Operand::Imm(v) => write_int(out, v as i64)?,
             Operand::Off => out.write_str("off")?,
         }
     }
     if inst.family == Family::Mtbuf && mods.format != buf::DEFAULT_FORMAT {
         match buf::format_name(mods.format) {
-            Some(n) => write!(out, " format:[{n}]")?,
-            None => write!(out, " format:{}", mods.format)?,
+            Some(n) => {
+                out.write_str(" format:[")?;
+                out.write_str(n)?;
+                out.write_char(']')?;
+            }
+            None => {
+                out.write_str(" format:")?;
+                write_dec(out, mods.format as u32)?;
+            }
         }
     }
     if inst.operands.is_empty() {
@@ -48,7 +56,7 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
     write_flags(&mods, out)
 }
 
-fn write_flags<W: fmt::Write>(m: &BufMods, out: &mut W) -> fmt::Result {
+fn write_flags<W: Out>(m: &BufMods, out: &mut W) -> fmt::Result {
     if m.idxen {
         out.write_str(" idxen")?;
     }
@@ -56,7 +64,8 @@ fn write_flags<W: fmt::Write>(m: &BufMods, out: &mut W) -> fmt::Result {
         out.write_str(" offen")?;
     }
     if m.offset != 0 {
-        write!(out, " offset:{}", m.offset)?;
+        out.write_str(" offset:")?;
+        write_dec(out, m.offset as u32)?;
     }
     for (on, s) in [
         (m.glc, " glc"),
@@ -75,11 +84,11 @@ fn write_flags<W: fmt::Write>(m: &BufMods, out: &mut W) -> fmt::Result {
 /// A 32-bit literal of an integer operand as LLVM prints it: the value of
 /// an inline constant when it has one (`64`, `-16`, `1.0`, `0.15915494`),
 /// else hexadecimal.
-fn write_literal_b32<W: fmt::Write>(v: u32, out: &mut W) -> fmt::Result {
+fn write_literal_b32<W: Out>(v: u32, out: &mut W) -> fmt::Result {
     for code in (128u8..=208).chain(240..=248) {
         if inline_b32(code) == Some(v) {
             return write_inline(code, ValType::B32, out);
         }
     }
-    write!(out, "{v:#x}")
+    write_hex(out, v as u64)
 }

@@ -1,15 +1,16 @@
 //! DS formatting: `ds_read2_b32 v[4:5], v9 offset0:2 offset1:3`.
 
-use super::operand::write_operand;
+use super::operand::{write_dec, write_operand, write_sep};
 use super::Formatter;
+use super::Out;
 use crate::family::ds::{self, DsGds, DsOffset};
 use crate::inst::{Instruction, Modifiers};
 use core::fmt;
 
-pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
+pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
     out.write_str(inst.opcode.name())?;
     for (i, s) in inst.operands.iter().enumerate() {
-        out.write_str(if i == 0 { " " } else { ", " })?;
+        write_sep(out, i == 0)?;
         write_operand(s.op, s.ty, out)?;
     }
     let (Some(info), Modifiers::Ds(m)) = (ds::info(inst.opcode.index()), inst.mods) else {
@@ -19,15 +20,18 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
         DsOffset::None => {}
         DsOffset::Single => {
             if m.offset16() != 0 {
-                write!(out, " offset:{}", m.offset16())?;
+                out.write_str(" offset:")?;
+                write_dec(out, m.offset16() as u32)?;
             }
         }
         DsOffset::Pair => {
             if m.offset0 != 0 {
-                write!(out, " offset0:{}", m.offset0)?;
+                out.write_str(" offset0:")?;
+                write_dec(out, m.offset0 as u32)?;
             }
             if m.offset1 != 0 {
-                write!(out, " offset1:{}", m.offset1)?;
+                out.write_str(" offset1:")?;
+                write_dec(out, m.offset1 as u32)?;
             }
         }
         DsOffset::Swizzle => write_swizzle(m.offset16(), out)?,
@@ -44,36 +48,42 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
 /// `and` (4:0), `or` (9:5) and `xor` (14:10) masks, printed as a swap,
 /// reverse or broadcast when it is one, otherwise as a per-bit pattern
 /// (`0`/`1` forced, `p` preserved, `i` inverted, most significant first).
-fn write_swizzle<W: fmt::Write>(v: u16, out: &mut W) -> fmt::Result {
+fn write_swizzle<W: Out>(v: u16, out: &mut W) -> fmt::Result {
     if v == 0 {
         return Ok(());
     }
     out.write_str(" offset:")?;
     if v & 0xff00 == 0x8000 {
-        return write!(
-            out,
-            "swizzle(QUAD_PERM,{},{},{},{})",
-            v & 3,
-            (v >> 2) & 3,
-            (v >> 4) & 3,
-            (v >> 6) & 3
-        );
+        out.write_str("swizzle(QUAD_PERM")?;
+        for k in 0..4 {
+            out.write_char(',')?;
+            write_dec(out, ((v >> (2 * k)) & 3) as u32)?;
+        }
+        return out.write_char(')');
     }
     if v & 0x8000 != 0 {
-        return write!(out, "{v}");
+        return write_dec(out, v as u32);
     }
     let and = v & 0x1f;
     let or = (v >> 5) & 0x1f;
     let xor = (v >> 10) & 0x1f;
     if and == 0x1f && or == 0 && xor.count_ones() == 1 {
-        return write!(out, "swizzle(SWAP,{xor})");
+        out.write_str("swizzle(SWAP,")?;
+        write_dec(out, xor as u32)?;
+        return out.write_char(')');
     }
     if and == 0x1f && or == 0 && xor > 0 && (xor + 1).is_power_of_two() {
-        return write!(out, "swizzle(REVERSE,{})", xor + 1);
+        out.write_str("swizzle(REVERSE,")?;
+        write_dec(out, (xor + 1) as u32)?;
+        return out.write_char(')');
     }
     let group = 0x1f - and + 1;
     if group > 1 && group.is_power_of_two() && or < group && xor == 0 {
-        return write!(out, "swizzle(BROADCAST,{group},{or})");
+        out.write_str("swizzle(BROADCAST,")?;
+        write_dec(out, group as u32)?;
+        out.write_char(',')?;
+        write_dec(out, or as u32)?;
+        return out.write_char(')');
     }
     out.write_str("swizzle(BITMASK_PERM,\"")?;
     let p0 = or ^ xor;

@@ -1,18 +1,19 @@
 //! FLAT/GLOBAL/SCRATCH formatting:
 //! `global_load_dword v1, v2, s[4:5] offset:-16 glc slc dlc lds`.
 
-use super::operand::write_operand;
+use super::operand::{write_int, write_operand, write_sep};
 use super::Formatter;
+use super::Out;
 use crate::family::flat::{self, Saddr};
 use crate::inst::{Instruction, Modifiers};
 use crate::operand::{Operand, ValType};
 use core::fmt;
 
-pub(crate) fn write<W: fmt::Write>(f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
+pub(crate) fn write<W: Out>(f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
     out.write_str(inst.opcode.name())?;
     let space = inst.opcode.space();
     for (i, s) in inst.operands.iter().enumerate() {
-        out.write_str(if i == 0 { " " } else { ", " })?;
+        write_sep(out, i == 0)?;
         write_operand(s.op, s.ty, out)?;
         // LLVM notes a saddr register outside the operand's class (gfx10.1
         // scratch with saddr = exec_hi).
@@ -22,7 +23,9 @@ pub(crate) fn write<W: fmt::Write>(f: &Formatter, inst: &Instruction, out: &mut 
                 if let Saddr::Reg { note: Some(n), .. } =
                     flat::saddr(space, f.target(), code as u32, lds)
                 {
-                    write!(out, "/*{n}*/")?;
+                    out.write_str("/*")?;
+                    out.write_str(n)?;
+                    out.write_str("*/")?;
                 }
             }
         }
@@ -31,7 +34,8 @@ pub(crate) fn write<W: fmt::Write>(f: &Formatter, inst: &Instruction, out: &mut 
         return Ok(());
     };
     if m.offset != 0 {
-        write!(out, " offset:{}", m.offset)?;
+        out.write_str(" offset:")?;
+        write_int(out, m.offset as i64)?;
     }
     if m.glc {
         out.write_str(" glc")?;

@@ -10,8 +10,9 @@
 //! which can be narrower than the operands' hardware counts for malformed
 //! encodings.
 
-use super::operand::write_reg;
+use super::operand::{write_hex, write_reg};
 use super::Formatter;
+use super::Out;
 use crate::family::mimg::{self, MimgKind};
 use crate::inst::Instruction;
 use crate::operand::{Operand, VGPR_BASE};
@@ -24,7 +25,7 @@ fn reg_of(op: Operand) -> (u16, u8) {
     }
 }
 
-pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
+pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
     let name = inst.opcode.name();
     out.write_str(name)?;
     let Some(info) = mimg::mimg_info(inst.opcode) else {
@@ -76,9 +77,11 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
         write_reg(reg_of(ops[ops.len() - 1].op).0, 4, out)?;
     }
     if m.dmask != 0 {
-        write!(out, " dmask:{:#x}", m.dmask)?;
+        out.write_str(" dmask:")?;
+        write_hex(out, m.dmask as u64)?;
     }
-    write!(out, " dim:SQ_RSRC_IMG_{}", mimg::dim_info(m.dim).name)?;
+    out.write_str(" dim:SQ_RSRC_IMG_")?;
+    out.write_str(mimg::dim_info(m.dim).name)?;
     for (on, s) in [
         (m.unorm, " unorm"),
         (m.glc, " glc"),

@@ -42,6 +42,37 @@ impl Formatter {
 
     /// Write one instruction (no newline).
     pub fn write<W: fmt::Write>(&self, inst: &Instruction, out: &mut W) -> fmt::Result {
+        // The text is built in a stack buffer and handed over in one piece;
+        // text too long for it is written piece by piece instead.
+        let mut window = [0u8; LINE];
+        let mut line = Line::new(&mut window);
+        if self.write_any(inst, &mut line).is_ok() {
+            if let Ok(s) = core::str::from_utf8(line.text()) {
+                return out.write_str(s);
+            }
+        }
+        self.write_any(inst, &mut Plain(out))
+    }
+
+    /// Append one instruction's text (no newline) to `out`: the same text
+    /// as [`Formatter::write`], the fastest way to build a listing.
+    pub fn write_bytes(&self, inst: &Instruction, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.resize(start + LINE, 0);
+        let mut line = Line::new(&mut out[start..]);
+        let n = match self.write_any(inst, &mut line) {
+            Ok(()) => line.len,
+            Err(_) => 0,
+        };
+        out.truncate(start + n);
+        if n == 0 {
+            // Too long for the window (or empty): write it piece by piece.
+            let _ = self.write_any(inst, &mut VecText(out));
+        }
+    }
+
+    /// Write one instruction into any writer, piece by piece.
+    fn write_any<W: Out>(&self, inst: &Instruction, out: &mut W) -> fmt::Result {
         match inst.family {
             Family::Sop1 | Family::Sop2 | Family::Sopk | Family::Sopc | Family::Sopp => {
                 sop::write(self, inst, out)
@@ -87,7 +118,7 @@ impl Formatter {
         ty: crate::operand::ValType,
         out: &mut W,
     ) -> fmt::Result {
-        operand::write_operand(op, ty, out)
+        operand::write_operand(op, ty, &mut Plain(out))
     }
 
     /// A [`fmt::Display`] adapter for one instruction.
@@ -95,6 +126,117 @@ impl Formatter {
         Display { f: self, inst }
     }
 }
+
+/// Room for one instruction's text in [`Line`]: every instruction of the
+/// LLVM fixtures fits in well under half of it. Longer text (a long NSA
+/// address list with register-class notes, say) takes the slow path.
+const LINE: usize = 256;
+
+/// Where the family formatters write: a [`fmt::Write`] that can also take
+/// short ASCII chunks in one piece.
+pub(crate) trait Out: fmt::Write {
+    /// Append the first `chunk[15]` bytes of `chunk` (ASCII; at most 15).
+    #[inline]
+    fn write_chunk(&mut self, chunk: &[u8; 16]) -> fmt::Result {
+        for &b in chunk.iter().take(chunk[15] as usize) {
+            self.write_char(b as char)?;
+        }
+        Ok(())
+    }
+}
+
+/// Any [`fmt::Write`] as an [`Out`], piece by piece.
+struct Plain<'a, W: ?Sized>(&'a mut W);
+
+impl<W: fmt::Write + ?Sized> fmt::Write for Plain<'_, W> {
+    #[inline]
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.write_str(s)
+    }
+    #[inline]
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        self.0.write_char(c)
+    }
+}
+
+impl<W: fmt::Write + ?Sized> Out for Plain<'_, W> {}
+
+/// A fixed window of bytes the formatter writes one instruction into: no
+/// capacity growth, one bounds check per piece. Writing past its end is an
+/// error, which sends the caller to its slow path.
+struct Line<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+}
+
+impl<'a> Line<'a> {
+    #[inline(always)]
+    fn new(buf: &'a mut [u8]) -> Line<'a> {
+        Line { buf, len: 0 }
+    }
+
+    /// The text written so far.
+    #[inline(always)]
+    fn text(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+impl fmt::Write for Line<'_> {
+    #[inline(always)]
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        match self.buf.get_mut(self.len..end) {
+            Some(dst) => {
+                dst.copy_from_slice(s.as_bytes());
+                self.len = end;
+                Ok(())
+            }
+            None => Err(fmt::Error),
+        }
+    }
+
+    #[inline(always)]
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        match self.buf.get_mut(self.len) {
+            Some(b) if c.is_ascii() => {
+                *b = c as u8;
+                self.len += 1;
+                Ok(())
+            }
+            _ => self.write_str(c.encode_utf8(&mut [0; 4])),
+        }
+    }
+}
+
+impl Out for Line<'_> {
+    /// One 16-byte store; the bytes past the chunk's length are
+    /// overwritten by what comes next (or cut off at the end).
+    #[inline(always)]
+    fn write_chunk(&mut self, chunk: &[u8; 16]) -> fmt::Result {
+        match self.buf.get_mut(self.len..self.len + 16) {
+            Some(dst) => {
+                dst.copy_from_slice(chunk);
+                self.len += (chunk[15] & 15) as usize;
+                Ok(())
+            }
+            None => Err(fmt::Error),
+        }
+    }
+}
+
+/// [`fmt::Write`] into a byte vector (the slow path of
+/// [`Formatter::write_bytes`]).
+struct VecText<'a>(&'a mut Vec<u8>);
+
+impl fmt::Write for VecText<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+impl Out for VecText<'_> {}
 
 /// Displays an instruction with a [`Formatter`].
 pub struct Display<'a> {

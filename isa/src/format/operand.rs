@@ -1,10 +1,12 @@
 //! Printing of registers and constants shared by every family.
 
+use super::Out;
 use crate::operand::{Operand, ValType, VGPR_BASE};
 use core::fmt;
 
 /// Name of a single register code (count 1), as LLVM prints it.
-pub(crate) fn reg_name(code: u16) -> Option<&'static str> {
+#[inline]
+pub(crate) const fn reg_name(code: u16) -> Option<&'static str> {
     Some(match code {
         106 => "vcc_lo",
         107 => "vcc_hi",
@@ -25,16 +27,135 @@ pub(crate) fn reg_name(code: u16) -> Option<&'static str> {
     })
 }
 
-/// Write `n` in decimal without the `core::fmt` machinery (the formatter's
-/// hot path prints many small numbers).
-#[inline]
-pub(crate) fn write_dec<W: fmt::Write>(out: &mut W, n: u32) -> fmt::Result {
-    if n < 10 {
-        return out.write_char((b'0' + n as u8) as char);
+/// A short ASCII text (at most 15 bytes) for [`Out::write_chunk`]: the
+/// bytes, then the length in the last byte.
+type ChunkBytes = [u8; 16];
+
+/// Builds a [`ChunkBytes`]; text that does not fit is reported by
+/// [`Chunk::done`] rather than cut.
+struct Chunk {
+    b: ChunkBytes,
+    n: usize,
+}
+
+impl Chunk {
+    #[inline(always)]
+    const fn new() -> Chunk {
+        Chunk { b: [0; 16], n: 0 }
     }
+
+    #[inline(always)]
+    const fn byte(mut self, x: u8) -> Chunk {
+        if self.n < 15 {
+            self.b[self.n] = x;
+        }
+        self.n += 1;
+        self
+    }
+
+    const fn text(mut self, s: &str) -> Chunk {
+        let s = s.as_bytes();
+        let mut i = 0;
+        while i < s.len() {
+            self = self.byte(s[i]);
+            i += 1;
+        }
+        self
+    }
+
+    /// `v` in decimal (`v` < 1000; larger values make the chunk overflow).
+    #[inline(always)]
+    const fn dec(self, v: u32) -> Chunk {
+        if v >= 1000 {
+            let mut c = self;
+            c.n = 16;
+            c
+        } else if v >= 100 {
+            self.byte(b'0' + (v / 100) as u8)
+                .byte(b'0' + (v / 10 % 10) as u8)
+                .byte(b'0' + (v % 10) as u8)
+        } else if v >= 10 {
+            self.byte(b'0' + (v / 10) as u8).byte(b'0' + (v % 10) as u8)
+        } else {
+            self.byte(b'0' + v as u8)
+        }
+    }
+
+    /// The finished chunk, or `None` if the text did not fit.
+    #[inline(always)]
+    const fn done(mut self) -> Option<ChunkBytes> {
+        if self.n <= 15 {
+            self.b[15] = self.n as u8;
+            Some(self.b)
+        } else {
+            None
+        }
+    }
+}
+
+/// The text of a single register (count 1) as a chunk; length 0 when the
+/// code has no short name (`src_private_limit`, constants, ...).
+const fn reg_chunk(code: u16) -> ChunkBytes {
+    let c = match code {
+        0..=105 => Chunk::new().byte(b's').dec(code as u32),
+        108..=123 => Chunk::new().text("ttmp").dec(code as u32 - 108),
+        VGPR_BASE..=511 => Chunk::new().byte(b'v').dec((code - VGPR_BASE) as u32),
+        _ => match reg_name(code) {
+            Some(name) => Chunk::new().text(name),
+            None => Chunk::new(),
+        },
+    };
+    match c.done() {
+        Some(b) => b,
+        None => [0; 16],
+    }
+}
+
+/// [`reg_chunk`] of every register code.
+static REG_CHUNKS: [ChunkBytes; 512] = {
+    let mut t = [[0u8; 16]; 512];
+    let mut code = 0;
+    while code < 512 {
+        t[code] = reg_chunk(code as u16);
+        code += 1;
+    }
+    t
+};
+
+/// The ASCII digit `n` (0..=9).
+#[inline(always)]
+fn digit(n: u32) -> char {
+    (b'0' + n as u8) as char
+}
+
+/// The separator before operand `first`: `" "` before the first, `", "`
+/// before the others.
+#[inline(always)]
+pub(crate) fn write_sep<W: Out>(out: &mut W, first: bool) -> fmt::Result {
+    if first {
+        out.write_char(' ')
+    } else {
+        out.write_str(", ")
+    }
+}
+
+/// Write `n` in decimal without the `core::fmt` machinery (the formatter's
+/// hot path prints many small numbers: register indices, offsets).
+#[inline]
+pub(crate) fn write_dec<W: Out>(out: &mut W, n: u32) -> fmt::Result {
+    if n < 10 {
+        return out.write_char(digit(n));
+    }
+    match Chunk::new().dec(n).done() {
+        Some(c) => out.write_chunk(&c),
+        None => write_dec_wide(out, n),
+    }
+}
+
+/// [`write_dec`] for numbers of four digits or more.
+fn write_dec_wide<W: Out>(out: &mut W, mut n: u32) -> fmt::Result {
     let mut buf = [0u8; 10];
     let mut i = buf.len();
-    let mut n = n;
     while n > 0 {
         i -= 1;
         buf[i] = b'0' + (n % 10) as u8;
@@ -46,9 +167,41 @@ pub(crate) fn write_dec<W: fmt::Write>(out: &mut W, n: u32) -> fmt::Result {
     Ok(())
 }
 
-/// Write `n` as LLVM's lower-case hex, `0x1f`, without `core::fmt`.
+/// Write a signed number in decimal (`-5`, `12`), as `{}` prints it.
 #[inline]
-pub(crate) fn write_hex<W: fmt::Write>(out: &mut W, n: u64) -> fmt::Result {
+pub(crate) fn write_int<W: Out>(out: &mut W, n: i64) -> fmt::Result {
+    if n < 0 {
+        out.write_char('-')?;
+    }
+    let m = n.unsigned_abs();
+    match u32::try_from(m) {
+        Ok(m) => write_dec(out, m),
+        Err(_) => write_dec_u64(out, m),
+    }
+}
+
+/// [`write_dec`] for 64-bit numbers.
+fn write_dec_u64<W: Out>(out: &mut W, mut n: u64) -> fmt::Result {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &b in &buf[i..] {
+        out.write_char(b as char)?;
+    }
+    Ok(())
+}
+
+/// Write `n` as LLVM's lower-case hex, `0x1f`, without `core::fmt` (as
+/// `{:#x}` prints it).
+#[inline]
+pub(crate) fn write_hex<W: Out>(out: &mut W, n: u64) -> fmt::Result {
     out.write_str("0x")?;
     let digits = (64 - (n | 1).leading_zeros()).div_ceil(4);
     for k in (0..digits).rev() {
@@ -58,39 +211,64 @@ pub(crate) fn write_hex<W: fmt::Write>(out: &mut W, n: u64) -> fmt::Result {
 }
 
 /// `prefix{first}` or `prefix[first:last]`.
-#[inline]
-fn write_range<W: fmt::Write>(out: &mut W, prefix: &str, first: u16, count: u16) -> fmt::Result {
+#[inline(always)]
+fn write_range<W: Out>(out: &mut W, prefix: &str, first: u16, count: u16) -> fmt::Result {
+    if count > 1 {
+        let last = first as u32 + count as u32 - 1;
+        let c = Chunk::new().text(prefix).byte(b'[').dec(first as u32);
+        if let Some(c) = c.byte(b':').dec(last).byte(b']').done() {
+            return out.write_chunk(&c);
+        }
+    }
     out.write_str(prefix)?;
     if count == 1 {
         write_dec(out, first as u32)
     } else {
-        out.write_str("[")?;
+        out.write_char('[')?;
         write_dec(out, first as u32)?;
-        out.write_str(":")?;
+        out.write_char(':')?;
         write_dec(out, (first + count - 1) as u32)?;
-        out.write_str("]")
+        out.write_char(']')
     }
 }
 
 /// Write a register range: `s5`, `s[4:7]`, `v[0:3]`, `ttmp[0:1]`, `vcc`,
 /// `exec`, `vcc_lo`, `m0` ...
-pub(crate) fn write_reg<W: fmt::Write>(code: u16, count: u8, out: &mut W) -> fmt::Result {
+#[inline]
+pub(crate) fn write_reg<W: Out>(code: u16, count: u8, out: &mut W) -> fmt::Result {
+    // The common case first: one register with a short name.
+    if count <= 1 {
+        if let Some(c) = REG_CHUNKS.get(code as usize) {
+            if c[15] != 0 {
+                return out.write_chunk(c);
+            }
+        }
+    }
+    write_reg_range(code, count, out)
+}
+
+/// [`write_reg`] for ranges and long names.
+fn write_reg_range<W: Out>(code: u16, count: u8, out: &mut W) -> fmt::Result {
     let count = count.max(1) as u16;
     match code {
+        VGPR_BASE..=511 => write_range(out, "v", code - VGPR_BASE, count),
         0..=105 => write_range(out, "s", code, count),
         108..=123 => write_range(out, "ttmp", code - 108, count),
         106 if count == 2 => out.write_str("vcc"),
         126 if count == 2 => out.write_str("exec"),
-        VGPR_BASE..=511 => write_range(out, "v", code - VGPR_BASE, count),
         _ => match reg_name(code) {
             Some(n) => out.write_str(n),
-            None => write!(out, "<reg {code}>"),
+            None => {
+                out.write_str("<reg ")?;
+                write_dec(out, code as u32)?;
+                out.write_char('>')
+            }
         },
     }
 }
 
 /// Write an inline constant for an operand of type `ty`.
-pub(crate) fn write_inline<W: fmt::Write>(code: u8, ty: ValType, out: &mut W) -> fmt::Result {
+pub(crate) fn write_inline<W: Out>(code: u8, ty: ValType, out: &mut W) -> fmt::Result {
     match code {
         128..=192 => write_dec(out, (code - 128) as u32),
         193..=208 => {
@@ -109,17 +287,22 @@ pub(crate) fn write_inline<W: fmt::Write>(code: u8, ty: ValType, out: &mut W) ->
             ValType::F64 | ValType::B64 => out.write_str("0.15915494309189532"),
             _ => out.write_str("0.15915494"),
         },
-        _ => write!(out, "<inline {code}>"),
+        _ => {
+            out.write_str("<inline ")?;
+            write_dec(out, code as u32)?;
+            out.write_char('>')
+        }
     }
 }
 
 /// Write a generic operand (register, inline constant or literal).
-pub(crate) fn write_operand<W: fmt::Write>(op: Operand, ty: ValType, out: &mut W) -> fmt::Result {
+#[inline]
+pub(crate) fn write_operand<W: Out>(op: Operand, ty: ValType, out: &mut W) -> fmt::Result {
     match op {
         Operand::Reg { code, count } => write_reg(code, count, out),
         Operand::Inline(c) => write_inline(c, ty, out),
         Operand::Literal(v) => write_hex(out, v as u64),
-        Operand::Imm(v) => write!(out, "{v}"),
+        Operand::Imm(v) => write_int(out, v as i64),
         Operand::Off => out.write_str("off"),
     }
 }
@@ -128,10 +311,10 @@ pub(crate) fn write_operand<W: fmt::Write>(op: Operand, ty: ValType, out: &mut W
 /// way LLVM's `printImmediate32` does: integers -16..=64 in decimal, the
 /// bit patterns of the inline float constants as floats (`0x3f800000` is
 /// `1.0`), anything else in hex.
-pub(crate) fn write_imm32<W: fmt::Write>(v: u32, out: &mut W) -> fmt::Result {
+pub(crate) fn write_imm32<W: Out>(v: u32, out: &mut W) -> fmt::Result {
     let s = v as i32;
     if (-16..=64).contains(&s) {
-        return write!(out, "{s}");
+        return write_int(out, s as i64);
     }
     let name = match v {
         0x3f00_0000 => "0.5",
@@ -143,7 +326,7 @@ pub(crate) fn write_imm32<W: fmt::Write>(v: u32, out: &mut W) -> fmt::Result {
         0x4080_0000 => "4.0",
         0xc080_0000 => "-4.0",
         0x3e22_f983 => "0.15915494",
-        _ => return write!(out, "{v:#x}"),
+        _ => return write_hex(out, v as u64),
     };
     out.write_str(name)
 }
@@ -151,10 +334,10 @@ pub(crate) fn write_imm32<W: fmt::Write>(v: u32, out: &mut W) -> fmt::Result {
 /// Write a 64-bit integer immediate the way LLVM's `printImmediate64` does
 /// for integer operands: -16..=64 in decimal, the bit patterns of the
 /// inline double constants as floats, anything else in hex.
-pub(crate) fn write_imm64<W: fmt::Write>(v: u64, out: &mut W) -> fmt::Result {
+pub(crate) fn write_imm64<W: Out>(v: u64, out: &mut W) -> fmt::Result {
     let s = v as i64;
     if (-16..=64).contains(&s) {
-        return write!(out, "{s}");
+        return write_int(out, s);
     }
     let name = match v {
         0x3fe0_0000_0000_0000 => "0.5",
@@ -166,7 +349,7 @@ pub(crate) fn write_imm64<W: fmt::Write>(v: u64, out: &mut W) -> fmt::Result {
         0x4010_0000_0000_0000 => "4.0",
         0xc010_0000_0000_0000 => "-4.0",
         0x3fc4_5f30_6dc9_c882 => "0.15915494309189532",
-        _ => return write!(out, "{v:#x}"),
+        _ => return write_hex(out, v),
     };
     out.write_str(name)
 }

@@ -1,13 +1,14 @@
 //! SMEM formatting: `name sdata, sbase, soffset offset:0x.. glc dlc`.
 
-use super::operand::{write_imm32, write_reg};
+use super::operand::{write_hex as write_hex_u64, write_imm32, write_reg};
 use super::Formatter;
+use super::Out;
 use crate::family::smem::{self, DataRole, SregClass};
 use crate::inst::{Instruction, Modifiers};
 use crate::operand::{Operand, NULL};
 use core::fmt;
 
-pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
+pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
     out.write_str(inst.opcode.name())?;
     let Some(info) = smem::info(inst.opcode.index()) else {
         return Ok(());
@@ -64,7 +65,7 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
 
 /// A scalar register (tuple), with LLVM's note when it is outside the
 /// operand's register class.
-fn write_sreg<W: fmt::Write>(op: Operand, class: SregClass, out: &mut W) -> fmt::Result {
+fn write_sreg<W: Out>(op: Operand, class: SregClass, out: &mut W) -> fmt::Result {
     let Operand::Reg { code, count } = op else {
         return Ok(());
     };
@@ -75,20 +76,17 @@ fn write_sreg<W: fmt::Write>(op: Operand, class: SregClass, out: &mut W) -> fmt:
         _ => write_reg(code, count, out)?,
     }
     if class.rejects(code) {
-        write!(
-            out,
-            "/*Invalid register, operand has '{}' register class*/",
-            class.llvm_name(count)
-        )?;
+        out.write_str("/*Invalid register, operand has '")?;
+        out.write_str(class.llvm_name(count))?;
+        out.write_str("' register class*/")?;
     }
     Ok(())
 }
 
 /// A signed offset in hex, as LLVM's `formatHex` prints it (`-0x10`).
-fn write_hex<W: fmt::Write>(v: i32, out: &mut W) -> fmt::Result {
+fn write_hex<W: Out>(v: i32, out: &mut W) -> fmt::Result {
     if v < 0 {
-        write!(out, "-{:#x}", v.unsigned_abs())
-    } else {
-        write!(out, "{v:#x}")
+        out.write_char('-')?;
     }
+    write_hex_u64(out, v.unsigned_abs() as u64)
 }

@@ -1,7 +1,11 @@
 //! SOP1, SOP2, SOPK, SOPC and SOPP formatting.
 
-use super::operand::{write_imm32, write_imm64, write_inline, write_operand, write_reg};
+use super::operand::{
+    write_dec, write_hex, write_imm32, write_imm64, write_inline, write_operand, write_reg,
+    write_sep,
+};
 use super::Formatter;
+use super::Out;
 use crate::family::sop::{Simm16Kind, SopFld, SopInfo};
 use crate::inst::{Instruction, Modifiers, OpSpace};
 use crate::operand::{Operand, ValType};
@@ -21,7 +25,7 @@ fn info(inst: &Instruction) -> Option<&'static SopInfo> {
     table.get(inst.opcode.index() as usize)?.as_ref()
 }
 
-pub(crate) fn write<W: fmt::Write>(f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
+pub(crate) fn write<W: Out>(f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
     out.write_str(inst.opcode.name())?;
     let Some(info) = info(inst) else {
         return Ok(());
@@ -37,7 +41,7 @@ pub(crate) fn write<W: fmt::Write>(f: &Formatter, inst: &Instruction, out: &mut 
         if info.imm == Simm16Kind::Endpgm && simm == 0 {
             continue;
         }
-        out.write_str(if first { " " } else { ", " })?;
+        write_sep(out, first)?;
         first = false;
         let wide = spec.is_some_and(|s| s.width == 2);
         match (spec.map(|s| s.fld), slot.op) {
@@ -63,42 +67,50 @@ pub(crate) fn write<W: fmt::Write>(f: &Formatter, inst: &Instruction, out: &mut 
 }
 
 /// Print a 16-bit immediate as LLVM does for the instruction's kind.
-fn write_simm16<W: fmt::Write>(
-    target: Target,
-    kind: Simm16Kind,
-    v: u16,
-    out: &mut W,
-) -> fmt::Result {
+///
+/// Kept out of line: inlined, its field arithmetic gets hoisted into
+/// every SOP instruction's path.
+#[inline(never)]
+fn write_simm16<W: Out>(target: Target, kind: Simm16Kind, v: u16, out: &mut W) -> fmt::Result {
     match kind {
         Simm16Kind::Waitcnt => write_waitcnt(v, out),
         Simm16Kind::SendMsg => write_sendmsg(v, out),
         Simm16Kind::Hwreg => write_hwreg(target, v, out),
         Simm16Kind::DepCtr => write_depctr(target, v, out),
         Simm16Kind::Version => write_version(v, out),
-        Simm16Kind::Branch | Simm16Kind::Endpgm => write!(out, "{v}"),
-        Simm16Kind::Hex => write!(out, "{v:#x}"),
+        Simm16Kind::Branch | Simm16Kind::Endpgm => write_dec(out, v as u32),
+        Simm16Kind::Hex => write_hex(out, v as u64),
         Simm16Kind::Imm | Simm16Kind::None | Simm16Kind::Zero => write_imm32(v as u32, out),
     }
 }
 
-fn write_waitcnt<W: fmt::Write>(v: u16, out: &mut W) -> fmt::Result {
+fn write_waitcnt<W: Out>(v: u16, out: &mut W) -> fmt::Result {
     let vm = (v & 0xf) | ((v >> 10) & 0x30);
     let exp = (v >> 4) & 0x7;
     let lgkm = (v >> 8) & 0x3f;
     let all = vm == 0x3f && exp == 0x7 && lgkm == 0x3f;
     let mut sep = "";
     if vm != 0x3f || all {
-        write!(out, "vmcnt({vm})")?;
+        write_call(out, "", "vmcnt", vm)?;
         sep = " ";
     }
     if exp != 0x7 || all {
-        write!(out, "{sep}expcnt({exp})")?;
+        write_call(out, sep, "expcnt", exp)?;
         sep = " ";
     }
     if lgkm != 0x3f || all {
-        write!(out, "{sep}lgkmcnt({lgkm})")?;
+        write_call(out, sep, "lgkmcnt", lgkm)?;
     }
     Ok(())
+}
+
+/// `{sep}{name}({v})`.
+fn write_call<W: Out>(out: &mut W, sep: &str, name: &str, v: u16) -> fmt::Result {
+    out.write_str(sep)?;
+    out.write_str(name)?;
+    out.write_char('(')?;
+    write_dec(out, v as u32)?;
+    out.write_char(')')
 }
 
 /// gfx10 message names by id.
@@ -137,7 +149,7 @@ const GS_OP_NAMES: [&str; 4] = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_E
 /// message with a known name and a valid operation and stream prints
 /// symbolically; otherwise the three numbers print when they cover every
 /// set bit, and the raw decimal value when they do not.
-fn write_sendmsg<W: fmt::Write>(v: u16, out: &mut W) -> fmt::Result {
+fn write_sendmsg<W: Out>(v: u16, out: &mut W) -> fmt::Result {
     let id = v & 0xf;
     let op = (v >> 4) & 0x7;
     let stream = (v >> 8) & 0x3;
@@ -153,20 +165,30 @@ fn write_sendmsg<W: fmt::Write>(v: u16, out: &mut W) -> fmt::Result {
         Some(_) => op == 0 && stream == 0,
     };
     if valid {
-        write!(out, "sendmsg({}", msg_name(id).unwrap_or(""))?;
+        out.write_str("sendmsg(")?;
+        out.write_str(msg_name(id).unwrap_or(""))?;
         if gs {
-            write!(out, ", {}", GS_OP_NAMES[(op & 3) as usize])?;
+            out.write_str(", ")?;
+            out.write_str(GS_OP_NAMES[(op & 3) as usize])?;
             if op != 0 {
-                write!(out, ", {stream}")?;
+                out.write_str(", ")?;
+                write_dec(out, stream as u32)?;
             }
         } else if sys {
-            write!(out, ", {}", sysmsg_op_name(op).unwrap_or(""))?;
+            out.write_str(", ")?;
+            out.write_str(sysmsg_op_name(op).unwrap_or(""))?;
         }
         out.write_str(")")
     } else if encodable {
-        write!(out, "sendmsg({id}, {op}, {stream})")
+        out.write_str("sendmsg(")?;
+        write_dec(out, id as u32)?;
+        out.write_str(", ")?;
+        write_dec(out, op as u32)?;
+        out.write_str(", ")?;
+        write_dec(out, stream as u32)?;
+        out.write_str(")")
     } else {
-        write!(out, "{v}")
+        write_dec(out, v as u32)
     }
 }
 
@@ -180,17 +202,20 @@ fn hwreg_name(target: Target, id: u16) -> Option<&'static str> {
 
 /// `hwreg(...)`: bits 5:0 register id, 10:6 bit offset, 15:11 width - 1;
 /// offset and width print only when they differ from 0 and 32.
-fn write_hwreg<W: fmt::Write>(target: Target, v: u16, out: &mut W) -> fmt::Result {
+fn write_hwreg<W: Out>(target: Target, v: u16, out: &mut W) -> fmt::Result {
     let id = v & 0x3f;
     let offset = (v >> 6) & 0x1f;
     let width = ((v >> 11) & 0x1f) + 1;
     out.write_str("hwreg(")?;
     match hwreg_name(target, id) {
         Some(n) => out.write_str(n)?,
-        None => write!(out, "{id}")?,
+        None => write_dec(out, id as u32)?,
     }
     if offset != 0 || width != 32 {
-        write!(out, ", {offset}, {width}")?;
+        out.write_str(", ")?;
+        write_dec(out, offset as u32)?;
+        out.write_str(", ")?;
+        write_dec(out, width as u32)?;
     }
     out.write_str(")")
 }
@@ -246,21 +271,21 @@ const DEPCTR_FIELDS: [DepCtrField; 6] = [
 /// `s_waitcnt_depctr`: when every set bit belongs to a counter of this
 /// target, print the counters that differ from their default (all of them
 /// when none does); otherwise print the value in hex.
-fn write_depctr<W: fmt::Write>(target: Target, v: u16, out: &mut W) -> fmt::Result {
+fn write_depctr<W: Out>(target: Target, v: u16, out: &mut W) -> fmt::Result {
     let hold = target.is_gfx103().then_some(&DEPCTR_HOLD_CNT);
     let fields = || hold.into_iter().chain(DEPCTR_FIELDS.iter());
     let mask_of = |f: &DepCtrField| ((1u16 << f.width) - 1) << f.shift;
     let val_of = |f: &DepCtrField| (v >> f.shift) & ((1u16 << f.width) - 1);
     let used = fields().fold(0u16, |m, f| m | mask_of(f));
     if v & !used != 0 {
-        return write!(out, "{v:#x}");
+        return write_hex(out, v as u64);
     }
     let non_default = fields().any(|f| val_of(f) != (1u16 << f.width) - 1);
     let mut sep = "";
     for f in fields() {
         let val = val_of(f);
         if val != (1u16 << f.width) - 1 || !non_default {
-            write!(out, "{sep}{}({val})", f.name)?;
+            write_call(out, sep, f.name, val)?;
             sep = " ";
         }
     }
@@ -270,9 +295,9 @@ fn write_depctr<W: fmt::Write>(target: Target, v: u16, out: &mut W) -> fmt::Resu
 /// `s_version`: bits 7:0 a version code (named for the known ones), bits
 /// 13, 14, 15 the W64/W32/MDP flags, printed as an `|` expression; any
 /// other set bit makes it a plain hex number.
-fn write_version<W: fmt::Write>(v: u16, out: &mut W) -> fmt::Result {
+fn write_version<W: Out>(v: u16, out: &mut W) -> fmt::Result {
     if v & !0xe0ff != 0 {
-        return write!(out, "{v:#x}");
+        return write_hex(out, v as u64);
     }
     const FLAGS: [(u16, &str); 3] = [
         (1 << 13, "UC_VERSION_W64_BIT"),
@@ -290,7 +315,7 @@ fn write_version<W: fmt::Write>(v: u16, out: &mut W) -> fmt::Result {
         4 => out.write_str("UC_VERSION_GFX10")?,
         6 => out.write_str("UC_VERSION_GFX11")?,
         9 => out.write_str("UC_VERSION_GFX12")?,
-        _ => write!(out, "{code}")?,
+        _ => write_dec(out, code as u32)?,
     }
     let mut n = 0;
     for (bit, name) in FLAGS {

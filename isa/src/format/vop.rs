@@ -5,15 +5,16 @@
 //! f16 bit pattern of inline float constants (`0x3c00`), 64-bit float
 //! literals are the high dword, and so on.
 
-use super::operand::{write_dec, write_hex, write_reg};
+use super::operand::{write_dec, write_hex, write_int, write_reg, write_sep};
 use super::Formatter;
+use super::Out;
 use crate::family::vop::{self, Cls, Fld, Imm, Role, VopForm, VopSlot};
 use crate::inst::{Family, Instruction, Modifiers};
 use crate::operand::{OpMods, Operand, Slot};
 use core::fmt;
 
-pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
-    let (Some(info), Some(form)) = (vop::info(inst.opcode), vop::form(inst.opcode, inst.family))
+pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
+    let Some((info, form)) = vop::info(inst.opcode).and_then(|i| Some((i, i.form(inst.family)?)))
     else {
         return out.write_str(inst.opcode.name());
     };
@@ -25,7 +26,7 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
         })?;
     }
     for (i, (slot, spec)) in inst.operands.iter().zip(form.slots).enumerate() {
-        out.write_str(if i == 0 { " " } else { ", " })?;
+        write_sep(out, i == 0)?;
         write_slot(slot, spec, i, form, out)?;
     }
     let (clamp, omod, opsel_dst, high) = match inst.mods {
@@ -36,11 +37,8 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
     if high {
         out.write_str(" high")?;
     }
-    if !form.bits.is_empty() {
-        let names = [" op_sel:[", " op_sel_hi:[", " neg_lo:[", " neg_hi:["];
-        for (li, name) in names.iter().enumerate() {
-            write_list(inst, form, li, opsel_dst, name, out)?;
-        }
+    if form.lists != [0; 4] {
+        write_lists(inst, form, opsel_dst, out)?;
     }
     if clamp {
         out.write_str(" clamp")?;
@@ -54,49 +52,63 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
     Ok(())
 }
 
-/// Print one of the `op_sel`-style lists when any entry differs from its
-/// default (1 for `op_sel_hi` of packed math, else 0).
-fn write_list<W: fmt::Write>(
+/// The modifier flags the `op_sel`-style lists are made of.
+const LIST_FLAGS: OpMods = OpMods::OP_SEL
+    .union(OpMods::OP_SEL_HI)
+    .union(OpMods::NEG)
+    .union(OpMods::NEG_HI);
+
+/// Print the `op_sel`, `op_sel_hi`, `neg_lo` and `neg_hi` lists of the
+/// form, each only when an entry differs from its default (1 for
+/// `op_sel_hi` of packed math, else 0).
+fn write_lists<W: Out>(
     inst: &Instruction,
     form: &VopForm,
-    li: usize,
     opsel_dst: bool,
-    name: &str,
     out: &mut W,
 ) -> fmt::Result {
-    let len = form.lists[li] as usize;
-    if len == 0 {
+    // Without packed math every default is 0: nothing to print unless a
+    // flag the lists are made of is set somewhere.
+    if !form.packed && !opsel_dst && inst.operands.iter().all(|s| !s.mods.intersects(LIST_FLAGS)) {
         return Ok(());
     }
-    let default = li == 1 && form.packed;
-    let mut vals = [default; 4];
+    // One pass over the bits fills every list.
+    let mut vals = [[false; 4]; 4];
+    vals[1] = [form.packed; 4];
     for b in form.bits {
-        let (pos, flag) = match (li, b.role) {
-            (0, Role::OpSel(p)) => (p, OpMods::OP_SEL),
-            (1, Role::OpSelHi(p)) => (p, OpMods::OP_SEL_HI),
-            (2, Role::NegLo(p)) => (p, OpMods::NEG),
-            (3, Role::NegHi(p)) => (p, OpMods::NEG_HI),
+        let (li, pos, flag) = match b.role {
+            Role::OpSel(p) => (0, p, OpMods::OP_SEL),
+            Role::OpSelHi(p) => (1, p, OpMods::OP_SEL_HI),
+            Role::NegLo(p) => (2, p, OpMods::NEG),
+            Role::NegHi(p) => (3, p, OpMods::NEG_HI),
             _ => continue,
         };
         let v = match inst.operands.get(b.slot as usize) {
             Some(s) => s.mods.contains(flag),
             None => li == 0 && opsel_dst,
         };
-        if let Some(x) = vals.get_mut(pos as usize) {
+        if let Some(x) = vals[li].get_mut(pos as usize) {
             *x = v;
         }
     }
-    if vals[..len.min(4)].iter().all(|v| *v == default) {
-        return Ok(());
-    }
-    out.write_str(name)?;
-    for (i, v) in vals[..len.min(4)].iter().enumerate() {
-        if i > 0 {
-            out.write_str(",")?;
+    let names = [" op_sel:[", " op_sel_hi:[", " neg_lo:[", " neg_hi:["];
+    for (li, name) in names.iter().enumerate() {
+        let len = (form.lists[li] as usize).min(4);
+        let default = li == 1 && form.packed;
+        let vals = &vals[li][..len];
+        if vals.iter().all(|v| *v == default) {
+            continue;
         }
-        out.write_str(if *v { "1" } else { "0" })?;
+        out.write_str(name)?;
+        for (i, v) in vals.iter().enumerate() {
+            if i > 0 {
+                out.write_char(',')?;
+            }
+            out.write_char(if *v { '1' } else { '0' })?;
+        }
+        out.write_char(']')?;
     }
-    out.write_str("]")
+    Ok(())
 }
 
 /// True when a prefix-style modifier role for `slot` exists in the form.
@@ -108,7 +120,7 @@ fn has_role(form: &VopForm, slot: usize, role: Role) -> bool {
 
 /// Write one operand with its prefix modifiers (shared with the DPP/SDWA
 /// formatters, which print the same operands).
-pub(crate) fn write_slot<W: fmt::Write>(
+pub(crate) fn write_slot<W: Out>(
     slot: &Slot,
     spec: &VopSlot,
     i: usize,
@@ -116,6 +128,9 @@ pub(crate) fn write_slot<W: fmt::Write>(
     out: &mut W,
 ) -> fmt::Result {
     let m = slot.mods;
+    if m.is_empty() {
+        return write_value(slot.op, spec, out);
+    }
     let is_const = matches!(slot.op, Operand::Inline(_) | Operand::Literal(_));
     let neg = m.contains(OpMods::NEG) && has_role(form, i, Role::Neg);
     let abs = m.contains(OpMods::ABS) && has_role(form, i, Role::Abs);
@@ -146,6 +161,7 @@ pub(crate) fn write_slot<W: fmt::Write>(
 
 /// True when a register code belongs to the class (or is one of the
 /// read-only values LLVM never flags).
+#[inline]
 pub(crate) fn in_class(code: u16, cls: &Cls) -> bool {
     match code {
         256..=511 => cls.vgpr,
@@ -157,17 +173,15 @@ pub(crate) fn in_class(code: u16, cls: &Cls) -> bool {
 
 /// Write an operand value (register with LLVM's class note, constant of
 /// the slot's [`Imm`] kind, attribute, parameter slot).
-pub(crate) fn write_value<W: fmt::Write>(op: Operand, spec: &VopSlot, out: &mut W) -> fmt::Result {
+pub(crate) fn write_value<W: Out>(op: Operand, spec: &VopSlot, out: &mut W) -> fmt::Result {
     let checked = !matches!(spec.fld, Fld::Vcc | Fld::KLit | Fld::Attr | Fld::Param);
     match op {
         Operand::Reg { code, count } => {
             write_reg(code, count, out)?;
             if checked && !in_class(code, &spec.cls) {
-                write!(
-                    out,
-                    "/*Invalid register, operand has '{}' register class*/",
-                    spec.cls.name
-                )?;
+                out.write_str("/*Invalid register, operand has '")?;
+                out.write_str(spec.cls.name)?;
+                out.write_str("' register class*/")?;
             }
         }
         Operand::Inline(c) => {
@@ -185,15 +199,21 @@ pub(crate) fn write_value<W: fmt::Write>(op: Operand, spec: &VopSlot, out: &mut 
         Operand::Imm(v) => match spec.fld {
             Fld::Attr => {
                 let chan = ['x', 'y', 'z', 'w'][((v >> 6) & 3) as usize];
-                write!(out, "attr{}.{chan}", v & 0x3f)?;
+                out.write_str("attr")?;
+                write_dec(out, (v & 0x3f) as u32)?;
+                out.write_char('.')?;
+                out.write_char(chan)?;
             }
             Fld::Param => match v {
                 0 => out.write_str("p10")?,
                 1 => out.write_str("p20")?,
                 2 => out.write_str("p0")?,
-                _ => write!(out, "invalid_param_{v}")?,
+                _ => {
+                    out.write_str("invalid_param_")?;
+                    write_int(out, v as i64)?;
+                }
             },
-            _ => write!(out, "{v}")?,
+            _ => write_int(out, v as i64)?,
         },
         Operand::Off => out.write_str("off")?,
     }
@@ -255,7 +275,7 @@ fn inline_int(v: i64) -> bool {
 }
 
 /// An inline-constant code, printed for an operand of kind `imm`.
-pub(crate) fn write_inline<W: fmt::Write>(code: u8, imm: Imm, out: &mut W) -> fmt::Result {
+pub(crate) fn write_inline<W: Out>(code: u8, imm: Imm, out: &mut W) -> fmt::Result {
     match code {
         128..=192 => write_dec(out, (code - 128) as u32),
         193..=208 => {
@@ -267,11 +287,15 @@ pub(crate) fn write_inline<W: fmt::Write>(code: u8, imm: Imm, out: &mut W) -> fm
             // pattern in hex.
             let f16 = crate::operand::inline_f16(code).unwrap_or(0);
             match imm {
-                Imm::I16 | Imm::V2I16 => write!(out, "{f16:#x}"),
+                Imm::I16 | Imm::V2I16 => write_hex(out, f16 as u64),
                 Imm::F64 | Imm::I64 if code == 248 => out.write_str("0.15915494309189532"),
                 _ => match f16_name(f16) {
                     Some(n) => out.write_str(n),
-                    None => write!(out, "<inline {code}>"),
+                    None => {
+                        out.write_str("<inline ")?;
+                        write_dec(out, code as u32)?;
+                        out.write_char('>')
+                    }
                 },
             }
         }
@@ -279,26 +303,26 @@ pub(crate) fn write_inline<W: fmt::Write>(code: u8, imm: Imm, out: &mut W) -> fm
 }
 
 /// A literal, printed for an operand of kind `imm`.
-pub(crate) fn write_literal<W: fmt::Write>(v: u32, imm: Imm, out: &mut W) -> fmt::Result {
+pub(crate) fn write_literal<W: Out>(v: u32, imm: Imm, out: &mut W) -> fmt::Result {
     match imm {
         Imm::K32 | Imm::K16 => write_hex(out, v as u64),
         Imm::F16 => {
             let s = v as u16 as i16;
             if inline_int(s as i64) {
-                write!(out, "{s}")
+                write_int(out, s as i64)
             } else if let Some(n) = f16_name(v as u16) {
                 out.write_str(n)
             } else {
-                write!(out, "{:#x}", v & 0xffff)
+                write_hex(out, (v & 0xffff) as u64)
             }
         }
         Imm::I16 => {
             if inline_int(v as i32 as i64) {
-                write!(out, "{}", v as i32)
+                write_int(out, v as i32 as i64)
             } else if let Some(n) = f32_name(v) {
                 out.write_str(n)
             } else {
-                write!(out, "{:#x}", v & 0xffff)
+                write_hex(out, (v & 0xffff) as u64)
             }
         }
         Imm::F64 => {
@@ -312,14 +336,14 @@ pub(crate) fn write_literal<W: fmt::Write>(v: u32, imm: Imm, out: &mut W) -> fmt
         }
         Imm::I64 => {
             if v <= 64 {
-                write!(out, "{v}")
+                write_dec(out, v)
             } else {
                 write_hex(out, v as u64)
             }
         }
         Imm::V2F16 => {
             if inline_int(v as i32 as i64) {
-                write!(out, "{}", v as i32)
+                write_int(out, v as i32 as i64)
             } else if let Some(n) = (v <= 0xffff).then(|| f16_name(v as u16)).flatten() {
                 out.write_str(n)
             } else {
@@ -328,7 +352,7 @@ pub(crate) fn write_literal<W: fmt::Write>(v: u32, imm: Imm, out: &mut W) -> fmt
         }
         Imm::B32 | Imm::V2I16 | Imm::None => {
             if inline_int(v as i32 as i64) {
-                write!(out, "{}", v as i32)
+                write_int(out, v as i32 as i64)
             } else if let Some(n) = f32_name(v) {
                 out.write_str(n)
             } else {

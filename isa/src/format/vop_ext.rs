@@ -10,15 +10,17 @@
 //! SDWA:  [clamp] [mul:2|mul:4|div:2] [dst_sel:X dst_unused:Y] src0_sel:Z [src1_sel:W]
 //! ```
 
+use super::operand::{write_dec, write_hex, write_sep};
 use super::vop::write_value;
 use super::Formatter;
+use super::Out;
 use crate::family::vop::{self, VopSlot};
 use crate::family::vop_ext::{self, DppCtrl};
 use crate::inst::{Family, Instruction, Modifiers};
 use crate::operand::{OpMods, Operand, Slot};
 use core::fmt;
 
-pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
+pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
     let (Some(info), Some(form)) = (
         vop::info(inst.opcode),
         vop_ext::form(inst.opcode, inst.family),
@@ -32,18 +34,17 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
         "_dpp"
     })?;
     for (i, (slot, spec)) in inst.operands.iter().zip(form.slots).enumerate() {
-        out.write_str(if i == 0 { " " } else { ", " })?;
+        write_sep(out, i == 0)?;
         write_src(slot, spec, out)?;
     }
     match inst.mods {
         Modifiers::Dpp16(m) => {
             out.write_str(" ")?;
             write_ctrl(m.ctrl, out)?;
-            write!(
-                out,
-                " row_mask:{:#x} bank_mask:{:#x}",
-                m.row_mask, m.bank_mask
-            )?;
+            out.write_str(" row_mask:")?;
+            write_hex(out, m.row_mask as u64)?;
+            out.write_str(" bank_mask:")?;
+            write_hex(out, m.bank_mask as u64)?;
             if m.bound_ctrl {
                 out.write_str(" bound_ctrl:1")?;
             }
@@ -55,11 +56,11 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
             out.write_str(" dpp8:[")?;
             for (i, s) in m.sel.iter().enumerate() {
                 if i > 0 {
-                    out.write_str(",")?;
+                    out.write_char(',')?;
                 }
-                write!(out, "{}", s & 7)?;
+                write_dec(out, (s & 7) as u32)?;
             }
-            out.write_str("]")?;
+            out.write_char(']')?;
             if m.fi {
                 out.write_str(" fi:1")?;
             }
@@ -75,18 +76,18 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
                 _ => {}
             }
             if form.dst_sel {
-                write!(
-                    out,
-                    " dst_sel:{} dst_unused:{}",
-                    m.dst_sel.name(),
-                    m.dst_unused.name()
-                )?;
+                out.write_str(" dst_sel:")?;
+                out.write_str(m.dst_sel.name())?;
+                out.write_str(" dst_unused:")?;
+                out.write_str(m.dst_unused.name())?;
             }
             if form.src_sel[0] {
-                write!(out, " src0_sel:{}", m.src0_sel.name())?;
+                out.write_str(" src0_sel:")?;
+                out.write_str(m.src0_sel.name())?;
             }
             if form.src_sel[1] {
-                write!(out, " src1_sel:{}", m.src1_sel.name())?;
+                out.write_str(" src1_sel:")?;
+                out.write_str(m.src1_sel.name())?;
             }
         }
         _ => {}
@@ -96,8 +97,11 @@ pub(crate) fn write<W: fmt::Write>(_f: &Formatter, inst: &Instruction, out: &mut
 
 /// One operand with its source modifiers, as LLVM's
 /// `printOperandAndFPInputMods`/`printOperandAndIntInputMods` print them.
-fn write_src<W: fmt::Write>(slot: &Slot, spec: &VopSlot, out: &mut W) -> fmt::Result {
+fn write_src<W: Out>(slot: &Slot, spec: &VopSlot, out: &mut W) -> fmt::Result {
     let m = slot.mods;
+    if m.is_empty() {
+        return write_value(slot.op, spec, out);
+    }
     let is_const = matches!(slot.op, Operand::Inline(_) | Operand::Literal(_));
     let neg = m.contains(OpMods::NEG);
     let abs = m.contains(OpMods::ABS);
@@ -127,19 +131,21 @@ fn write_src<W: fmt::Write>(slot: &Slot, spec: &VopSlot, out: &mut W) -> fmt::Re
 }
 
 /// The DPP16 control as LLVM prints it for gfx10.
-fn write_ctrl<W: fmt::Write>(c: DppCtrl, out: &mut W) -> fmt::Result {
+fn write_ctrl<W: Out>(c: DppCtrl, out: &mut W) -> fmt::Result {
     match c {
-        DppCtrl::QuadPerm(p) => write!(
-            out,
-            "quad_perm:[{},{},{},{}]",
-            p[0] & 3,
-            p[1] & 3,
-            p[2] & 3,
-            p[3] & 3
-        ),
-        DppCtrl::RowShl(n) => write!(out, "row_shl:{n}"),
-        DppCtrl::RowShr(n) => write!(out, "row_shr:{n}"),
-        DppCtrl::RowRor(n) => write!(out, "row_ror:{n}"),
+        DppCtrl::QuadPerm(p) => {
+            out.write_str("quad_perm:[")?;
+            for (i, s) in p.iter().enumerate() {
+                if i > 0 {
+                    out.write_char(',')?;
+                }
+                write_dec(out, (s & 3) as u32)?;
+            }
+            out.write_char(']')
+        }
+        DppCtrl::RowShl(n) => with_number(out, "row_shl:", n),
+        DppCtrl::RowShr(n) => with_number(out, "row_shr:", n),
+        DppCtrl::RowRor(n) => with_number(out, "row_ror:", n),
         DppCtrl::WaveShl1 => out.write_str("/* wave_shl is not supported starting from GFX10 */"),
         DppCtrl::WaveRol1 => out.write_str("/* wave_rol is not supported starting from GFX10 */"),
         DppCtrl::WaveShr1 => out.write_str("/* wave_shr is not supported starting from GFX10 */"),
@@ -149,8 +155,14 @@ fn write_ctrl<W: fmt::Write>(c: DppCtrl, out: &mut W) -> fmt::Result {
         DppCtrl::RowBcast15 | DppCtrl::RowBcast31 => {
             out.write_str("/* row_bcast is not supported starting from GFX10 */")
         }
-        DppCtrl::RowShare(n) => write!(out, "row_share:{n}"),
-        DppCtrl::RowXmask(n) => write!(out, "row_xmask:{n}"),
+        DppCtrl::RowShare(n) => with_number(out, "row_share:", n),
+        DppCtrl::RowXmask(n) => with_number(out, "row_xmask:", n),
         DppCtrl::Invalid(_) => out.write_str("/* Invalid dpp_ctrl value */"),
     }
+}
+
+/// `name` followed by `n` in decimal.
+fn with_number<W: Out>(out: &mut W, name: &str, n: u8) -> fmt::Result {
+    out.write_str(name)?;
+    write_dec(out, n as u32)
 }

@@ -87,23 +87,25 @@ pub fn write_listing<W: Write>(
     out: &mut W,
 ) -> io::Result<Listing> {
     let fmt = Formatter::new(mode.target);
+    // Lines are formatted straight into `text` and handed to `out` in
+    // large blocks; JSON objects are built in `line` first.
+    let mut text = Text(Vec::with_capacity(FLUSH_AT + 4096));
     let mut line = String::with_capacity(256);
     let mut scratch = String::with_capacity(64);
     let mut listing = Listing::default();
     let mut inst = Instruction::default();
     let mut decoder = Decoder::new(code, mode);
     while let Some((pc, result)) = decoder.next_into(&mut inst) {
-        line.clear();
         match result {
-            Ok(()) => {
-                let bytes = code.get(pc..pc + inst.len as usize).unwrap_or(&[]);
-                match style {
-                    Style::Text => {
-                        let _ = fmt.write(&inst, &mut line);
-                    }
-                    Style::Json => json_inst(&fmt, pc, bytes, &inst, &mut line, &mut scratch),
+            Ok(()) => match style {
+                Style::Text => fmt.write_bytes(&inst, &mut text.0),
+                Style::Json => {
+                    let bytes = code.get(pc..pc + inst.len as usize).unwrap_or(&[]);
+                    line.clear();
+                    json_inst(&fmt, pc, bytes, &inst, &mut line, &mut scratch);
+                    text.0.extend_from_slice(line.as_bytes());
                 }
-            }
+            },
             Err(e) => {
                 listing.invalid += 1;
                 if matches!(e.kind, DecodeErrorKind::Truncated { .. })
@@ -122,16 +124,50 @@ pub fn write_listing<W: Write>(
                     _ => fmt.write_tail(bytes, &mut scratch),
                 };
                 match style {
-                    Style::Text => line.push_str(&scratch),
-                    Style::Json => json_invalid(pc, bytes, &scratch, &e, &mut line),
+                    Style::Text => text.0.extend_from_slice(scratch.as_bytes()),
+                    Style::Json => {
+                        line.clear();
+                        json_invalid(pc, bytes, &scratch, &e, &mut line);
+                        text.0.extend_from_slice(line.as_bytes());
+                    }
                 }
             }
         }
-        line.push('\n');
-        out.write_all(line.as_bytes())?;
+        text.0.push(b'\n');
+        if text.0.len() >= FLUSH_AT {
+            out.write_all(&text.0)?;
+            text.0.clear();
+        }
         listing.lines += 1;
     }
+    out.write_all(&text.0)?;
     Ok(listing)
+}
+
+/// Bytes of listing text collected before they are written out.
+const FLUSH_AT: usize = 1 << 16;
+
+/// Listing text under construction: the formatter writes into it directly
+/// (every piece it writes is a whole `str`, so the bytes stay UTF-8).
+struct Text(Vec<u8>);
+
+impl std::fmt::Write for Text {
+    #[inline(always)]
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn write_char(&mut self, c: char) -> std::fmt::Result {
+        if c.is_ascii() {
+            self.0.push(c as u8);
+        } else {
+            self.0
+                .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        }
+        Ok(())
+    }
 }
 
 fn push_hex(bytes: &[u8], out: &mut String) {
