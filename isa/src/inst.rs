@@ -276,6 +276,20 @@ impl Operands {
             false
         }
     }
+    /// Store operand `i` without changing the count (decoders fill the
+    /// slots in order, then call [`Operands::set_len`]). Out of range: no
+    /// effect.
+    #[inline(always)]
+    pub(crate) fn set(&mut self, i: usize, slot: Slot) {
+        if let Some(s) = self.slots.get_mut(i) {
+            *s = slot;
+        }
+    }
+    /// Set the count (at most [`MAX_OPERANDS`]) after [`Operands::set`].
+    #[inline(always)]
+    pub(crate) fn set_len(&mut self, n: usize) {
+        self.len = n.min(MAX_OPERANDS) as u8;
+    }
     /// The operands as a slice.
     #[inline]
     pub fn as_slice(&self) -> &[Slot] {

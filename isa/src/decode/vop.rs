@@ -7,11 +7,9 @@
 //! here yet.
 
 use super::{DecodeErrorKind, Mode, Words};
-use crate::family::vop::{
-    bit_position, target_index, Fld, Role, Vop3Mods, Vop3pMods, VopForm, VopInfo,
-};
+use crate::family::vop::{target_index, Fld, Role, Vop3Mods, Vop3pMods, VopForm, VopInfo, VopSlot};
 use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
-use crate::operand::{OpMods, Operand, Slot, ValType, VCC_LO, VGPR_BASE};
+use crate::operand::{OpMods, Operand, Slot, ValType, VCC_LO};
 use crate::tables::{vop as t, vop3p as tp};
 use crate::target::Target;
 
@@ -82,12 +80,12 @@ fn decode_short(
         // which only works when that ignores src0 (`v_nop`).
         let info = row(&t::VOP, p).ok_or(unknown(f))?;
         let form = info.e32.as_ref().ok_or(unknown(f))?;
-        return decode_form(w, info, form, OpSpace::Vop, [d0, 0], wave64, out)
+        return decode_form::<false>(w, info, form, OpSpace::Vop, [d0, 0], wave64, out)
             .map_err(|_| unknown(f));
     }
     let info = row(&t::VOP, p).ok_or(unknown(family))?;
     let form = info.e32.as_ref().ok_or(unknown(family))?;
-    decode_form(w, info, form, OpSpace::Vop, [d0, 0], wave64, out)
+    decode_form::<false>(w, info, form, OpSpace::Vop, [d0, 0], wave64, out)
 }
 
 pub(crate) fn decode_vop3(
@@ -119,7 +117,7 @@ fn decode_3(
     let info = row(&t::VOP, p).ok_or(unknown)?;
     let form = info.e64.as_ref().ok_or(unknown)?;
     let d1 = w.get(1)?;
-    decode_form(w, info, form, OpSpace::Vop, [d0, d1], wave64, out)
+    decode_form::<true>(w, info, form, OpSpace::Vop, [d0, d1], wave64, out)
 }
 
 pub(crate) fn decode_vop3p(
@@ -141,82 +139,146 @@ pub(crate) fn decode_vop3p(
     let info = row(&tp::VOP3P, p).ok_or(unknown)?;
     let form = info.e64.as_ref().ok_or(unknown)?;
     let d1 = w.get(1)?;
-    decode_form(w, info, form, OpSpace::Vop3p, [d0, d1], false, out)
+    decode_form::<true>(w, info, form, OpSpace::Vop3p, [d0, d1], false, out)
 }
 
-/// Decoding state shared by the operands of one instruction.
-struct Cx<'a> {
-    w: Words<'a>,
-    family: Family,
-    /// Dword index of a literal.
-    lit_at: usize,
-    lit: Option<u32>,
-    len: u8,
+/// An [`DecodeErrorKind::InvalidField`] (kept out of the hot paths).
+#[cold]
+#[inline(never)]
+fn invalid(family: Family, why: &'static str) -> DecodeErrorKind {
+    DecodeErrorKind::InvalidField { family, why }
 }
 
-impl Cx<'_> {
-    fn invalid(&self, why: &'static str) -> DecodeErrorKind {
-        DecodeErrorKind::InvalidField {
-            family: self.family,
-            why,
-        }
-    }
-
-    fn literal(&mut self) -> Result<Operand, DecodeErrorKind> {
-        let v = match self.lit {
-            Some(v) => v,
-            None => {
-                let v = self.w.get(self.lit_at)?;
-                self.lit = Some(v);
-                self.len += 4;
-                v
-            }
-        };
-        Ok(Operand::Literal(v))
-    }
-
-    /// `count` VGPRs from `v{n}`; ranges may not run past v255.
-    #[inline]
-    fn vgpr(&self, n: u32, count: u8) -> Result<Operand, DecodeErrorKind> {
+/// A source-operand code (9 bits; scalar destinations use the low 8 or 7)
+/// for an operand `count` registers wide, as LLVM decodes it. The literal
+/// code gives `Operand::Literal(0)`: the caller reads the literal dword.
+#[inline(always)]
+fn src(code: u32, count: u8, family: Family) -> Result<Operand, DecodeErrorKind> {
+    // The common cases first: a VGPR, one scalar register, a constant.
+    if code >= 256 {
+        let n = code - 256;
         if n + count as u32 > 256 {
-            return Err(self.invalid("VGPR range past v255"));
+            return Err(invalid(family, "VGPR range past v255"));
         }
-        Ok(Operand::Reg {
-            code: VGPR_BASE + n as u16,
+        return Ok(Operand::Reg {
+            code: code as u16,
             count,
-        })
+        });
     }
+    if code < 128 && count == 1 {
+        return Ok(Operand::Reg {
+            code: code as u16,
+            count: 1,
+        });
+    }
+    if matches!(code, 128..=208 | 240..=248) {
+        return Ok(Operand::Inline(code as u8));
+    }
+    src_other(code as u16, count, family)
+}
 
-    /// A source-operand code (9 bits; scalar destinations use the low 8
-    /// or 7) for an operand `count` registers wide, as LLVM decodes it.
-    #[inline]
-    fn src(&mut self, code: u32, count: u8) -> Result<Operand, DecodeErrorKind> {
-        let c = code as u16;
-        if code >= 256 {
-            return self.vgpr(code - 256, count);
-        }
-        match (c, count) {
-            (128..=208 | 240..=248, _) => Ok(Operand::Inline(c as u8)),
-            (255, _) => self.literal(),
-            (0..=127 | 235..=239 | 251..=254, 1) => Ok(Operand::Reg { code: c, count: 1 }),
-            // Wider operands: SGPR and TTMP ranges are aligned (LLVM drops
-            // the low bits), and only some special registers have a wide
-            // form.
-            (0..=105 | 108..=123, 2) => Ok(Operand::Reg {
-                code: c & !1,
-                count: 2,
-            }),
-            (106 | 125 | 126 | 235..=239 | 251..=253, 2) => Ok(Operand::Reg { code: c, count: 2 }),
-            (0..=103, 4) | (108..=123, 4) => Ok(Operand::Reg {
-                code: c & !3,
-                count: 4,
-            }),
-            _ => Err(self.invalid("register cannot be used at this width")),
-        }
+/// [`src`] for the literal, special registers and wide scalar operands.
+#[inline(never)]
+fn src_other(c: u16, count: u8, family: Family) -> Result<Operand, DecodeErrorKind> {
+    match (c, count) {
+        (255, _) => Ok(Operand::Literal(0)),
+        (0..=127 | 235..=239 | 251..=254, 1) => Ok(Operand::Reg { code: c, count: 1 }),
+        // Wider operands: SGPR and TTMP ranges are aligned (LLVM drops the
+        // low bits), and only some special registers have a wide form.
+        (0..=105 | 108..=123, 2) => Ok(Operand::Reg {
+            code: c & !1,
+            count: 2,
+        }),
+        (106 | 125 | 126 | 235..=239 | 251..=253, 2) => Ok(Operand::Reg { code: c, count: 2 }),
+        (0..=103, 4) | (108..=123, 4) => Ok(Operand::Reg {
+            code: c & !3,
+            count: 4,
+        }),
+        _ => Err(invalid(family, "register cannot be used at this width")),
     }
 }
 
-fn decode_form(
+/// Where a register field sits in the encoding's first two dwords (as one
+/// `u64`, first dword low): (shift, mask), by `[wide as usize][fld as
+/// usize]` for a short (`_e32`) or wide (VOP3/VOP3P) encoding. Fields that
+/// are not registers have mask 0. A table rather than a `match`: LLVM
+/// would otherwise compute every field of every form up front.
+static FIELDS: [[(u8, u16); 10]; 2] = {
+    let mut t = [[(0, 0); 10]; 2];
+    let mut wide = 0;
+    while wide < 2 {
+        t[wide][Fld::Vdst as usize] = if wide == 1 { (0, 0xff) } else { (17, 0xff) };
+        t[wide][Fld::Src0 as usize] = if wide == 1 { (32, 0x1ff) } else { (0, 0x1ff) };
+        t[wide][Fld::Vsrc1 as usize] = (9, 0xff);
+        t[wide][Fld::Src1 as usize] = (32 + 9, 0x1ff);
+        t[wide][Fld::Src2 as usize] = (32 + 18, 0x1ff);
+        t[wide][Fld::Sdst as usize] = (8, 0x7f);
+        wide += 1;
+    }
+    t
+};
+
+/// The bits of register field `fld` of the encoding `d` (first dword low).
+#[inline(always)]
+fn field(fld: Fld, wide: bool, d: u64) -> u32 {
+    let (shift, mask) = match FIELDS[wide as usize].get(fld as usize) {
+        Some(&f) => f,
+        None => (0, 0),
+    };
+    (d >> (shift & 63)) as u32 & mask as u32
+}
+
+/// The VOP3/VOP3P modifier bits of an encoding, by
+/// [`crate::family::vop::bit_position`]: bit `i` of the result is the bit
+/// at position `i` of [`VopForm::bits`].
+#[inline(always)]
+fn modifier_bits(d: [u32; 2]) -> u32 {
+    ((d[0] >> 8) & 0xff) | (((d[1] >> 27) & 0x1f) << 8) | (((d[0] >> 23) & 7) << 13)
+}
+
+/// One operand of a form. A literal is `Operand::Literal(0)` (see [`src`]).
+#[inline(always)]
+fn decode_slot(
+    s: &VopSlot,
+    d: [u32; 2],
+    wide: bool,
+    wave64: bool,
+    family: Family,
+) -> Result<Operand, DecodeErrorKind> {
+    // Lane masks are one SGPR in wave32 and a pair in wave64.
+    let width = if wave64 && s.ty == ValType::Mask {
+        2
+    } else {
+        s.width
+    };
+    Ok(match s.fld {
+        Fld::KLit => Operand::Literal(0),
+        Fld::Vcc => Operand::Reg {
+            code: VCC_LO,
+            count: width,
+        },
+        Fld::Attr => Operand::Imm((d[1] & 0xff) as i32),
+        Fld::Param => Operand::Imm(((d[1] >> 9) & 0x1ff) as i32),
+        fld => {
+            // Every register field goes through one path: its bits (a
+            // VGPR-only field offset into the VGPR codes), then the
+            // source-code rules.
+            let raw = field(fld, wide, (d[1] as u64) << 32 | d[0] as u64);
+            let vgpr_only = fld == Fld::Vsrc1 || (fld == Fld::Vdst && s.cls.vgpr);
+            let (code, count) = if vgpr_only {
+                (raw | 256, s.width)
+            } else if fld == Fld::Src0 {
+                (raw, s.width)
+            } else {
+                (raw, width)
+            };
+            src(code, count, family)?
+        }
+    })
+}
+
+/// Decode `form` (`WIDE`: a VOP3/VOP3P form, else an `_e32` one).
+fn decode_form<const WIDE: bool>(
     w: Words<'_>,
     info: &'static VopInfo,
     form: &'static VopForm,
@@ -225,112 +287,123 @@ fn decode_form(
     wave64: bool,
     out: &mut Instruction,
 ) -> Result<(), DecodeErrorKind> {
-    let wide = matches!(form.family, Family::Vop3 | Family::Vop3p);
-    let mut cx = Cx {
-        w,
-        family: form.family,
-        lit_at: if wide { 2 } else { 1 },
-        lit: None,
-        len: if wide { 8 } else { 4 },
-    };
+    let family = form.family;
+    let wide = WIDE;
     if (d[0] & form.fixed[0]) | (d[1] & form.fixed[1]) != 0 {
-        return Err(cx.invalid("a bit LLVM requires to be zero is set"));
+        return Err(invalid(family, "a bit LLVM requires to be zero is set"));
     }
-    let mut vmods = Vop3Mods::default();
     // Built in place: the operand array is the bulk of the instruction.
     let inst = out;
     inst.opcode = Opcode::new(space, info.index);
-    inst.family = form.family;
-    inst.operands.clear();
-    for s in form.slots {
-        // Lane masks are one SGPR in wave32 and a pair in wave64.
-        let width = if wave64 && s.ty == ValType::Mask {
-            2
-        } else {
-            s.width
-        };
-        let op = match s.fld {
-            Fld::Vdst => {
-                let v = if wide {
-                    d[0] & 0xff
-                } else {
-                    (d[0] >> 17) & 0xff
-                };
-                if s.cls.vgpr {
-                    cx.vgpr(v, s.width)?
-                } else {
-                    cx.src(v, width)?
+    inst.family = family;
+    // The literal dword (after the encoding) is read once, after the
+    // operands; an error in a later operand still reports a missing
+    // literal first, as reading it in operand order would.
+    let lit_at = if wide { 2 } else { 1 };
+    let mut lit = false;
+    let mut attr = false;
+    let slots = form.slots;
+    for (i, s) in slots.iter().enumerate() {
+        let op = match decode_slot(s, d, wide, wave64, family) {
+            Ok(op) => op,
+            Err(e) => {
+                if lit {
+                    w.get(lit_at)?;
                 }
+                return Err(e);
             }
-            Fld::Vsrc1 => cx.vgpr((d[0] >> 9) & 0xff, s.width)?,
-            Fld::Src0 => {
-                let v = if wide { d[1] & 0x1ff } else { d[0] & 0x1ff };
-                cx.src(v, s.width)?
-            }
-            Fld::Src1 => cx.src((d[1] >> 9) & 0x1ff, width)?,
-            Fld::Src2 => cx.src((d[1] >> 18) & 0x1ff, width)?,
-            Fld::Sdst => cx.src((d[0] >> 8) & 0x7f, width)?,
-            Fld::KLit => cx.literal()?,
-            Fld::Vcc => Operand::Reg {
-                code: VCC_LO,
-                count: width,
-            },
-            Fld::Attr => {
-                vmods.high = d[1] & 0x100 != 0;
-                Operand::Imm((d[1] & 0xff) as i32)
-            }
-            Fld::Param => Operand::Imm(((d[1] >> 9) & 0x1ff) as i32),
         };
-        inst.operands.push(Slot {
-            op,
-            access: s.access,
-            ty: s.ty,
-            mods: OpMods::empty(),
-        });
+        lit |= matches!(op, Operand::Literal(_));
+        attr |= s.fld == Fld::Attr;
+        inst.operands.set(
+            i,
+            Slot {
+                op,
+                access: s.access,
+                ty: s.ty,
+                mods: OpMods::empty(),
+            },
+        );
     }
+    inst.operands.set_len(slots.len());
+    let mut len = lit_at as u8 * 4;
+    if lit {
+        let v = w.get(lit_at)?;
+        for s in inst.operands.iter_mut() {
+            if let Operand::Literal(x) = &mut s.op {
+                *x = v;
+            }
+        }
+        len += 4;
+    }
+    let mut vmods = Vop3Mods {
+        high: attr && d[1] & 0x100 != 0,
+        ..Vop3Mods::default()
+    };
     // Modifier bits: only when any is set (the common case has none).
-    let hi = if form.family == Family::Vop3p {
+    let hi = if family == Family::Vop3p {
         0x0380_ff00
     } else {
         0xff00
     };
     let any = (d[0] & hi) | (d[1] & 0xf800_0000);
     if wide && any != 0 {
-        for (i, b) in form.bits.iter().enumerate() {
-            let (dw, bit) = bit_position(i);
-            if (d[dw] >> bit) & 1 == 0 {
-                continue;
-            }
-            let flag = match b.role {
-                Role::Fixed => return Err(cx.invalid("a bit LLVM requires to be zero is set")),
-                Role::Ignored | Role::Sdst => continue,
-                Role::Clamp => {
-                    vmods.clamp = true;
-                    continue;
-                }
-                Role::Omod => {
-                    vmods.omod |= if i == 8 { 1 } else { 2 };
-                    continue;
-                }
-                Role::Abs => OpMods::ABS,
-                Role::Neg | Role::NegLo(_) => OpMods::NEG,
-                Role::Sext => OpMods::SEXT,
-                Role::NegHi(_) => OpMods::NEG_HI,
-                Role::OpSel(_) => OpMods::OP_SEL,
-                Role::OpSelHi(_) => OpMods::OP_SEL_HI,
-            };
-            match inst.operands.get_mut(b.slot as usize) {
-                Some(s) => s.mods |= flag,
-                None if flag == OpMods::OP_SEL => vmods.opsel_dst = true,
-                None => {}
-            }
-        }
+        apply_modifier_bits(form, d, &mut vmods, inst)?;
     }
-    inst.mods = match form.family {
+    inst.mods = match family {
         Family::Vop3 => Modifiers::Vop3(vmods),
         Family::Vop3p => Modifiers::Vop3p(Vop3pMods { clamp: vmods.clamp }),
         _ => Modifiers::None,
     };
-    inst.len = cx.len;
+    inst.len = len;
+    Ok(())
+}
+
+/// Apply the set modifier bits of a VOP3/VOP3P form to its operands and
+/// instruction fields, in the form's bit order.
+fn apply_modifier_bits(
+    form: &VopForm,
+    d: [u32; 2],
+    vmods: &mut Vop3Mods,
+    inst: &mut Instruction,
+) -> Result<(), DecodeErrorKind> {
+    let n = form.bits.len().min(16);
+    let mut set = modifier_bits(d) & ((1u32 << n) - 1);
+    // Only the set bits, lowest position first (the order of form.bits).
+    while set != 0 {
+        let i = set.trailing_zeros() as usize;
+        set &= set - 1;
+        let Some(b) = form.bits.get(i) else {
+            break;
+        };
+        let flag = match b.role {
+            Role::Fixed => {
+                return Err(invalid(
+                    form.family,
+                    "a bit LLVM requires to be zero is set",
+                ))
+            }
+            Role::Ignored | Role::Sdst => continue,
+            Role::Clamp => {
+                vmods.clamp = true;
+                continue;
+            }
+            Role::Omod => {
+                vmods.omod |= if i == 8 { 1 } else { 2 };
+                continue;
+            }
+            Role::Abs => OpMods::ABS,
+            Role::Neg | Role::NegLo(_) => OpMods::NEG,
+            Role::Sext => OpMods::SEXT,
+            Role::NegHi(_) => OpMods::NEG_HI,
+            Role::OpSel(_) => OpMods::OP_SEL,
+            Role::OpSelHi(_) => OpMods::OP_SEL_HI,
+        };
+        match inst.operands.get_mut(b.slot as usize) {
+            Some(s) => s.mods |= flag,
+            None if flag == OpMods::OP_SEL => vmods.opsel_dst = true,
+            None => {}
+        }
+    }
     Ok(())
 }

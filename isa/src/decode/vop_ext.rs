@@ -85,6 +85,17 @@ fn sdwa_sdst(code: u32, wave64: bool) -> Result<Operand, DecodeErrorKind> {
     }
 }
 
+/// The register fields of an extended form, by `Fld as usize`: (dword,
+/// shift, the SDWA bit of the second dword that makes it a scalar source
+/// (0: none), source number + 1 (0: not a source)).
+static EXT_FIELDS: [(u8, u8, u8, u8); 10] = {
+    let mut t = [(0, 0, 0, 0); 10];
+    t[Fld::Vdst as usize] = (0, 17, 0, 0);
+    t[Fld::Src0 as usize] = (1, 0, 23, 1);
+    t[Fld::Vsrc1 as usize] = (0, 9, 31, 2);
+    t
+};
+
 fn decode_form(
     w: Words<'_>,
     d0: u32,
@@ -138,6 +149,7 @@ fn decode_form(
         _ => false,
     };
     out.operands.clear();
+    let d = [d0, d1];
     for s in form.slots {
         let width = if wave64 && s.ty == ValType::Mask {
             2
@@ -145,23 +157,18 @@ fn decode_form(
             s.width
         };
         let (op, src) = match s.fld {
-            Fld::Vdst => (vgpr(ext, (d0 >> 17) & 0xff, s.width)?, None),
-            Fld::Src0 => {
-                let op = if sdwa && d1 & (1 << 23) != 0 {
-                    sdwa_scalar(d1 & 0xff)?
+            fld @ (Fld::Vdst | Fld::Src0 | Fld::Vsrc1) => {
+                // One path for the three register fields, their position
+                // looked up (LLVM would otherwise classify every field of
+                // every form up front).
+                let (dw, shift, s_bit, src) = EXT_FIELDS[fld as usize];
+                let raw = (d[dw as usize] >> shift) & 0xff;
+                let op = if sdwa && s_bit != 0 && (d1 >> s_bit) & 1 != 0 {
+                    sdwa_scalar(raw)?
                 } else {
-                    vgpr(ext, d1 & 0xff, s.width)?
+                    vgpr(ext, raw, s.width)?
                 };
-                (op, Some(0))
-            }
-            Fld::Vsrc1 => {
-                let v = (d0 >> 9) & 0xff;
-                let op = if sdwa && d1 & (1 << 31) != 0 {
-                    sdwa_scalar(v)?
-                } else {
-                    vgpr(ext, v, s.width)?
-                };
-                (op, Some(1))
+                (op, src.checked_sub(1))
             }
             Fld::Sdst if d1 & (1 << 15) != 0 => (sdwa_sdst((d1 >> 8) & 0x7f, wave64)?, None),
             Fld::Sdst | Fld::Vcc => (
@@ -175,7 +182,7 @@ fn decode_form(
         };
         let mut mods_here = OpMods::empty();
         if let Some(k) = src {
-            mods_here = src_mods(ext, form, d1, k);
+            mods_here = src_mods(ext, form, d1, k as usize);
         }
         let mut access = s.access;
         if access.contains(Access::WRITE) {

@@ -29,7 +29,7 @@ pub(crate) const fn reg_name(code: u16) -> Option<&'static str> {
 
 /// A short ASCII text (at most 15 bytes) for [`Out::write_chunk`]: the
 /// bytes, then the length in the last byte.
-type ChunkBytes = [u8; 16];
+pub(crate) type ChunkBytes = [u8; 16];
 
 /// Builds a [`ChunkBytes`]; text that does not fit is reported by
 /// [`Chunk::done`] rather than cut.
@@ -95,7 +95,7 @@ impl Chunk {
 
 /// The text of a single register (count 1) as a chunk; length 0 when the
 /// code has no short name (`src_private_limit`, constants, ...).
-const fn reg_chunk(code: u16) -> ChunkBytes {
+const fn reg_text_chunk(code: u16) -> ChunkBytes {
     let c = match code {
         0..=105 => Chunk::new().byte(b's').dec(code as u32),
         108..=123 => Chunk::new().text("ttmp").dec(code as u32 - 108),
@@ -111,16 +111,23 @@ const fn reg_chunk(code: u16) -> ChunkBytes {
     }
 }
 
-/// [`reg_chunk`] of every register code.
+/// [`reg_text_chunk`] of every register code.
 static REG_CHUNKS: [ChunkBytes; 512] = {
     let mut t = [[0u8; 16]; 512];
     let mut code = 0;
     while code < 512 {
-        t[code] = reg_chunk(code as u16);
+        t[code] = reg_text_chunk(code as u16);
         code += 1;
     }
     t
 };
+
+/// The text of a single register as a chunk for [`Out::write_chunk`], when
+/// it has a short name.
+#[inline(always)]
+pub(crate) fn reg_chunk(code: u16) -> Option<&'static ChunkBytes> {
+    REG_CHUNKS.get(code as usize).filter(|c| c[15] != 0)
+}
 
 /// The ASCII digit `n` (0..=9).
 #[inline(always)]
@@ -238,10 +245,8 @@ fn write_range<W: Out>(out: &mut W, prefix: &str, first: u16, count: u16) -> fmt
 pub(crate) fn write_reg<W: Out>(code: u16, count: u8, out: &mut W) -> fmt::Result {
     // The common case first: one register with a short name.
     if count <= 1 {
-        if let Some(c) = REG_CHUNKS.get(code as usize) {
-            if c[15] != 0 {
-                return out.write_chunk(c);
-            }
+        if let Some(c) = reg_chunk(code) {
+            return out.write_chunk(c);
         }
     }
     write_reg_range(code, count, out)

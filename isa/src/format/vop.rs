@@ -5,7 +5,7 @@
 //! f16 bit pattern of inline float constants (`0x3c00`), 64-bit float
 //! literals are the high dword, and so on.
 
-use super::operand::{write_dec, write_hex, write_int, write_reg, write_sep};
+use super::operand::{reg_chunk, write_dec, write_hex, write_int, write_reg, write_sep};
 use super::Formatter;
 use super::Out;
 use crate::family::vop::{self, Cls, Fld, Imm, Role, VopForm, VopSlot};
@@ -173,8 +173,30 @@ pub(crate) fn in_class(code: u16, cls: &Cls) -> bool {
 
 /// Write an operand value (register with LLVM's class note, constant of
 /// the slot's [`Imm`] kind, attribute, parameter slot).
+#[inline(always)]
 pub(crate) fn write_value<W: Out>(op: Operand, spec: &VopSlot, out: &mut W) -> fmt::Result {
-    let checked = !matches!(spec.fld, Fld::Vcc | Fld::KLit | Fld::Attr | Fld::Param);
+    // The common case inline: one register of the operand's class.
+    if let Operand::Reg { code, count: 0 | 1 } = op {
+        if let Some(c) = reg_chunk(code) {
+            if !checked(spec.fld) || in_class(code, &spec.cls) {
+                return out.write_chunk(c);
+            }
+        }
+    }
+    write_value_any(op, spec, out)
+}
+
+/// True when LLVM checks the operand's register class (every field but
+/// the implicit `vcc`, the K constant and the interpolation fields).
+#[inline(always)]
+fn checked(fld: Fld) -> bool {
+    !matches!(fld, Fld::Vcc | Fld::KLit | Fld::Attr | Fld::Param)
+}
+
+/// [`write_value`] for every operand.
+#[inline(never)]
+fn write_value_any<W: Out>(op: Operand, spec: &VopSlot, out: &mut W) -> fmt::Result {
+    let checked = checked(spec.fld);
     match op {
         Operand::Reg { code, count } => {
             write_reg(code, count, out)?;
