@@ -54,20 +54,18 @@ impl Formatter {
         self.write_any(inst, &mut Plain(out))
     }
 
-    /// Append one instruction's text (no newline) to `out`: the same text
-    /// as [`Formatter::write`], the fastest way to build a listing.
-    pub fn write_bytes(&self, inst: &Instruction, out: &mut Vec<u8>) {
-        let start = out.len();
-        out.resize(start + LINE, 0);
-        let mut line = Line::new(&mut out[start..]);
-        let n = match self.write_any(inst, &mut line) {
-            Ok(()) => line.len,
-            Err(_) => 0,
-        };
-        out.truncate(start + n);
-        if n == 0 {
-            // Too long for the window (or empty): write it piece by piece.
-            let _ = self.write_any(inst, &mut VecText(out));
+    /// Write one instruction's text (no newline) at the start of `buf` and
+    /// return its length in bytes, or `None` when it does not fit (what
+    /// `buf` then holds is unspecified). The text is the same as
+    /// [`Formatter::write`]'s, and ASCII. The fastest way to build a
+    /// listing: nothing is allocated, grown or zeroed per instruction.
+    /// Leave 16 bytes more than the text needs: short pieces are copied in
+    /// 16-byte blocks.
+    pub fn write_into(&self, inst: &Instruction, buf: &mut [u8]) -> Option<usize> {
+        let mut line = Line::new(buf);
+        match self.write_any(inst, &mut line) {
+            Ok(()) => Some(line.len),
+            Err(_) => None,
         }
     }
 
@@ -127,9 +125,10 @@ impl Formatter {
     }
 }
 
-/// Room for one instruction's text in [`Line`]: every instruction of the
-/// LLVM fixtures fits in well under half of it. Longer text (a long NSA
-/// address list with register-class notes, say) takes the slow path.
+/// Room for one instruction's text in [`Formatter::write`]'s stack window:
+/// every instruction of the LLVM fixtures fits in well under half of it.
+/// Longer text (a long NSA address list with register-class notes, say)
+/// takes the slow path.
 const LINE: usize = 256;
 
 /// Where the family formatters write: a [`fmt::Write`] that can also take
@@ -224,19 +223,6 @@ impl Out for Line<'_> {
         }
     }
 }
-
-/// [`fmt::Write`] into a byte vector (the slow path of
-/// [`Formatter::write_bytes`]).
-struct VecText<'a>(&'a mut Vec<u8>);
-
-impl fmt::Write for VecText<'_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.0.extend_from_slice(s.as_bytes());
-        Ok(())
-    }
-}
-
-impl Out for VecText<'_> {}
 
 /// Displays an instruction with a [`Formatter`].
 pub struct Display<'a> {

@@ -87,9 +87,9 @@ pub fn write_listing<W: Write>(
     out: &mut W,
 ) -> io::Result<Listing> {
     let fmt = Formatter::new(mode.target);
-    // Lines are formatted straight into `text` and handed to `out` in
-    // large blocks; JSON objects are built in `line` first.
-    let mut text = Text(Vec::with_capacity(FLUSH_AT + 4096));
+    // Lines are formatted straight into `block` and handed to `out` in
+    // large pieces; JSON objects and `.long` lines are built in `line`.
+    let mut block = Block::new();
     let mut line = String::with_capacity(256);
     let mut scratch = String::with_capacity(64);
     let mut listing = Listing::default();
@@ -98,12 +98,21 @@ pub fn write_listing<W: Write>(
     while let Some((pc, result)) = decoder.next_into(&mut inst) {
         match result {
             Ok(()) => match style {
-                Style::Text => fmt.write_bytes(&inst, &mut text.0),
+                Style::Text => {
+                    if let Some(n) = fmt.write_into(&inst, block.room()) {
+                        block.commit(n);
+                    } else {
+                        // Longer than the room left: through a String.
+                        line.clear();
+                        let _ = fmt.write(&inst, &mut line);
+                        block.push(line.as_bytes(), out)?;
+                    }
+                }
                 Style::Json => {
                     let bytes = code.get(pc..pc + inst.len as usize).unwrap_or(&[]);
                     line.clear();
                     json_inst(&fmt, pc, bytes, &inst, &mut line, &mut scratch);
-                    text.0.extend_from_slice(line.as_bytes());
+                    block.push(line.as_bytes(), out)?;
                 }
             },
             Err(e) => {
@@ -124,49 +133,86 @@ pub fn write_listing<W: Write>(
                     _ => fmt.write_tail(bytes, &mut scratch),
                 };
                 match style {
-                    Style::Text => text.0.extend_from_slice(scratch.as_bytes()),
+                    Style::Text => block.push(scratch.as_bytes(), out)?,
                     Style::Json => {
                         line.clear();
                         json_invalid(pc, bytes, &scratch, &e, &mut line);
-                        text.0.extend_from_slice(line.as_bytes());
+                        block.push(line.as_bytes(), out)?;
                     }
                 }
             }
         }
-        text.0.push(b'\n');
-        if text.0.len() >= FLUSH_AT {
-            out.write_all(&text.0)?;
-            text.0.clear();
-        }
+        block.push(b"\n", out)?;
+        block.flush_if_full(out)?;
         listing.lines += 1;
     }
-    out.write_all(&text.0)?;
+    block.flush(out)?;
     Ok(listing)
 }
 
-/// Bytes of listing text collected before they are written out.
-const FLUSH_AT: usize = 1 << 16;
+/// Listing text collected before it is written out: a fixed, zeroed-once
+/// buffer the formatter writes lines into directly.
+struct Block {
+    buf: Vec<u8>,
+    len: usize,
+}
 
-/// Listing text under construction: the formatter writes into it directly
-/// (every piece it writes is a whole `str`, so the bytes stay UTF-8).
-struct Text(Vec<u8>);
+impl Block {
+    /// Bytes collected before a write to the output.
+    const FLUSH_AT: usize = 1 << 16;
+    /// Room kept after [`Block::FLUSH_AT`] for the line being written.
+    const SLACK: usize = 4096;
 
-impl std::fmt::Write for Text {
-    #[inline(always)]
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.0.extend_from_slice(s.as_bytes());
+    fn new() -> Block {
+        Block {
+            buf: vec![0; Block::FLUSH_AT + Block::SLACK],
+            len: 0,
+        }
+    }
+
+    /// The free part of the buffer.
+    #[inline]
+    fn room(&mut self) -> &mut [u8] {
+        self.buf.get_mut(self.len..).unwrap_or_default()
+    }
+
+    /// Count `n` bytes written into [`Block::room`].
+    #[inline]
+    fn commit(&mut self, n: usize) {
+        self.len = (self.len + n).min(self.buf.len());
+    }
+
+    /// Append `bytes`, writing the buffer out first when they do not fit.
+    #[inline]
+    fn push<W: Write>(&mut self, bytes: &[u8], out: &mut W) -> io::Result<()> {
+        let end = self.len + bytes.len();
+        if let Some(dst) = self.buf.get_mut(self.len..end) {
+            dst.copy_from_slice(bytes);
+            self.len = end;
+            return Ok(());
+        }
+        self.flush(out)?;
+        if bytes.len() <= self.buf.len() {
+            self.buf[..bytes.len()].copy_from_slice(bytes);
+            self.len = bytes.len();
+            Ok(())
+        } else {
+            out.write_all(bytes)
+        }
+    }
+
+    #[inline]
+    fn flush_if_full<W: Write>(&mut self, out: &mut W) -> io::Result<()> {
+        if self.len >= Block::FLUSH_AT {
+            self.flush(out)?;
+        }
         Ok(())
     }
 
-    #[inline(always)]
-    fn write_char(&mut self, c: char) -> std::fmt::Result {
-        if c.is_ascii() {
-            self.0.push(c as u8);
-        } else {
-            self.0
-                .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-        }
-        Ok(())
+    fn flush<W: Write>(&mut self, out: &mut W) -> io::Result<()> {
+        let r = out.write_all(&self.buf[..self.len]);
+        self.len = 0;
+        r
     }
 }
 
