@@ -73,7 +73,7 @@ fn decode_short(
     };
     if let Some(f) = ext {
         let mode = Mode { target, wave64 };
-        if let Some(r) = super::vop_ext::decode(w, d0, f, family, op as u16, mode, out) {
+        if let Some(r) = super::vop_ext::decode(w, d0, f, row(&t::VOP, p), mode, out) {
             return r;
         }
         // No such form: LLVM decodes the word as the `_e32` instruction,

@@ -1,17 +1,17 @@
 //! DPP16, DPP8 and SDWA decoding.
 //!
 //! The first dword is a VOP1/VOP2/VOPC word whose src0 field is a marker;
-//! the native opcode names the `_e32` instruction ([`e32_opcode`]) and the
+//! the native opcode names the `_e32` instruction and the
 //! generated table gives the form: its operands, the bits LLVM rejects and
 //! the modifiers it decodes. The control fields then decide the access of
 //! the written operands (see [`crate::family::vop_ext`]).
 
 use super::{DecodeErrorKind, Mode, Words};
-use crate::family::vop::{e32_opcode, Fld};
+use crate::family::vop::{Fld, VopInfo};
 use crate::family::vop_ext::{
     self, sdwa_dst_access, Dpp16Mods, Dpp8Mods, DppCtrl, DstUnused, ExtForm, SdwaMods, SdwaSel,
 };
-use crate::inst::{Family, Instruction, Modifiers};
+use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::{Access, OpMods, Operand, Slot, ValType, VCC_LO, VGPR_BASE};
 
 /// Decode an extended form. `ext` is the family the marker selects,
@@ -24,19 +24,37 @@ pub(crate) fn decode(
     w: Words<'_>,
     d0: u32,
     ext: Family,
-    short: Family,
-    op: u16,
+    info: Option<&'static VopInfo>,
     mode: Mode,
     out: &mut Instruction,
 ) -> Option<Result<(), DecodeErrorKind>> {
-    let opcode = e32_opcode(short, op, mode.target)?;
+    let opcode = Opcode::new(OpSpace::Vop, info?.index);
     let form = vop_ext::form(opcode, ext)?;
     if form.targets & mode.target.bit() == 0 {
         return None;
     }
     out.opcode = opcode;
     out.family = ext;
-    Some(decode_form(w, d0, ext, form, mode.wave64, out))
+    // One decoder per encoding: the family-dependent choices fold away.
+    Some(match ext {
+        Family::Dpp16 => decode_form::<DPP16>(w, d0, form, mode.wave64, out),
+        Family::Dpp8 => decode_form::<DPP8>(w, d0, form, mode.wave64, out),
+        _ => decode_form::<SDWA>(w, d0, form, mode.wave64, out),
+    })
+}
+
+/// [`decode_form`]'s encodings.
+const DPP16: u8 = 0;
+const DPP8: u8 = 1;
+const SDWA: u8 = 2;
+
+/// The family of a [`decode_form`] encoding.
+const fn ext_family(ext: u8) -> Family {
+    match ext {
+        DPP16 => Family::Dpp16,
+        DPP8 => Family::Dpp8,
+        _ => Family::Sdwa,
+    }
 }
 
 fn invalid(family: Family, why: &'static str) -> DecodeErrorKind {
@@ -96,29 +114,29 @@ static EXT_FIELDS: [(u8, u8, u8, u8); 10] = {
     t
 };
 
-fn decode_form(
+fn decode_form<const EXT: u8>(
     w: Words<'_>,
     d0: u32,
-    ext: Family,
     form: &'static ExtForm,
     wave64: bool,
     out: &mut Instruction,
 ) -> Result<(), DecodeErrorKind> {
+    let ext = ext_family(EXT);
     let d1 = w.get(1)?;
     if (d0 & form.fixed[0]) | (d1 & form.fixed[1]) != 0 {
         return Err(invalid(ext, "a bit LLVM requires to be zero is set"));
     }
-    let sdwa = ext == Family::Sdwa;
+    let sdwa = EXT == SDWA;
     // Controls first: they decide the access of the written operands.
-    let mods = match ext {
-        Family::Dpp16 => Modifiers::Dpp16(Dpp16Mods {
+    let mods = match EXT {
+        DPP16 => Modifiers::Dpp16(Dpp16Mods {
             ctrl: DppCtrl::from_raw(((d1 >> 8) & 0x1ff) as u16),
             row_mask: ((d1 >> 28) & 0xf) as u8,
             bank_mask: ((d1 >> 24) & 0xf) as u8,
             bound_ctrl: d1 & (1 << 19) != 0,
             fi: d1 & (1 << 18) != 0,
         }),
-        Family::Dpp8 => Modifiers::Dpp8(Dpp8Mods::from_raw(d1 >> 8, d0 & 0x1ff == 0xea)),
+        DPP8 => Modifiers::Dpp8(Dpp8Mods::from_raw(d1 >> 8, d0 & 0x1ff == 0xea)),
         _ => {
             let sel = |v: u32, on: bool| -> Result<SdwaSel, DecodeErrorKind> {
                 if !on {
@@ -182,7 +200,7 @@ fn decode_form(
         };
         let mut mods_here = OpMods::empty();
         if let Some(k) = src {
-            mods_here = src_mods(ext, form, d1, k as usize);
+            mods_here = src_mods::<EXT>(form, d1, k as usize);
         }
         let mut access = s.access;
         if access.contains(Access::WRITE) {
@@ -206,15 +224,16 @@ fn decode_form(
 
 /// The source modifiers of source `k` (0: src0, 1: src1) that the form
 /// decodes.
-fn src_mods(ext: Family, form: &ExtForm, d1: u32, k: usize) -> OpMods {
+#[inline(always)]
+fn src_mods<const EXT: u8>(form: &ExtForm, d1: u32, k: usize) -> OpMods {
     let have = form.src_mods[k];
     if have.is_empty() {
         return OpMods::empty();
     }
     let bit = |b: u32| d1 & (1 << b) != 0;
     let mut m = OpMods::empty();
-    match ext {
-        Family::Dpp16 => {
+    match EXT {
+        DPP16 => {
             let (neg, abs) = (20 + 2 * k as u32, 21 + 2 * k as u32);
             if bit(neg) {
                 if have.contains(OpMods::NEG) {
@@ -227,7 +246,7 @@ fn src_mods(ext: Family, form: &ExtForm, d1: u32, k: usize) -> OpMods {
                 m |= OpMods::ABS;
             }
         }
-        Family::Sdwa => {
+        SDWA => {
             let b = 8 * k as u32;
             if bit(19 + b) && have.contains(OpMods::SEXT) {
                 m |= OpMods::SEXT;

@@ -111,6 +111,62 @@ const fn reg_text_chunk(code: u16) -> ChunkBytes {
     }
 }
 
+/// The text of `count` (2 or 4) registers from `code` as a chunk
+/// (`s[4:5]`, `v[0:3]`, `ttmp[2:3]`, `vcc`, `exec`), as [`write_reg`]
+/// prints them; length 0 when there is no such range text.
+const fn range_text_chunk(code: u16, count: u16) -> ChunkBytes {
+    let (prefix, first) = match code {
+        VGPR_BASE..=511 => ("v", code - VGPR_BASE),
+        0..=105 => ("s", code),
+        108..=123 => ("ttmp", code - 108),
+        106 if count == 2 => ("vcc", 0),
+        126 if count == 2 => ("exec", 0),
+        _ => return [0; 16],
+    };
+    let c = if code == 106 || code == 126 {
+        Chunk::new().text(prefix)
+    } else {
+        Chunk::new()
+            .text(prefix)
+            .byte(b'[')
+            .dec(first as u32)
+            .byte(b':')
+            .dec(first as u32 + count as u32 - 1)
+            .byte(b']')
+    };
+    match c.done() {
+        Some(b) => b,
+        None => [0; 16],
+    }
+}
+
+/// [`range_text_chunk`] of every register code, for pairs and quads.
+static RANGE_CHUNKS: [[ChunkBytes; 2]; 512] = {
+    let mut t = [[[0u8; 16]; 2]; 512];
+    let mut code = 0;
+    while code < 512 {
+        t[code] = [
+            range_text_chunk(code as u16, 2),
+            range_text_chunk(code as u16, 4),
+        ];
+        code += 1;
+    }
+    t
+};
+
+/// The text of `count` registers from `code` as a chunk when it is a
+/// single register with a short name, a pair or a quad.
+#[inline(always)]
+pub(crate) fn reg_text(code: u16, count: u8) -> Option<&'static ChunkBytes> {
+    let c = match count {
+        0 | 1 => REG_CHUNKS.get(code as usize),
+        2 => RANGE_CHUNKS.get(code as usize).map(|r| &r[0]),
+        4 => RANGE_CHUNKS.get(code as usize).map(|r| &r[1]),
+        _ => None,
+    };
+    c.filter(|c| c[15] != 0)
+}
+
 /// [`reg_text_chunk`] of every register code.
 static REG_CHUNKS: [ChunkBytes; 512] = {
     let mut t = [[0u8; 16]; 512];
@@ -127,6 +183,63 @@ static REG_CHUNKS: [ChunkBytes; 512] = {
 #[inline(always)]
 pub(crate) fn reg_chunk(code: u16) -> Option<&'static ChunkBytes> {
     REG_CHUNKS.get(code as usize).filter(|c| c[15] != 0)
+}
+
+/// The inline integer constants (codes 128..=208: 0..=64, -1..=-16) as
+/// chunks.
+static INLINE_INT_CHUNKS: [ChunkBytes; 81] = {
+    let mut t = [[0u8; 16]; 81];
+    let mut i = 0;
+    while i < 81 {
+        let c = if i <= 64 {
+            Chunk::new().dec(i as u32)
+        } else {
+            Chunk::new().byte(b'-').dec(i as u32 - 64)
+        };
+        if let Some(b) = c.done() {
+            t[i] = b;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The inline float constants (codes 240..=248) as LLVM names them for
+/// every operand kind but 16-bit integers (which print the f16 bit
+/// pattern) and, for 1/(2π), 64-bit ones (which print more digits).
+static INLINE_FLOAT_CHUNKS: [ChunkBytes; 9] = {
+    let names = [
+        "0.5",
+        "-0.5",
+        "1.0",
+        "-1.0",
+        "2.0",
+        "-2.0",
+        "4.0",
+        "-4.0",
+        "0.15915494",
+    ];
+    let mut t = [[0u8; 16]; 9];
+    let mut i = 0;
+    while i < 9 {
+        if let Some(b) = Chunk::new().text(names[i]).done() {
+            t[i] = b;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// An inline constant code as a chunk: integers (128..=208) always, the
+/// float constants (240..=248) when `float_names` (see
+/// [`INLINE_FLOAT_CHUNKS`]).
+#[inline(always)]
+pub(crate) fn inline_chunk(code: u8, float_names: bool) -> Option<&'static ChunkBytes> {
+    match code {
+        128..=208 => INLINE_INT_CHUNKS.get(code as usize - 128),
+        240..=248 if float_names => INLINE_FLOAT_CHUNKS.get(code as usize - 240),
+        _ => None,
+    }
 }
 
 /// The ASCII digit `n` (0..=9).

@@ -5,7 +5,9 @@
 //! f16 bit pattern of inline float constants (`0x3c00`), 64-bit float
 //! literals are the high dword, and so on.
 
-use super::operand::{reg_chunk, write_dec, write_hex, write_int, write_reg, write_sep};
+use super::operand::{
+    inline_chunk, reg_text, write_dec, write_hex, write_int, write_reg, write_sep,
+};
 use super::Formatter;
 use super::Out;
 use crate::family::vop::{self, Cls, Fld, Imm, Role, VopForm, VopSlot};
@@ -27,7 +29,11 @@ pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> 
     }
     for (i, (slot, spec)) in inst.operands.iter().zip(form.slots).enumerate() {
         write_sep(out, i == 0)?;
-        write_slot(slot, spec, i, form, out)?;
+        if slot.mods.is_empty() {
+            write_plain_value(slot.op, spec, out)?;
+        } else {
+            write_slot(slot, spec, i, form, out)?;
+        }
     }
     let (clamp, omod, opsel_dst, high) = match inst.mods {
         Modifiers::Vop3(m) => (m.clamp, m.omod, m.opsel_dst, m.high),
@@ -175,13 +181,41 @@ pub(crate) fn in_class(code: u16, cls: &Cls) -> bool {
 /// the slot's [`Imm`] kind, attribute, parameter slot).
 #[inline(always)]
 pub(crate) fn write_value<W: Out>(op: Operand, spec: &VopSlot, out: &mut W) -> fmt::Result {
-    // The common case inline: one register of the operand's class.
+    // The common case inline: one register of the operand's class (DPP and
+    // SDWA operands are nearly always that).
     if let Operand::Reg { code, count: 0 | 1 } = op {
-        if let Some(c) = reg_chunk(code) {
+        if let Some(c) = reg_text(code, 1) {
             if !checked(spec.fld) || in_class(code, &spec.cls) {
                 return out.write_chunk(c);
             }
         }
+    }
+    write_value_any(op, spec, out)
+}
+
+/// [`write_value`] with the other frequent VOP operands inline too:
+/// register pairs and quads, inline constants.
+#[inline(always)]
+fn write_plain_value<W: Out>(op: Operand, spec: &VopSlot, out: &mut W) -> fmt::Result {
+    match op {
+        Operand::Reg { code, count } => {
+            if let Some(c) = reg_text(code, count) {
+                if !checked(spec.fld) || in_class(code, &spec.cls) {
+                    return out.write_chunk(c);
+                }
+            }
+        }
+        Operand::Inline(code) if !checked(spec.fld) || spec.cls.imm => {
+            let float_names = match spec.imm {
+                Imm::I16 | Imm::V2I16 => false,
+                Imm::F64 | Imm::I64 => code != 248,
+                _ => true,
+            };
+            if let Some(c) = inline_chunk(code, float_names) {
+                return out.write_chunk(c);
+            }
+        }
+        _ => {}
     }
     write_value_any(op, spec, out)
 }
