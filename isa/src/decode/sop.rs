@@ -48,11 +48,19 @@ pub(crate) fn decode(
             ValType::B32
         };
         let op = match s.fld {
-            SopFld::Sdst => scalar_dst((d0 >> 16) & 0x7f, s.width, family)?,
-            SopFld::Ssrc0 => scalar_src(d0 & 0xff, s.width, family, w, &mut len)?,
-            SopFld::Ssrc1 => scalar_src((d0 >> 8) & 0xff, s.width, family, w, &mut len)?,
             SopFld::Simm16 if info.imm_signed => Operand::Imm(simm16 as i16 as i32),
             SopFld::Simm16 => Operand::Imm(simm16 as i32),
+            fld => {
+                // The field's position is looked up rather than matched:
+                // matched, LLVM decodes every field before the loop.
+                let (shift, mask) = FIELDS[fld as usize];
+                let code = (d0 >> shift) & mask as u32;
+                if fld == SopFld::Sdst {
+                    scalar_dst(code, s.width, family)?
+                } else {
+                    scalar_src(code, s.width, family, w, &mut len)?
+                }
+            }
         };
         operands.push(Slot {
             op,
@@ -79,6 +87,15 @@ pub(crate) fn decode(
         Ok(())
     }
 }
+
+/// (shift, mask) of each register field, by `SopFld as usize`.
+static FIELDS: [(u8, u8); 4] = {
+    let mut t = [(0, 0); 4];
+    t[SopFld::Sdst as usize] = (16, 0x7f);
+    t[SopFld::Ssrc0 as usize] = (0, 0xff);
+    t[SopFld::Ssrc1 as usize] = (8, 0xff);
+    t
+};
 
 /// A 7-bit scalar destination field.
 fn scalar_dst(code: u32, width: u8, family: Family) -> Result<Operand, DecodeErrorKind> {

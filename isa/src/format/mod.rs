@@ -142,6 +142,16 @@ pub(crate) trait Out: fmt::Write {
         }
         Ok(())
     }
+
+    /// Append the first `name[31]` bytes of `name` (ASCII; at most 31):
+    /// a mnemonic from a [`operand::name_chunk`] table.
+    #[inline]
+    fn write_name(&mut self, name: &[u8; 32]) -> fmt::Result {
+        for &b in name.iter().take(name[31] as usize) {
+            self.write_char(b as char)?;
+        }
+        Ok(())
+    }
 }
 
 /// Any [`fmt::Write`] as an [`Out`], piece by piece.
@@ -217,6 +227,19 @@ impl Out for Line<'_> {
             Some(dst) => {
                 dst.copy_from_slice(chunk);
                 self.len += (chunk[15] & 15) as usize;
+                Ok(())
+            }
+            None => Err(fmt::Error),
+        }
+    }
+
+    /// Two 16-byte stores, like [`Line::write_chunk`].
+    #[inline(always)]
+    fn write_name(&mut self, name: &[u8; 32]) -> fmt::Result {
+        match self.buf.get_mut(self.len..self.len + 32) {
+            Some(dst) => {
+                dst.copy_from_slice(name);
+                self.len += (name[31] & 31) as usize;
                 Ok(())
             }
             None => Err(fmt::Error),

@@ -178,13 +178,6 @@ static REG_CHUNKS: [ChunkBytes; 512] = {
     t
 };
 
-/// The text of a single register as a chunk for [`Out::write_chunk`], when
-/// it has a short name.
-#[inline(always)]
-pub(crate) fn reg_chunk(code: u16) -> Option<&'static ChunkBytes> {
-    REG_CHUNKS.get(code as usize).filter(|c| c[15] != 0)
-}
-
 /// The inline integer constants (codes 128..=208: 0..=64, -1..=-16) as
 /// chunks.
 static INLINE_INT_CHUNKS: [ChunkBytes; 81] = {
@@ -239,6 +232,46 @@ pub(crate) fn inline_chunk(code: u8, float_names: bool) -> Option<&'static Chunk
         128..=208 => INLINE_INT_CHUNKS.get(code as usize - 128),
         240..=248 if float_names => INLINE_FLOAT_CHUNKS.get(code as usize - 240),
         _ => None,
+    }
+}
+
+/// `s` as a chunk for [`Out::write_chunk`] (it must be at most 15 bytes;
+/// longer text gives an empty chunk).
+pub(crate) const fn text_chunk(s: &str) -> ChunkBytes {
+    match Chunk::new().text(s).done() {
+        Some(b) => b,
+        None => [0; 16],
+    }
+}
+
+/// A mnemonic padded to 32 bytes for [`Out::write_name`], its length in
+/// the last byte (0 when it is longer than 31 bytes: write it as a `str`).
+pub(crate) type NameBytes = [u8; 32];
+
+/// [`NameBytes`] of `name`.
+pub(crate) const fn name_chunk(name: &str) -> NameBytes {
+    let b = name.as_bytes();
+    let mut t = [0u8; 32];
+    if b.len() > 31 {
+        return t;
+    }
+    let mut i = 0;
+    while i < b.len() {
+        t[i] = b[i];
+        i += 1;
+    }
+    t[31] = b.len() as u8;
+    t
+}
+
+/// Write a mnemonic from its [`NameBytes`], or from the `str` when it is
+/// too long for them.
+#[inline(always)]
+pub(crate) fn write_mnemonic<W: Out>(chunk: &NameBytes, name: &str, out: &mut W) -> fmt::Result {
+    if chunk[31] != 0 {
+        out.write_name(chunk)
+    } else {
+        out.write_str(name)
     }
 }
 
@@ -356,11 +389,10 @@ fn write_range<W: Out>(out: &mut W, prefix: &str, first: u16, count: u16) -> fmt
 /// `exec`, `vcc_lo`, `m0` ...
 #[inline]
 pub(crate) fn write_reg<W: Out>(code: u16, count: u8, out: &mut W) -> fmt::Result {
-    // The common case first: one register with a short name.
-    if count <= 1 {
-        if let Some(c) = reg_chunk(code) {
-            return out.write_chunk(c);
-        }
+    // The common cases first: one register with a short name, a pair, a
+    // quad.
+    if let Some(c) = reg_text(code, count) {
+        return out.write_chunk(c);
     }
     write_reg_range(code, count, out)
 }

@@ -13,6 +13,7 @@ use crate::tables::sop as t;
 use crate::target::Target;
 use core::fmt;
 
+#[inline]
 fn info(inst: &Instruction) -> Option<&'static SopInfo> {
     let table: &'static [Option<SopInfo>] = match inst.opcode.space() {
         OpSpace::Sop1 => &t::SOP1,
@@ -26,10 +27,10 @@ fn info(inst: &Instruction) -> Option<&'static SopInfo> {
 }
 
 pub(crate) fn write<W: Out>(f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
-    out.write_str(inst.opcode.name())?;
     let Some(info) = info(inst) else {
-        return Ok(());
+        return out.write_str(inst.opcode.name());
     };
+    out.write_str(info.name)?;
     let simm = match inst.mods {
         Modifiers::Simm16(v) => v,
         _ => 0,

@@ -6,21 +6,24 @@
 //! literals are the high dword, and so on.
 
 use super::operand::{
-    inline_chunk, reg_text, write_dec, write_hex, write_int, write_reg, write_sep,
+    inline_chunk, name_chunk, reg_text, write_dec, write_hex, write_int, write_mnemonic, write_reg,
+    write_sep, NameBytes,
 };
 use super::Formatter;
 use super::Out;
-use crate::family::vop::{self, Cls, Fld, Imm, Role, VopForm, VopSlot};
-use crate::inst::{Family, Instruction, Modifiers};
+use crate::family::vop::{Cls, Fld, Imm, Role, VopForm, VopInfo, VopSlot};
+use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::{OpMods, Operand, Slot};
+use crate::tables::{vop as t, vop3p as tp};
 use core::fmt;
 
 pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
-    let Some((info, form)) = vop::info(inst.opcode).and_then(|i| Some((i, i.form(inst.family)?)))
+    let Some((info, name, form)) =
+        row(inst.opcode).and_then(|(i, name)| Some((i, name, i.form(inst.family)?)))
     else {
         return out.write_str(inst.opcode.name());
     };
-    out.write_str(info.name)?;
+    write_mnemonic(name, info.name, out)?;
     if form.suffix {
         out.write_str(match inst.family {
             Family::Vop3 => "_e64",
@@ -56,6 +59,46 @@ pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> 
         _ => {}
     }
     Ok(())
+}
+
+/// The mnemonics of the VOP table's rows as [`NameBytes`].
+static VOP_NAMES: [NameBytes; t::VOP.len()] = {
+    let mut names = [[0u8; 32]; t::VOP.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = name_chunk(t::VOP[i].name);
+        i += 1;
+    }
+    names
+};
+
+/// The mnemonics of the VOP3P table's rows as [`NameBytes`].
+static VOP3P_NAMES: [NameBytes; tp::VOP3P.len()] = {
+    let mut names = [[0u8; 32]; tp::VOP3P.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = name_chunk(tp::VOP3P[i].name);
+        i += 1;
+    }
+    names
+};
+
+/// The table row of a VOP or VOP3P opcode (as [`vop::info`]) with its
+/// mnemonic as [`NameBytes`].
+#[inline(always)]
+pub(crate) fn row(op: Opcode) -> Option<(&'static VopInfo, &'static NameBytes)> {
+    let i = op.index() as usize;
+    match op.space() {
+        OpSpace::Vop => {
+            let p = *t::VOP_POS.get(i)? as usize;
+            Some((t::VOP.get(p)?, VOP_NAMES.get(p)?))
+        }
+        OpSpace::Vop3p => {
+            let p = *tp::VOP3P_POS.get(i)? as usize;
+            Some((tp::VOP3P.get(p)?, VOP3P_NAMES.get(p)?))
+        }
+        _ => None,
+    }
 }
 
 /// The modifier flags the `op_sel`-style lists are made of.

@@ -10,24 +10,24 @@
 //! SDWA:  [clamp] [mul:2|mul:4|div:2] [dst_sel:X dst_unused:Y] src0_sel:Z [src1_sel:W]
 //! ```
 
-use super::operand::{write_dec, write_hex, write_sep};
+use super::operand::{text_chunk, write_dec, write_hex, write_mnemonic, write_sep, ChunkBytes};
 use super::vop::write_value;
 use super::Formatter;
 use super::Out;
-use crate::family::vop::{self, VopSlot};
-use crate::family::vop_ext::{self, DppCtrl};
+use crate::family::vop::VopSlot;
+use crate::family::vop_ext::{self, DppCtrl, DstUnused, SdwaSel};
 use crate::inst::{Family, Instruction, Modifiers};
 use crate::operand::{OpMods, Operand, Slot};
 use core::fmt;
 
 pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
-    let (Some(info), Some(form)) = (
-        vop::info(inst.opcode),
+    let (Some((info, name)), Some(form)) = (
+        super::vop::row(inst.opcode),
         vop_ext::form(inst.opcode, inst.family),
     ) else {
         return out.write_str(inst.opcode.name());
     };
-    out.write_str(info.name)?;
+    write_mnemonic(name, info.name, out)?;
     out.write_str(if inst.family == Family::Sdwa {
         "_sdwa"
     } else {
@@ -77,23 +77,60 @@ pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> 
             }
             if form.dst_sel {
                 out.write_str(" dst_sel:")?;
-                out.write_str(m.dst_sel.name())?;
+                out.write_chunk(&SEL_NAMES[m.dst_sel as usize])?;
                 out.write_str(" dst_unused:")?;
-                out.write_str(m.dst_unused.name())?;
+                out.write_chunk(&UNUSED_NAMES[m.dst_unused as usize])?;
             }
             if form.src_sel[0] {
                 out.write_str(" src0_sel:")?;
-                out.write_str(m.src0_sel.name())?;
+                out.write_chunk(&SEL_NAMES[m.src0_sel as usize])?;
             }
             if form.src_sel[1] {
                 out.write_str(" src1_sel:")?;
-                out.write_str(m.src1_sel.name())?;
+                out.write_chunk(&SEL_NAMES[m.src1_sel as usize])?;
             }
         }
         _ => {}
     }
     Ok(())
 }
+
+/// [`SdwaSel::name`] of every select, as chunks.
+static SEL_NAMES: [ChunkBytes; 7] = {
+    let sels = [
+        SdwaSel::Byte0,
+        SdwaSel::Byte1,
+        SdwaSel::Byte2,
+        SdwaSel::Byte3,
+        SdwaSel::Word0,
+        SdwaSel::Word1,
+        SdwaSel::Dword,
+    ];
+    let mut t = [[0u8; 16]; 7];
+    let mut i = 0;
+    while i < 7 {
+        t[sels[i] as usize] = text_chunk(sels[i].name());
+        i += 1;
+    }
+    t
+};
+
+/// [`DstUnused::name`] of every value, as chunks.
+static UNUSED_NAMES: [ChunkBytes; 4] = {
+    let all = [
+        DstUnused::Pad,
+        DstUnused::Sext,
+        DstUnused::Preserve,
+        DstUnused::Reserved,
+    ];
+    let mut t = [[0u8; 16]; 4];
+    let mut i = 0;
+    while i < 4 {
+        t[all[i] as usize] = text_chunk(all[i].name());
+        i += 1;
+    }
+    t
+};
 
 /// One operand with its source modifiers, as LLVM's
 /// `printOperandAndFPInputMods`/`printOperandAndIntInputMods` print them.
