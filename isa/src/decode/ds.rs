@@ -71,7 +71,7 @@ pub(crate) fn decode(
     operands.clear();
     for s in info.slots {
         let field = d1 >> s.fld.shift();
-        let op = vgpr_range(field, s.width).ok_or(invalid("register range past v255"))?;
+        let op = vgpr_range(field, s.width).ok_or_else(|| invalid("register range past v255"))?;
         operands.push(Slot {
             op,
             access: s.access,

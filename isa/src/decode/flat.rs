@@ -77,7 +77,8 @@ pub(crate) fn decode(
         dlc: d0 & (1 << 12) != 0,
         lds,
     };
-    let range = |field: u32, n: u8| vgpr_range(field, n).ok_or(invalid("register range past v255"));
+    let range =
+        |field: u32, n: u8| vgpr_range(field, n).ok_or_else(|| invalid("register range past v255"));
     let operands = &mut out.operands;
     operands.clear();
     let vdst = if lds || (info.atomic && !glc) {

@@ -142,7 +142,7 @@ fn decode_form<const EXT: u8>(
                 if !on {
                     return Ok(SdwaSel::Dword);
                 }
-                SdwaSel::from_bits(v & 7).ok_or(invalid(ext, "SDWA select 7 is reserved"))
+                SdwaSel::from_bits(v & 7).ok_or_else(|| invalid(ext, "SDWA select 7 is reserved"))
             };
             let dst_unused = if form.dst_sel {
                 DstUnused::from_bits((d1 >> 11) & 3)

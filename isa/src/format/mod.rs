@@ -59,8 +59,8 @@ impl Formatter {
     /// `buf` then holds is unspecified). The text is the same as
     /// [`Formatter::write`]'s, and ASCII. The fastest way to build a
     /// listing: nothing is allocated, grown or zeroed per instruction.
-    /// Leave 16 bytes more than the text needs: short pieces are copied in
-    /// 16-byte blocks.
+    /// Leave 32 bytes more than the text needs: short pieces (mnemonics,
+    /// registers) are copied in 16- and 32-byte blocks.
     pub fn write_into(&self, inst: &Instruction, buf: &mut [u8]) -> Option<usize> {
         let mut line = Line::new(buf);
         match self.write_any(inst, &mut line) {
