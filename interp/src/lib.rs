@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod driver;
 mod exec;
 pub mod float;
 mod format;
@@ -23,6 +24,7 @@ mod valu;
 pub mod wave;
 mod workgroup;
 
+pub use driver::{run_draw, Draw, DrawConfig, DrawError, DrawRun, PrimLayout, WaveInfo};
 pub use exec::{run_wave, Env, Limits, Observations};
 pub use memops::Vsharp;
 pub use memory::{Lds, Memory};
