@@ -367,5 +367,14 @@ bitflags! {
         const CROSS_LANE = 2048;
         /// Ends the program.
         const END = 4096;
+        /// Reads or writes a register chosen at run time (`s_movrel*`,
+        /// `v_movrel*`: the named operand is only the base, M0 adds an
+        /// index). A consumer must treat every register of the file as
+        /// possibly read/written.
+        const RELATIVE = 8192;
+        /// Exports data to a fixed-function consumer (colour, depth,
+        /// position, parameter or primitive data): a side effect that is
+        /// neither a register nor memory (`exp`).
+        const EXPORT = 16384;
     }
 }

@@ -293,7 +293,7 @@ pub fn parse_insn_line(line: &str) -> Option<(String, usize, usize)> {
     let hex = hex.split('<').next().unwrap_or("").trim();
     let mut len = 0;
     for g in hex.split_whitespace() {
-        if g.len() % 2 != 0 || !g.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if !g.len().is_multiple_of(2) || !g.bytes().all(|b| b.is_ascii_hexdigit()) {
             break;
         }
         len += g.len() / 2;
@@ -303,8 +303,8 @@ pub fn parse_insn_line(line: &str) -> Option<(String, usize, usize)> {
 
 /// Pad a region with `s_nop 0` dwords to at least [`MIN_REGION`] bytes.
 pub fn pad_region(mut bytes: Vec<u8>) -> Vec<u8> {
-    while bytes.len() < MIN_REGION || bytes.len() % 4 != 0 {
-        if bytes.len() % 4 != 0 {
+    while bytes.len() < MIN_REGION || !bytes.len().is_multiple_of(4) {
+        if !bytes.len().is_multiple_of(4) {
             bytes.push(0);
         } else {
             bytes.extend_from_slice(&PAD_DWORD.to_le_bytes());
@@ -316,7 +316,7 @@ pub fn pad_region(mut bytes: Vec<u8>) -> Vec<u8> {
 /// Parse a hex byte string such as `7e0002ff` (bytes in order) into bytes.
 pub fn parse_hex_bytes(s: &str) -> Option<Vec<u8>> {
     let s = s.trim();
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len())

@@ -53,6 +53,14 @@ pub fn implicit(inst: &Instruction) -> Implicit {
         OpSpace::Sopp => row(&tables::sop::SOPP),
         OpSpace::Smem => smem::implicit(inst),
         OpSpace::Mubuf | OpSpace::Mtbuf => Some(buf::implicit(inst)),
+        OpSpace::Mimg => Some(mimg::implicit(inst)),
+        OpSpace::Ds => Some(ds::implicit(inst)),
+        OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => Some(flat::implicit(inst)),
+        OpSpace::Vintrp => tables::vintrp::VINTRP
+            .get(i)
+            .and_then(|r| r.as_ref())
+            .map(|r| r.implicit),
+        OpSpace::Exp => Some(Implicit::EXPORT),
         _ => None,
     }
     .unwrap_or(Implicit::empty())

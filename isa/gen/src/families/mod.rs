@@ -1,16 +1,31 @@
 //! One module per generated family, plus shared emit helpers.
 
+pub mod ds;
+pub mod exp;
+pub mod flat;
+pub mod mimg;
 pub mod mtbuf;
 pub mod mubuf;
 pub mod smem;
 pub mod sop;
+pub mod vintrp;
 
 use crate::FamilyGen;
 use std::fmt::Write as _;
 
 /// Every family generator.
 pub fn all() -> Vec<FamilyGen> {
-    vec![sop::gen(), smem::gen(), mubuf::gen(), mtbuf::gen()]
+    vec![
+        sop::gen(),
+        smem::gen(),
+        mubuf::gen(),
+        mtbuf::gen(),
+        mimg::gen(),
+        ds::gen(),
+        flat::gen(),
+        exp::gen(),
+        vintrp::gen(),
+    ]
 }
 
 /// Split LLVM text into mnemonic and comma-separated operands. Operands

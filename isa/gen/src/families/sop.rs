@@ -455,6 +455,9 @@ fn implicit(k: Kind, name: &str) -> Vec<&'static str> {
     if name.starts_with("s_cbranch_vcc") {
         f.push("READ_VCC");
     }
+    if name.starts_with("s_movrel") {
+        f.push("RELATIVE");
+    }
     if name.starts_with("s_movrel") || name.starts_with("s_sendmsg") || name == "s_ttracedata" {
         f.push("READ_M0");
     }
