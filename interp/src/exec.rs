@@ -77,7 +77,21 @@ pub fn run_wave(
         wave_id,
         pc: wave.pc,
     };
+    // Debugging aid: INTERP_TRACE=1 prints every instruction a wave runs.
+    let trace = std::env::var_os("INTERP_TRACE").is_some();
     while wave.status == Status::Running {
+        if trace {
+            let e = wave.exec();
+            eprintln!(
+                "w{wave_id} {:#06x} exec {:#x}/{:#x} scc {}{} {}",
+                wave.pc,
+                e.v,
+                e.def,
+                wave.scc as u8,
+                if wave.scc_def { "" } else { "?" },
+                env.program.text(wave.pc)
+            );
+        }
         if wave.steps >= env.limits.max_steps {
             return Err(InterpError::StepLimit {
                 wave: wave_id,

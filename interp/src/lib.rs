@@ -19,6 +19,7 @@ pub mod memory;
 mod memops;
 mod ops;
 mod program;
+mod sdwa;
 pub mod record;
 mod valu;
 pub mod wave;

@@ -223,17 +223,17 @@ impl Exec<'_, '_> {
             let mut ok = true;
             let mut what = "";
             if let Some(r) = idx_reg {
-                let (x, dl, dh) = w.read_v(r, lane);
+                let (x, d) = w.read_v(r, lane);
                 index = x;
-                if !(dl && dh) {
+                if d != 0xf {
                     ok = false;
                     what = "index";
                 }
             }
             if let Some(r) = off_reg {
-                let (x, dl, dh) = w.read_v(r, lane);
+                let (x, d) = w.read_v(r, lane);
                 voff = x;
-                if !(dl && dh) {
+                if d != 0xf {
                     ok = false;
                     what = "offset";
                 }
@@ -338,10 +338,10 @@ impl Exec<'_, '_> {
                 _ => 0,
             };
             for (i, &x) in vals.iter().enumerate().take(comps.min(count as usize)) {
-                w.write_v(reg + i, lane, x, loaded_def, loaded_def);
+                w.write_v(reg + i, lane, x, if loaded_def { 0xf } else { 0 });
             }
             if mods.tfe && (count as usize) > comps {
-                w.write_v(reg + comps, lane, 0, true, true);
+                w.write_v(reg + comps, lane, 0, 0xf);
             }
         }
         Ok(())
@@ -373,9 +373,7 @@ impl Exec<'_, '_> {
         {
             for r in 0..*count as usize {
                 for lane in bits(lanes) {
-                    let reg = (*code as usize - 256) + r;
-                    let (x, _, _) = w.read_v(reg, lane);
-                    w.write_v(reg, lane, x, false, false);
+                    w.forget_v((*code as usize - 256) + r, lane);
                 }
             }
         }
@@ -417,8 +415,8 @@ impl Exec<'_, '_> {
         let off16 = mods.offset16() as u32;
         let (o0, o1) = (mods.offset0 as u32, mods.offset1 as u32);
         for lane in bits(exec) {
-            let (a, al, ah) = w.read_v(addr_reg, lane);
-            if !(al && ah) {
+            let (a, ad) = w.read_v(addr_reg, lane);
+            if ad != 0xf {
                 self.finding_addr(Some(lane as u8), &format!("LDS address v{addr_reg}"));
                 if let Some(d) = dst {
                     let cnt = match op {
@@ -427,8 +425,7 @@ impl Exec<'_, '_> {
                         _ => 1,
                     };
                     for r in 0..cnt {
-                        let (x, _, _) = w.read_v(d + r, lane);
-                        w.write_v(d + r, lane, x, false, false);
+                        w.forget_v(d + r, lane);
                     }
                 }
                 continue;
@@ -441,16 +438,18 @@ impl Exec<'_, '_> {
                         0 => {
                             if bytes >= 4 {
                                 for i in 0..(bytes as usize / 4) {
-                                    w.write_v(d + i, lane, (v >> (32 * i)) as u32, def, def);
+                                    let m = ((def >> (4 * i)) & 0xf) as u8;
+                                    w.write_v(d + i, lane, (v >> (32 * i)) as u32, m);
                                 }
                             } else {
-                                let x = match (bytes, signed) {
-                                    (1, false) => v as u8 as u32,
-                                    (1, true) => v as u8 as i8 as i32 as u32,
-                                    (_, false) => v as u16 as u32,
-                                    (_, true) => v as u16 as i16 as i32 as u32,
+                                let all = def == (1 << bytes) - 1;
+                                let (x, m) = match (bytes, signed) {
+                                    (1, false) => (v as u8 as u32, 0xe | def as u8 & 1),
+                                    (1, true) => (v as u8 as i8 as i32 as u32, if all { 0xf } else { 0 }),
+                                    (_, false) => (v as u16 as u32, 0xc | def as u8 & 3),
+                                    (_, true) => (v as u16 as i16 as i32 as u32, if all { 0xf } else { 0 }),
                                 };
-                                w.write_v(d, lane, x, def, def);
+                                w.write_v(d, lane, x, m);
                             }
                         }
                         _ => {
@@ -459,6 +458,7 @@ impl Exec<'_, '_> {
                                 (1, true) => v as u8 as i8 as i16 as u16,
                                 _ => v as u16,
                             };
+                            let def = def == (1 << bytes) - 1;
                             if d16 == 1 {
                                 w.write_v_lo16(d, lane, x, def);
                             } else {
@@ -474,7 +474,7 @@ impl Exec<'_, '_> {
                         let (v, def) = self.lds.read(a.wrapping_add(o * unit), bytes as usize);
                         for i in 0..(bytes as usize / 4) {
                             let r = d + k * (bytes as usize / 4) + i;
-                            w.write_v(r, lane, (v >> (32 * i)) as u32, def, def);
+                            w.write_v(r, lane, (v >> (32 * i)) as u32, ((def >> (4 * i)) & 0xf) as u8);
                         }
                     }
                 }
@@ -496,7 +496,7 @@ impl Exec<'_, '_> {
                     let at = a.wrapping_add(off16);
                     let (old, odef) = self.lds.read(at, 4);
                     let old = old as u32;
-                    let (x, xl, xh) = w.read_v(d0, lane);
+                    let (x, xd) = w.read_v(d0, lane);
                     let new = match aop {
                         DsAtomic::Add => old.wrapping_add(x),
                         DsAtomic::Sub => old.wrapping_sub(x),
@@ -524,10 +524,11 @@ impl Exec<'_, '_> {
                         DsAtomic::Xor => old ^ x,
                         DsAtomic::Swap => x,
                     };
-                    self.lds.write(at, 4, new as u128, odef && xl && xh);
+                    let ok = odef == 0xf && xd == 0xf;
+                    self.lds.write(at, 4, new as u128, if ok { 0xf } else { 0 });
                     if rtn {
                         if let Some(d) = dst {
-                            w.write_v(d, lane, old, odef, odef);
+                            w.write_v(d, lane, old, odef as u8);
                         }
                     }
                 }
@@ -559,14 +560,14 @@ impl Exec<'_, '_> {
             let mut defined = 0u8;
             for (i, r) in regs.iter().enumerate() {
                 let Some(r) = r else { continue };
-                let (v, dl, dh) = w.read_v(*r, lane);
+                let (v, d) = w.read_v(*r, lane);
                 values[i] = v;
                 let enabled = if m.compr {
                     (m.en >> (2 * i)) & 3 != 0
                 } else {
                     (m.en >> i) & 1 != 0
                 };
-                if enabled && dl && dh {
+                if enabled && d == 0xf {
                     defined |= 1 << i;
                 }
             }
@@ -593,23 +594,20 @@ fn idxen_index(mods: &BufMods, v: &Vsharp, index: u32) -> Option<u32> {
 }
 
 /// `bytes` of data starting at VGPR `r` in one lane (`hi`: the high half of
-/// the first VGPR, for `_d16_hi` stores).
-fn gather(w: &Wave, r: usize, lane: usize, bytes: usize, hi: bool) -> (u128, bool) {
+/// the first VGPR, for `_d16_hi` stores), with its defined-byte mask.
+fn gather(w: &Wave, r: usize, lane: usize, bytes: usize, hi: bool) -> (u128, u16) {
     let mut v = 0u128;
-    let mut def = true;
+    let mut def = 0u16;
     for i in 0..bytes.div_ceil(4) {
-        let (x, dl, dh) = w.read_v(r + i, lane);
+        let (x, d) = w.read_v(r + i, lane);
         v |= (x as u128) << (32 * i);
-        let used_hi = bytes > 4 * i + 2;
-        def &= dl || hi;
-        if used_hi || hi {
-            def &= dh;
-        }
+        def |= (d as u16) << (4 * i);
     }
     if hi {
         v = (v >> 16) & 0xffff;
+        def = (def >> 2) & 3;
     }
-    (v, def)
+    (v, def & ((1u32 << bytes) - 1) as u16)
 }
 
 #[cfg(test)]

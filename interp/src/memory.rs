@@ -71,26 +71,29 @@ impl Lds {
         self.def.iter_mut().for_each(|d| *d = 0);
     }
 
-    /// Read `n` ≤ 16 bytes at `addr`: the little-endian value and whether
-    /// every byte is defined. Out of range: a defined 0.
-    pub fn read(&self, addr: u32, n: usize) -> (u128, bool) {
+    /// Read `n` ≤ 16 bytes at `addr`: the little-endian value and the mask
+    /// of defined bytes (bit `i` for byte `i`). Out of range: a defined 0.
+    pub fn read(&self, addr: u32, n: usize) -> (u128, u16) {
         let a = addr as usize;
+        let all = ((1u32 << n) - 1) as u16;
         if a + n > LDS_SIZE {
-            return (0, true);
+            return (0, all);
         }
         let mut v = 0u128;
-        let mut def = true;
+        let mut def = 0u16;
         for i in 0..n {
             v |= (self.bytes[a + i] as u128) << (8 * i);
             let k = a + i;
-            def &= self.def[k / 64] & (1 << (k % 64)) != 0;
+            if self.def[k / 64] & (1 << (k % 64)) != 0 {
+                def |= 1 << i;
+            }
         }
         (v, def)
     }
 
-    /// Write the low `n` ≤ 16 bytes of `v` at `addr`, defined or not. Out of
-    /// range: dropped.
-    pub fn write(&mut self, addr: u32, n: usize, v: u128, defined: bool) {
+    /// Write the low `n` ≤ 16 bytes of `v` at `addr`; bit `i` of `def` says
+    /// byte `i` is defined. Out of range: dropped.
+    pub fn write(&mut self, addr: u32, n: usize, v: u128, def: u16) {
         let a = addr as usize;
         if a + n > LDS_SIZE {
             return;
@@ -98,7 +101,7 @@ impl Lds {
         for i in 0..n {
             let k = a + i;
             self.bytes[k] = (v >> (8 * i)) as u8;
-            if defined {
+            if def & (1 << i) != 0 {
                 self.def[k / 64] |= 1 << (k % 64);
             } else {
                 self.def[k / 64] &= !(1 << (k % 64));
@@ -114,11 +117,11 @@ mod tests {
     #[test]
     fn lds_bytes_start_undefined_and_out_of_range_reads_are_zero() {
         let mut l = Lds::new();
-        assert_eq!(l.read(16, 4), (0, false));
-        l.write(16, 4, 0x1122_3344, true);
-        assert_eq!(l.read(16, 4), (0x1122_3344, true));
-        assert_eq!(l.read(17, 4), (0x0011_2233, false), "byte 20 is undefined");
-        l.write(LDS_SIZE as u32 - 2, 4, 0xffff_ffff, true);
-        assert_eq!(l.read(LDS_SIZE as u32 - 2, 4), (0, true));
+        assert_eq!(l.read(16, 4), (0, 0));
+        l.write(16, 4, 0x1122_3344, 0xf);
+        assert_eq!(l.read(16, 4), (0x1122_3344, 0xf));
+        assert_eq!(l.read(17, 4), (0x0011_2233, 0b0111), "byte 20 is undefined");
+        l.write(LDS_SIZE as u32 - 2, 4, 0xffff_ffff, 0xf);
+        assert_eq!(l.read(LDS_SIZE as u32 - 2, 4), (0, 0xf));
     }
 }

@@ -30,6 +30,7 @@ impl Program {
         for i in 0..n {
             let at = i * 4;
             let r = isa::decode(&code[at..], target)
+                .or_else(|e| crate::sdwa::decode(&code[at..], target).ok_or(e))
                 .map(|inst| Op {
                     kind: classify(&inst),
                     inst,

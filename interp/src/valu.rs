@@ -41,13 +41,28 @@ struct VSrc {
 }
 
 impl VSrc {
+    /// The raw 32 bits in `lane` and their defined bytes.
+    #[inline]
+    fn raw(&self, w: &Wave, lane: usize) -> (u32, u8) {
+        match self.base {
+            Base::V(r) => w.read_v(r, lane),
+            Base::S(s) => {
+                let mut m = 0u8;
+                for b in 0..4 {
+                    if (s.def >> (8 * b)) & 0xff == 0xff {
+                        m |= 1 << b;
+                    }
+                }
+                (s.v, m)
+            }
+        }
+    }
+
     /// The 32-bit value in `lane` and whether the bits it uses are defined.
     #[inline]
     fn get(&self, w: &Wave, lane: usize) -> (u32, bool) {
-        let (v, dl, dh) = match self.base {
-            Base::V(r) => w.read_v(r, lane),
-            Base::S(s) => (s.v, s.def & 0xffff == 0xffff, s.def >> 16 == 0xffff),
-        };
+        let (v, m) = self.raw(w, lane);
+        let (dl, dh) = (m & 3 == 3, m & 0xc == 0xc);
         let (mut x, def, sign) = if let Some(hi) = self.half {
             if hi {
                 (v >> 16, dh, 15)
@@ -59,7 +74,7 @@ impl VSrc {
                 0..=3 => {
                     let b = (v >> (8 * self.sel)) & 0xff;
                     let b = if self.sext { b as u8 as i8 as i32 as u32 } else { b };
-                    (b, if self.sel < 2 { dl } else { dh }, 31)
+                    (b, (m >> self.sel) & 1 == 1, 31)
                 }
                 4 | 5 => {
                     let h = if self.sel == 4 { v & 0xffff } else { v >> 16 };
@@ -90,6 +105,17 @@ struct VDst {
 }
 
 impl VDst {
+    /// Write a whole value with per-byte definedness (moves and lane
+    /// shuffles keep a partly defined dword partly defined).
+    #[inline]
+    fn put_bytes(&self, w: &mut Wave, lane: usize, v: u32, mask: u8) {
+        if self.half.is_none() && matches!(self.sdwa, None | Some((6, _))) {
+            w.write_v(self.reg, lane, v, mask);
+        } else {
+            self.put(w, lane, v, mask == 0xf);
+        }
+    }
+
     #[inline]
     fn put(&self, w: &mut Wave, lane: usize, v: u32, def: bool) {
         if let Some(hi) = self.half {
@@ -101,9 +127,9 @@ impl VDst {
             return;
         }
         match self.sdwa {
-            None | Some((6, _)) => w.write_v(self.reg, lane, v, def, def),
+            None | Some((6, _)) => w.write_v(self.reg, lane, v, if def { 0xf } else { 0 }),
             Some((sel, unused)) => {
-                let (old, ol, oh) = w.read_v(self.reg, lane);
+                let (old, om) = w.read_v(self.reg, lane);
                 let (shift, bits) = match sel {
                     0..=3 => (8 * sel as u32, 8u32),
                     4 | 5 => (16 * (sel as u32 - 4), 16),
@@ -129,22 +155,24 @@ impl VDst {
                     _ => 0,
                 };
                 let val = part | rest;
-                // Per half: the field's bits are as defined as the result;
-                // the other bits keep the old half's definedness (PRESERVE),
-                // are constant (PAD) or follow the result (SEXT).
-                let half_def = |half_mask: u32, old_def: bool| {
-                    let field_ok = mask & half_mask == 0 || def;
-                    let rest_ok = !mask & half_mask == 0
+                // Per byte: the field's bytes are as defined as the result;
+                // the other bytes keep their old definedness (PRESERVE), are
+                // constant (PAD) or follow the result (SEXT).
+                let mut m = 0u8;
+                for b in 0..4u32 {
+                    let byte_mask = 0xffu32 << (8 * b);
+                    let field_ok = mask & byte_mask == 0 || def;
+                    let rest_ok = !mask & byte_mask == 0
                         || match unused {
-                            2 => old_def,
+                            2 => (om >> b) & 1 == 1,
                             1 => def,
                             _ => true,
                         };
-                    field_ok && rest_ok
-                };
-                let lo = half_def(0xffff, ol);
-                let hi = half_def(0xffff_0000, oh);
-                w.write_v(self.reg, lane, val, lo, hi);
+                    if field_ok && rest_ok {
+                        m |= 1 << b;
+                    }
+                }
+                w.write_v(self.reg, lane, val, m);
             }
         }
     }
@@ -250,12 +278,17 @@ impl Exec<'_, '_> {
                 } else {
                     (if exec == 0 { 0 } else { exec.trailing_zeros() as usize }, true)
                 };
-                let (v, d) = s0.get(w, lane);
-                let d = d && lane_ok;
+                let (v, m) = s0.raw(w, lane);
+                let mut def = 0u64;
+                for b in 0..4 {
+                    if lane_ok && (m >> b) & 1 == 1 {
+                        def |= 0xff << (8 * b);
+                    }
+                }
                 let Some(dst) = sdst else {
                     return Err(self.unsupported("no scalar destination"));
                 };
-                self.sdst(w, dst, S64 { v: v as u64, def: if d { u64::MAX } else { 0 } }, false);
+                self.sdst(w, dst, S64 { v: v as u64, def }, false);
                 return Ok(());
             }
             VOp::Writelane => {
@@ -269,11 +302,10 @@ impl Exec<'_, '_> {
                     // An undefined lane select: some lane of the wave gets an
                     // undefined value; forget them all.
                     for l in 0..lanes {
-                        let (x, _, _) = w.read_v(reg, l);
-                        w.write_v(reg, l, x, false, false);
+                        w.forget_v(reg, l);
                     }
                 } else {
-                    w.write_v(reg, (sel as usize) & (lanes - 1), v, d, d);
+                    w.write_v(reg, (sel as usize) & (lanes - 1), v, if d { 0xf } else { 0 });
                 }
                 return Ok(());
             }
@@ -283,10 +315,10 @@ impl Exec<'_, '_> {
                 };
                 let (ra, rb) = (vreg(a), vreg(b));
                 for lane in bits(exec) {
-                    let (va, al, ah) = w.read_v(ra, lane);
-                    let (vb, bl, bh) = w.read_v(rb, lane);
-                    w.write_v(ra, lane, vb, bl, bh);
-                    w.write_v(rb, lane, va, al, ah);
+                    let (va, am) = w.read_v(ra, lane);
+                    let (vb, bm) = w.read_v(rb, lane);
+                    w.write_v(ra, lane, vb, bm);
+                    w.write_v(rb, lane, va, am);
                 }
                 return Ok(());
             }
@@ -298,22 +330,22 @@ impl Exec<'_, '_> {
                 let bc = inst.operands.iter().filter(|s| s.is_use()).nth(1).is_some_and(|s| s.mods.contains(OpMods::OP_SEL));
                 let sel = s1 as u64 | (s2 as u64) << 32;
                 let dst = vdst_of(vdefs[0], inst).ok_or_else(|| self.unsupported("no destination"))?;
-                let mut out = [(0u32, false, false); 64];
+                let mut out = [(0u32, 0u8, false); 64];
                 for lane in bits(exec) {
                     let row = lane & !15;
                     let row = if x { (row ^ 16) & (lanes - 1) } else { row };
                     let from = row + ((sel >> (4 * (lane % 16))) & 0xf) as usize;
                     if exec & (1 << from) == 0 && !fi {
-                        out[lane] = if bc { (0, true, true) } else { (u32::MAX, false, true) };
+                        out[lane] = if bc { (0, 0xf, false) } else { (0, 0, true) };
                         continue;
                     }
-                    let (v, d) = s0.get(w, from);
-                    out[lane] = (v, d && d1 && d2, false);
+                    let (v, m) = s0.raw(w, from);
+                    out[lane] = (v, if d1 && d2 { m } else { 0 }, false);
                 }
                 for lane in bits(exec) {
-                    let (v, d, skip) = out[lane];
+                    let (v, m, skip) = out[lane];
                     if !skip {
-                        dst.put(w, lane, v, d);
+                        dst.put_bytes(w, lane, v, m);
                     }
                 }
                 return Ok(());
@@ -428,6 +460,7 @@ impl Exec<'_, '_> {
         let reads_dst = matches!(op, VOp::Fmac | VOp::FmacLegacy | VOp::Mac | VOp::MacLegacy);
         let dpp = dpp_of(inst);
         let mut results = [(0u32, false, false); 64];
+        let mut bytes_of: [Option<u8>; 64] = [None; 64];
         for lane in bits(exec) {
             // DPP: src0 comes from another lane, or the lane is not written.
             let mut from0 = lane;
@@ -453,12 +486,37 @@ impl Exec<'_, '_> {
                     None => 0,
                 }
             };
-            let a = if zero0 { 0 } else { rd(0, from0) };
-            let b = rd(1, lane);
-            let c = rd(2, lane);
+            if op == VOp::Mov && !zero0 && srcs[0].is_some_and(|s| !s.abs && !s.neg && s.sel == 6 && s.half.is_none()) && !clamp && omod == 0 {
+                let (v, m) = srcs[0].map(|s| s.raw(w, from0)).unwrap_or((0, 0));
+                results[lane] = (v, m == 0xf, false);
+                bytes_of[lane] = Some(m);
+                continue;
+            }
+            let (a, b, c) = if matches!(op, VOp::Dot4U8 | VOp::Dot4I8) && !zero0 {
+                // A byte product is defined when both bytes are, or when
+                // either is a defined zero (a dword only partly written,
+                // dotted with a mask that is zero there, is still exact).
+                let (Some(s0), Some(s1), Some(s2)) = (srcs[0], srcs[1], srcs[2]) else {
+                    return Err(self.unsupported("dot4 needs three sources"));
+                };
+                let (a, am) = s0.raw(w, from0);
+                let (b, bm) = s1.raw(w, lane);
+                let (c, cd) = s2.get(w, lane);
+                def &= cd;
+                for i in 0..4 {
+                    let (ad, bd) = ((am >> i) & 1 == 1, (bm >> i) & 1 == 1);
+                    let az = ad && (a >> (8 * i)) & 0xff == 0;
+                    let bz = bd && (b >> (8 * i)) & 0xff == 0;
+                    def &= (ad && bd) || az || bz;
+                }
+                (a, b, c)
+            } else {
+                let a = if zero0 { 0 } else { rd(0, from0) };
+                (a, rd(1, lane), rd(2, lane))
+            };
             let old = if reads_dst {
-                let (v, dl, dh) = w.read_v(dst.reg, lane);
-                def &= dl && dh;
+                let (v, m) = w.read_v(dst.reg, lane);
+                def &= m == 0xf;
                 v
             } else {
                 0
@@ -483,8 +541,12 @@ impl Exec<'_, '_> {
         }
         for lane in bits(exec) {
             let (r, d, skip) = results[lane];
-            if !skip {
-                dst.put(w, lane, r, d);
+            if skip {
+                continue;
+            }
+            match bytes_of[lane] {
+                Some(m) => dst.put_bytes(w, lane, r, m),
+                None => dst.put(w, lane, r, d),
             }
         }
         Ok(())

@@ -11,8 +11,9 @@
 //!
 //! - SGPRs carry one definedness bit per value bit, so lane masks built
 //!   from partly undefined compares stay exact under `and`/`or`/`andn2`.
-//! - VGPRs carry one bit per lane for each 16-bit half (so `d16` loads and
-//!   16-bit ops that keep the other half stay exact).
+//! - VGPRs carry one bit per lane for each byte (so `d16` loads, 16-bit
+//!   ops that keep the other half, SDWA byte selects and `v_dot4` of a
+//!   partly written dword stay exact).
 //! - SCC carries one bit.
 //!
 //! Arithmetic is all-or-nothing: a result is defined when every bit it
@@ -138,10 +139,8 @@ pub struct Wave {
     pub(crate) scc_def: bool,
     /// `vgpr[reg * 64 + lane]`.
     pub(crate) vgpr: Vec<u32>,
-    /// Per register, the lanes whose low 16 bits are defined.
-    pub(crate) vlo: Vec<u64>,
-    /// Per register, the lanes whose high 16 bits are defined.
-    pub(crate) vhi: Vec<u64>,
+    /// `vdef[reg * 4 + byte]`: the lanes whose byte is defined.
+    pub(crate) vdef: Vec<u64>,
     pub(crate) pc: u32,
     pub(crate) status: Status,
     pub(crate) steps: u64,
@@ -159,8 +158,7 @@ impl Wave {
             scc: false,
             scc_def: false,
             vgpr: vec![0; VGPRS * MAX_LANES],
-            vlo: vec![0; VGPRS],
-            vhi: vec![0; VGPRS],
+            vdef: vec![0; VGPRS * 4],
             pc: 0,
             status: Status::Running,
             steps: 0,
@@ -231,18 +229,13 @@ impl Wave {
 
     /// Set a defined VGPR value in one lane.
     pub fn set_vgpr(&mut self, reg: u8, lane: u32, value: u32) {
-        self.write_v(reg as usize, lane as usize, value, true, true);
+        self.write_v(reg as usize, lane as usize & 63, value, 0xf);
     }
 
     /// A VGPR's value in one lane, and whether all 32 bits are defined.
     pub fn vgpr(&self, reg: u8, lane: u32) -> (u32, bool) {
-        let r = reg as usize;
-        let l = lane as usize & 63;
-        let bit = 1u64 << l;
-        (
-            self.vgpr[r * MAX_LANES + l],
-            self.vlo[r] & self.vhi[r] & bit != 0,
-        )
+        let (v, m) = self.read_v(reg as usize, lane as usize & 63);
+        (v, m == 0xf)
     }
 
     /// The active-lane mask (exec, wave32 uses `exec_lo` only) and its
@@ -328,62 +321,54 @@ impl Wave {
         }
     }
 
-    /// Write one VGPR lane; `lo`/`hi` say whether each half is defined.
+    /// Write one VGPR lane; bit `i` of `def` says byte `i` is defined.
     #[inline]
-    pub(crate) fn write_v(&mut self, reg: usize, lane: usize, v: u32, lo: bool, hi: bool) {
+    pub(crate) fn write_v(&mut self, reg: usize, lane: usize, v: u32, def: u8) {
         let reg = reg & 255;
         self.vgpr[reg * MAX_LANES + lane] = v;
         let bit = 1u64 << lane;
-        if lo {
-            self.vlo[reg] |= bit;
-        } else {
-            self.vlo[reg] &= !bit;
-        }
-        if hi {
-            self.vhi[reg] |= bit;
-        } else {
-            self.vhi[reg] &= !bit;
+        for b in 0..4 {
+            let d = &mut self.vdef[reg * 4 + b];
+            if def & (1 << b) != 0 {
+                *d |= bit;
+            } else {
+                *d &= !bit;
+            }
         }
     }
 
     /// Write the low 16 bits of one VGPR lane, keeping the high half.
     #[inline]
     pub(crate) fn write_v_lo16(&mut self, reg: usize, lane: usize, v: u16, def: bool) {
-        let reg = reg & 255;
-        let i = reg * MAX_LANES + lane;
-        self.vgpr[i] = (self.vgpr[i] & 0xffff_0000) | v as u32;
-        let bit = 1u64 << lane;
-        if def {
-            self.vlo[reg] |= bit;
-        } else {
-            self.vlo[reg] &= !bit;
-        }
+        let (old, m) = self.read_v(reg, lane);
+        let d = if def { 3 } else { 0 };
+        self.write_v(reg, lane, (old & 0xffff_0000) | v as u32, (m & 0xc) | d);
     }
 
     /// Write the high 16 bits of one VGPR lane, keeping the low half.
     #[inline]
     pub(crate) fn write_v_hi16(&mut self, reg: usize, lane: usize, v: u16, def: bool) {
-        let reg = reg & 255;
-        let i = reg * MAX_LANES + lane;
-        self.vgpr[i] = (self.vgpr[i] & 0xffff) | (v as u32) << 16;
-        let bit = 1u64 << lane;
-        if def {
-            self.vhi[reg] |= bit;
-        } else {
-            self.vhi[reg] &= !bit;
-        }
+        let (old, m) = self.read_v(reg, lane);
+        let d = if def { 0xc } else { 0 };
+        self.write_v(reg, lane, (old & 0xffff) | (v as u32) << 16, (m & 3) | d);
     }
 
-    /// Read one VGPR lane: value, low half defined, high half defined.
+    /// Read one VGPR lane: the value and its defined bytes.
     #[inline]
-    pub(crate) fn read_v(&self, reg: usize, lane: usize) -> (u32, bool, bool) {
+    pub(crate) fn read_v(&self, reg: usize, lane: usize) -> (u32, u8) {
         let reg = reg & 255;
-        let bit = 1u64 << lane;
-        (
-            self.vgpr[reg * MAX_LANES + lane],
-            self.vlo[reg] & bit != 0,
-            self.vhi[reg] & bit != 0,
-        )
+        let mut m = 0u8;
+        for b in 0..4 {
+            m |= (((self.vdef[reg * 4 + b] >> lane) & 1) as u8) << b;
+        }
+        (self.vgpr[reg * MAX_LANES + lane], m)
+    }
+
+    /// Make one VGPR lane undefined (keeping its bits).
+    #[inline]
+    pub(crate) fn forget_v(&mut self, reg: usize, lane: usize) {
+        let (x, _) = self.read_v(reg, lane);
+        self.write_v(reg, lane, x, 0);
     }
 }
 
@@ -419,7 +404,7 @@ mod tests {
     fn half_writes_keep_the_other_half_and_its_definedness() {
         let mut w = Wave::new(true);
         w.write_v_lo16(4, 2, 0xbeef, true);
-        assert_eq!(w.read_v(4, 2), (0xbeef, true, false));
+        assert_eq!(w.read_v(4, 2), (0xbeef, 0b0011));
         w.write_v_hi16(4, 2, 0xdead, true);
         assert_eq!(w.vgpr(4, 2), (0xdead_beef, true));
     }
