@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod driver;
 mod exec;
 pub mod float;
@@ -25,6 +26,7 @@ mod valu;
 pub mod wave;
 mod workgroup;
 
+pub use check::{check_draw, Binding, BindingCheck, DrawCheck, Violation, ViolationKind};
 pub use driver::{run_draw, Draw, DrawConfig, DrawError, DrawRun, PrimLayout, WaveInfo};
 pub use exec::{run_wave, Env, Limits, Observations};
 pub use memops::Vsharp;
