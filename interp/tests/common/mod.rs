@@ -49,3 +49,5 @@ pub fn run1(words: &[u32], wave: &mut Wave, mem: &Mem) -> Result<Observations, i
     interp::run_wave(&env, wave, 0, &mut lds, &mut obs)?;
     Ok(obs)
 }
+
+pub mod scene;
