@@ -24,7 +24,7 @@ struct Setup {
 fn setup(name: &str) -> Setup {
     let dir = format!("{}/../corpus/radv/{name}", env!("CARGO_MANIFEST_DIR"));
     let code = std::fs::read(format!("{dir}/code.bin")).expect("corpus code");
-    let program = Program::new(&code, isa::Target::Gfx1030);
+    let program = Program::new(&code, isa::Mode::with_wave_size(isa::Target::Gfx1030, if name.ends_with("w32") { 32 } else { 64 }));
     let mut mem = Mem::default();
     scene::write_ubo(&mut mem, &scene::identity());
     mem.write(scene::TABLE, &scene::vsharp(0x10_0000, 32, 1000, 1));

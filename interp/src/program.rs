@@ -1,7 +1,7 @@
 //! A shader's code, decoded once for execution.
 
 use crate::ops::{classify, Kind};
-use isa::{DecodeError, Formatter, Instruction, Target};
+use isa::{DecodeError, Formatter, Instruction, Mode, Target};
 
 /// One decoded position of the code.
 #[derive(Clone, Debug)]
@@ -15,22 +15,26 @@ pub(crate) struct Op {
 /// instruction the hardware would fetch there).
 #[derive(Clone, Debug)]
 pub struct Program {
-    target: Target,
+    mode: Mode,
     code_len: u32,
     /// Per dword offset: the instruction there, or why there is none.
     slots: Vec<Result<Op, DecodeError>>,
 }
 
 impl Program {
-    /// Decode `code` for `target`. Never fails: undecodable positions only
-    /// fail when the wave reaches them.
-    pub fn new(code: &[u8], target: Target) -> Program {
+    /// Decode `code` for a target and wave size (a [`Target`] alone means
+    /// wave32; the interpreter sizes lane masks by the wave it runs, but
+    /// decoding for the right wave size keeps operands and messages
+    /// faithful). Never fails: undecodable positions only fail when the
+    /// wave reaches them.
+    pub fn new(code: &[u8], mode: impl Into<Mode>) -> Program {
+        let mode = mode.into();
         let n = code.len() / 4;
         let mut slots = Vec::with_capacity(n);
         for i in 0..n {
             let at = i * 4;
-            let r = isa::decode(&code[at..], target)
-                .or_else(|e| crate::sdwa::decode(&code[at..], target).ok_or(e))
+            let r = isa::decode(&code[at..], mode)
+                .or_else(|e| crate::sdwa::decode(&code[at..], mode).ok_or(e))
                 .map(|inst| Op {
                     kind: classify(&inst),
                     inst,
@@ -42,7 +46,7 @@ impl Program {
             slots.push(r);
         }
         Program {
-            target,
+            mode,
             code_len: (n * 4) as u32,
             slots,
         }
@@ -50,7 +54,12 @@ impl Program {
 
     /// The target.
     pub fn target(&self) -> Target {
-        self.target
+        self.mode.target
+    }
+
+    /// The target and wave size the code was decoded for.
+    pub fn mode(&self) -> Mode {
+        self.mode
     }
 
     /// Code length in bytes (whole dwords).
@@ -81,7 +90,7 @@ impl Program {
     /// The LLVM text of the instruction at `pc` (for messages).
     pub fn text(&self, pc: u32) -> String {
         match self.slot(pc) {
-            Some(Ok(op)) => Formatter::new(self.target).display(&op.inst).to_string(),
+            Some(Ok(op)) => Formatter::new(self.mode.target).display(&op.inst).to_string(),
             Some(Err(e)) => format!("<undecodable: {e}>"),
             None => "<outside the code>".to_string(),
         }

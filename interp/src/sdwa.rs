@@ -20,10 +20,10 @@
 //! | 31 | S1 (VSRC1 is a scalar code) |
 
 use isa::family::vop::SdwaMods;
-use isa::{Family, Instruction, Modifiers, OpMods, Operand, Target};
+use isa::{Family, Instruction, Mode, Modifiers, OpMods, Operand};
 
 /// Decode an SDWA VOP1/VOP2 instruction at the start of `bytes`.
-pub(crate) fn decode(bytes: &[u8], target: Target) -> Option<Instruction> {
+pub(crate) fn decode(bytes: &[u8], mode: Mode) -> Option<Instruction> {
     if bytes.len() < 8 {
         return None;
     }
@@ -39,7 +39,7 @@ pub(crate) fn decode(bytes: &[u8], target: Target) -> Option<Instruction> {
     let vop1 = top == 0x3f;
     // The same instruction in its 32-bit form with src0 = v0.
     let e32 = (d0 & !0x1ff) | 0x100;
-    let mut inst = isa::decode(&e32.to_le_bytes(), target).ok()?;
+    let mut inst = isa::decode(&e32.to_le_bytes(), mode).ok()?;
     let scalar = |code: u32| -> Option<Operand> {
         Some(match code {
             0..=127 => Operand::Reg {

@@ -129,7 +129,7 @@ struct Snapshot {
 fn run(name: &str) -> Snapshot {
     let dir = format!("{}/../corpus/radv/{name}", env!("CARGO_MANIFEST_DIR"));
     let cap = Capture::open(&dir, &CaptureOptions::default()).unwrap();
-    let program = Program::new(&cap.code, cap.meta.target);
+    let program = Program::new(&cap.code, isa::Mode::with_wave_size(cap.meta.target, cap.meta.wave_size.lanes()));
     let instanced = name.starts_with("instanced");
     let mem = memory(instanced);
     let ud: Vec<u32> = if instanced {
