@@ -54,6 +54,11 @@ pub enum ViolationKind {
     OutsideRange,
     /// A narrowed range ends past what the hardware can reach.
     PastReachable,
+    /// A fetch outside the baseline range of a descriptor whose range
+    /// checking is disabled (OOB_SELECT 2): the hardware reads whatever the
+    /// index gives, and drawbind binds what the descriptor declares (D733).
+    /// Reported, not counted: no bind rule can bound such a read.
+    UncheckedOverread,
 }
 
 /// One violation, with what it takes to reproduce it.
@@ -127,13 +132,19 @@ pub struct DrawCheck {
     /// Fetches at pcs the trace names no descriptor for (the emulator
     /// cannot bind them by this plan).
     pub untraced: usize,
+    /// Fetches past the declared extent of unchecked descriptors (not
+    /// violations; see [`ViolationKind::UncheckedOverread`]).
+    pub unchecked_overreads: Vec<Violation>,
 }
 
 /// Check one draw's fetches against its bindings.
 pub fn check_draw(run: &DrawRun, trace: &ShaderTrace, bindings: &[Binding]) -> DrawCheck {
     let mut out = DrawCheck::default();
-    let desc_of: HashMap<u32, Option<DescId>> =
-        trace.accesses.iter().map(|a| (a.pc, a.descriptor)).collect();
+    let desc_of: HashMap<u32, Option<DescId>> = trace
+        .accesses
+        .iter()
+        .map(|a| (a.pc, a.descriptor))
+        .collect();
     let source = |d: DescId| -> String {
         trace
             .descriptors
@@ -162,12 +173,38 @@ pub fn check_draw(run: &DrawRun, trace: &ShaderTrace, bindings: &[Binding]) -> D
             // A traced descriptor the plan does not bind: nothing to hold
             // the fetch; report it against an empty range.
             e.3 += 1;
-            out.violations.push(violation(run, ViolationKind::OutsideRange, d, source(d), [0, 0], f));
+            out.violations.push(violation(
+                run,
+                ViolationKind::OutsideRange,
+                d,
+                source(d),
+                [0, 0],
+                f,
+            ));
             continue;
         };
         if f.addr < b.base || f.addr + f.len as u64 > b.end() {
+            let unchecked = Vsharp::decode(f.descriptor).oob_select == 2;
+            if unchecked && !b.narrowed {
+                out.unchecked_overreads.push(violation(
+                    run,
+                    ViolationKind::UncheckedOverread,
+                    d,
+                    source(d),
+                    [b.base, b.end()],
+                    f,
+                ));
+                continue;
+            }
             e.3 += 1;
-            out.violations.push(violation(run, ViolationKind::OutsideRange, d, source(d), [b.base, b.end()], f));
+            out.violations.push(violation(
+                run,
+                ViolationKind::OutsideRange,
+                d,
+                source(d),
+                [b.base, b.end()],
+                f,
+            ));
         }
     }
     for b in bindings {

@@ -58,7 +58,7 @@
 //! work).
 
 use crate::exec::{run_wave, Env, Limits, Observations};
-use crate::memory::{Lds, Memory};
+use crate::memory::{GuestMemory, Lds};
 use crate::program::Program;
 use crate::record::InterpError;
 use crate::wave::{FpMode, Wave};
@@ -256,7 +256,7 @@ pub struct DrawError {
 /// Run a draw.
 pub fn run_draw(
     program: &Program,
-    memory: &dyn Memory,
+    memory: &dyn GuestMemory,
     user_data: &[u32],
     draw: &Draw,
     cfg: &DrawConfig,
@@ -281,7 +281,9 @@ pub fn run_draw(
             };
             match cfg.stage {
                 Stage::Ngg => {
-                    for (g, (verts, prims)) in ngg_groups(seq, cfg.group_prims).into_iter().enumerate() {
+                    for (g, (verts, prims)) in
+                        ngg_groups(seq, cfg.group_prims).into_iter().enumerate()
+                    {
                         let g = g as u32;
                         let threads = (verts.len() as u32).max(prims.len() as u32);
                         let nwaves = threads.div_ceil(lanes).max(1);
@@ -289,8 +291,18 @@ pub fn run_draw(
                         let mut waves = Vec::with_capacity(nwaves as usize);
                         for wi in 0..nwaves {
                             let lo = (wi * lanes) as usize;
-                            let vs: Vec<u32> = verts.iter().skip(lo).take(lanes as usize).copied().collect();
-                            let ps: Vec<[u32; 3]> = prims.iter().skip(lo).take(lanes as usize).copied().collect();
+                            let vs: Vec<u32> = verts
+                                .iter()
+                                .skip(lo)
+                                .take(lanes as usize)
+                                .copied()
+                                .collect();
+                            let ps: Vec<[u32; 3]> = prims
+                                .iter()
+                                .skip(lo)
+                                .take(lanes as usize)
+                                .copied()
+                                .collect();
                             let mut w = Wave::new(cfg.wave64);
                             w.set_fp_mode(cfg.fp);
                             set_user_data(&mut w, &cfg.abi, user_data);
@@ -304,7 +316,8 @@ pub fn run_draw(
                             if let Some(s) = cfg.abi.gs_tg_info_sgpr {
                                 w.set_sgpr(
                                     s as u16,
-                                    ((verts.len() as u32) & 0x1ff) << 12 | ((prims.len() as u32) & 0x1ff) << 22,
+                                    ((verts.len() as u32) & 0x1ff) << 12
+                                        | ((prims.len() as u32) & 0x1ff) << 22,
                                 );
                             }
                             for (l, &id) in vs.iter().enumerate() {
@@ -362,7 +375,8 @@ pub fn run_draw(
                             prims: Vec::new(),
                         });
                         lds.clear();
-                        let st = run_wave(&env, &mut w, id, &mut lds, &mut run.obs).map_err(|e| ctx(wi, e))?;
+                        let st = run_wave(&env, &mut w, id, &mut lds, &mut run.obs)
+                            .map_err(|e| ctx(wi, e))?;
                         if st != crate::wave::Status::Ended {
                             // A lone wave at a barrier just continues.
                             let mut ws = [w];
@@ -460,7 +474,7 @@ mod tests {
     #[test]
     fn ngg_groups_take_whole_triangles_and_keep_trailing_vertices() {
         let g = ngg_groups(&Seq::Range(10, 8), 2);
-        assert_eq!(g.len(), 1 + 0, "two triangles fit one group, the tail joins it");
+        assert_eq!(g.len(), 1, "two triangles fit one group, the tail joins it");
         assert_eq!(g[0].0, vec![10, 11, 12, 13, 14, 15, 16, 17]);
         assert_eq!(g[0].1, vec![[0, 1, 2], [3, 4, 5]]);
         let g = ngg_groups(&Seq::Range(0, 9), 1);

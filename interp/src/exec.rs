@@ -1,6 +1,6 @@
 //! The instruction loop, the scalar ALU, branches and scalar memory.
 
-use crate::memory::{Lds, Memory, ADDR_MASK};
+use crate::memory::{GuestMemory, Lds, ADDR_MASK};
 use crate::ops::{BitOp, CmpTy, Cond, ICmp, Kind, SOp, SaveOp, SmemOp};
 use crate::program::Program;
 use crate::record::{BufferFetch, Export, Finding, InterpError, Message};
@@ -17,7 +17,9 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_steps: 1_000_000 }
+        Limits {
+            max_steps: 1_000_000,
+        }
     }
 }
 
@@ -54,7 +56,7 @@ pub struct Env<'a> {
     /// The code.
     pub program: &'a Program,
     /// Guest memory.
-    pub memory: &'a dyn Memory,
+    pub memory: &'a dyn GuestMemory,
     /// Bounds.
     pub limits: Limits,
 }
@@ -153,7 +155,7 @@ impl Exec<'_, '_> {
         }
     }
 
-    pub(crate) fn mem(&self) -> &dyn Memory {
+    pub(crate) fn mem(&self) -> &dyn GuestMemory {
         self.env.memory
     }
 
@@ -439,7 +441,10 @@ impl Exec<'_, '_> {
             }
             SOp::Not { w64 } => {
                 let a = self.src(w, get(1)?, w64)?;
-                let v = S64 { v: !a.v & width_mask(w64), def: a.def | !width_mask(w64) };
+                let v = S64 {
+                    v: !a.v & width_mask(w64),
+                    def: a.def | !width_mask(w64),
+                };
                 self.scc_nonzero(w, v, w64);
                 self.sdst(w, get(0)?, v, w64);
             }
@@ -451,14 +456,20 @@ impl Exec<'_, '_> {
                         r |= 0xf << (4 * q);
                     }
                 }
-                let v = S64 { v: r, def: all(self.full(a, w64)) };
+                let v = S64 {
+                    v: r,
+                    def: all(self.full(a, w64)),
+                };
                 self.scc_nonzero(w, v, w64);
                 self.sdst(w, get(0)?, v, w64);
             }
             SOp::Brev { w64 } => {
                 let a = self.src(w, get(1)?, w64)?;
                 let v = if w64 {
-                    S64 { v: a.v.reverse_bits(), def: a.def.reverse_bits() }
+                    S64 {
+                        v: a.v.reverse_bits(),
+                        def: a.def.reverse_bits(),
+                    }
                 } else {
                     S64 {
                         v: (a.v as u32).reverse_bits() as u64,
@@ -470,7 +481,10 @@ impl Exec<'_, '_> {
             SOp::Bcnt { one, w64 } => {
                 let a = self.src(w, get(1)?, w64)?;
                 let x = if one { a.v } else { !a.v & width_mask(w64) };
-                let v = S64 { v: x.count_ones() as u64, def: all(self.full(a, w64)) };
+                let v = S64 {
+                    v: x.count_ones() as u64,
+                    def: all(self.full(a, w64)),
+                };
                 self.scc_nonzero(w, v, false);
                 self.sdst(w, get(0)?, v, false);
             }
@@ -478,7 +492,15 @@ impl Exec<'_, '_> {
                 let a = self.src(w, get(1)?, w64)?;
                 let x = if one { a.v } else { !a.v & width_mask(w64) };
                 let r = if x == 0 { u32::MAX } else { x.trailing_zeros() };
-                self.sdst(w, get(0)?, S64 { v: r as u64, def: all(self.full(a, w64)) }, false);
+                self.sdst(
+                    w,
+                    get(0)?,
+                    S64 {
+                        v: r as u64,
+                        def: all(self.full(a, w64)),
+                    },
+                    false,
+                );
             }
             SOp::Flbit { w64 } => {
                 let a = self.src(w, get(1)?, w64)?;
@@ -489,26 +511,66 @@ impl Exec<'_, '_> {
                 } else {
                     (a.v as u32).leading_zeros()
                 };
-                self.sdst(w, get(0)?, S64 { v: r as u64, def: all(self.full(a, w64)) }, false);
+                self.sdst(
+                    w,
+                    get(0)?,
+                    S64 {
+                        v: r as u64,
+                        def: all(self.full(a, w64)),
+                    },
+                    false,
+                );
             }
             SOp::FlbitI { w64 } => {
                 let a = self.src(w, get(1)?, w64)?;
                 let r = if w64 {
                     let x = a.v as i64;
                     let y = if x < 0 { !x } else { x } as u64;
-                    if x == 0 || x == -1 { u32::MAX } else { y.leading_zeros() }
+                    if x == 0 || x == -1 {
+                        u32::MAX
+                    } else {
+                        y.leading_zeros()
+                    }
                 } else {
                     let x = a.v as u32 as i32;
                     let y = if x < 0 { !x } else { x } as u32;
-                    if x == 0 || x == -1 { u32::MAX } else { y.leading_zeros() }
+                    if x == 0 || x == -1 {
+                        u32::MAX
+                    } else {
+                        y.leading_zeros()
+                    }
                 };
-                self.sdst(w, get(0)?, S64 { v: r as u64, def: all(self.full(a, w64)) }, false);
+                self.sdst(
+                    w,
+                    get(0)?,
+                    S64 {
+                        v: r as u64,
+                        def: all(self.full(a, w64)),
+                    },
+                    false,
+                );
             }
             SOp::Sext8 | SOp::Sext16 => {
                 let a = self.s32(w, get(1)?)?;
-                let r = if op == SOp::Sext8 { a.v as u8 as i8 as i32 } else { a.v as u16 as i16 as i32 };
-                let ok = if op == SOp::Sext8 { a.def & 0xff == 0xff } else { a.def & 0xffff == 0xffff };
-                self.sdst(w, get(0)?, S64 { v: r as u32 as u64, def: all(ok) }, false);
+                let r = if op == SOp::Sext8 {
+                    a.v as u8 as i8 as i32
+                } else {
+                    a.v as u16 as i16 as i32
+                };
+                let ok = if op == SOp::Sext8 {
+                    a.def & 0xff == 0xff
+                } else {
+                    a.def & 0xffff == 0xffff
+                };
+                self.sdst(
+                    w,
+                    get(0)?,
+                    S64 {
+                        v: r as u32 as u64,
+                        def: all(ok),
+                    },
+                    false,
+                );
             }
             SOp::Bitset { one, w64 } => {
                 let d = get(0)?;
@@ -517,7 +579,10 @@ impl Exec<'_, '_> {
                 let bit = b.v & if w64 { 63 } else { 31 };
                 let m = 1u64 << bit;
                 let v = if b.def & 0x3f == 0x3f {
-                    S64 { v: if one { old.v | m } else { old.v & !m }, def: old.def | m }
+                    S64 {
+                        v: if one { old.v | m } else { old.v & !m },
+                        def: old.def | m,
+                    }
                 } else {
                     S64 { v: old.v, def: 0 }
                 };
@@ -527,7 +592,11 @@ impl Exec<'_, '_> {
                 self.sdst(w, get(0)?, S64::known(next as u64), true);
             }
             SOp::Setpc | SOp::Swappc => {
-                let (target_slot, save) = if op == SOp::Setpc { (get(0)?, None) } else { (get(1)?, Some(get(0)?)) };
+                let (target_slot, save) = if op == SOp::Setpc {
+                    (get(0)?, None)
+                } else {
+                    (get(1)?, Some(get(0)?))
+                };
                 let t = self.s64(w, target_slot)?;
                 if !t.is_defined() {
                     return Err(self.undefined("the jump target"));
@@ -537,15 +606,24 @@ impl Exec<'_, '_> {
                 }
                 w.pc = t.v as u32;
                 if t.v >> 32 != 0 {
-                    return Err(InterpError::PcOutOfCode { pc: t.v as u32, len: self.env.program.len() });
+                    return Err(InterpError::PcOutOfCode {
+                        pc: t.v as u32,
+                        len: self.env.program.len(),
+                    });
                 }
             }
             SOp::SaveExec { op: sop, w64 } => {
                 let s0 = self.src(w, get(1)?, w64)?;
                 let exec = w.exec();
-                let e = S64 { v: exec.v, def: exec.def | !width_mask(w64) };
+                let e = S64 {
+                    v: exec.v,
+                    def: exec.def | !width_mask(w64),
+                };
                 let m = width_mask(w64);
-                let not = |x: S64| S64 { v: !x.v & m, def: x.def };
+                let not = |x: S64| S64 {
+                    v: !x.v & m,
+                    def: x.def,
+                };
                 let new = match sop {
                     SaveOp::And => and(s0, e),
                     SaveOp::Or => or(s0, e),
@@ -558,8 +636,15 @@ impl Exec<'_, '_> {
                     SaveOp::Andn1 | SaveOp::Andn1Wrexec => and(not(s0), e),
                     SaveOp::Orn1 => or(not(s0), e),
                 };
-                let new = S64 { v: new.v & m, def: new.def | !m };
-                let saved = if matches!(sop, SaveOp::Andn1Wrexec | SaveOp::Andn2Wrexec) { new } else { exec };
+                let new = S64 {
+                    v: new.v & m,
+                    def: new.def | !m,
+                };
+                let saved = if matches!(sop, SaveOp::Andn1Wrexec | SaveOp::Andn2Wrexec) {
+                    new
+                } else {
+                    exec
+                };
                 self.sdst(w, get(0)?, saved, w64);
                 if w64 {
                     w.write_s64(isa::operand::EXEC_LO, new);
@@ -571,7 +656,10 @@ impl Exec<'_, '_> {
             SOp::Abs => {
                 let a = self.s32(w, get(1)?)?;
                 let r = (a.v as i32).wrapping_abs() as u32;
-                let v = S64 { v: r as u64, def: all(a.is_defined()) };
+                let v = S64 {
+                    v: r as u64,
+                    def: all(a.is_defined()),
+                };
                 self.scc_nonzero(w, v, false);
                 self.sdst(w, get(0)?, v, false);
             }
@@ -579,7 +667,10 @@ impl Exec<'_, '_> {
                 let a = self.src(w, get(1)?, w64)?;
                 let c = self.src(w, get(2)?, w64)?;
                 let m = width_mask(w64);
-                let not = |x: S64| S64 { v: !x.v & m, def: x.def };
+                let not = |x: S64| S64 {
+                    v: !x.v & m,
+                    def: x.def,
+                };
                 let r = match b {
                     BitOp::And => and(a, c),
                     BitOp::Or => or(a, c),
@@ -590,7 +681,10 @@ impl Exec<'_, '_> {
                     BitOp::Nor => not(or(a, c)),
                     BitOp::Xnor => not(xor(a, c)),
                 };
-                let r = S64 { v: r.v & m, def: r.def | !m };
+                let r = S64 {
+                    v: r.v & m,
+                    def: r.def | !m,
+                };
                 self.scc_nonzero(w, r, w64);
                 self.sdst(w, get(0)?, r, w64);
             }
@@ -623,21 +717,45 @@ impl Exec<'_, '_> {
                     }
                 };
                 self.set_scc(w, scc, ok);
-                self.sdst(w, get(0)?, S64 { v: r as u64, def: all(ok) }, false);
+                self.sdst(
+                    w,
+                    get(0)?,
+                    S64 {
+                        v: r as u64,
+                        def: all(ok),
+                    },
+                    false,
+                );
             }
             SOp::Min { signed } | SOp::Max { signed } => {
                 let a = self.s32(w, get(1)?)?;
                 let b = self.s32(w, get(2)?)?;
                 let ok = a.is_defined() && b.is_defined();
-                let lt = if signed { (a.v as i32) < (b.v as i32) } else { a.v < b.v };
-                let gt = if signed { (a.v as i32) > (b.v as i32) } else { a.v > b.v };
+                let lt = if signed {
+                    (a.v as i32) < (b.v as i32)
+                } else {
+                    a.v < b.v
+                };
+                let gt = if signed {
+                    (a.v as i32) > (b.v as i32)
+                } else {
+                    a.v > b.v
+                };
                 let (r, scc) = if matches!(op, SOp::Min { .. }) {
                     (if lt { a.v } else { b.v }, lt)
                 } else {
                     (if gt { a.v } else { b.v }, gt)
                 };
                 self.set_scc(w, scc, ok);
-                self.sdst(w, get(0)?, S64 { v: r as u64, def: all(ok) }, false);
+                self.sdst(
+                    w,
+                    get(0)?,
+                    S64 {
+                        v: r as u64,
+                        def: all(ok),
+                    },
+                    false,
+                );
             }
             SOp::Lshl { w64 } | SOp::Lshr { w64 } | SOp::Ashr { w64 } => {
                 let a = self.src(w, get(1)?, w64)?;
@@ -650,13 +768,24 @@ impl Exec<'_, '_> {
                     SOp::Lshl { .. } => ((a.v << sh) & m, ((a.def << sh) | ((1u64 << sh) - 1)) & m),
                     SOp::Lshr { .. } => ((a.v & m) >> sh, (((a.def & m) >> sh) | !(m >> sh)) & m),
                     _ => {
-                        let r = if w64 { ((a.v as i64) >> sh) as u64 } else { ((a.v as u32 as i32) >> sh) as u32 as u64 };
+                        let r = if w64 {
+                            ((a.v as i64) >> sh) as u64
+                        } else {
+                            ((a.v as u32 as i32) >> sh) as u32 as u64
+                        };
                         let sign_def = a.def & (1u64 << (if w64 { 63 } else { 31 })) != 0;
-                        let d = if sign_def { ((a.def & m) >> sh) | (!(m >> sh) & m) } else { (a.def & m) >> sh };
+                        let d = if sign_def {
+                            ((a.def & m) >> sh) | (!(m >> sh) & m)
+                        } else {
+                            (a.def & m) >> sh
+                        };
                         (r, d)
                     }
                 };
-                let r = S64 { v, def: if s_ok { def | !m } else { 0 } };
+                let r = S64 {
+                    v,
+                    def: if s_ok { def | !m } else { 0 },
+                };
                 self.scc_nonzero(w, r, w64);
                 self.sdst(w, get(0)?, r, w64);
             }
@@ -680,7 +809,9 @@ impl Exec<'_, '_> {
                 let r = match op {
                     SOp::MulI32 => a.v.wrapping_mul(b.v),
                     SOp::MulHi { signed: false } => ((a.v as u64 * b.v as u64) >> 32) as u32,
-                    SOp::MulHi { signed: true } => ((a.v as i32 as i64 * b.v as i32 as i64) >> 32) as u32,
+                    SOp::MulHi { signed: true } => {
+                        ((a.v as i32 as i64 * b.v as i32 as i64) >> 32) as u32
+                    }
                     SOp::AbsDiff => (a.v as i32).wrapping_sub(b.v as i32).wrapping_abs() as u32,
                     SOp::LshlAdd(n) => {
                         let s = ((a.v as u64) << n) + b.v as u64;
@@ -697,7 +828,15 @@ impl Exec<'_, '_> {
                 if op == SOp::AbsDiff {
                     self.set_scc(w, r != 0, ok);
                 }
-                self.sdst(w, get(0)?, S64 { v: r as u64, def: all(ok) }, false);
+                self.sdst(
+                    w,
+                    get(0)?,
+                    S64 {
+                        v: r as u64,
+                        def: all(ok),
+                    },
+                    false,
+                );
             }
             SOp::Bfe { signed, w64 } => {
                 let a = self.src(w, get(1)?, w64)?;
@@ -735,12 +874,25 @@ impl Exec<'_, '_> {
                 } else {
                     a.v.wrapping_mul(k.v)
                 };
-                self.sdst(w, d, S64 { v: r as u64, def: all(ok) }, false);
+                self.sdst(
+                    w,
+                    d,
+                    S64 {
+                        v: r as u64,
+                        def: all(ok),
+                    },
+                    false,
+                );
             }
             SOp::Cmpk { op: c, signed } => {
                 let a = self.s32(w, get(0)?)?;
                 let k = self.s32(w, get(1)?)?;
-                let r = icmp(c, a.v as u64, k.v as u64, if signed { CmpTy::I32 } else { CmpTy::U32 });
+                let r = icmp(
+                    c,
+                    a.v as u64,
+                    k.v as u64,
+                    if signed { CmpTy::I32 } else { CmpTy::U32 },
+                );
                 self.set_scc(w, r, a.is_defined());
             }
             SOp::Cmp { op: c, ty } => {
@@ -768,7 +920,10 @@ impl Exec<'_, '_> {
             self.s64(w, slot)
         } else {
             let v = self.s32(w, slot)?;
-            Ok(S64 { v: v.v as u64, def: v.def as u64 | 0xffff_ffff_0000_0000 })
+            Ok(S64 {
+                v: v.v as u64,
+                def: v.def as u64 | 0xffff_ffff_0000_0000,
+            })
         }
     }
 
@@ -837,16 +992,34 @@ impl Exec<'_, '_> {
             let base = d[0].v as u64 | ((d[1].v as u64 & 0xffff) << 32);
             let stride = (d[1].v >> 16) & 0x3fff;
             let num = d[2].v as u64;
-            let limit = if stride == 0 { num } else { num * stride as u64 };
+            let limit = if stride == 0 {
+                num
+            } else {
+                num * stride as u64
+            };
             let off = off & !3 & 0xffff_ffff;
+            let desc = [d[0].v, d[1].v, d[2].v, d[3].v];
+            let mut run: Option<(u64, u32)> = None;
             for i in 0..dwords as u64 {
                 let o = off + 4 * i;
                 let val = if o + 4 <= limit {
-                    self.read_dword((base + o) & ADDR_MASK)
+                    let a = (base + o) & ADDR_MASK;
+                    run = match run {
+                        Some((s, l)) if (s + l as u64) & ADDR_MASK == a => Some((s, l + 4)),
+                        Some((s, l)) => {
+                            self.scalar_fetch(desc, s, l);
+                            Some((a, 4))
+                        }
+                        None => Some((a, 4)),
+                    };
+                    self.read_dword(a)
                 } else {
                     S32::known(0)
                 };
                 w.write_s32(dcode + i as u16, val);
+            }
+            if let Some((s, l)) = run {
+                self.scalar_fetch(desc, s, l);
             }
         } else {
             let p = S64::from_halves(w.read_sreg(bcode), w.read_sreg(bcode + 1));
@@ -862,6 +1035,21 @@ impl Exec<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// Record an `s_buffer_load` access.
+    fn scalar_fetch(&mut self, descriptor: [u32; 4], addr: u64, len: u32) {
+        self.obs.fetches.push(BufferFetch {
+            pc: self.pc,
+            wave: self.wave_id,
+            lane: 0,
+            scalar: true,
+            kind: crate::record::AccessKind::Load,
+            descriptor,
+            index: None,
+            addr,
+            len,
+        });
     }
 
     /// A dword of guest memory; unmapped is an undefined value and a finding.

@@ -420,7 +420,11 @@ mod tests {
         assert_eq!(rndne(b(-0.5), true), b(-0.0));
         assert_eq!(ldexp(b(1.0), 3, true), b(8.0));
         assert_eq!(ldexp(b(1.0), -130, true), 0, "denormal result flushed");
-        assert_eq!(ldexp(b(1.0), -130, false), 0x0008_0000, "2^-130 is a denormal");
+        assert_eq!(
+            ldexp(b(1.0), -130, false),
+            0x0008_0000,
+            "2^-130 is a denormal"
+        );
         assert_eq!(ldexp(b(1.5), 200, true), b(f32::INFINITY));
         assert_eq!(rcp(b(4.0), true), b(0.25));
         assert_eq!(rcp(0, true), b(f32::INFINITY));
@@ -435,7 +439,11 @@ mod tests {
         // 1 + 2^-11 is halfway between 1 and the next f16: ties to even (1).
         assert_eq!(f32_to_f16(b(1.0 + 2f32.powi(-11)), false), 0x3c00);
         assert_eq!(f32_to_f16(b(1.0 + 3.0 * 2f32.powi(-11)), false), 0x3c02);
-        assert_eq!(f32_to_f16(b(2f32.powi(-24)), false), 0x0001, "smallest denormal");
+        assert_eq!(
+            f32_to_f16(b(2f32.powi(-24)), false),
+            0x0001,
+            "smallest denormal"
+        );
         assert_eq!(f32_to_f16(b(-2f32.powi(-14)), false), 0x8400);
         for h in [0x0001u16, 0x03ff, 0x0400, 0x3c00, 0xc000, 0x7bff, 0x7c00] {
             assert_eq!(f32_to_f16(f16_to_f32(h), false), h, "{h:#x}");

@@ -168,15 +168,27 @@ mod tests {
         assert_eq!(v[1], 1.0f32.to_bits());
         assert_eq!(v[2], (128.0f32 / 255.0).to_bits());
         let f = Format::of(74).unwrap(); // 32_32_32_FLOAT
-        let bytes: Vec<u8> = [1.5f32, 2.0, -3.0].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let bytes: Vec<u8> = [1.5f32, 2.0, -3.0]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
         assert_eq!(
             f.convert(&bytes),
-            [1.5f32.to_bits(), 2.0f32.to_bits(), (-3.0f32).to_bits(), 1.0f32.to_bits()]
+            [
+                1.5f32.to_bits(),
+                2.0f32.to_bits(),
+                (-3.0f32).to_bits(),
+                1.0f32.to_bits()
+            ]
         );
         let sint = Format::of(6).unwrap(); // 8_SINT
         assert_eq!(sint.convert(&[0xff]), [u32::MAX, 0, 0, 1]);
         let snorm = Format::of(2).unwrap(); // 8_SNORM
-        assert_eq!(snorm.convert(&[0x80])[0], (-1.0f32).to_bits(), "-128 clamps to -1");
+        assert_eq!(
+            snorm.convert(&[0x80])[0],
+            (-1.0f32).to_bits(),
+            "-128 clamps to -1"
+        );
     }
 
     #[test]

@@ -102,7 +102,12 @@ struct Piece {
 }
 
 impl Exec<'_, '_> {
-    pub(crate) fn buffer(&mut self, w: &mut Wave, inst: &Instruction, op: BufOp) -> Result<(), InterpError> {
+    pub(crate) fn buffer(
+        &mut self,
+        w: &mut Wave,
+        inst: &Instruction,
+        op: BufOp,
+    ) -> Result<(), InterpError> {
         if op == BufOp::Nop {
             return Ok(());
         }
@@ -116,7 +121,9 @@ impl Exec<'_, '_> {
         let ops = &inst.operands;
         let has_data = ops.first().is_some_and(|s| s.ty == ValType::Data);
         let first = has_data as usize;
-        let (Some(vaddr), Some(rsrc), Some(soff)) = (ops.get(first), ops.get(first + 1), ops.get(first + 2)) else {
+        let (Some(vaddr), Some(rsrc), Some(soff)) =
+            (ops.get(first), ops.get(first + 1), ops.get(first + 2))
+        else {
             return Err(self.unsupported("unexpected buffer operands"));
         };
         let data = if has_data { ops.first() } else { None };
@@ -135,10 +142,15 @@ impl Exec<'_, '_> {
         };
         let words: Vec<S32> = (0..4).map(|i| w.read_sreg(rcode + i)).collect();
         let soffset = self.s32(w, soff)?;
-        let forget_data = |x: &mut Self, w: &mut Wave, lanes: u64| x.forget(w, data, returns, lanes);
+        let forget_data =
+            |x: &mut Self, w: &mut Wave, lanes: u64| x.forget(w, data, returns, lanes);
         if words.iter().any(|x| !x.is_defined()) || !soffset.is_defined() {
             if exec != 0 {
-                let what = if soffset.is_defined() { "descriptor" } else { "soffset" };
+                let what = if soffset.is_defined() {
+                    "descriptor"
+                } else {
+                    "soffset"
+                };
                 self.finding_addr(None, what);
             }
             forget_data(self, w, exec);
@@ -165,11 +177,17 @@ impl Exec<'_, '_> {
             BufOp::Load { bytes, .. } => {
                 if bytes >= 4 {
                     for i in 0..(bytes / 4) as u32 {
-                        pieces[npieces] = Piece { at: 4 * i, bytes: 4 };
+                        pieces[npieces] = Piece {
+                            at: 4 * i,
+                            bytes: 4,
+                        };
                         npieces += 1;
                     }
                 } else {
-                    pieces[0] = Piece { at: 0, bytes: bytes as u32 };
+                    pieces[0] = Piece {
+                        at: 0,
+                        bytes: bytes as u32,
+                    };
                     npieces = 1;
                 }
             }
@@ -186,23 +204,34 @@ impl Exec<'_, '_> {
                     forget_data(self, w, exec);
                     return Ok(());
                 };
-                pieces[0] = Piece { at: 0, bytes: f.bytes() as u32 };
+                pieces[0] = Piece {
+                    at: 0,
+                    bytes: f.bytes() as u32,
+                };
                 npieces = 1;
                 format = Some(f);
             }
             _ => {
                 let a = buf::access(inst.opcode, &mods);
-                let b = a.and_then(|a| a.bytes).unwrap_or_else(|| a.map_or(4, |a| a.max_bytes));
-                if b >= 4 && b % 4 == 0 {
+                let b = a
+                    .and_then(|a| a.bytes)
+                    .unwrap_or_else(|| a.map_or(4, |a| a.max_bytes));
+                if b >= 4 && b.is_multiple_of(4) {
                     for i in 0..b / 4 {
-                        pieces[npieces] = Piece { at: 4 * i, bytes: 4 };
+                        pieces[npieces] = Piece {
+                            at: 4 * i,
+                            bytes: 4,
+                        };
                         npieces += 1;
                         if npieces == 4 {
                             break;
                         }
                     }
                 } else {
-                    pieces[0] = Piece { at: 0, bytes: b.max(1) };
+                    pieces[0] = Piece {
+                        at: 0,
+                        bytes: b.max(1),
+                    };
                     npieces = 1;
                 }
             }
@@ -292,7 +321,9 @@ impl Exec<'_, '_> {
                 continue;
             }
             let Some(d) = data else { continue };
-            let Operand::Reg { code, count } = d.op else { continue };
+            let Operand::Reg { code, count } = d.op else {
+                continue;
+            };
             let reg = (code - 256) as usize;
             if kind != AccessKind::Load {
                 self.forget(w, data, true, 1 << lane);
@@ -316,7 +347,9 @@ impl Exec<'_, '_> {
                             (1, false) => loaded[0] as u32,
                             (1, true) => loaded[0] as i8 as i32 as u32,
                             (_, false) => u16::from_le_bytes([loaded[0], loaded[1]]) as u32,
-                            (_, true) => u16::from_le_bytes([loaded[0], loaded[1]]) as i16 as i32 as u32,
+                            (_, true) => {
+                                u16::from_le_bytes([loaded[0], loaded[1]]) as i16 as i32 as u32
+                            }
                         };
                         [x, 0, 0, 0]
                     }
@@ -347,11 +380,20 @@ impl Exec<'_, '_> {
         Ok(())
     }
 
-    fn push_fetch(&mut self, lane: usize, kind: AccessKind, desc: [u32; 4], index: Option<u32>, addr: u64, len: u32) {
+    fn push_fetch(
+        &mut self,
+        lane: usize,
+        kind: AccessKind,
+        desc: [u32; 4],
+        index: Option<u32>,
+        addr: u64,
+        len: u32,
+    ) {
         self.obs.fetches.push(BufferFetch {
             pc: self.pc,
             wave: self.wave_id,
             lane: lane as u8,
+            scalar: false,
             kind,
             descriptor: desc,
             index,
@@ -381,7 +423,12 @@ impl Exec<'_, '_> {
 
     // ---- LDS ------------------------------------------------------------
 
-    pub(crate) fn ds(&mut self, w: &mut Wave, inst: &Instruction, op: DsOp) -> Result<(), InterpError> {
+    pub(crate) fn ds(
+        &mut self,
+        w: &mut Wave,
+        inst: &Instruction,
+        op: DsOp,
+    ) -> Result<(), InterpError> {
         if op == DsOp::Nop {
             return Ok(());
         }
@@ -397,7 +444,9 @@ impl Exec<'_, '_> {
         let mut uses: [Option<usize>; 3] = [None; 3];
         let mut n = 0;
         for s in inst.operands.iter() {
-            let Operand::Reg { code, .. } = s.op else { continue };
+            let Operand::Reg { code, .. } = s.op else {
+                continue;
+            };
             if code < 256 {
                 return Err(self.unsupported("DS operand is not a VGPR"));
             }
@@ -445,9 +494,13 @@ impl Exec<'_, '_> {
                                 let all = def == (1 << bytes) - 1;
                                 let (x, m) = match (bytes, signed) {
                                     (1, false) => (v as u8 as u32, 0xe | def as u8 & 1),
-                                    (1, true) => (v as u8 as i8 as i32 as u32, if all { 0xf } else { 0 }),
+                                    (1, true) => {
+                                        (v as u8 as i8 as i32 as u32, if all { 0xf } else { 0 })
+                                    }
                                     (_, false) => (v as u16 as u32, 0xc | def as u8 & 3),
-                                    (_, true) => (v as u16 as i16 as i32 as u32, if all { 0xf } else { 0 }),
+                                    (_, true) => {
+                                        (v as u16 as i16 as i32 as u32, if all { 0xf } else { 0 })
+                                    }
                                 };
                                 w.write_v(d, lane, x, m);
                             }
@@ -474,22 +527,32 @@ impl Exec<'_, '_> {
                         let (v, def) = self.lds.read(a.wrapping_add(o * unit), bytes as usize);
                         for i in 0..(bytes as usize / 4) {
                             let r = d + k * (bytes as usize / 4) + i;
-                            w.write_v(r, lane, (v >> (32 * i)) as u32, ((def >> (4 * i)) & 0xf) as u8);
+                            w.write_v(
+                                r,
+                                lane,
+                                (v >> (32 * i)) as u32,
+                                ((def >> (4 * i)) & 0xf) as u8,
+                            );
                         }
                     }
                 }
                 DsOp::Write { bytes, hi } => {
                     let Some(d0) = uses[1] else { continue };
                     let (v, def) = gather(w, d0, lane, bytes as usize, hi);
-                    self.lds.write(a.wrapping_add(off16), bytes as usize, v, def);
+                    self.lds
+                        .write(a.wrapping_add(off16), bytes as usize, v, def);
                 }
                 DsOp::Write2 { bytes, st64 } => {
-                    let (Some(d0), Some(d1)) = (uses[1], uses[2]) else { continue };
+                    let (Some(d0), Some(d1)) = (uses[1], uses[2]) else {
+                        continue;
+                    };
                     let unit = bytes as u32 * if st64 { 64 } else { 1 };
                     let (v0, def0) = gather(w, d0, lane, bytes as usize, false);
                     let (v1, def1) = gather(w, d1, lane, bytes as usize, false);
-                    self.lds.write(a.wrapping_add(o0 * unit), bytes as usize, v0, def0);
-                    self.lds.write(a.wrapping_add(o1 * unit), bytes as usize, v1, def1);
+                    self.lds
+                        .write(a.wrapping_add(o0 * unit), bytes as usize, v0, def0);
+                    self.lds
+                        .write(a.wrapping_add(o1 * unit), bytes as usize, v1, def1);
                 }
                 DsOp::Atomic { op: aop, rtn } => {
                     let Some(d0) = uses[1] else { continue };
@@ -633,7 +696,10 @@ mod tests {
     fn range_checks_follow_oob_select() {
         let mut v = Vsharp::decode([0, 16 << 16, 10, 0]);
         v.oob_select = 1;
-        assert!(v.in_range(9, 100, 4), "idx only: offsets past the stride are fine");
+        assert!(
+            v.in_range(9, 100, 4),
+            "idx only: offsets past the stride are fine"
+        );
         assert!(!v.in_range(10, 0, 4));
         v.oob_select = 0;
         assert!(!v.in_range(9, 16, 4), "offset checked against the stride");

@@ -1,26 +1,17 @@
 //! Guest memory as the interpreter reads it, and the workgroup's LDS.
 
-/// Guest GPU memory, read-only. Addresses are 48-bit GPU virtual
-/// addresses (the interpreter truncates the 64-bit pointers a shader forms
-/// to 48 bits before asking, as drawbind does).
-pub trait Memory {
-    /// The little-endian dword at `addr` (any alignment), or `None` when
-    /// any of its bytes is not mapped.
-    fn read_u32(&self, addr: u64) -> Option<u32>;
-}
-
-impl<T: Memory + ?Sized> Memory for &T {
-    fn read_u32(&self, addr: u64) -> Option<u32> {
-        (**self).read_u32(addr)
-    }
-}
+/// Guest GPU memory: drawbind's trait, so the oracle reads exactly the
+/// memory the bind rules read. Addresses are 48-bit GPU virtual addresses
+/// (the interpreter truncates the 64-bit pointers a shader forms to 48
+/// bits before asking, as drawbind does).
+pub use drawbind::GuestMemory;
 
 /// Mask of a 48-bit address.
 pub const ADDR_MASK: u64 = (1 << 48) - 1;
 
 /// Read `out.len()` bytes at `addr`, dword by dword; false when any byte is
 /// unmapped.
-pub(crate) fn read_bytes(mem: &dyn Memory, addr: u64, out: &mut [u8]) -> bool {
+pub(crate) fn read_bytes(mem: &dyn GuestMemory, addr: u64, out: &mut [u8]) -> bool {
     let mut i = 0usize;
     while i < out.len() {
         let a = (addr + i as u64) & ADDR_MASK;

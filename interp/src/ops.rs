@@ -179,7 +179,9 @@ pub(crate) enum VOp {
     Readlane,
     Writelane,
     Swap,
-    Permlane16 { x: bool },
+    Permlane16 {
+        x: bool,
+    },
     Cndmask,
     AddNc,
     SubNc,
@@ -283,9 +285,16 @@ pub(crate) enum VOp {
     CvtPkrtz,
     CvtPkU8F32,
     /// `v_cmp_*` / `v_cmpx_*` (x: writes exec).
-    Cmp { op: CmpOp, ty: CmpTy, x: bool },
+    Cmp {
+        op: CmpOp,
+        ty: CmpTy,
+        x: bool,
+    },
     /// `v_cmp_class_*` / `v_cmpx_class_*`.
-    CmpClass { ty: CmpTy, x: bool },
+    CmpClass {
+        ty: CmpTy,
+        x: bool,
+    },
 }
 
 /// The compare of a `v_cmp*`.
@@ -393,7 +402,9 @@ pub(crate) fn classify(inst: &Instruction) -> Kind {
         OpSpace::Mubuf | OpSpace::Mtbuf => buffer(name),
         OpSpace::Ds => ds(name),
         OpSpace::Exp => Kind::Exp,
-        OpSpace::Vintrp => Kind::Unsupported("parameter interpolation (pixel shaders) not modelled"),
+        OpSpace::Vintrp => {
+            Kind::Unsupported("parameter interpolation (pixel shaders) not modelled")
+        }
         OpSpace::Mimg => Kind::Unsupported("image instructions not modelled"),
         OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
             Kind::Unsupported("flat/global/scratch memory not modelled")
@@ -520,32 +531,80 @@ fn scalar(name: &str) -> Kind {
         "wqm_b64" => SOp::Wqm { w64: true },
         "brev_b32" => SOp::Brev { w64: false },
         "brev_b64" => SOp::Brev { w64: true },
-        "bcnt0_i32_b32" => SOp::Bcnt { one: false, w64: false },
-        "bcnt0_i32_b64" => SOp::Bcnt { one: false, w64: true },
-        "bcnt1_i32_b32" => SOp::Bcnt { one: true, w64: false },
-        "bcnt1_i32_b64" => SOp::Bcnt { one: true, w64: true },
-        "ff0_i32_b32" => SOp::Ff { one: false, w64: false },
-        "ff0_i32_b64" => SOp::Ff { one: false, w64: true },
-        "ff1_i32_b32" => SOp::Ff { one: true, w64: false },
-        "ff1_i32_b64" => SOp::Ff { one: true, w64: true },
+        "bcnt0_i32_b32" => SOp::Bcnt {
+            one: false,
+            w64: false,
+        },
+        "bcnt0_i32_b64" => SOp::Bcnt {
+            one: false,
+            w64: true,
+        },
+        "bcnt1_i32_b32" => SOp::Bcnt {
+            one: true,
+            w64: false,
+        },
+        "bcnt1_i32_b64" => SOp::Bcnt {
+            one: true,
+            w64: true,
+        },
+        "ff0_i32_b32" => SOp::Ff {
+            one: false,
+            w64: false,
+        },
+        "ff0_i32_b64" => SOp::Ff {
+            one: false,
+            w64: true,
+        },
+        "ff1_i32_b32" => SOp::Ff {
+            one: true,
+            w64: false,
+        },
+        "ff1_i32_b64" => SOp::Ff {
+            one: true,
+            w64: true,
+        },
         "flbit_i32_b32" => SOp::Flbit { w64: false },
         "flbit_i32_b64" => SOp::Flbit { w64: true },
         "flbit_i32" => SOp::FlbitI { w64: false },
         "flbit_i32_i64" => SOp::FlbitI { w64: true },
         "sext_i32_i8" => SOp::Sext8,
         "sext_i32_i16" => SOp::Sext16,
-        "bitset0_b32" => SOp::Bitset { one: false, w64: false },
-        "bitset0_b64" => SOp::Bitset { one: false, w64: true },
-        "bitset1_b32" => SOp::Bitset { one: true, w64: false },
-        "bitset1_b64" => SOp::Bitset { one: true, w64: true },
+        "bitset0_b32" => SOp::Bitset {
+            one: false,
+            w64: false,
+        },
+        "bitset0_b64" => SOp::Bitset {
+            one: false,
+            w64: true,
+        },
+        "bitset1_b32" => SOp::Bitset {
+            one: true,
+            w64: false,
+        },
+        "bitset1_b64" => SOp::Bitset {
+            one: true,
+            w64: true,
+        },
         "getpc_b64" => SOp::Getpc,
         "setpc_b64" => SOp::Setpc,
         "swappc_b64" => SOp::Swappc,
         "abs_i32" => SOp::Abs,
-        "andn1_wrexec_b32" => SOp::SaveExec { op: SaveOp::Andn1Wrexec, w64: false },
-        "andn1_wrexec_b64" => SOp::SaveExec { op: SaveOp::Andn1Wrexec, w64: true },
-        "andn2_wrexec_b32" => SOp::SaveExec { op: SaveOp::Andn2Wrexec, w64: false },
-        "andn2_wrexec_b64" => SOp::SaveExec { op: SaveOp::Andn2Wrexec, w64: true },
+        "andn1_wrexec_b32" => SOp::SaveExec {
+            op: SaveOp::Andn1Wrexec,
+            w64: false,
+        },
+        "andn1_wrexec_b64" => SOp::SaveExec {
+            op: SaveOp::Andn1Wrexec,
+            w64: true,
+        },
+        "andn2_wrexec_b32" => SOp::SaveExec {
+            op: SaveOp::Andn2Wrexec,
+            w64: false,
+        },
+        "andn2_wrexec_b64" => SOp::SaveExec {
+            op: SaveOp::Andn2Wrexec,
+            w64: true,
+        },
         "add_u32" => SOp::AddU,
         "sub_u32" => SOp::SubU,
         "add_i32" => SOp::AddI,
@@ -569,24 +628,57 @@ fn scalar(name: &str) -> Kind {
         "mul_i32" => SOp::MulI32,
         "mul_hi_u32" => SOp::MulHi { signed: false },
         "mul_hi_i32" => SOp::MulHi { signed: true },
-        "bfe_u32" => SOp::Bfe { signed: false, w64: false },
-        "bfe_i32" => SOp::Bfe { signed: true, w64: false },
-        "bfe_u64" => SOp::Bfe { signed: false, w64: true },
-        "bfe_i64" => SOp::Bfe { signed: true, w64: true },
+        "bfe_u32" => SOp::Bfe {
+            signed: false,
+            w64: false,
+        },
+        "bfe_i32" => SOp::Bfe {
+            signed: true,
+            w64: false,
+        },
+        "bfe_u64" => SOp::Bfe {
+            signed: false,
+            w64: true,
+        },
+        "bfe_i64" => SOp::Bfe {
+            signed: true,
+            w64: true,
+        },
         "absdiff_i32" => SOp::AbsDiff,
         "lshl1_add_u32" => SOp::LshlAdd(1),
         "lshl2_add_u32" => SOp::LshlAdd(2),
         "lshl3_add_u32" => SOp::LshlAdd(3),
         "lshl4_add_u32" => SOp::LshlAdd(4),
-        "pack_ll_b32_b16" => SOp::Pack { hi0: false, hi1: false },
-        "pack_lh_b32_b16" => SOp::Pack { hi0: false, hi1: true },
-        "pack_hh_b32_b16" => SOp::Pack { hi0: true, hi1: true },
+        "pack_ll_b32_b16" => SOp::Pack {
+            hi0: false,
+            hi1: false,
+        },
+        "pack_lh_b32_b16" => SOp::Pack {
+            hi0: false,
+            hi1: true,
+        },
+        "pack_hh_b32_b16" => SOp::Pack {
+            hi0: true,
+            hi1: true,
+        },
         "addk_i32" => SOp::Addk,
         "mulk_i32" => SOp::Mulk,
-        "bitcmp0_b32" => SOp::Bitcmp { one: false, w64: false },
-        "bitcmp1_b32" => SOp::Bitcmp { one: true, w64: false },
-        "bitcmp0_b64" => SOp::Bitcmp { one: false, w64: true },
-        "bitcmp1_b64" => SOp::Bitcmp { one: true, w64: true },
+        "bitcmp0_b32" => SOp::Bitcmp {
+            one: false,
+            w64: false,
+        },
+        "bitcmp1_b32" => SOp::Bitcmp {
+            one: true,
+            w64: false,
+        },
+        "bitcmp0_b64" => SOp::Bitcmp {
+            one: false,
+            w64: true,
+        },
+        "bitcmp1_b64" => SOp::Bitcmp {
+            one: true,
+            w64: true,
+        },
         "version" | "waitcnt_vscnt" | "waitcnt_vmcnt" | "waitcnt_expcnt" | "waitcnt_lgkmcnt" => {
             return Kind::Nop
         }
@@ -656,8 +748,13 @@ fn smem(name: &str) -> Kind {
         return Kind::Smem(SmemOp::BufferLoad { dwords: d });
     }
     match name {
-        "s_dcache_inv" | "s_dcache_wb" | "s_gl1_inv" | "s_dcache_discard"
-        | "s_dcache_discard_x2" | "s_atc_probe" | "s_atc_probe_buffer" => Kind::Smem(SmemOp::Nop),
+        "s_dcache_inv"
+        | "s_dcache_wb"
+        | "s_gl1_inv"
+        | "s_dcache_discard"
+        | "s_dcache_discard_x2"
+        | "s_atc_probe"
+        | "s_atc_probe_buffer" => Kind::Smem(SmemOp::Nop),
         "s_memtime" | "s_memrealtime" => Kind::Smem(SmemOp::Time),
         _ => Kind::Unsupported("scalar memory instruction not modelled (stores, atomics)"),
     }
@@ -728,10 +825,22 @@ fn ds(name: &str) -> Kind {
         "read_u8_d16_hi" => read(1, false, 2),
         "read_i8_d16_hi" => read(1, true, 2),
         "read_u16_d16_hi" => read(2, false, 2),
-        "read2_b32" => Kind::Ds(DsOp::Read2 { bytes: 4, st64: false }),
-        "read2_b64" => Kind::Ds(DsOp::Read2 { bytes: 8, st64: false }),
-        "read2st64_b32" => Kind::Ds(DsOp::Read2 { bytes: 4, st64: true }),
-        "read2st64_b64" => Kind::Ds(DsOp::Read2 { bytes: 8, st64: true }),
+        "read2_b32" => Kind::Ds(DsOp::Read2 {
+            bytes: 4,
+            st64: false,
+        }),
+        "read2_b64" => Kind::Ds(DsOp::Read2 {
+            bytes: 8,
+            st64: false,
+        }),
+        "read2st64_b32" => Kind::Ds(DsOp::Read2 {
+            bytes: 4,
+            st64: true,
+        }),
+        "read2st64_b64" => Kind::Ds(DsOp::Read2 {
+            bytes: 8,
+            st64: true,
+        }),
         "write_b8" => write(1, false),
         "write_b16" => write(2, false),
         "write_b32" => write(4, false),
@@ -740,10 +849,22 @@ fn ds(name: &str) -> Kind {
         "write_b128" => write(16, false),
         "write_b8_d16_hi" => write(1, true),
         "write_b16_d16_hi" => write(2, true),
-        "write2_b32" => Kind::Ds(DsOp::Write2 { bytes: 4, st64: false }),
-        "write2_b64" => Kind::Ds(DsOp::Write2 { bytes: 8, st64: false }),
-        "write2st64_b32" => Kind::Ds(DsOp::Write2 { bytes: 4, st64: true }),
-        "write2st64_b64" => Kind::Ds(DsOp::Write2 { bytes: 8, st64: true }),
+        "write2_b32" => Kind::Ds(DsOp::Write2 {
+            bytes: 4,
+            st64: false,
+        }),
+        "write2_b64" => Kind::Ds(DsOp::Write2 {
+            bytes: 8,
+            st64: false,
+        }),
+        "write2st64_b32" => Kind::Ds(DsOp::Write2 {
+            bytes: 4,
+            st64: true,
+        }),
+        "write2st64_b64" => Kind::Ds(DsOp::Write2 {
+            bytes: 8,
+            st64: true,
+        }),
         _ => {
             let (base, rtn) = match rest.strip_suffix("_rtn_u32") {
                 Some(b) => (b, true),

@@ -34,7 +34,6 @@ impl Program {
         for i in 0..n {
             let at = i * 4;
             let r = isa::decode(&code[at..], mode)
-                .or_else(|e| crate::sdwa::decode(&code[at..], mode).ok_or(e))
                 .map(|inst| Op {
                     kind: classify(&inst),
                     inst,
@@ -81,7 +80,7 @@ impl Program {
     }
 
     pub(crate) fn slot(&self, pc: u32) -> Option<&Result<Op, DecodeError>> {
-        if pc % 4 != 0 {
+        if !pc.is_multiple_of(4) {
             return None;
         }
         self.slots.get((pc / 4) as usize)
@@ -90,7 +89,9 @@ impl Program {
     /// The LLVM text of the instruction at `pc` (for messages).
     pub fn text(&self, pc: u32) -> String {
         match self.slot(pc) {
-            Some(Ok(op)) => Formatter::new(self.mode.target).display(&op.inst).to_string(),
+            Some(Ok(op)) => Formatter::new(self.mode.target)
+                .display(&op.inst)
+                .to_string(),
             Some(Err(e)) => format!("<undecodable: {e}>"),
             None => "<outside the code>".to_string(),
         }

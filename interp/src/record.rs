@@ -15,8 +15,9 @@ pub enum AccessKind {
     Atomic,
 }
 
-/// One buffer access by one active lane: the bytes the hardware touched
-/// after its range checks (an out-of-range dword is not an access).
+/// One buffer access by one active lane (or by the wave, for
+/// `s_buffer_load_*`): the bytes the hardware touched after its range
+/// checks (an out-of-range dword is not an access).
 /// A lane whose in-range dwords are not contiguous gives one record per
 /// contiguous run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -25,8 +26,10 @@ pub struct BufferFetch {
     pub pc: u32,
     /// The wave (its number in the run).
     pub wave: u32,
-    /// The lane.
+    /// The lane (0 for a scalar access).
     pub lane: u8,
+    /// A scalar access (`s_buffer_load_*`), made once for the wave.
+    pub scalar: bool,
     /// Load, store or atomic.
     pub kind: AccessKind,
     /// The four descriptor words the instruction used.

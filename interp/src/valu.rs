@@ -13,7 +13,7 @@ use crate::float as f;
 use crate::ops::{CmpOp, CmpTy, FCmp, VOp};
 use crate::record::InterpError;
 use crate::wave::{Wave, S32, S64};
-use isa::family::vop::{Dpp16Mods, Dpp8Mods, SdwaMods};
+use isa::family::vop_ext::{Dpp16Mods, Dpp8Mods, DstUnused, SdwaMods};
 use isa::operand::EXEC_LO;
 use isa::{Family, Instruction, Modifiers, OpMods, OpSpace, Operand, Slot, ValType};
 
@@ -73,12 +73,20 @@ impl VSrc {
             match self.sel {
                 0..=3 => {
                     let b = (v >> (8 * self.sel)) & 0xff;
-                    let b = if self.sext { b as u8 as i8 as i32 as u32 } else { b };
+                    let b = if self.sext {
+                        b as u8 as i8 as i32 as u32
+                    } else {
+                        b
+                    };
                     (b, (m >> self.sel) & 1 == 1, 31)
                 }
                 4 | 5 => {
                     let h = if self.sel == 4 { v & 0xffff } else { v >> 16 };
-                    let h = if self.sext { h as u16 as i16 as i32 as u32 } else { h };
+                    let h = if self.sext {
+                        h as u16 as i16 as i32 as u32
+                    } else {
+                        h
+                    };
                     (h, if self.sel == 4 { dl } else { dh }, 31)
                 }
                 _ => (v, dl && dh, 31),
@@ -144,7 +152,11 @@ impl VDst {
                     // UNUSED_SEXT: the bits above the field copy its top bit.
                     1 => {
                         let top = (v >> (bits - 1)) & 1;
-                        let above = if shift + bits >= 32 { 0 } else { u32::MAX << (shift + bits) };
+                        let above = if shift + bits >= 32 {
+                            0
+                        } else {
+                            u32::MAX << (shift + bits)
+                        };
                         if top == 1 {
                             above
                         } else {
@@ -183,7 +195,13 @@ fn is16(ty: ValType) -> bool {
 }
 
 impl Exec<'_, '_> {
-    fn vsrc(&self, w: &Wave, slot: &Slot, inst: &Instruction, index: usize) -> Result<VSrc, InterpError> {
+    fn vsrc(
+        &self,
+        w: &Wave,
+        slot: &Slot,
+        inst: &Instruction,
+        index: usize,
+    ) -> Result<VSrc, InterpError> {
         if matches!(slot.ty, ValType::B64 | ValType::F64) {
             return Err(self.unsupported("64-bit vector operands are not modelled"));
         }
@@ -205,8 +223,8 @@ impl Exec<'_, '_> {
         }
         if let Modifiers::Sdwa(m) = inst.mods {
             src.sel = match index {
-                0 => m.src0_sel,
-                1 => m.src1_sel,
+                0 => m.src0_sel.bits() as u8,
+                1 => m.src1_sel.bits() as u8,
                 _ => 6,
             };
             src.sext = slot.mods.contains(OpMods::SEXT);
@@ -218,7 +236,12 @@ impl Exec<'_, '_> {
         Ok(src)
     }
 
-    pub(crate) fn valu(&mut self, w: &mut Wave, inst: &Instruction, op: VOp) -> Result<(), InterpError> {
+    pub(crate) fn valu(
+        &mut self,
+        w: &mut Wave,
+        inst: &Instruction,
+        op: VOp,
+    ) -> Result<(), InterpError> {
         if op == VOp::Nop {
             return Ok(());
         }
@@ -276,7 +299,14 @@ impl Exec<'_, '_> {
                     let sel = src(1)?.get(w, 0);
                     ((sel.0 as usize) & (lanes - 1), sel.1)
                 } else {
-                    (if exec == 0 { 0 } else { exec.trailing_zeros() as usize }, true)
+                    (
+                        if exec == 0 {
+                            0
+                        } else {
+                            exec.trailing_zeros() as usize
+                        },
+                        true,
+                    )
                 };
                 let (v, m) = s0.raw(w, lane);
                 let mut def = 0u64;
@@ -305,7 +335,12 @@ impl Exec<'_, '_> {
                         w.forget_v(reg, l);
                     }
                 } else {
-                    w.write_v(reg, (sel as usize) & (lanes - 1), v, if d { 0xf } else { 0 });
+                    w.write_v(
+                        reg,
+                        (sel as usize) & (lanes - 1),
+                        v,
+                        if d { 0xf } else { 0 },
+                    );
                 }
                 return Ok(());
             }
@@ -326,10 +361,21 @@ impl Exec<'_, '_> {
                 let s0 = src(0)?;
                 let (s1, d1) = src(1)?.get(w, 0);
                 let (s2, d2) = src(2)?.get(w, 0);
-                let fi = inst.operands.iter().filter(|s| s.is_use()).nth(0).is_some_and(|s| s.mods.contains(OpMods::OP_SEL));
-                let bc = inst.operands.iter().filter(|s| s.is_use()).nth(1).is_some_and(|s| s.mods.contains(OpMods::OP_SEL));
+                let fi = inst
+                    .operands
+                    .iter()
+                    .filter(|s| s.is_use())
+                    .nth(0)
+                    .is_some_and(|s| s.mods.contains(OpMods::OP_SEL));
+                let bc = inst
+                    .operands
+                    .iter()
+                    .filter(|s| s.is_use())
+                    .nth(1)
+                    .is_some_and(|s| s.mods.contains(OpMods::OP_SEL));
                 let sel = s1 as u64 | (s2 as u64) << 32;
-                let dst = vdst_of(vdefs[0], inst).ok_or_else(|| self.unsupported("no destination"))?;
+                let dst =
+                    vdst_of(vdefs[0], inst).ok_or_else(|| self.unsupported("no destination"))?;
                 let mut out = [(0u32, 0u8, false); 64];
                 for lane in bits(exec) {
                     let row = lane & !15;
@@ -353,7 +399,10 @@ impl Exec<'_, '_> {
             VOp::Cmp { op: c, ty, x } => {
                 let a = src(0)?;
                 let b = src(1)?;
-                let mut res = S64 { v: 0, def: u64::MAX };
+                let mut res = S64 {
+                    v: 0,
+                    def: u64::MAX,
+                };
                 for lane in bits(exec) {
                     let (va, da) = a.get(w, lane);
                     let (vb, db) = b.get(w, lane);
@@ -374,11 +423,18 @@ impl Exec<'_, '_> {
             VOp::CmpClass { ty, x } => {
                 let a = src(0)?;
                 let b = src(1)?;
-                let mut res = S64 { v: 0, def: u64::MAX };
+                let mut res = S64 {
+                    v: 0,
+                    def: u64::MAX,
+                };
                 for lane in bits(exec) {
                     let (va, da) = a.get(w, lane);
                     let (vb, db) = b.get(w, lane);
-                    let bits32 = if ty == CmpTy::F16 { f::f16_to_f32(va as u16) } else { va };
+                    let bits32 = if ty == CmpTy::F16 {
+                        f::f16_to_f32(va as u16)
+                    } else {
+                        va
+                    };
                     if class_bit(bits32, ty == CmpTy::F16, va as u16) & vb != 0 {
                         res.v |= 1 << lane;
                     }
@@ -400,8 +456,12 @@ impl Exec<'_, '_> {
                 } else {
                     None
                 };
-                let dst = vdst_of(vdefs[0], inst).ok_or_else(|| self.unsupported("no destination"))?;
-                let mut carry = S64 { v: 0, def: u64::MAX };
+                let dst =
+                    vdst_of(vdefs[0], inst).ok_or_else(|| self.unsupported("no destination"))?;
+                let mut carry = S64 {
+                    v: 0,
+                    def: u64::MAX,
+                };
                 for lane in bits(exec) {
                     let (va, da) = a.get(w, lane);
                     let (vb, db) = b.get(w, lane);
@@ -409,7 +469,11 @@ impl Exec<'_, '_> {
                         Some(m) => ((m.v >> lane) & 1, (m.def >> lane) & 1 == 1),
                         None => (0, true),
                     };
-                    let (x, y) = if matches!(op, VOp::SubrevCo | VOp::SubrevCi) { (vb, va) } else { (va, vb) };
+                    let (x, y) = if matches!(op, VOp::SubrevCo | VOp::SubrevCi) {
+                        (vb, va)
+                    } else {
+                        (va, vb)
+                    };
                     let (r, c) = if matches!(op, VOp::AddCo | VOp::AddCi) {
                         let s = x as u64 + y as u64 + ci;
                         (s as u32, s >> 32 != 0)
@@ -418,7 +482,11 @@ impl Exec<'_, '_> {
                         (s as u32, y as u64 + ci > x as u64)
                     };
                     let r = if clamp && c {
-                        if matches!(op, VOp::AddCo | VOp::AddCi) { u32::MAX } else { 0 }
+                        if matches!(op, VOp::AddCo | VOp::AddCi) {
+                            u32::MAX
+                        } else {
+                            0
+                        }
                     } else {
                         r
                     };
@@ -441,7 +509,8 @@ impl Exec<'_, '_> {
         }
 
         // ---- the generic per-lane ops ----------------------------------
-        let dst = vdst_of(vdefs[0], inst).ok_or_else(|| self.unsupported("no vector destination"))?;
+        let dst =
+            vdst_of(vdefs[0], inst).ok_or_else(|| self.unsupported("no vector destination"))?;
         let float_dst = vdefs[0].is_some_and(|s| s.ty == ValType::F32);
         if clamp && !float_dst && !int_clamps(op) {
             return Err(self.unsupported("clamp on this integer operation is not modelled"));
@@ -486,7 +555,12 @@ impl Exec<'_, '_> {
                     None => 0,
                 }
             };
-            if op == VOp::Mov && !zero0 && srcs[0].is_some_and(|s| !s.abs && !s.neg && s.sel == 6 && s.half.is_none()) && !clamp && omod == 0 {
+            if op == VOp::Mov
+                && !zero0
+                && srcs[0].is_some_and(|s| !s.abs && !s.neg && s.sel == 6 && s.half.is_none())
+                && !clamp
+                && omod == 0
+            {
                 let (v, m) = srcs[0].map(|s| s.raw(w, from0)).unwrap_or((0, 0));
                 results[lane] = (v, m == 0xf, false);
                 bytes_of[lane] = Some(m);
@@ -579,7 +653,8 @@ fn vreg(s: &Slot) -> usize {
 fn vdst_of(s: Option<&Slot>, inst: &Instruction) -> Option<VDst> {
     let s = s?;
     let reg = vreg(s);
-    let half = if is16(s.ty) && inst.family != Family::Vop3p && inst.opcode.space() == OpSpace::Vop {
+    let half = if is16(s.ty) && inst.family != Family::Vop3p && inst.opcode.space() == OpSpace::Vop
+    {
         Some(match inst.mods {
             Modifiers::Vop3(m) => m.opsel_dst,
             _ => false,
@@ -588,7 +663,20 @@ fn vdst_of(s: Option<&Slot>, inst: &Instruction) -> Option<VDst> {
         None
     };
     let sdwa = match inst.mods {
-        Modifiers::Sdwa(SdwaMods { dst_sel, dst_unused, .. }) => Some((dst_sel, dst_unused)),
+        Modifiers::Sdwa(SdwaMods {
+            dst_sel,
+            dst_unused,
+            ..
+        }) => {
+            // The reserved dst_unused value is treated as preserving, as
+            // isa's operand access does.
+            let unused = match dst_unused {
+                DstUnused::Pad => 0,
+                DstUnused::Sext => 1,
+                DstUnused::Preserve | DstUnused::Reserved => 2,
+            };
+            Some((dst_sel.bits() as u8, unused))
+        }
         _ => None,
     };
     let half = if sdwa.is_some() { None } else { half };
@@ -612,7 +700,13 @@ pub(crate) fn bits(mut m: u64) -> impl Iterator<Item = usize> {
 fn int_clamps(op: VOp) -> bool {
     matches!(
         op,
-        VOp::AddNc | VOp::SubNc | VOp::SubrevNc | VOp::Dot4U8 | VOp::Dot4I8 | VOp::MadU24 | VOp::MadI24
+        VOp::AddNc
+            | VOp::SubNc
+            | VOp::SubrevNc
+            | VOp::Dot4U8
+            | VOp::Dot4I8
+            | VOp::MadU24
+            | VOp::MadI24
     )
 }
 
@@ -625,24 +719,28 @@ fn fcmp(c: FCmp, a: u32, b: u32, ty: CmpTy, flush: bool) -> bool {
         ),
         _ => f::cmp_operands(a, b, flush),
     };
-    let un = x.is_nan() || y.is_nan();
+    use core::cmp::Ordering::{Equal, Greater, Less};
+    let o = x.partial_cmp(&y);
+    let lt = o == Some(Less);
+    let eq = o == Some(Equal);
+    let gt = o == Some(Greater);
     match c {
         FCmp::F => false,
         FCmp::Tru => true,
-        FCmp::Lt => x < y,
-        FCmp::Eq => x == y,
-        FCmp::Le => x <= y,
-        FCmp::Gt => x > y,
-        FCmp::Lg => x < y || x > y,
-        FCmp::Ge => x >= y,
-        FCmp::O => !un,
-        FCmp::U => un,
-        FCmp::Nge => !(x >= y),
-        FCmp::Nlg => !(x < y || x > y),
-        FCmp::Ngt => !(x > y),
-        FCmp::Nle => !(x <= y),
-        FCmp::Neq => x != y,
-        FCmp::Nlt => !(x < y),
+        FCmp::Lt => lt,
+        FCmp::Eq => eq,
+        FCmp::Le => lt || eq,
+        FCmp::Gt => gt,
+        FCmp::Lg => lt || gt,
+        FCmp::Ge => gt || eq,
+        FCmp::O => o.is_some(),
+        FCmp::U => o.is_none(),
+        FCmp::Nge => !(gt || eq),
+        FCmp::Nlg => !(lt || gt),
+        FCmp::Ngt => !gt,
+        FCmp::Nle => !(lt || eq),
+        FCmp::Neq => !eq,
+        FCmp::Nlt => !lt,
     }
 }
 
@@ -656,7 +754,13 @@ fn class_bit(b32: u32, half: bool, h: u16) -> u32 {
     } else {
         let e = (b32 >> 23) & 0xff;
         let m = b32 & 0x7f_ffff;
-        (b32 & 0x8000_0000 != 0, e == 0xff, e == 0, m == 0, m & 0x40_0000 != 0)
+        (
+            b32 & 0x8000_0000 != 0,
+            e == 0xff,
+            e == 0,
+            m == 0,
+            m & 0x40_0000 != 0,
+        )
     };
     let bit = if exp_all {
         if mant_zero {
@@ -687,7 +791,17 @@ fn class_bit(b32: u32, half: bool, h: u16) -> u32 {
 
 /// The result of a generic op in one lane (`None`: not modelled here).
 #[allow(clippy::too_many_arguments)]
-fn eval(op: VOp, a: u32, b: u32, c: u32, old: u32, lane: u32, m: bool, fl: bool, clamp: bool) -> Option<u32> {
+fn eval(
+    op: VOp,
+    a: u32,
+    b: u32,
+    c: u32,
+    old: u32,
+    lane: u32,
+    m: bool,
+    fl: bool,
+    clamp: bool,
+) -> Option<u32> {
     let u24 = |x: u32| x & 0xff_ffff;
     let i24 = |x: u32| ((x << 8) as i32) >> 8;
     let tm: u64 = (1u64 << lane) - 1;
@@ -949,56 +1063,26 @@ fn dpp_of(inst: &Instruction) -> Option<Dpp> {
 }
 
 impl Dpp {
+    /// Where lane `lane` reads src0 from (`isa`'s lane movement), or that
+    /// the lane reads zero (`bound_ctrl`) or is not written.
     fn source(&self, lane: usize, lanes: usize, exec: u64) -> DppLane {
-        match *self {
-            Dpp::D8(m) => {
-                let from = (lane & !7) + ((m.sel >> (3 * (lane % 8))) & 7) as usize;
-                if exec & (1 << from) == 0 && !m.fi {
-                    DppLane::Skip
-                } else {
-                    DppLane::From(from)
-                }
-            }
+        let (from, fi, bound_ctrl) = match *self {
+            Dpp::D8(m) => (Some(m.source_lane(lane as u32)), m.fi, false),
             Dpp::D16(m) => {
                 let row = lane / 16;
                 let bank = (lane % 16) / 4;
                 if m.row_mask & (1 << row) == 0 || m.bank_mask & (1 << bank) == 0 {
                     return DppLane::Skip;
                 }
-                let in_row = lane % 16;
-                let base = lane & !15;
-                let ctrl = m.ctrl as usize;
-                let from: Option<usize> = match ctrl {
-                    0x000..=0x0ff => {
-                        let q = lane & !3;
-                        Some(q + ((ctrl >> (2 * (lane % 4))) & 3))
-                    }
-                    0x101..=0x10f => {
-                        let s = ctrl & 0xf;
-                        (in_row + s < 16).then(|| lane + s)
-                    }
-                    0x111..=0x11f => {
-                        let s = ctrl & 0xf;
-                        (in_row >= s).then(|| lane - s)
-                    }
-                    0x121..=0x12f => Some(base + (in_row + 16 - (ctrl & 0xf)) % 16),
-                    0x140 => Some(base + 15 - in_row),
-                    0x141 => Some((lane & !7) + 7 - (lane % 8)),
-                    0x150..=0x15f => Some(base + (ctrl & 0xf)),
-                    0x160..=0x16f => Some(base + (in_row ^ (ctrl & 0xf))),
-                    _ => None,
-                };
-                match from {
-                    Some(f) if f < lanes && (exec & (1 << f) != 0 || m.fi) => DppLane::From(f),
-                    _ => {
-                        if m.bound_ctrl {
-                            DppLane::Zero
-                        } else {
-                            DppLane::Skip
-                        }
-                    }
-                }
+                (m.ctrl.source_lane(lane as u32), m.fi, m.bound_ctrl)
             }
+        };
+        match from {
+            Some(f) if (f as usize) < lanes && (exec & (1 << f) != 0 || fi) => {
+                DppLane::From(f as usize)
+            }
+            _ if bound_ctrl => DppLane::Zero,
+            _ => DppLane::Skip,
         }
     }
 }

@@ -19,24 +19,20 @@ pub fn run_workgroup(
     obs: &mut Observations,
 ) -> Result<(), InterpError> {
     loop {
-        let mut progressed = false;
         for (i, w) in waves.iter_mut().enumerate() {
             if w.status() == Status::Running {
                 run_wave(env, w, first_id + i as u32, lds, obs)?;
-                progressed = true;
             }
         }
-        let waiting = waves.iter().filter(|w| w.status() == Status::Barrier).count();
-        if waiting == 0 {
-            return Ok(());
-        }
-        // Every live wave is at the barrier: release them.
+        // Every wave has ended or waits at the barrier: release the waiting.
+        let mut waiting = false;
         for w in waves.iter_mut() {
             if w.status() == Status::Barrier {
                 w.status = Status::Running;
+                waiting = true;
             }
         }
-        if !progressed && waiting == 0 {
+        if !waiting {
             return Ok(());
         }
     }

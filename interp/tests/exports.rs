@@ -129,7 +129,10 @@ struct Snapshot {
 fn run(name: &str) -> Snapshot {
     let dir = format!("{}/../corpus/radv/{name}", env!("CARGO_MANIFEST_DIR"));
     let cap = Capture::open(&dir, &CaptureOptions::default()).unwrap();
-    let program = Program::new(&cap.code, isa::Mode::with_wave_size(cap.meta.target, cap.meta.wave_size.lanes()));
+    let program = Program::new(
+        &cap.code,
+        isa::Mode::with_wave_size(cap.meta.target, cap.meta.wave_size.lanes()),
+    );
     let instanced = name.starts_with("instanced");
     let mem = memory(instanced);
     let ud: Vec<u32> = if instanced {
@@ -137,7 +140,12 @@ fn run(name: &str) -> Snapshot {
     } else {
         vec![0x1000, BASE_VERTEX, 0x2000]
     };
-    let cfg = DrawConfig::new(&program, cap.meta.stage, cap.meta.abi, cap.meta.wave_size.lanes() == 64);
+    let cfg = DrawConfig::new(
+        &program,
+        cap.meta.stage,
+        cap.meta.abi,
+        cap.meta.wave_size.lanes() == 64,
+    );
     let draw = Draw::Auto {
         first_vertex: 1,
         vertex_count: 6,
@@ -156,7 +164,11 @@ fn run(name: &str) -> Snapshot {
             .iter()
             .find(|p| p.target == 32 && p.wave == e.wave && p.lane == e.lane)
             .expect("a param0 export for every position");
-        assert_eq!((e.defined, param.defined), (0xf, 0xf), "{name}: undefined export");
+        assert_eq!(
+            (e.defined, param.defined),
+            (0xf, 0xf),
+            "{name}: undefined export"
+        );
         vertices.push(Vertex {
             instance: w.instance,
             vertex_id: id,
@@ -173,7 +185,15 @@ fn run(name: &str) -> Snapshot {
             let (pos, colour) = if instanced {
                 let p = inst_position(r);
                 let (o, c) = inst_record(instance + START_INSTANCE);
-                ([p[0] * o[3] + o[0], p[1] * o[3] + o[1], p[2] * o[3] + o[2], 1.0], c)
+                (
+                    [
+                        p[0] * o[3] + o[0],
+                        p[1] * o[3] + o[1],
+                        p[2] * o[3] + o[2],
+                        1.0,
+                    ],
+                    c,
+                )
             } else {
                 cube_vertex(r)
             };
@@ -185,7 +205,10 @@ fn run(name: &str) -> Snapshot {
             });
         }
     }
-    assert_eq!(vertices, expected, "{name}: exports differ from MVP × position");
+    assert_eq!(
+        vertices, expected,
+        "{name}: exports differ from MVP × position"
+    );
     let prims = r
         .waves
         .iter()
@@ -205,7 +228,15 @@ fn run(name: &str) -> Snapshot {
         waves: r.waves.len(),
         vertices: vertices
             .iter()
-            .map(|v| format!("{}/{}: {} | {}", v.instance, v.vertex_id, fmt(v.pos0), fmt(v.param0)))
+            .map(|v| {
+                format!(
+                    "{}/{}: {} | {}",
+                    v.instance,
+                    v.vertex_id,
+                    fmt(v.pos0),
+                    fmt(v.param0)
+                )
+            })
             .collect(),
         prims,
         fetches: r.obs.fetches.len(),
@@ -226,5 +257,11 @@ exports_test!(cube_ngg_exports_mvp_times_position, "cube");
 exports_test!(cube_legacy_vs_exports_mvp_times_position, "cube-legacy-vs");
 exports_test!(cube_wave32_exports_mvp_times_position, "cube-w32");
 exports_test!(instanced_ngg_exports_mvp_times_offset_position, "instanced");
-exports_test!(instanced_legacy_vs_exports_mvp_times_offset_position, "instanced-legacy-vs");
-exports_test!(instanced_wave32_exports_mvp_times_offset_position, "instanced-w32");
+exports_test!(
+    instanced_legacy_vs_exports_mvp_times_offset_position,
+    "instanced-legacy-vs"
+);
+exports_test!(
+    instanced_wave32_exports_mvp_times_offset_position,
+    "instanced-w32"
+);

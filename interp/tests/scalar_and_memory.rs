@@ -15,7 +15,8 @@ fn scalar_alu_computes_carries_fields_and_masks() {
         0xbe80_03c2, // s_mov_b32 s0, -2
         0x8001_8300, // s_add_u32 s1, s0, 3          (carry out)
         0x8202_8080, // s_addc_u32 s2, 0, 0           (s2 = carry)
-        0x9383_ff0a, 0x0004_0018, // s_bfe_u32 s3, s10, 0x40018 (bits 24..27)
+        0x9383_ff0a,
+        0x0004_0018, // s_bfe_u32 s3, s10, 0x40018 (bits 24..27)
         0x9284_800b, // s_bfm_b64 s[4:5], s11, 0
         0xbf0d_860b, // s_bitcmp1_b32 s11, 6
         0x8586_04c1, // s_cselect_b64 s[6:7], -1, s[4:5]
@@ -70,16 +71,26 @@ fn vsharp(base: u64, stride: u32, records: u32, oob: u32) -> [u32; 4] {
 #[test]
 fn scalar_loads_and_buffer_loads_apply_range_checks_and_record_fetches() {
     let prog = [
-        0xf408_0100, 0xfa00_0010, // s_load_dwordx4 s[4:7], s[0:1], 0x10
-        0xf424_0202, 0xfa00_0008, // s_buffer_load_dwordx2 s[8:9], s[4:7], 0x8
-        0xf420_0282, 0xfa00_0040, // s_buffer_load_dword s10, s[4:7], 0x40 (out of range)
-        0xe034_2004, 0x8001_0200, // buffer_load_dwordx2 v[2:3], v0, s[4:7], 0 idxen offset:4
-        0xe030_1008, 0x0c01_0401, // buffer_load_dword v4, v1, s[4:7], s12 offen offset:8
+        0xf408_0100,
+        0xfa00_0010, // s_load_dwordx4 s[4:7], s[0:1], 0x10
+        0xf424_0202,
+        0xfa00_0008, // s_buffer_load_dwordx2 s[8:9], s[4:7], 0x8
+        0xf420_0282,
+        0xfa00_0040, // s_buffer_load_dword s10, s[4:7], 0x40 (out of range)
+        0xe034_2004,
+        0x8001_0200, // buffer_load_dwordx2 v[2:3], v0, s[4:7], 0 idxen offset:4
+        0xe030_1008,
+        0x0c01_0401, // buffer_load_dword v4, v1, s[4:7], s12 offen offset:8
         S_ENDPGM,
     ];
     let mut mem = Mem::default();
     mem.write(0x1010, &vsharp(0x2000, 8, 3, 1));
-    mem.write(0x2000, &[10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25]);
+    mem.write(
+        0x2000,
+        &[
+            10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+        ],
+    );
     let mut w = Wave::new(true);
     w.set_sgpr(0, 0x1000);
     w.set_sgpr(1, 0);
@@ -103,15 +114,32 @@ fn scalar_loads_and_buffer_loads_apply_range_checks_and_record_fetches() {
     // offen: index 0, address base + soffset 4 + v1 + 8.
     assert_eq!(w.vgpr(4, 1), (13, true));
     assert_eq!(w.vgpr(4, 2), (14, true));
-    assert_eq!(w.vgpr(4, 3).1, false, "0x2070 is unmapped");
-    assert_eq!(w.vgpr(4, 0).1, false, "undefined offset");
-    let idx: Vec<_> = obs.fetches.iter().filter(|f| f.pc == 0x18).map(|f| (f.lane, f.index, f.addr, f.len)).collect();
+    assert!(!w.vgpr(4, 3).1, "0x2070 is unmapped");
+    assert!(!w.vgpr(4, 0).1, "undefined offset");
+    let idx: Vec<_> = obs
+        .fetches
+        .iter()
+        .filter(|f| f.pc == 0x18)
+        .map(|f| (f.lane, f.index, f.addr, f.len))
+        .collect();
     assert_eq!(
         idx,
-        vec![(0, Some(0), 0x2004, 8), (1, Some(1), 0x200c, 8), (2, Some(2), 0x2014, 8)]
+        vec![
+            (0, Some(0), 0x2004, 8),
+            (1, Some(1), 0x200c, 8),
+            (2, Some(2), 0x2014, 8)
+        ]
     );
-    let off: Vec<_> = obs.fetches.iter().filter(|f| f.pc == 0x20).map(|f| (f.lane, f.index, f.addr)).collect();
-    assert_eq!(off, vec![(1, None, 0x200c), (2, None, 0x2010), (3, None, 0x2070)]);
+    let off: Vec<_> = obs
+        .fetches
+        .iter()
+        .filter(|f| f.pc == 0x20)
+        .map(|f| (f.lane, f.index, f.addr))
+        .collect();
+    assert_eq!(
+        off,
+        vec![(1, None, 0x200c), (2, None, 0x2010), (3, None, 0x2070)]
+    );
     assert!(obs.fetches.iter().all(|f| f.kind == AccessKind::Load));
     assert!(obs.findings.contains(&Finding::UndefinedAddress {
         pc: 0x20,
@@ -119,7 +147,10 @@ fn scalar_loads_and_buffer_loads_apply_range_checks_and_record_fetches() {
         lane: Some(0),
         what: "offset v1".into()
     }));
-    assert!(obs.findings.iter().any(|f| matches!(f, Finding::Unmapped { addr: 0x2070, .. })));
+    assert!(obs
+        .findings
+        .iter()
+        .any(|f| matches!(f, Finding::Unmapped { addr: 0x2070, .. })));
 }
 
 #[test]
@@ -129,7 +160,10 @@ fn a_runaway_loop_stops_at_the_step_bound() {
         0xbf82_fffe, // s_branch -2  (to the nop)
     ];
     let err = run1(&prog, &mut Wave::new(true), &Mem::default()).unwrap_err();
-    assert!(matches!(err, InterpError::StepLimit { limit: 10_000, .. }), "{err}");
+    assert!(
+        matches!(err, InterpError::StepLimit { limit: 10_000, .. }),
+        "{err}"
+    );
 }
 
 #[test]
@@ -141,7 +175,10 @@ fn unsupported_instructions_name_pc_and_text() {
     ];
     let err = run1(&prog, &mut Wave::new(true), &Mem::default()).unwrap_err();
     let msg = err.to_string();
-    assert!(matches!(err, InterpError::Unsupported { pc: 4, .. }), "{msg}");
+    assert!(
+        matches!(err, InterpError::Unsupported { pc: 4, .. }),
+        "{msg}"
+    );
     assert!(msg.contains("s_getreg_b32 s0, hwreg(HW_REG_MODE)"), "{msg}");
 }
 
@@ -153,7 +190,10 @@ fn branching_on_an_undefined_condition_is_an_error() {
         S_ENDPGM,
     ];
     let err = run1(&prog, &mut Wave::new(true), &Mem::default()).unwrap_err();
-    assert!(matches!(err, InterpError::UndefinedControl { pc: 4, .. }), "{err}");
+    assert!(
+        matches!(err, InterpError::UndefinedControl { pc: 4, .. }),
+        "{err}"
+    );
     // With s20 defined the branch is taken to pc 4 + 4 + 8 = 16: past the end.
     let mut w = Wave::new(true);
     w.set_sgpr(20, 0);
@@ -170,11 +210,18 @@ fn saveexec_to_an_undefined_mask_stops_exec_branches() {
         S_ENDPGM,
     ];
     let err = run1(&prog, &mut Wave::new(true), &Mem::default()).unwrap_err();
-    assert!(matches!(err, InterpError::UndefinedControl { pc: 4, .. }), "{err}");
+    assert!(
+        matches!(err, InterpError::UndefinedControl { pc: 4, .. }),
+        "{err}"
+    );
     let mut w = Wave::new(true);
     w.set_sgpr(16, 0);
     w.set_sgpr(17, 0);
     run1(&prog, &mut w, &Mem::default()).unwrap();
-    assert_eq!(w.pc(), 16, "exec became 0: skipped one s_endpgm, ended at the second");
+    assert_eq!(
+        w.pc(),
+        16,
+        "exec became 0: skipped one s_endpgm, ended at the second"
+    );
     assert_eq!(w.sgpr(14).v, u32::MAX, "old exec saved");
 }

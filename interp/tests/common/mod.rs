@@ -1,7 +1,7 @@
 //! Shared test helpers: programs from dwords, a small guest memory.
 #![allow(dead_code)]
 
-use interp::{Env, Lds, Limits, Memory, Observations, Program, Wave};
+use interp::{Env, GuestMemory, Lds, Limits, Observations, Program, Wave};
 use std::collections::BTreeMap;
 
 /// Code bytes from little-endian dwords.
@@ -23,9 +23,9 @@ impl Mem {
     }
 }
 
-impl Memory for Mem {
+impl GuestMemory for Mem {
     fn read_u32(&self, addr: u64) -> Option<u32> {
-        if addr % 4 == 0 {
+        if addr.is_multiple_of(4) {
             return self.words.get(&addr).copied();
         }
         let a = addr & !3;
@@ -37,7 +37,11 @@ impl Memory for Mem {
 }
 
 /// Run one wave of `words` to its end.
-pub fn run1(words: &[u32], wave: &mut Wave, mem: &Mem) -> Result<Observations, interp::InterpError> {
+pub fn run1(
+    words: &[u32],
+    wave: &mut Wave,
+    mem: &Mem,
+) -> Result<Observations, interp::InterpError> {
     let p = Program::new(&code(words), isa::Target::Gfx1030);
     let env = Env {
         program: &p,
@@ -51,3 +55,4 @@ pub fn run1(words: &[u32], wave: &mut Wave, mem: &Mem) -> Result<Observations, i
 }
 
 pub mod scene;
+pub mod soundness;

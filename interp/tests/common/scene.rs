@@ -31,17 +31,18 @@ pub fn corner(t: u32, k: u32) -> [f32; 2] {
     let (cx, cy) = ((t % 16) as f32, ((t / 16) % 16) as f32);
     let (x0, y0) = (-1.0 + cx / 8.0, -1.0 + cy / 8.0);
     let s = 0.1;
-    let p = match (k, t % 2) {
+    match (k, t % 2) {
         (0, _) => [x0, y0],
         (1, 0) | (2, 1) => [x0 + s, y0],
         _ => [x0, y0 + s],
-    };
-    p
+    }
 }
 
 /// The identity MVP, column-major.
 pub fn identity() -> [f32; 16] {
-    [1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1.]
+    [
+        1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1.,
+    ]
 }
 
 /// Write set 0 (UBO descriptor) and the MVP.
@@ -62,12 +63,23 @@ pub fn write_cube_vertices(m: &mut Mem, base: u64, first: u32, count: u32) {
 
 /// The instanced shader's bindings: positions (stride 12) at `base0`,
 /// per-instance offset (w = scale) and colour (stride 32) at `base1`.
-pub fn write_instanced_vertices(m: &mut Mem, base0: u64, first: u32, count: u32, base1: u64, first_inst: u32, instances: u32) {
+pub fn write_instanced_vertices(
+    m: &mut Mem,
+    base0: u64,
+    first: u32,
+    count: u32,
+    base1: u64,
+    first_inst: u32,
+    instances: u32,
+) {
     for r in first..first + count {
         let c = corner(r / 3, r % 3);
         m.write(base0 + 12 * r as u64, &f(&[c[0], c[1], 0.5]));
     }
     for i in first_inst..first_inst + instances {
-        m.write(base1 + 32 * i as u64, &f(&[0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0]));
+        m.write(
+            base1 + 32 * i as u64,
+            &f(&[0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0]),
+        );
     }
 }
