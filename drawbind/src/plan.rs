@@ -1110,23 +1110,21 @@ impl DrawIds {
                 instance_count,
                 chunks,
             } => {
-                let vertex = if chunks.is_empty()
-                    || sabotaged(sab::IGNORE_CHUNKS)
-                    || faults.forget_chunks
-                {
-                    last_of(first_vertex, vertex_count, zero_check)
-                } else {
-                    let mut last = IdLast::None;
-                    for &(first, count) in chunks {
-                        last = match (last, last_of(first, count, zero_check)) {
-                            (IdLast::Wrapped, _) | (_, IdLast::Wrapped) => IdLast::Wrapped,
-                            (IdLast::Last(a), IdLast::Last(b)) => IdLast::Last(a.max(b)),
-                            (IdLast::None, x) | (x, IdLast::None) => x,
-                            (x, _) => x,
-                        };
-                    }
-                    last
-                };
+                let vertex =
+                    if chunks.is_empty() || sabotaged(sab::IGNORE_CHUNKS) || faults.forget_chunks {
+                        last_of(first_vertex, vertex_count, zero_check)
+                    } else {
+                        let mut last = IdLast::None;
+                        for &(first, count) in chunks {
+                            last = match (last, last_of(first, count, zero_check)) {
+                                (IdLast::Wrapped, _) | (_, IdLast::Wrapped) => IdLast::Wrapped,
+                                (IdLast::Last(a), IdLast::Last(b)) => IdLast::Last(a.max(b)),
+                                (IdLast::None, x) | (x, IdLast::None) => x,
+                                (x, _) => x,
+                            };
+                        }
+                        last
+                    };
                 (vertex, instance_count)
             }
             Draw::Indexed {
