@@ -372,5 +372,9 @@ bitflags! {
         /// index). A consumer must treat every register of the file as
         /// possibly read/written.
         const RELATIVE = 8192;
+        /// Exports data to a fixed-function consumer (colour, depth,
+        /// position, parameter or primitive data): a side effect that is
+        /// neither a register nor memory (`exp`).
+        const EXPORT = 16384;
     }
 }

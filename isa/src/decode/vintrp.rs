@@ -1,17 +1,56 @@
-//! Vintrp decoding (stub: not yet implemented).
+//! VINTRP decoding.
 
+use super::ds::vgpr_range;
 use super::{DecodeErrorKind, Words};
-use crate::inst::{Family, Instruction};
+use crate::family::vintrp::{VintrpMods, VintrpSrc};
+use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode, Operands};
+use crate::operand::{Access, Operand, Slot, ValType};
+use crate::tables::vintrp::VINTRP;
 use crate::target::Target;
 
+#[inline]
 pub(crate) fn decode(
     _w: Words<'_>,
     d0: u32,
     target: Target,
 ) -> Result<Instruction, DecodeErrorKind> {
-    Err(DecodeErrorKind::UnknownOpcode {
+    let op = (d0 >> 16) & 3;
+    let info = match VINTRP.get(op as usize) {
+        Some(Some(i)) if i.targets & target.bit() != 0 => i,
+        _ => {
+            return Err(DecodeErrorKind::UnknownOpcode {
+                family: Family::Vintrp,
+                opcode: op as u16,
+                target,
+            })
+        }
+    };
+    let reg = |f: u32| vgpr_range(f, 1).unwrap_or(Operand::Off);
+    // Built in place: the operand array is most of the instruction's size.
+    let mut inst = Instruction {
+        opcode: Opcode::new(OpSpace::Vintrp, op as u16),
         family: Family::Vintrp,
-        opcode: (d0 >> 16) as u16,
-        target,
-    })
+        len: 4,
+        operands: Operands::new(),
+        mods: Modifiers::Vintrp(VintrpMods {
+            attr: ((d0 >> 10) & 0x3f) as u8,
+            chan: ((d0 >> 8) & 3) as u8,
+        }),
+    };
+    inst.operands.push(Slot {
+        op: reg(d0 >> 18),
+        access: info.vdst_access,
+        ty: ValType::F32,
+        mods: Default::default(),
+    });
+    inst.operands.push(match info.vsrc {
+        VintrpSrc::Vgpr => Slot::use_(reg(d0), ValType::F32),
+        VintrpSrc::Param => Slot {
+            op: Operand::Imm((d0 & 0xff) as i32),
+            access: Access::READ,
+            ty: ValType::B32,
+            mods: Default::default(),
+        },
+    });
+    Ok(inst)
 }

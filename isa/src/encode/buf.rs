@@ -42,7 +42,9 @@ pub(crate) fn dont_care(inst: &Instruction) -> [u32; 5] {
 
 fn vgpr_field(op: Operand) -> Option<u32> {
     match op {
-        Operand::Reg { code, .. } if code >= VGPR_BASE => Some((code - VGPR_BASE) as u32),
+        Operand::Reg { code, .. } if (VGPR_BASE..VGPR_BASE + 256).contains(&code) => {
+            Some((code - VGPR_BASE) as u32)
+        }
         Operand::Off => Some(0),
         _ => None,
     }

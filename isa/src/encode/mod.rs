@@ -138,10 +138,10 @@ pub fn dont_care_mask(inst: &Instruction, target: Target) -> [u32; 5] {
         | Family::Dpp8
         | Family::Sdwa => vop::dont_care(inst),
         Family::Vintrp => vintrp::DONT_CARE,
-        Family::Ds => ds::DONT_CARE,
+        Family::Ds => ds::dont_care(inst),
         Family::Mubuf | Family::Mtbuf => buf::dont_care(inst),
-        Family::Mimg => mimg::DONT_CARE,
-        Family::Flat => flat::DONT_CARE,
-        Family::Exp => exp::DONT_CARE,
+        Family::Mimg => mimg::dont_care(inst),
+        Family::Flat => flat::dont_care(inst),
+        Family::Exp => exp::dont_care(inst),
     }
 }

@@ -51,9 +51,17 @@ pub fn implicit(inst: &Instruction) -> Implicit {
         OpSpace::Sop1 => row(&tables::sop::SOP1),
         OpSpace::Sopc => row(&tables::sop::SOPC),
         OpSpace::Sopp => row(&tables::sop::SOPP),
+        OpSpace::Vop | OpSpace::Vop3p => vop::implicit(inst),
         OpSpace::Smem => smem::implicit(inst),
         OpSpace::Mubuf | OpSpace::Mtbuf => Some(buf::implicit(inst)),
-        _ => None,
+        OpSpace::Mimg => Some(mimg::implicit(inst)),
+        OpSpace::Ds => Some(ds::implicit(inst)),
+        OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => Some(flat::implicit(inst)),
+        OpSpace::Vintrp => tables::vintrp::VINTRP
+            .get(i)
+            .and_then(|r| r.as_ref())
+            .map(|r| r.implicit),
+        OpSpace::Exp => Some(Implicit::EXPORT),
     }
     .unwrap_or(Implicit::empty())
 }

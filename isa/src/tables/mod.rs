@@ -8,6 +8,8 @@
 #[rustfmt::skip]
 pub mod ds;
 #[rustfmt::skip]
+pub mod exp;
+#[rustfmt::skip]
 pub mod flat;
 #[rustfmt::skip]
 pub mod mimg;

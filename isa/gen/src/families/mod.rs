@@ -1,16 +1,46 @@
 //! One module per generated family, plus shared emit helpers.
 
+pub mod ds;
+pub mod exp;
+pub mod flat;
+pub mod mimg;
 pub mod mtbuf;
 pub mod mubuf;
 pub mod smem;
 pub mod sop;
+pub mod vintrp;
+pub mod vop;
 
+use crate::recording::Recording;
 use crate::FamilyGen;
 use std::fmt::Write as _;
 
 /// Every family generator.
 pub fn all() -> Vec<FamilyGen> {
-    vec![sop::gen(), smem::gen(), mubuf::gen(), mtbuf::gen()]
+    vec![
+        sop::gen(),
+        smem::gen(),
+        mubuf::gen(),
+        mtbuf::gen(),
+        mimg::gen(),
+        ds::gen(),
+        flat::gen(),
+        exp::gen(),
+        vintrp::gen(),
+        vop::gen(),
+        vop::gen_vop3p(),
+    ]
+}
+
+/// Follow-up probes an adaptive family wants after seeing the answers
+/// recorded so far (`isa-gen probe` repeats until this returns nothing
+/// new). Families with a fixed probe list return nothing.
+pub fn refine(name: &str, rec: &Recording) -> Vec<Vec<u8>> {
+    match name {
+        "vop" => vop::refine(rec),
+        "vop3p" => vop::refine_vop3p(rec),
+        _ => Vec::new(),
+    }
 }
 
 /// Split LLVM text into mnemonic and comma-separated operands. Operands
