@@ -102,6 +102,7 @@ struct E<'a> {
     vars: HashMap<Value, Word>,
     sb: HashMap<u32, Word>,
     read_fns: HashMap<Option<u16>, Word>,
+    unaligned_fns: HashMap<Option<u16>, Word>,
     out_vars: HashMap<ExportTarget, Word>,
     access_cache: HashMap<u32, AccessBase>,
     vid: Word,
@@ -160,6 +161,7 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
         vars: HashMap::new(),
         sb: HashMap::new(),
         read_fns: HashMap::new(),
+        unaligned_fns: HashMap::new(),
         out_vars: HashMap::new(),
         access_cache: HashMap::new(),
         vid: 0,
@@ -240,15 +242,27 @@ impl E<'_> {
         if let Some((bnd, ..)) = self.plan.test {
             sb_bindings.push((bnd, true, "test_outputs".into()));
         }
+        let mut structs: HashMap<bool, Word> = HashMap::new();
         for (bnd, writable, name) in sb_bindings {
-            let st = self.b.type_struct(vec![rta]);
-            self.b.decorate(st, Decoration::Block, vec![]);
-            self.b
-                .member_decorate(st, 0, Decoration::Offset, vec![Operand::LiteralBit32(0)]);
-            if !writable {
-                self.b
-                    .member_decorate(st, 0, Decoration::NonWritable, vec![]);
-            }
+            let st = match structs.get(&writable) {
+                Some(&st) => st,
+                None => {
+                    let id = self.b.id();
+                    let st = self.b.type_struct_id(Some(id), vec![rta]);
+                    self.b.decorate(st, Decoration::Block, vec![]);
+                    self.b.member_decorate(
+                        st,
+                        0,
+                        Decoration::Offset,
+                        vec![Operand::LiteralBit32(0)],
+                    );
+                    if !writable {
+                        self.b.member_decorate(st, 0, Decoration::NonWritable, vec![]);
+                    }
+                    structs.insert(writable, st);
+                    st
+                }
+            };
             let p = self.b.type_pointer(None, StorageClass::StorageBuffer, st);
             let v = self.b.variable(p, None, StorageClass::StorageBuffer, None);
             self.b.decorate(
@@ -319,8 +333,14 @@ impl E<'_> {
         }
         let mut bids: Vec<u16> = self.plan.bindings.keys().copied().collect();
         bids.sort();
-        for id in bids {
+        for &id in &bids {
             self.read_fn(Some(id))?;
+        }
+        if self.plan.window.is_some() {
+            self.unaligned_fn(None)?;
+        }
+        for id in bids {
+            self.unaligned_fn(Some(id))?;
         }
         // main.
         let fn_void = self.b.type_function(self.t.void, vec![]);
@@ -347,7 +367,10 @@ impl E<'_> {
             let z = self.c(self.t.f32_, 0);
             self.b.constant_composite(self.t.v4f, vec![z, z, z, z])
         };
-        let outs: Vec<Word> = self.out_vars.values().copied().collect();
+        let mut outs: Vec<(ExportTarget, Word)> =
+            self.out_vars.iter().map(|(k, v)| (*k, *v)).collect();
+        outs.sort();
+        let outs: Vec<Word> = outs.into_iter().map(|x| x.1).collect();
         for o in outs {
             self.b.store(o, zero_v4, None, vec![])?;
         }
@@ -859,15 +882,17 @@ impl E<'_> {
         }
     }
 
-    /// A (possibly unaligned) dword at (lo, hi).
-    fn read_unaligned(
-        &mut self,
-        binding: Option<u16>,
-        lo: Word,
-        hi: Word,
-    ) -> Result<Word, EmitError> {
+    /// `read_u_X(lo, hi)`: a dword at any byte address (two aligned reads
+    /// and a funnel shift when the address is not a multiple of 4).
+    fn unaligned_fn(&mut self, binding: Option<u16>) -> Result<Word, EmitError> {
         let u = self.t.u32_;
         let bl = self.t.bool_;
+        let fid = self
+            .b
+            .begin_function(u, None, FunctionControl::NONE, self.t.fn_rd)?;
+        let lo = self.b.function_parameter(u)?;
+        let hi = self.b.function_parameter(u)?;
+        self.b.begin_block(None)?;
         let three = self.cu(3);
         let nm = self.cu(!3);
         let sub = self.b.bitwise_and(u, None, lo, three)?;
@@ -887,7 +912,35 @@ impl E<'_> {
         let comb = self.b.bitwise_or(u, None, a, bpart)?;
         let zero = self.cu(0);
         let aligned = self.b.i_equal(bl, None, sub, zero)?;
-        Ok(self.b.select(u, None, aligned, w0, comb)?)
+        let r = self.b.select(u, None, aligned, w0, comb)?;
+        self.b.ret_value(r)?;
+        self.b.end_function()?;
+        self.b.name(
+            fid,
+            match binding {
+                None => "read_window_unaligned".to_string(),
+                Some(i) => format!("read_desc{i}_unaligned"),
+            },
+        );
+        self.unaligned_fns.insert(binding, fid);
+        Ok(fid)
+    }
+
+    /// A (possibly unaligned) dword at (lo, hi).
+    fn read_unaligned(
+        &mut self,
+        binding: Option<u16>,
+        lo: Word,
+        hi: Word,
+    ) -> Result<Word, EmitError> {
+        let key = match binding {
+            Some(b) if self.unaligned_fns.contains_key(&Some(b)) => Some(b),
+            _ => None,
+        };
+        match self.unaligned_fns.get(&key).copied() {
+            Some(f) => Ok(self.b.function_call(self.t.u32_, None, f, vec![lo, hi])?),
+            None => Ok(self.cu(0)),
+        }
     }
 
     /// Address and range facts of a buffer access, shared by its dwords.
@@ -1037,15 +1090,29 @@ impl E<'_> {
                     None => return Err(EmitError("export without an output".into())),
                 };
                 let c = self.vals[cond.0 as usize];
-                let old = self.b.load(self.t.v4f, None, var, None, vec![])?;
+                let always = self.f.konst(cond) == Some(1);
+                let all = values.iter().all(|x| x.is_some());
+                let old = if always && all {
+                    0
+                } else {
+                    self.b.load(self.t.v4f, None, var, None, vec![])?
+                };
                 let mut comps = Vec::new();
                 for (i, x) in values.iter().enumerate() {
-                    let prev = self.b.composite_extract(fl, None, old, vec![i as u32])?;
+                    let prev = if always && x.is_some() {
+                        0
+                    } else {
+                        self.b.composite_extract(fl, None, old, vec![i as u32])?
+                    };
                     comps.push(match x {
                         Some(v) => {
                             let bits = self.vals[v.0 as usize];
                             let fv = self.b.bitcast(fl, None, bits)?;
-                            self.b.select(fl, None, c, fv, prev)?
+                            if always {
+                                fv
+                            } else {
+                                self.b.select(fl, None, c, fv, prev)?
+                            }
                         }
                         None => prev,
                     });
@@ -1087,8 +1154,8 @@ impl E<'_> {
                 let sem = self.cu(0);
                 self.b.atomic_i_add(u, None, p, scope, sem, add)?;
             }
-            Effect::Store { .. } => {
-                return Err(EmitError("buffer stores are not emitted".into()));
+            Effect::Store { .. } | Effect::Problem { .. } => {
+                return Err(EmitError("an effect with no translation reached emission".into()));
             }
         }
         Ok(())

@@ -323,6 +323,14 @@ pub enum Effect {
         /// The lane's exec bit.
         cond: Value,
     },
+    /// A construct the translator cannot express (index in
+    /// [`Func::unsupported`]); its inputs are in [`Func::problem_args`], so
+    /// dead-code removal keeps what it needs and every unsupported value
+    /// on the way is reported too. Never emitted.
+    Problem {
+        /// Index in [`Func::unsupported`].
+        index: u32,
+    },
     /// A buffer store of one dword when `cond`.
     Store {
         /// The address, as for a load.
@@ -437,6 +445,8 @@ pub struct Func {
     pub sources: Vec<Source>,
     /// Liveness after dead-code removal (empty: everything is live).
     pub live: Vec<bool>,
+    /// Inputs of each [`Effect::Problem`], by its index.
+    pub problem_args: std::collections::HashMap<u32, Vec<Value>>,
 }
 
 impl Func {
@@ -488,6 +498,11 @@ impl Func {
                     out.push(cond)
                 }
                 Effect::Check { index, cond, .. } => out.extend([index, cond]),
+                Effect::Problem { index } => {
+                    if let Some(a) = self.problem_args.get(&index) {
+                        out.extend(a.iter().copied())
+                    }
+                }
                 Effect::Store {
                     access,
                     value,

@@ -265,6 +265,20 @@ fn assign_bindings(f: &mut Func) -> Vec<[SrcOrConst; 4]> {
         a.binding = Some(id as u16);
         f.loads[i] = Load::Buffer(a);
     }
+    // --checked guards of those accesses.
+    for e in 0..f.effects.len() {
+        if let ir::Effect::Check { pc, binding, .. } = &mut f.effects[e] {
+            if *binding == u16::MAX {
+                let b = f.loads.iter().find_map(|l| match l {
+                    Load::Buffer(a) if a.pc == *pc => a.binding,
+                    _ => None,
+                });
+                if let Some(b) = b {
+                    *binding = b;
+                }
+            }
+        }
+    }
     keys
 }
 
@@ -442,10 +456,11 @@ fn layout(
                 ir::Effect::Export { target, .. } => {
                     outputs.insert(target);
                 }
-                ir::Effect::Check { binding, .. } => {
+                ir::Effect::Check { binding, .. } if binding != u16::MAX => {
                     bindings.insert(binding);
                 }
-                ir::Effect::Store { .. } => {}
+                ir::Effect::Check { .. } => {}
+                ir::Effect::Store { .. } | ir::Effect::Problem { .. } => {}
             },
             _ => {}
         }

@@ -115,6 +115,7 @@ struct Lifter<'a> {
     st: State,
     pc: u32,
     text: String,
+    cur: Option<Instruction>,
     problems: Vec<Unsupported>,
     dropped: Vec<Dropped>,
     divergent: HashSet<Block>,
@@ -198,6 +199,7 @@ pub fn lift(code: &[u8], trace: Option<&ShaderTrace>, o: LiftOptions) -> Lifted 
         st,
         pc: 0,
         text: String::new(),
+        cur: None,
         problems: Vec::new(),
         dropped: Vec::new(),
         divergent: HashSet::new(),
@@ -250,11 +252,37 @@ fn reg_name(code: usize) -> String {
 
 impl Lifter<'_> {
     fn problem(&mut self, reason: impl Into<String>) {
-        self.problems.push(Unsupported {
+        let u = Unsupported {
             pc: self.pc,
             inst: self.text.clone(),
             reason: reason.into(),
-        });
+        };
+        self.problems.push(u.clone());
+        // Keep what the instruction reads alive, so the unsupported values
+        // it depends on are listed too.
+        let mut args = Vec::new();
+        if let Some(inst) = self.cur {
+            for s in inst.operands.iter().filter(|s| s.is_use()) {
+                if let Operand::Reg { code, count } = s.op {
+                    for k in 0..count as u16 {
+                        let c = (code + k) as usize;
+                        if code >= 256 {
+                            if let Some(v) = self.st.v.get(c - 256) {
+                                args.push(*v);
+                            }
+                        } else if c < 128 {
+                            args.push(match self.st.s[c] {
+                                S::W(v) | S::M(v, _) => v,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        self.b.func.unsupported.push(u);
+        let index = self.b.func.unsupported.len() as u32 - 1;
+        self.b.func.problem_args.insert(index, args);
+        self.b.effect(Effect::Problem { index });
     }
     fn unsup(&mut self, ty: Ty, reason: impl Into<String>) -> Value {
         let u = Unsupported {
@@ -296,8 +324,6 @@ impl Lifter<'_> {
                 } else if name == "s_endpgm" || name == "s_code_end" {
                     leader[i + 1] = true;
                 }
-            } else {
-                leader[i + 1] = true;
             }
         }
         let mut blocks: Vec<StaticBlock> = Vec::new();
@@ -342,7 +368,7 @@ impl Lifter<'_> {
                         succ.extend(fall);
                     }
                 }
-                Err(_) => {}
+                Err(_) => succ.extend(fall),
             }
             blocks[bi].succ = succ;
         }
@@ -393,16 +419,17 @@ impl Lifter<'_> {
             // Body.
             let sb = &blocks[bi];
             let mut term: Option<(usize, u32, Instruction)> = None;
-            let mut ended = false;
+            let ended = false;
             for (idx, (pc, r)) in insts.iter().enumerate().take(sb.end).skip(sb.start) {
                 self.pc = *pc;
                 match r {
                     Err(e) => {
                         self.text = format!("{e}");
+                        self.cur = None;
                         self.problem("undecodable bytes");
-                        ended = true;
                     }
                     Ok(inst) => {
+                        self.cur = Some(*inst);
                         self.text.clear();
                         let _ = self.fmt.write(inst, &mut self.text);
                         let name = inst.opcode.name();
@@ -669,7 +696,15 @@ impl Lifter<'_> {
         if self.o.wave64 {
             match (self.st.s[code], self.st.s.get(code + 1).copied()) {
                 (S::M(a, Half::Lo), Some(S::M(b, Half::Hi))) if a == b => a,
-                (S::W(a), Some(S::W(b))) => self.word_to_bit(a, Some(b)),
+                (S::W(a), Some(S::W(b))) => {
+                    let bit = self.word_to_bit(a, Some(b));
+                    // Remember the conversion: one report per write.
+                    if code < 127 {
+                        self.st.s[code] = S::M(bit, Half::Lo);
+                        self.st.s[code + 1] = S::M(bit, Half::Hi);
+                    }
+                    bit
+                }
                 (S::M(a, _), _) if self.b.func.konst(a).is_some() => {
                     let lo = self.s_word(code);
                     let hi = self.s_word(code + 1);
@@ -683,7 +718,11 @@ impl Lifter<'_> {
         } else {
             match self.st.s[code] {
                 S::M(a, _) => a,
-                S::W(a) => self.word_to_bit(a, None),
+                S::W(a) => {
+                    let bit = self.word_to_bit(a, None);
+                    self.st.s[code] = S::M(bit, Half::Full);
+                    bit
+                }
             }
         }
     }
@@ -1755,10 +1794,12 @@ impl Lifter<'_> {
         });
         let act = self.active();
         if self.o.checked {
-            if let (Some(b), Some(ix)) = (binding, index) {
+            // Without a trace the binding is assigned later (by the
+            // descriptor's resolved sources); u16::MAX until then.
+            if let Some(ix) = index {
                 self.b.effect(Effect::Check {
                     pc: self.pc,
-                    binding: b,
+                    binding: binding.unwrap_or(u16::MAX),
                     index: ix,
                     cond: act,
                 });
@@ -1890,6 +1931,10 @@ impl Lifter<'_> {
             .filter(|s| s.is_use() && !s.is_def())
             .copied()
             .collect();
+        if name.starts_with("v_permlane") || name.starts_with("v_movrel") {
+            self.problem("reads or writes other lanes' registers");
+            return;
+        }
         if defs.iter().any(|d| d.access.contains(isa::Access::PARTIAL)) {
             self.problem("partial register write");
             return;
@@ -1915,7 +1960,7 @@ impl Lifter<'_> {
                 return;
             };
             let Some(c) = self.compare(rest, a, b) else {
-                self.problem("unsupported compare type");
+                self.problem("compare of a type other than f32/i32/u32");
                 return;
             };
             let act = self.active();

@@ -1,0 +1,197 @@
+//! Every shader of the bundled RADV corpus: the vertex shaders translate,
+//! naga and spirv-val accept the modules, and their SPIR-V disassembly and
+//! manifest are pinned; the others fail with the full list of unsupported
+//! constructs, which is pinned too.
+
+use rspirv::binary::Disassemble;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use translator::{translate, Options, ShaderInput, TranslateError};
+
+fn radv(name: &str) -> corpus::Capture {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .join("corpus/radv")
+        .join(name);
+    corpus::Capture::open(&dir, &Default::default()).expect("open corpus entry")
+}
+
+const VERTEX: &[&str] = &[
+    "cube",
+    "cube-w32",
+    "cube-legacy-vs",
+    "instanced",
+    "instanced-w32",
+    "instanced-legacy-vs",
+];
+
+const OTHERS: &[&str] = &[
+    "cube-nggc",
+    "cube-nggc-w32",
+    "instanced-nggc",
+    "instanced-nggc-w32",
+    "fragment-color",
+    "compute",
+    "compute-w32",
+];
+
+fn disassemble(words: &[u32]) -> String {
+    let mut loader = rspirv::dr::Loader::new();
+    rspirv::binary::parse_words(words, &mut loader).expect("parse our own module");
+    loader.module().disassemble()
+}
+
+/// Run spirv-val on a module; `None` (with a note) when it is not installed.
+fn spirv_val(name: &str, words: &[u32]) -> Option<Result<(), String>> {
+    let tool = Path::new("/usr/bin/spirv-val");
+    let tool: PathBuf = if tool.exists() {
+        tool.into()
+    } else {
+        match which("spirv-val") {
+            Some(p) => p,
+            None => {
+                eprintln!("note: spirv-val is not installed; skipping its check of {name}");
+                return None;
+            }
+        }
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("spirv_val");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(format!("{name}.spv"));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&p, bytes).unwrap();
+    let out = Command::new(tool)
+        .args(["--target-env", "vulkan1.1"])
+        .arg(&p)
+        .output()
+        .expect("run spirv-val");
+    Some(if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    })
+}
+
+fn which(tool: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(tool))
+            .find(|p| p.exists())
+    })
+}
+
+#[test]
+fn every_vertex_shader_translates_and_validates_with_naga_and_spirv_val() {
+    for opts in [
+        Options::default(),
+        Options {
+            checked: true,
+            test_outputs: true,
+            validate: true,
+        },
+    ] {
+        for name in VERTEX {
+            let c = radv(name);
+            let t = translate(&ShaderInput::from_capture(&c), None, &opts)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            // translate() already ran naga's validator; run spirv-val too.
+            if let Some(r) = spirv_val(name, &t.spirv) {
+                r.unwrap_or_else(|e| panic!("{name} (checked={}): spirv-val: {e}", opts.checked));
+            }
+            assert_eq!(t.spirv[0], 0x0723_0203, "{name}: SPIR-V magic");
+            assert_eq!(t.spirv[1], 0x0001_0300, "{name}: SPIR-V 1.3");
+        }
+    }
+}
+
+#[test]
+fn vertex_shader_spirv_and_manifest_snapshots() {
+    for name in VERTEX {
+        let c = radv(name);
+        let t = translate(&ShaderInput::from_capture(&c), None, &Options::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        insta::assert_snapshot!(format!("{name}.spvasm"), disassemble(&t.spirv));
+        insta::assert_snapshot!(format!("{name}.manifest"), t.manifest.to_json());
+    }
+}
+
+#[test]
+fn non_vertex_and_culling_shaders_list_every_unsupported_construct() {
+    for name in OTHERS {
+        let c = radv(name);
+        match translate(&ShaderInput::from_capture(&c), None, &Options::default()) {
+            Ok(_) => panic!("{name}: translated, but it has constructs the translator refuses"),
+            Err(TranslateError::Unsupported(list)) => {
+                assert!(!list.0.is_empty());
+                // Sorted by pc, no duplicates.
+                assert!(list.0.windows(2).all(|w| w[0].pc <= w[1].pc && w[0] != w[1]));
+                insta::assert_snapshot!(format!("{name}.unsupported"), list.to_string());
+            }
+            Err(e) => panic!("{name}: expected a list of unsupported constructs, got {e}"),
+        }
+    }
+}
+
+#[test]
+fn the_ngg_prologue_drops_the_primitive_export_and_the_alloc_message() {
+    for name in ["cube", "cube-w32", "instanced"] {
+        let c = radv(name);
+        let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+        let m = &t.manifest;
+        let reasons: Vec<&str> = m.dropped.iter().map(|d| d.inst.as_str()).collect();
+        assert!(
+            reasons.iter().any(|r| r.starts_with("exp prim")),
+            "{name}: {reasons:?}"
+        );
+        assert!(
+            reasons.iter().any(|r| r.starts_with("s_sendmsg")),
+            "{name}: {reasons:?}"
+        );
+        assert_eq!(m.system_sgprs.len(), 2, "{name}");
+        // Legacy VS has no such prologue.
+    }
+    let c = radv("cube-legacy-vs");
+    let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+    assert!(t.manifest.dropped.is_empty());
+    assert!(t.manifest.system_sgprs.is_empty());
+}
+
+#[test]
+fn vertex_buffers_get_one_binding_per_descriptor_and_uniforms_become_push_words() {
+    use translator::manifest::{BindingKind, PushKind};
+    for (name, sources) in [
+        ("cube", vec!["table(ud0)+0x0"]),
+        ("instanced", vec!["table(ud0)+0x10", "table(ud0)+0x0"]),
+        ("instanced-legacy-vs", vec!["table(ud0)+0x10", "table(ud0)+0x0"]),
+    ] {
+        let c = radv(name);
+        let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+        let got: Vec<String> = t
+            .manifest
+            .bindings
+            .iter()
+            .filter_map(|b| match &b.kind {
+                BindingKind::Descriptor { source, .. } => Some(source.clone()),
+                _ => None,
+            })
+            .collect();
+        let mut want: Vec<String> = sources.iter().map(|s| s.to_string()).collect();
+        let mut g = got.clone();
+        g.sort();
+        want.sort();
+        assert_eq!(g, want, "{name}");
+        // The MVP matrix (16 words of the UBO) arrives as push words.
+        let ubo = t
+            .manifest
+            .push_constants
+            .iter()
+            .filter(|w| matches!(&w.kind, PushKind::Word { source, .. } if source.starts_with("buf(")))
+            .count();
+        assert_eq!(ubo, 16, "{name}");
+    }
+}
