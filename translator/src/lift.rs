@@ -297,7 +297,8 @@ impl Lifter<'_> {
     }
 
     fn run(&mut self, code: &[u8]) {
-        let insts: Decoded = Decoder::new(code, self.o.target)
+        let mode = isa::Mode::with_wave_size(self.o.target, if self.o.wave64 { 64 } else { 32 });
+        let insts: Decoded = Decoder::new(code, mode)
             .map(|(pc, r)| (pc as u32, r))
             .collect();
         if insts.is_empty() {
