@@ -285,7 +285,7 @@ fn assign_bindings(f: &mut Func) -> Vec<[SrcOrConst; 4]> {
 fn collect_divergent_merges(
     f: &Func,
     nodes: &[structure::Node],
-    div: &std::collections::HashSet<ir::Block>,
+    div: &std::collections::HashMap<ir::Block, u32>,
     out: &mut Vec<(ir::Block, u32)>,
 ) {
     for n in nodes {
@@ -297,8 +297,8 @@ fn collect_divergent_merges(
             ..
         } = n
         {
-            if let (true, Some(m)) = (div.contains(from), merge) {
-                out.push((*m, f.blocks[from.0 as usize].pc));
+            if let (Some(pc), Some(m)) = (div.get(from), merge) {
+                out.push((*m, *pc));
             }
             collect_divergent_merges(f, then, div, out);
             collect_divergent_merges(f, els, div, out);

@@ -38,7 +38,7 @@ use isa::{
     Abi, Decoder, Family, Formatter, Instruction, Modifiers, OpMods, OpSpace, Operand, Slot,
     Stage, Target, ValType,
 };
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// What the lifter needs to know about the shader.
 #[derive(Clone, Copy, Debug)]
@@ -66,8 +66,8 @@ pub struct Lifted {
     pub dropped: Vec<Dropped>,
     /// System-SGPR values assumed.
     pub system_sgprs: Vec<SystemSgpr>,
-    /// Blocks ending in a per-lane (exec) branch.
-    pub divergent: HashSet<Block>,
+    /// Blocks ending in a per-lane (exec) branch, with the branch's pc.
+    pub divergent: HashMap<Block, u32>,
     /// Block parameters that hold scalar state (SGPRs, SCC), with the
     /// register's name.
     pub scalar_params: HashMap<Value, String>,
@@ -118,7 +118,7 @@ struct Lifter<'a> {
     cur: Option<Instruction>,
     problems: Vec<Unsupported>,
     dropped: Vec<Dropped>,
-    divergent: HashSet<Block>,
+    divergent: HashMap<Block, u32>,
     scalar_params: HashMap<Value, String>,
 }
 
@@ -202,7 +202,7 @@ pub fn lift(code: &[u8], trace: Option<&ShaderTrace>, o: LiftOptions) -> Lifted 
         cur: None,
         problems: Vec::new(),
         dropped: Vec::new(),
-        divergent: HashSet::new(),
+        divergent: HashMap::new(),
         scalar_params: HashMap::new(),
     };
     l.run(code);
@@ -518,7 +518,7 @@ impl Lifter<'_> {
                 let t = match branch_cond {
                     Some((cond, div)) => {
                         if div {
-                            self.divergent.insert(blk);
+                            self.divergent.insert(blk, self.pc);
                         }
                         Term::Branch {
                             cond,

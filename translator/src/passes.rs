@@ -160,7 +160,10 @@ pub fn check(
                 if f.is_live(p) {
                     out.push(Unsupported {
                         pc: branch_pc,
-                        inst: format!("s_cbranch_exec* (region merging at pc {:#x})", f.blocks[merge.0 as usize].pc),
+                        inst: format!(
+                            "s_cbranch_exec* (its region ends at pc {:#x})",
+                            f.blocks[merge.0 as usize].pc
+                        ),
                         reason: format!(
                             "{reg} is written inside an exec-masked region and read after it; whether the hardware ran the region depends on other lanes"
                         ),
