@@ -781,9 +781,17 @@ impl E<'_> {
                     }
                 }
             },
-            Bin::FAdd => self.b.f_add(fl, None, a, c)?,
-            Bin::FSub => self.b.f_sub(fl, None, a, c)?,
-            Bin::FMul => self.b.f_mul(fl, None, a, c)?,
+            // The GPU rounds every v_add/v_mul separately: forbid the
+            // driver from fusing them.
+            Bin::FAdd | Bin::FSub | Bin::FMul => {
+                let r = match op {
+                    Bin::FAdd => self.b.f_add(fl, None, a, c)?,
+                    Bin::FSub => self.b.f_sub(fl, None, a, c)?,
+                    _ => self.b.f_mul(fl, None, a, c)?,
+                };
+                self.b.decorate(r, Decoration::NoContraction, vec![]);
+                r
+            }
             Bin::FMin => self.glsl2(fl, GlslStd450Op::FMin, a, c)?,
             Bin::FMax => self.glsl2(fl, GlslStd450Op::FMax, a, c)?,
             Bin::Ldexp => {

@@ -115,6 +115,7 @@ struct Lifter<'a> {
     st: State,
     pc: u32,
     text: String,
+    text_valid: bool,
     cur: Option<Instruction>,
     problems: Vec<Unsupported>,
     dropped: Vec<Dropped>,
@@ -199,6 +200,7 @@ pub fn lift(code: &[u8], trace: Option<&ShaderTrace>, o: LiftOptions) -> Lifted 
         st,
         pc: 0,
         text: String::new(),
+        text_valid: true,
         cur: None,
         problems: Vec::new(),
         dropped: Vec::new(),
@@ -251,10 +253,23 @@ fn reg_name(code: usize) -> String {
 }
 
 impl Lifter<'_> {
+    /// The current instruction's text (formatted only when a message needs
+    /// it).
+    fn txt(&mut self) -> String {
+        if !self.text_valid {
+            self.text.clear();
+            if let Some(i) = self.cur {
+                let _ = self.fmt.write(&i, &mut self.text);
+            }
+            self.text_valid = true;
+        }
+        self.text.clone()
+    }
+
     fn problem(&mut self, reason: impl Into<String>) {
         let u = Unsupported {
             pc: self.pc,
-            inst: self.text.clone(),
+            inst: self.txt(),
             reason: reason.into(),
         };
         self.problems.push(u.clone());
@@ -287,7 +302,7 @@ impl Lifter<'_> {
     fn unsup(&mut self, ty: Ty, reason: impl Into<String>) -> Value {
         let u = Unsupported {
             pc: self.pc,
-            inst: self.text.clone(),
+            inst: self.txt(),
             reason: reason.into(),
         };
         self.b.unsupported(ty, u)
@@ -426,13 +441,13 @@ impl Lifter<'_> {
                 match r {
                     Err(e) => {
                         self.text = format!("{e}");
+                        self.text_valid = true;
                         self.cur = None;
                         self.problem("undecodable bytes");
                     }
                     Ok(inst) => {
                         self.cur = Some(*inst);
-                        self.text.clear();
-                        let _ = self.fmt.write(inst, &mut self.text);
+                        self.text_valid = false;
                         let name = inst.opcode.name();
                         if idx + 1 == sb.end
                             && (name == "s_branch"
@@ -455,8 +470,8 @@ impl Lifter<'_> {
                 self.b.terminate(Term::Return);
             } else if let Some((_, pc, inst)) = term {
                 self.pc = pc;
-                self.text.clear();
-                let _ = self.fmt.write(&inst, &mut self.text);
+                self.cur = Some(inst);
+                self.text_valid = false;
                 let name = inst.opcode.name();
                 let target = branch_target(pc, &inst)
                     .and_then(|t| u32::try_from(t).ok())
@@ -900,9 +915,10 @@ impl Lifter<'_> {
                     _ => 0,
                 };
                 if imm & 0xf == 9 {
+                    let inst = self.txt();
                     self.dropped.push(Dropped {
                         pc: self.pc,
-                        inst: self.text.clone(),
+                        inst,
                         reason: "NGG GS_ALLOC_REQ: the host does primitive assembly".into(),
                     });
                 } else {
@@ -1860,9 +1876,10 @@ impl Lifter<'_> {
             12..=15 => ExportTarget::Pos(m.target - 12),
             32..=63 => ExportTarget::Param(m.target - 32),
             20 => {
+                let inst = self.txt();
                 self.dropped.push(Dropped {
                     pc: self.pc,
-                    inst: self.text.clone(),
+                    inst,
                     reason: "NGG primitive export: the host does primitive assembly".into(),
                 });
                 return;
