@@ -97,6 +97,7 @@ struct E<'a> {
     t: Types,
     glsl: Word,
     consts: HashMap<(Word, u32), Word>,
+    const_val: HashMap<Word, u32>,
     vals: Vec<Word>,
     push_var: Word,
     vars: HashMap<Value, Word>,
@@ -156,6 +157,7 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
         t,
         glsl,
         consts: HashMap::new(),
+        const_val: HashMap::new(),
         vals: vec![0; f.insts.len()],
         push_var: 0,
         vars: HashMap::new(),
@@ -186,7 +188,20 @@ impl E<'_> {
             self.b.constant_bit32(ty, bits)
         };
         self.consts.insert((ty, bits), w);
+        if ty == self.t.u32_ {
+            self.const_val.insert(w, bits);
+        }
         w
+    }
+    /// `a + b` (u32), folded when either side is a constant 0 or both are
+    /// constants.
+    fn iadd(&mut self, a: Word, b: Word) -> Result<Word, EmitError> {
+        match (self.const_val.get(&a).copied(), self.const_val.get(&b).copied()) {
+            (Some(x), Some(y)) => Ok(self.cu(x.wrapping_add(y))),
+            (Some(0), _) => Ok(b),
+            (_, Some(0)) => Ok(a),
+            _ => Ok(self.b.i_add(self.t.u32_, None, a, b)?),
+        }
     }
     fn cu(&mut self, bits: u32) -> Word {
         let t = self.t.u32_;
@@ -869,6 +884,9 @@ impl E<'_> {
     fn add64(&mut self, lo: Word, hi: Word, x: Word) -> Result<(Word, Word), EmitError> {
         let u = self.t.u32_;
         let bl = self.t.bool_;
+        if self.const_val.get(&x) == Some(&0) {
+            return Ok((lo, hi));
+        }
         let l = self.b.i_add(u, None, lo, x)?;
         let carry = self.b.u_less_than(bl, None, l, lo)?;
         let one = self.cu(1);
@@ -980,7 +998,7 @@ impl E<'_> {
             None => zero,
         };
         let imm = self.cu(a.imm);
-        let off = self.b.i_add(u, None, voff, imm)?;
+        let off = self.iadd(voff, imm)?;
         // index × stride as a 64-bit value (stride < 2^14).
         let plo = self.b.i_mul(u, None, index, stride)?;
         let phi = self.mul_hi_u(index, stride)?;
@@ -1001,7 +1019,7 @@ impl E<'_> {
         let not0 = self.b.logical_not(bl, None, oob0)?;
         let off_ok = self.b.logical_or(bl, None, not0, off_ok)?;
         let structured_ok = self.b.logical_and(bl, None, idx_ok, off_ok)?;
-        let raw_off = self.b.i_add(u, None, plo, off)?;
+        let raw_off = self.iadd(plo, off)?;
         let r = AccessBase {
             lo: l,
             hi: h,
@@ -1021,7 +1039,7 @@ impl E<'_> {
         let base = self.access_base(a)?;
         let k4 = self.cu(4 * a.dword as u32);
         let (lo, hi) = self.add64(base.lo, base.hi, k4)?;
-        let ro = self.b.i_add(u, None, base.raw_off, k4)?;
+        let ro = self.iadd(base.raw_off, k4)?;
         let raw_ok = self.b.u_less_than(bl, None, ro, base.nrec)?;
         let chk = self.b.select(bl, None, base.raw, raw_ok, base.in_range)?;
         let ok = self.b.logical_or(bl, None, base.disabled, chk)?;
