@@ -31,7 +31,12 @@ fn translate_only(bencher: divan::Bencher, name: &str) {
         validate: false,
         ..Options::default()
     };
-    bencher.bench(|| translate(divan::black_box(&input), None, &opts).unwrap().spirv.len());
+    bencher.bench(|| {
+        translate(divan::black_box(&input), None, &opts)
+            .unwrap()
+            .spirv
+            .len()
+    });
 }
 
 #[divan::bench(args = NAMES)]

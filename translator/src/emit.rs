@@ -10,15 +10,15 @@
 //! read or write out of bounds.
 
 use crate::ir::{
-    Bin, BufferAccess, Effect, ExportTarget, FCmp, Func, ICmp, Input, Load, Op, Term, Tri, Ty,
-    Un, Value,
+    Bin, BufferAccess, Effect, ExportTarget, FCmp, Func, ICmp, Input, Load, Op, Term, Tri, Ty, Un,
+    Value,
 };
 use crate::structure::Node;
 use rspirv::binary::Assemble;
 use rspirv::dr::{Builder, Operand};
 use spirv::{
-    AddressingModel, BuiltIn, Capability, Decoration, ExecutionModel, FunctionControl, GlslStd450Op,
-    MemoryModel, SelectionControl, StorageClass, Word,
+    AddressingModel, BuiltIn, Capability, Decoration, ExecutionModel, FunctionControl,
+    GlslStd450Op, MemoryModel, SelectionControl, StorageClass, Word,
 };
 use std::collections::HashMap;
 
@@ -196,7 +196,10 @@ impl E<'_> {
     /// `a + b` (u32), folded when either side is a constant 0 or both are
     /// constants.
     fn iadd(&mut self, a: Word, b: Word) -> Result<Word, EmitError> {
-        match (self.const_val.get(&a).copied(), self.const_val.get(&b).copied()) {
+        match (
+            self.const_val.get(&a).copied(),
+            self.const_val.get(&b).copied(),
+        ) {
             (Some(x), Some(y)) => Ok(self.cu(x.wrapping_add(y))),
             (Some(0), _) => Ok(b),
             (_, Some(0)) => Ok(a),
@@ -237,11 +240,8 @@ impl E<'_> {
         }
         // Storage buffers: struct { u32 data[]; }.
         let rta = self.b.type_runtime_array(t_u32);
-        self.b.decorate(
-            rta,
-            Decoration::ArrayStride,
-            vec![Operand::LiteralBit32(4)],
-        );
+        self.b
+            .decorate(rta, Decoration::ArrayStride, vec![Operand::LiteralBit32(4)]);
         let mut sb_bindings: Vec<(u32, bool, String)> = Vec::new();
         let mut ids: Vec<_> = self.plan.bindings.iter().collect();
         ids.sort_by_key(|(k, _)| **k);
@@ -272,7 +272,8 @@ impl E<'_> {
                         vec![Operand::LiteralBit32(0)],
                     );
                     if !writable {
-                        self.b.member_decorate(st, 0, Decoration::NonWritable, vec![]);
+                        self.b
+                            .member_decorate(st, 0, Decoration::NonWritable, vec![]);
                     }
                     structs.insert(writable, st);
                     st
@@ -280,11 +281,8 @@ impl E<'_> {
             };
             let p = self.b.type_pointer(None, StorageClass::StorageBuffer, st);
             let v = self.b.variable(p, None, StorageClass::StorageBuffer, None);
-            self.b.decorate(
-                v,
-                Decoration::DescriptorSet,
-                vec![Operand::LiteralBit32(0)],
-            );
+            self.b
+                .decorate(v, Decoration::DescriptorSet, vec![Operand::LiteralBit32(0)]);
             self.b
                 .decorate(v, Decoration::Binding, vec![Operand::LiteralBit32(bnd)]);
             self.b.name(v, name);
@@ -292,13 +290,17 @@ impl E<'_> {
         }
         // Inputs and outputs.
         let mut interface = Vec::new();
-        let vid = self.b.variable(self.t.p_in_u32, None, StorageClass::Input, None);
+        let vid = self
+            .b
+            .variable(self.t.p_in_u32, None, StorageClass::Input, None);
         self.b.decorate(
             vid,
             Decoration::BuiltIn,
             vec![Operand::BuiltIn(BuiltIn::VertexIndex)],
         );
-        let iid = self.b.variable(self.t.p_in_u32, None, StorageClass::Input, None);
+        let iid = self
+            .b
+            .variable(self.t.p_in_u32, None, StorageClass::Input, None);
         self.b.decorate(
             iid,
             Decoration::BuiltIn,
@@ -484,7 +486,9 @@ impl E<'_> {
         let len = self.b.array_length(u, None, var, 0)?;
         let in_arr = self.b.u_less_than(bl, None, idx, len)?;
         let safe = self.b.select(u, None, in_arr, idx, zero)?;
-        let p = self.b.access_chain(self.t.p_sb_u32, None, var, vec![zero, safe])?;
+        let p = self
+            .b
+            .access_chain(self.t.p_sb_u32, None, var, vec![zero, safe])?;
         let word = self.b.load(u, None, p, None, vec![])?;
         let ok = self.b.logical_and(bl, None, inside, in_arr)?;
         let r = match binding {
@@ -615,9 +619,7 @@ impl E<'_> {
         let r = match inst.op {
             Op::Const(_) | Op::Input(_) | Op::BlockParam(..) => return Ok(()),
             Op::Unsupported(i) => {
-                return Err(EmitError(format!(
-                    "unsupported value {i} reached emission"
-                )))
+                return Err(EmitError(format!("unsupported value {i} reached emission")))
             }
             Op::Un(op, a) => {
                 let a = val(self, a);
@@ -648,7 +650,11 @@ impl E<'_> {
                     Un::SinRev | Un::CosRev => {
                         let tau = self.c(fl, std::f32::consts::TAU.to_bits());
                         let x = self.b.f_mul(fl, None, a, tau)?;
-                        let op = if op == Un::SinRev { GlslStd450Op::Sin } else { GlslStd450Op::Cos };
+                        let op = if op == Un::SinRev {
+                            GlslStd450Op::Sin
+                        } else {
+                            GlslStd450Op::Cos
+                        };
                         self.glsl1(fl, op, x)?
                     }
                     Un::F32FromU32 => self.b.convert_u_to_f(fl, None, a)?,
@@ -1034,7 +1040,6 @@ impl E<'_> {
     }
 
     fn buffer_addr(&mut self, a: &BufferAccess) -> Result<(Word, Word, Word), EmitError> {
-        let u = self.t.u32_;
         let bl = self.t.bool_;
         let base = self.access_base(a)?;
         let k4 = self.cu(4 * a.dword as u32);
@@ -1159,7 +1164,8 @@ impl E<'_> {
                 cond,
                 ..
             } => {
-                let (Some(fb), Some(slots)) = (self.plan.feedback, self.plan.bindings.get(&binding))
+                let (Some(fb), Some(slots)) =
+                    (self.plan.feedback, self.plan.bindings.get(&binding))
                 else {
                     return Ok(());
                 };
@@ -1175,13 +1181,17 @@ impl E<'_> {
                 let zero = self.cu(0);
                 let add = self.b.select(u, None, viol, one, zero)?;
                 let var = self.sb[&fb];
-                let p = self.b.access_chain(self.t.p_sb_u32, None, var, vec![zero, zero])?;
+                let p = self
+                    .b
+                    .access_chain(self.t.p_sb_u32, None, var, vec![zero, zero])?;
                 let scope = self.cu(spirv::Scope::Device as u32);
                 let sem = self.cu(0);
                 self.b.atomic_i_add(u, None, p, scope, sem, add)?;
             }
             Effect::Store { .. } | Effect::Problem { .. } => {
-                return Err(EmitError("an effect with no translation reached emission".into()));
+                return Err(EmitError(
+                    "an effect with no translation reached emission".into(),
+                ));
             }
         }
         Ok(())

@@ -578,7 +578,11 @@ impl Builder {
 
     /// A constant of type `ty` (global: emitted once for the module).
     pub fn konst(&mut self, ty: Ty, bits: u32) -> Value {
-        let bits = if ty == Ty::Bool { (bits != 0) as u32 } else { bits };
+        let bits = if ty == Ty::Bool {
+            (bits != 0) as u32
+        } else {
+            bits
+        };
         if let Some(&v) = self.consts.get(&(bits, ty_key(ty))) {
             return v;
         }
@@ -819,14 +823,16 @@ pub fn fold_bin(op: Bin, x: u32, y: u32) -> Option<u32> {
         Bin::UMax => x.max(y),
         Bin::SMin => (x as i32).min(y as i32) as u32,
         Bin::SMax => (x as i32).max(y as i32) as u32,
-        Bin::ICmp(c) => (match c {
-            ICmp::Eq => x == y,
-            ICmp::Ne => x != y,
-            ICmp::ULt => x < y,
-            ICmp::ULe => x <= y,
-            ICmp::SLt => (x as i32) < (y as i32),
-            ICmp::SLe => (x as i32) <= (y as i32),
-        }) as u32,
+        Bin::ICmp(c) => {
+            (match c {
+                ICmp::Eq => x == y,
+                ICmp::Ne => x != y,
+                ICmp::ULt => x < y,
+                ICmp::ULe => x <= y,
+                ICmp::SLt => (x as i32) < (y as i32),
+                ICmp::SLe => (x as i32) <= (y as i32),
+            }) as u32
+        }
         Bin::FAdd => (f(x) + f(y)).to_bits(),
         Bin::FSub => (f(x) - f(y)).to_bits(),
         Bin::FMul => (f(x) * f(y)).to_bits(),

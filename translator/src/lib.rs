@@ -165,8 +165,9 @@ pub fn translate(
             Unsupported {
                 pc: 0,
                 inst: "(stage)".into(),
-                reason: "compute shaders are not translated (this translator targets vertex stages)"
-                    .into(),
+                reason:
+                    "compute shaders are not translated (this translator targets vertex stages)"
+                        .into(),
             },
         ),
         _ => {}
@@ -183,7 +184,7 @@ pub fn translate(
     let tree = structure::structure(&f);
     let mut merges = Vec::new();
     if let Ok(t) = &tree {
-        collect_divergent_merges(&f, t, &lifted.divergent, &mut merges);
+        collect_divergent_merges(t, &lifted.divergent, &mut merges);
     }
     problems.extend(passes::check(&f, &merges, &lifted.scalar_params));
     let tree = match tree {
@@ -283,7 +284,6 @@ fn assign_bindings(f: &mut Func) -> Vec<[SrcOrConst; 4]> {
 }
 
 fn collect_divergent_merges(
-    f: &Func,
     nodes: &[structure::Node],
     div: &std::collections::HashMap<ir::Block, u32>,
     out: &mut Vec<(ir::Block, u32)>,
@@ -300,8 +300,8 @@ fn collect_divergent_merges(
             if let (Some(pc), Some(m)) = (div.get(from), merge) {
                 out.push((*m, *pc));
             }
-            collect_divergent_merges(f, then, div, out);
-            collect_divergent_merges(f, els, div, out);
+            collect_divergent_merges(then, div, out);
+            collect_divergent_merges(els, div, out);
         }
     }
 }
@@ -372,11 +372,12 @@ fn source_name(f: &Func, s: SrcOrConst) -> String {
             Source::BufferWord { desc, offset } => {
                 // Four consecutive words of one table read as one name.
                 let d = match (desc[0], desc[1], desc[2], desc[3]) {
-                    (SrcOrConst::Src(a), SrcOrConst::Src(_), SrcOrConst::Src(_), SrcOrConst::Src(_))
-                        if consecutive(f, &desc) =>
-                    {
-                        source_name(f, SrcOrConst::Src(a))
-                    }
+                    (
+                        SrcOrConst::Src(a),
+                        SrcOrConst::Src(_),
+                        SrcOrConst::Src(_),
+                        SrcOrConst::Src(_),
+                    ) if consecutive(f, &desc) => source_name(f, SrcOrConst::Src(a)),
                     _ => desc
                         .iter()
                         .map(|x| source_name(f, *x))

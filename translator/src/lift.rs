@@ -27,16 +27,16 @@
 //! active); `crate::passes` rejects them when they are live.
 
 use crate::ir::{
-    Bin, Block, BufferAccess, Builder, Edge, Effect, ExportTarget, FCmp, ICmp, Input, Load,
-    Source, Term, Tri, Ty, Un, Unsupported, Value,
+    Bin, Block, BufferAccess, Builder, Edge, Effect, ExportTarget, FCmp, ICmp, Input, Load, Source,
+    Term, Tri, Ty, Un, Unsupported, Value,
 };
 use crate::manifest::{Dropped, SystemSgpr};
 use analysis::trace::ShaderTrace;
 use isa::family::buf::BufMods;
 use isa::operand::{inline_b32, inline_b64};
 use isa::{
-    Abi, Decoder, Family, Formatter, Instruction, Modifiers, OpMods, OpSpace, Operand, Slot,
-    Stage, Target, ValType,
+    Abi, Decoder, Family, Formatter, Instruction, Modifiers, OpMods, OpSpace, Operand, Slot, Stage,
+    Target, ValType,
 };
 use std::collections::HashMap;
 
@@ -322,8 +322,11 @@ impl Lifter<'_> {
             self.b.terminate(Term::Return);
             return;
         }
-        let index_of: HashMap<u32, usize> =
-            insts.iter().enumerate().map(|(i, (pc, _))| (*pc, i)).collect();
+        let index_of: HashMap<u32, usize> = insts
+            .iter()
+            .enumerate()
+            .map(|(i, (pc, _))| (*pc, i))
+            .collect();
         // Leaders.
         let mut leader = vec![false; insts.len() + 1];
         leader[0] = true;
@@ -361,8 +364,8 @@ impl Lifter<'_> {
             });
         }
         // Successors (targets resolved; bad targets become problems later).
-        for bi in 0..blocks.len() {
-            let last = blocks[bi].end - 1;
+        for blk in blocks.iter_mut() {
+            let last = blk.end - 1;
             let (pc, r) = &insts[last];
             let mut succ = Vec::new();
             let fall = (last + 1 < insts.len()).then(|| block_of[last + 1]);
@@ -386,7 +389,7 @@ impl Lifter<'_> {
                 }
                 Err(_) => succ.extend(fall),
             }
-            blocks[bi].succ = succ;
+            blk.succ = succ;
         }
         // Reverse postorder.
         let mut order = Vec::new();
@@ -821,7 +824,8 @@ impl Lifter<'_> {
             Operand::Imm(i) => self.u(i as u32),
             Operand::Off => self.u(0),
         };
-        if s.mods.intersects(OpMods::SEXT | OpMods::NEG_HI | OpMods::OP_SEL | OpMods::OP_SEL_HI)
+        if s.mods
+            .intersects(OpMods::SEXT | OpMods::NEG_HI | OpMods::OP_SEL | OpMods::OP_SEL_HI)
         {
             return self.unsup(Ty::U32, "16-bit operand selection (op_sel/sext)");
         }
@@ -995,7 +999,11 @@ impl Lifter<'_> {
             "s_and" | "s_or" | "s_xor" | "s_andn2" | "s_orn2" | "s_nand" | "s_nor" | "s_xnor"
         );
         let mask_width = if self.o.wave64 { wide } else { !wide };
-        if let Some(base) = name.strip_suffix(if self.o.wave64 { "_saveexec_b64" } else { "_saveexec_b32" }) {
+        if let Some(base) = name.strip_suffix(if self.o.wave64 {
+            "_saveexec_b64"
+        } else {
+            "_saveexec_b32"
+        }) {
             // sdst = exec; exec = op(ssrc, exec); scc = exec != 0
             let Some(s0) = s0 else { return };
             let old = self.active();
@@ -1018,11 +1026,17 @@ impl Lifter<'_> {
             return;
         }
         if bitwise && mask_width {
-            let (Some(s0), Some(s1)) = (s0, s1) else { return };
+            let (Some(s0), Some(s1)) = (s0, s1) else {
+                return;
+            };
             if self.is_mask_operand(s0.op) || self.is_mask_operand(s1.op) {
                 let a = self.mask_operand(s0.op);
                 let b = self.mask_operand(s1.op);
-                let op = name.trim_start_matches("s_").rsplit_once('_').map(|x| x.0).unwrap_or("");
+                let op = name
+                    .trim_start_matches("s_")
+                    .rsplit_once('_')
+                    .map(|x| x.0)
+                    .unwrap_or("");
                 let r = self.bool_op(op, a, b);
                 self.write_mask(dcode as usize, r);
                 self.st.scc = self.any_lane(r);
@@ -1062,7 +1076,9 @@ impl Lifter<'_> {
             return;
         }
         if name == "s_cselect_b64" && self.o.wave64 {
-            let (Some(s0), Some(s1)) = (s0, s1) else { return };
+            let (Some(s0), Some(s1)) = (s0, s1) else {
+                return;
+            };
             if self.is_mask_operand(s0.op) || self.is_mask_operand(s1.op) {
                 let a = self.mask_operand(s0.op);
                 let b = self.mask_operand(s1.op);
@@ -1167,9 +1183,15 @@ impl Lifter<'_> {
                 let signed = name.ends_with("i32");
                 let lt = if signed { ICmp::SLt } else { ICmp::ULt };
                 let (op, c) = if name.starts_with("s_min") {
-                    (if signed { Bin::SMin } else { Bin::UMin }, self.b.icmp(lt, a, b))
+                    (
+                        if signed { Bin::SMin } else { Bin::UMin },
+                        self.b.icmp(lt, a, b),
+                    )
                 } else {
-                    (if signed { Bin::SMax } else { Bin::UMax }, self.b.icmp(lt, b, a))
+                    (
+                        if signed { Bin::SMax } else { Bin::UMax },
+                        self.b.icmp(lt, b, a),
+                    )
                 };
                 self.st.scc = c;
                 Some(self.b.bin(op, a, b))
@@ -1318,7 +1340,9 @@ impl Lifter<'_> {
                 } else {
                     b
                 };
-                let rest = name.trim_start_matches("s_cmpk_").trim_start_matches("s_cmp_");
+                let rest = name
+                    .trim_start_matches("s_cmpk_")
+                    .trim_start_matches("s_cmp_");
                 let (cond, ty) = rest.split_once('_').unwrap_or(("", ""));
                 let signed = ty == "i32";
                 if ty == "u64" {
@@ -1732,18 +1756,37 @@ impl Lifter<'_> {
         // What is loaded: dwords straight, or a sub-dword extension.
         enum Kind {
             Dwords(u8),
-            Sub { bytes: u8, signed: bool },
-            Format { comps: u8, fmt_comps: u8, float: bool },
+            Sub {
+                bytes: u8,
+                signed: bool,
+            },
+            Format {
+                comps: u8,
+                fmt_comps: u8,
+                float: bool,
+            },
         }
         let kind = match name {
             "buffer_load_dword" => Kind::Dwords(1),
             "buffer_load_dwordx2" => Kind::Dwords(2),
             "buffer_load_dwordx3" => Kind::Dwords(3),
             "buffer_load_dwordx4" => Kind::Dwords(4),
-            "buffer_load_ubyte" => Kind::Sub { bytes: 1, signed: false },
-            "buffer_load_sbyte" => Kind::Sub { bytes: 1, signed: true },
-            "buffer_load_ushort" => Kind::Sub { bytes: 2, signed: false },
-            "buffer_load_sshort" => Kind::Sub { bytes: 2, signed: true },
+            "buffer_load_ubyte" => Kind::Sub {
+                bytes: 1,
+                signed: false,
+            },
+            "buffer_load_sbyte" => Kind::Sub {
+                bytes: 1,
+                signed: true,
+            },
+            "buffer_load_ushort" => Kind::Sub {
+                bytes: 2,
+                signed: false,
+            },
+            "buffer_load_sshort" => Kind::Sub {
+                bytes: 2,
+                signed: true,
+            },
             _ if name.starts_with("tbuffer_load_format_") && !name.contains("d16") => {
                 let comps = name.trim_start_matches("tbuffer_load_format_").len() as u8;
                 let fname = isa::family::buf::format_name(m.format).unwrap_or("");
@@ -1846,7 +1889,9 @@ impl Lifter<'_> {
                 let w = access(self, 0);
                 let sh = self.u(32 - 8 * bytes as u32);
                 let t = self.b.bin(Bin::Shl, w, sh);
-                let r = self.b.bin(if signed { Bin::ShrA } else { Bin::ShrL }, t, sh);
+                let r = self
+                    .b
+                    .bin(if signed { Bin::ShrA } else { Bin::ShrL }, t, sh);
                 self.write_v(&vdata, 0, r);
             }
             Kind::Format {
@@ -2392,9 +2437,9 @@ impl Lifter<'_> {
                 let p = self.b.select(z, fz, p);
                 u(self, p)
             }
-            "v_rcp_f32" | "v_rsq_f32" | "v_sqrt_f32" | "v_exp_f32" | "v_log_f32"
-            | "v_sin_f32" | "v_cos_f32" | "v_floor_f32" | "v_ceil_f32" | "v_trunc_f32"
-            | "v_rndne_f32" | "v_fract_f32" => {
+            "v_rcp_f32" | "v_rsq_f32" | "v_sqrt_f32" | "v_exp_f32" | "v_log_f32" | "v_sin_f32"
+            | "v_cos_f32" | "v_floor_f32" | "v_ceil_f32" | "v_trunc_f32" | "v_rndne_f32"
+            | "v_fract_f32" => {
                 if !need(self, 1) {
                     return;
                 }
@@ -2430,8 +2475,7 @@ impl Lifter<'_> {
                 let r = self.b.un(op, vals[0]);
                 u(self, r)
             }
-            "v_cvt_f32_ubyte0" | "v_cvt_f32_ubyte1" | "v_cvt_f32_ubyte2"
-            | "v_cvt_f32_ubyte3" => {
+            "v_cvt_f32_ubyte0" | "v_cvt_f32_ubyte1" | "v_cvt_f32_ubyte2" | "v_cvt_f32_ubyte3" => {
                 if !need(self, 1) {
                     return;
                 }

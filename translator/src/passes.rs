@@ -42,10 +42,12 @@ pub fn resolve(f: &mut Func) -> usize {
             Load::ScalarBuf { desc, offset, .. } => {
                 let d: Vec<Option<SrcOrConst>> = desc.iter().map(|v| soc(f, *v)).collect();
                 match (d[0], d[1], d[2], d[3], f.konst(offset)) {
-                    (Some(a), Some(b), Some(c), Some(e), Some(offset)) => Some(Source::BufferWord {
-                        desc: [a, b, c, e],
-                        offset,
-                    }),
+                    (Some(a), Some(b), Some(c), Some(e), Some(offset)) => {
+                        Some(Source::BufferWord {
+                            desc: [a, b, c, e],
+                            offset,
+                        })
+                    }
                     _ => None,
                 }
             }
@@ -70,9 +72,9 @@ pub fn fold(f: &mut Func) -> usize {
                 (Some(x), Some(y)) => fold_bin(op, x, y),
                 _ => None,
             },
-            Op::Tri(Tri::Select, c, a, b) => f
-                .konst(c)
-                .and_then(|c| f.konst(if c != 0 { a } else { b })),
+            Op::Tri(Tri::Select, c, a, b) => {
+                f.konst(c).and_then(|c| f.konst(if c != 0 { a } else { b }))
+            }
             _ => None,
         };
         if let Some(r) = r {

@@ -77,9 +77,7 @@ pub fn structure(f: &Func) -> Result<Vec<Node>, StructureError> {
     while let Some(&mut (b, ref mut i)) = stack.last_mut() {
         let (s, ok) = succs(&f.blocks[b].term);
         if !ok {
-            return Err(StructureError::Unterminated {
-                pc: f.blocks[b].pc,
-            });
+            return Err(StructureError::Unterminated { pc: f.blocks[b].pc });
         }
         if *i < 2 {
             let k = *i;

@@ -31,9 +31,7 @@ fn asm(t: &Translation) -> String {
 
 fn unsupported(r: Result<Translation, TranslateError>) -> Vec<(u32, String)> {
     match r {
-        Err(TranslateError::Unsupported(l)) => {
-            l.0.into_iter().map(|u| (u.pc, u.reason)).collect()
-        }
+        Err(TranslateError::Unsupported(l)) => l.0.into_iter().map(|u| (u.pc, u.reason)).collect(),
         Ok(_) => panic!("translated, expected a refusal"),
         Err(e) => panic!("expected unsupported constructs, got {e}"),
     }
@@ -81,7 +79,11 @@ fn an_sgpr_written_in_a_skipped_region_and_read_after_it_is_refused() {
     let u = unsupported(run(SCALAR_IN_REGION, Options::default()));
     assert_eq!(u.len(), 1, "{u:?}");
     assert_eq!(u[0].0, 0xc, "{u:?}");
-    assert!(u[0].1.contains("s6 is written inside an exec-masked region"), "{u:?}");
+    assert!(
+        u[0].1
+            .contains("s6 is written inside an exec-masked region"),
+        "{u:?}"
+    );
     // Negative control: export v1 instead of v2, so s6 is dead after the
     // region.
     let mut dead = SCALAR_IN_REGION.to_vec();
@@ -100,7 +102,11 @@ fn a_loop_is_refused_naming_its_head() {
         0xbf810000, // s_endpgm
     ];
     let u = unsupported(run(&looped, Options::default()));
-    assert!(u.iter().any(|(pc, r)| *pc == 0xc && r.contains("pc 0x4") && r.contains("loop")), "{u:?}");
+    assert!(
+        u.iter()
+            .any(|(pc, r)| *pc == 0xc && r.contains("pc 0x4") && r.contains("loop")),
+        "{u:?}"
+    );
     // Negative control: the same branch jumping forward.
     let mut fwd = looped;
     fwd[3] = 0xbf850000; // s_cbranch_scc1 0
@@ -240,7 +246,9 @@ fn push_words_resolve_from_user_data_and_guest_memory() {
     let hi = 0xffff_8000u64 << 32;
     let mut mem = |a: u64| -> Option<u32> {
         match a {
-            a if a >= hi | 0x1000 && a < hi | 0x1010 => Some(0xa0 + ((a - (hi | 0x1000)) / 4) as u32),
+            a if a >= hi | 0x1000 && a < hi | 0x1010 => {
+                Some(0xa0 + ((a - (hi | 0x1000)) / 4) as u32)
+            }
             // The UBO descriptor: base 0x5000, stride 0, 64 bytes.
             a if a == hi | 0x2000 => Some(0x5000),
             a if a == hi | 0x2004 => Some(0),

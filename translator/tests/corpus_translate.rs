@@ -129,7 +129,10 @@ fn non_vertex_and_culling_shaders_list_every_unsupported_construct() {
             Err(TranslateError::Unsupported(list)) => {
                 assert!(!list.0.is_empty());
                 // Sorted by pc, no duplicates.
-                assert!(list.0.windows(2).all(|w| w[0].pc <= w[1].pc && w[0] != w[1]));
+                assert!(list
+                    .0
+                    .windows(2)
+                    .all(|w| w[0].pc <= w[1].pc && w[0] != w[1]));
                 insta::assert_snapshot!(format!("{name}.unsupported"), list.to_string());
             }
             Err(e) => panic!("{name}: expected a list of unsupported constructs, got {e}"),
@@ -167,7 +170,10 @@ fn vertex_buffers_get_one_binding_per_descriptor_and_uniforms_become_push_words(
     for (name, sources) in [
         ("cube", vec!["table(ud0)+0x0"]),
         ("instanced", vec!["table(ud0)+0x10", "table(ud0)+0x0"]),
-        ("instanced-legacy-vs", vec!["table(ud0)+0x10", "table(ud0)+0x0"]),
+        (
+            "instanced-legacy-vs",
+            vec!["table(ud0)+0x10", "table(ud0)+0x0"],
+        ),
     ] {
         let c = radv(name);
         let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
@@ -190,7 +196,9 @@ fn vertex_buffers_get_one_binding_per_descriptor_and_uniforms_become_push_words(
             .manifest
             .push_constants
             .iter()
-            .filter(|w| matches!(&w.kind, PushKind::Word { source, .. } if source.starts_with("buf(")))
+            .filter(
+                |w| matches!(&w.kind, PushKind::Word { source, .. } if source.starts_with("buf(")),
+            )
             .count();
         assert_eq!(ubo, 16, "{name}");
     }

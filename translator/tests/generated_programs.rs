@@ -81,6 +81,12 @@ fn generated_programs_translate_or_fail_cleanly_and_successes_validate() {
         }
     }
     eprintln!("{ok} translated, {refused} refused, {checked} checked by spirv-val");
-    assert!(ok >= 150, "too few programs translate ({ok}); the generator or lifter regressed");
-    assert!(refused >= 150, "too few refusals ({refused}); the generator lost its unsupported templates");
+    assert!(
+        ok >= 150,
+        "too few programs translate ({ok}); the generator or lifter regressed"
+    );
+    assert!(
+        refused >= 150,
+        "too few refusals ({refused}); the generator lost its unsupported templates"
+    );
 }

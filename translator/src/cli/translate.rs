@@ -58,12 +58,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 capture.path.display()
             )))
         }
-        Err(e) => {
-            return Err(CliError::Input(format!(
-                "{}: {e}",
-                capture.path.display()
-            )))
-        }
+        Err(e) => return Err(CliError::Input(format!("{}: {e}", capture.path.display()))),
     };
     let out = args
         .output

@@ -182,8 +182,11 @@ fn mutate(mut inst: Instruction, regs: &[u8; 6]) -> Instruction {
             if code >= 256 {
                 // v0..v15, room for the tuple.
                 let n = (seed as u16 % 16).min(255 - count as u16);
-                s.op = Operand::Reg { code: 256 + n, count };
-            } else if code < 106 && seed % 4 != 0 {
+                s.op = Operand::Reg {
+                    code: 256 + n,
+                    count,
+                };
+            } else if code < 106 && !seed.is_multiple_of(4) {
                 // s0..s23, aligned; a quarter of the time keep the register.
                 let n = (seed as u16 % 24) / align * align;
                 s.op = Operand::Reg { code: n, count };
@@ -262,7 +265,7 @@ impl Rng {
         let n = (self.next() % 12) as usize;
         (0..n)
             .map(|_| {
-                if depth < 3 && self.next() % 5 == 0 {
+                if depth < 3 && self.next().is_multiple_of(5) {
                     Item::If {
                         kind: self.next() as u8,
                         body: self.items(depth + 1),
