@@ -607,7 +607,11 @@ fn layout(
         "registers the ABI does not define at entry read as 0".to_string(),
         "buffer range checks: structured (stride > 0, OOB_SELECT 0/1): index < num_records (and, for OOB_SELECT 0, the in-record offset < stride); raw (stride 0 or OOB_SELECT 3): the byte offset of each dword < num_records; OOB_SELECT 2: none; soffset is not part of the check; out of range reads 0".to_string(),
         "swizzled and ADD_TID descriptors are addressed linearly".to_string(),
+        "a dword read at an unaligned guest address combines two aligned dwords (unaligned buffer access)".to_string(),
     ];
+    if opts.checked || opts.test_outputs {
+        notes.push("the feedback and test-output buffers are written from the vertex stage: the device needs vertexPipelineStoresAndAtomics".into());
+    }
     if !dropped.is_empty() {
         notes.push("dropped instructions have no host counterpart (see `dropped`)".into());
     }

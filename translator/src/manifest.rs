@@ -283,6 +283,21 @@ pub struct Manifest {
     pub notes: Vec<String>,
 }
 
+/// The guest range bound at one descriptor binding for a draw (from
+/// drawbind's `BindRange`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BindingRange {
+    /// Binding number in set 0.
+    pub binding: u32,
+    /// Guest address of the first bound byte.
+    pub base: u64,
+    /// Bytes bound.
+    pub size: u32,
+    /// `--checked`: the narrowed last record, or `u32::MAX` when the range
+    /// is not narrowed.
+    pub last_record: u32,
+}
+
 /// Per-draw values the host supplies for the non-word push constants.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DrawParams {
@@ -290,9 +305,8 @@ pub struct DrawParams {
     pub vertex_id_offset: u32,
     /// See [`PushKind::InstanceIdOffset`].
     pub instance_id_offset: u32,
-    /// Per binding number: (guest base, size in bytes, narrowed last record
-    /// or `u32::MAX`).
-    pub bindings: Vec<(u32, u64, u32, u32)>,
+    /// The range of each descriptor binding (missing ones read as empty).
+    pub bindings: Vec<BindingRange>,
     /// Window (guest base, size).
     pub window: (u64, u32),
     /// Test mode: first guest vertex id and vertices per instance.
@@ -302,6 +316,23 @@ pub struct DrawParams {
 }
 
 impl Manifest {
+    /// The binding number of a traced descriptor, if the shader reads it.
+    pub fn binding_of_descriptor(&self, descriptor: u16) -> Option<u32> {
+        self.bindings.iter().find_map(|b| match &b.kind {
+            BindingKind::Descriptor { descriptor: d, .. } if *d == descriptor => Some(b.binding),
+            _ => None,
+        })
+    }
+
+    /// The binding number of the window, the feedback counter or the test
+    /// outputs.
+    pub fn binding_of(&self, kind: &BindingKind) -> Option<u32> {
+        self.bindings
+            .iter()
+            .find(|b| std::mem::discriminant(&b.kind) == std::mem::discriminant(kind))
+            .map(|b| b.binding)
+    }
+
     /// The manifest as pretty JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
@@ -317,8 +348,8 @@ impl Manifest {
         let bind = |b: u32| {
             draw.bindings
                 .iter()
-                .find(|x| x.0 == b)
-                .map(|x| (x.1, x.2, x.3))
+                .find(|x| x.binding == b)
+                .map(|x| (x.base, x.size, x.last_record))
                 .unwrap_or((0, 0, u32::MAX))
         };
         let mut out = Vec::with_capacity(self.push_constants.len());
