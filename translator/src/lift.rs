@@ -1380,7 +1380,8 @@ impl Lifter<'_> {
                 };
                 None
             }
-            "s_version" | "s_nop" => None,
+            "s_version" | "s_nop" | "s_waitcnt_vscnt" | "s_waitcnt_vmcnt" | "s_waitcnt_expcnt"
+            | "s_waitcnt_lgkmcnt" => None,
             _ => {
                 self.problem("unsupported scalar ALU instruction");
                 return;
