@@ -185,6 +185,7 @@ pub fn translate(
     let mut merges = Vec::new();
     if let Ok(t) = &tree {
         collect_divergent_merges(t, &lifted.divergent, &mut merges);
+        raised_in_regions(&f, t, &lifted.divergent, &lifted.raises_exec, &mut problems);
     }
     problems.extend(passes::check(&f, &merges, &lifted.scalar_params));
     let tree = match tree {
@@ -281,6 +282,53 @@ fn assign_bindings(f: &mut Func) -> Vec<[SrcOrConst; 4]> {
         }
     }
     keys
+}
+
+/// An instruction that may turn lanes on inside a region a per-lane exec
+/// branch skips: lanes the lowering skips could have run it.
+fn raised_in_regions(
+    f: &Func,
+    nodes: &[structure::Node],
+    div: &std::collections::HashMap<ir::Block, u32>,
+    raises: &std::collections::HashMap<ir::Block, u32>,
+    out: &mut Vec<Unsupported>,
+) {
+    fn blocks(nodes: &[structure::Node], acc: &mut Vec<ir::Block>) {
+        for n in nodes {
+            match n {
+                structure::Node::Block(b) => acc.push(*b),
+                structure::Node::If { then, els, .. } => {
+                    blocks(then, acc);
+                    blocks(els, acc);
+                }
+            }
+        }
+    }
+    for n in nodes {
+        if let structure::Node::If {
+            from, then, els, ..
+        } = n
+        {
+            if let Some(&bpc) = div.get(from) {
+                let mut inner = Vec::new();
+                blocks(then, &mut inner);
+                blocks(els, &mut inner);
+                for b in inner {
+                    if let Some(&pc) = raises.get(&b) {
+                        out.push(Unsupported {
+                            pc,
+                            inst: format!("(EXEC write in block at pc {:#x})", f.blocks[b.0 as usize].pc),
+                            reason: format!(
+                                "may turn on lanes inside the region that the exec branch at pc {bpc:#x} skips per lane"
+                            ),
+                        });
+                    }
+                }
+            }
+            raised_in_regions(f, then, div, raises, out);
+            raised_in_regions(f, els, div, raises, out);
+        }
+    }
 }
 
 fn collect_divergent_merges(

@@ -71,6 +71,9 @@ pub struct Lifted {
     /// Block parameters that hold scalar state (SGPRs, SCC), with the
     /// register's name.
     pub scalar_params: HashMap<Value, String>,
+    /// Blocks with an instruction that may turn on lanes EXEC had off,
+    /// with its pc.
+    pub raises_exec: HashMap<Block, u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +124,7 @@ struct Lifter<'a> {
     dropped: Vec<Dropped>,
     divergent: HashMap<Block, u32>,
     scalar_params: HashMap<Value, String>,
+    raises_exec: HashMap<Block, u32>,
 }
 
 /// Values of the NGG system SGPRs: a full wave of vertices and primitives,
@@ -206,6 +210,7 @@ pub fn lift(code: &[u8], trace: Option<&ShaderTrace>, o: LiftOptions) -> Lifted 
         dropped: Vec::new(),
         divergent: HashMap::new(),
         scalar_params: HashMap::new(),
+        raises_exec: HashMap::new(),
     };
     l.run(code);
     Lifted {
@@ -215,6 +220,7 @@ pub fn lift(code: &[u8], trace: Option<&ShaderTrace>, o: LiftOptions) -> Lifted 
         system_sgprs,
         divergent: l.divergent,
         scalar_params: l.scalar_params,
+        raises_exec: l.raises_exec,
     }
 }
 
@@ -889,6 +895,50 @@ impl Lifter<'_> {
     // ---- instructions ---------------------------------------------------
 
     fn inst(&mut self, inst: &Instruction) {
+        let before = (self.st.s[126], self.st.s[127]);
+        self.inst_body(inst);
+        let after = (self.st.s[126], self.st.s[127]);
+        if before != after && self.may_raise(before.0, after.0, after.1) {
+            if let Some(b) = self.b.cur {
+                self.raises_exec.entry(b).or_insert(self.pc);
+            }
+        }
+    }
+
+    /// Whether a new EXEC may have lanes the old one did not.
+    fn may_raise(&self, old: S, new_lo: S, new_hi: S) -> bool {
+        let f = &self.b.func;
+        let old_bit = match old {
+            S::M(b, _) => Some(b),
+            S::W(_) => None,
+        };
+        // An all-ones EXEC cannot be raised.
+        match old {
+            S::M(b, _) if f.konst(b) == Some(1) => return false,
+            S::W(w) if f.konst(w) == Some(u32::MAX) => return false,
+            _ => {}
+        }
+        match new_lo {
+            S::M(v, _) => {
+                if f.konst(v) == Some(0) || Some(v) == old_bit {
+                    return false;
+                }
+                match (f.inst(v).op, old_bit) {
+                    (crate::ir::Op::Bin(Bin::BAnd, x, y), Some(o)) => x != o && y != o,
+                    _ => true,
+                }
+            }
+            S::W(w) => {
+                let hi_zero = match new_hi {
+                    S::W(h) => f.konst(h) == Some(0) || !self.o.wave64,
+                    _ => false,
+                };
+                !(f.konst(w) == Some(0) && hi_zero)
+            }
+        }
+    }
+
+    fn inst_body(&mut self, inst: &Instruction) {
         let name = inst.opcode.name();
         match inst.opcode.space() {
             OpSpace::Sop1 | OpSpace::Sop2 | OpSpace::Sopk | OpSpace::Sopc => self.salu(name, inst),

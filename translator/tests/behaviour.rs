@@ -92,6 +92,30 @@ fn an_sgpr_written_in_a_skipped_region_and_read_after_it_is_refused() {
 }
 
 #[test]
+fn turning_lanes_on_inside_a_per_lane_region_is_refused() {
+    let raise = [
+        0xd4c40000, 0x00020084, // v_cmp_gt_u32_e64 s[0:1], 4, v0
+        0xbe842400, // s_and_saveexec_b64 s[4:5], s[0:1]
+        0xbf880002, // s_cbranch_execz 2
+        0xbefe0404, // s_mov_b64 exec, s[4:5]
+        0x7e0202f2, // v_mov_b32_e32 v1, 1.0
+        0x88fe047e, // s_or_b64 exec, exec, s[4:5]
+        0xf80008cf, 0x01010101, // exp pos0 v1, v1, v1, v1 done
+        0xbf810000, // s_endpgm
+    ];
+    let u = unsupported(run(&raise, Options::default()));
+    assert!(
+        u.iter()
+            .any(|(pc, r)| *pc == 0x10 && r.contains("may turn on lanes")),
+        "{u:?}"
+    );
+    // Negative control: narrowing EXEC inside the region is fine.
+    let mut narrow = raise;
+    narrow[4] = 0x87fe047e; // s_and_b64 exec, exec, s[4:5]
+    run(&narrow, Options::default()).unwrap();
+}
+
+#[test]
 fn a_loop_is_refused_naming_its_head() {
     let looped = [
         0xbe830380, // s_mov_b32 s3, 0
