@@ -22,6 +22,9 @@ use spirv::{
 };
 use std::collections::HashMap;
 
+/// Words in the push-constant block (Vulkan guarantees 128 bytes).
+pub const PUSH_WORDS: u32 = 32;
+
 /// Where the emitter finds each host resource.
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
@@ -31,8 +34,12 @@ pub struct Plan {
     pub vertex_id_offset: Option<u32>,
     /// Push-constant member of the instance-id offset.
     pub instance_id_offset: Option<u32>,
-    /// Number of push-constant members.
+    /// Number of push-constant members (at most [`PUSH_WORDS`]); members
+    /// from [`PUSH_WORDS`] on are words of the params buffer.
     pub push_members: u32,
+    /// Binding of the params buffer, when words spill out of the
+    /// push-constant block.
+    pub params: Option<u32>,
     /// Per IR binding id: (binding number, base_lo, base_hi, size,
     /// last-record member).
     pub bindings: HashMap<u16, BindingSlots>,
@@ -79,6 +86,7 @@ struct Types {
     u32_: Word,
     i32_: Word,
     f32_: Word,
+    f64_: Word,
     v4f: Word,
     p_push_u32: Word,
     p_sb_u32: Word,
@@ -126,6 +134,15 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
     let mut b = Builder::new();
     b.set_version(1, 3);
     b.capability(Capability::Shader);
+    // v_fma_f32 is computed in f64 (see `E::fma`).
+    let uses_fma = f
+        .insts
+        .iter()
+        .enumerate()
+        .any(|(i, x)| matches!(x.op, Op::Tri(Tri::Fma, ..)) && f.is_live(Value(i as u32)));
+    if uses_fma {
+        b.capability(Capability::Float64);
+    }
     let glsl = b.ext_inst_import("GLSL.std.450");
     b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
     let void = b.type_void();
@@ -133,6 +150,7 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
     let u32_ = b.type_int(32, 0);
     let i32_ = b.type_int(32, 1);
     let f32_ = b.type_float(32, None);
+    let f64_ = b.type_float(64, None);
     let v4f = b.type_vector(f32_, 4);
     let t = Types {
         void,
@@ -140,6 +158,7 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
         u32_,
         i32_,
         f32_,
+        f64_,
         v4f,
         p_push_u32: b.type_pointer(None, StorageClass::PushConstant, u32_),
         p_sb_u32: b.type_pointer(None, StorageClass::StorageBuffer, u32_),
@@ -250,6 +269,9 @@ impl E<'_> {
         }
         if let Some((bnd, ..)) = self.plan.window {
             sb_bindings.push((bnd, false, "window".into()));
+        }
+        if let Some(bnd) = self.plan.params {
+            sb_bindings.push((bnd, false, "params_spill".into()));
         }
         if let Some(bnd) = self.plan.feedback {
             sb_bindings.push((bnd, true, "feedback".into()));
@@ -415,6 +437,24 @@ impl E<'_> {
     }
 
     fn push_load(&mut self, member: u32) -> Result<Word, EmitError> {
+        if member >= PUSH_WORDS {
+            let Some(bnd) = self.plan.params else {
+                return Err(EmitError(format!("parameter word {member} has no place")));
+            };
+            let u = self.t.u32_;
+            let bl = self.t.bool_;
+            let var = self.sb[&bnd];
+            let i = self.cu(member - PUSH_WORDS);
+            let zero = self.cu(0);
+            let len = self.b.array_length(u, None, var, 0)?;
+            let ok = self.b.u_less_than(bl, None, i, len)?;
+            let safe = self.b.select(u, None, ok, i, zero)?;
+            let p = self
+                .b
+                .access_chain(self.t.p_sb_u32, None, var, vec![zero, safe])?;
+            let w = self.b.load(u, None, p, None, vec![])?;
+            return Ok(self.b.select(u, None, ok, w, zero)?);
+        }
         let idx = self.cu(member);
         let p = self
             .b
@@ -708,13 +748,7 @@ impl E<'_> {
                         let ty = self.ty(self.f.ty(b2));
                         self.b.select(ty, None, a, b3, c3)?
                     }
-                    Tri::Fma => self.b.ext_inst(
-                        fl,
-                        None,
-                        self.glsl,
-                        GlslStd450Op::Fma as u32,
-                        vec![Operand::IdRef(a), Operand::IdRef(b3), Operand::IdRef(c3)],
-                    )?,
+                    Tri::Fma => self.fma(a, b3, c3)?,
                 }
             }
             Op::Load(i) => {
@@ -824,6 +858,24 @@ impl E<'_> {
             Bin::BOr => self.b.logical_or(bl, None, a, c)?,
             Bin::BXor => self.b.logical_not_equal(bl, None, a, c)?,
         })
+    }
+
+    /// A fused multiply-add rounded once, as the GPU's `v_fma_f32`. Drivers
+    /// may implement SPIR-V `Fma` as a multiply and an add (lavapipe does),
+    /// so it is computed in f64: the product of two f32 is exact there, the
+    /// sum is rounded to f64 and then to f32, at most 1 ulp from the fused
+    /// result (double rounding), usually exact.
+    fn fma(&mut self, a: Word, b: Word, c: Word) -> Result<Word, EmitError> {
+        let d = self.t.f64_;
+        let fl = self.t.f32_;
+        let a = self.b.f_convert(d, None, a)?;
+        let b = self.b.f_convert(d, None, b)?;
+        let c = self.b.f_convert(d, None, c)?;
+        let p = self.b.f_mul(d, None, a, b)?;
+        self.b.decorate(p, Decoration::NoContraction, vec![]);
+        let s = self.b.f_add(d, None, p, c)?;
+        self.b.decorate(s, Decoration::NoContraction, vec![]);
+        Ok(self.b.f_convert(fl, None, s)?)
     }
 
     fn fcmp(&mut self, m: u8, a: Word, c: Word) -> Result<Word, EmitError> {

@@ -366,7 +366,7 @@ pub fn validate(spirv: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo)
     let module = naga::front::spv::parse_u8_slice(&bytes, &o).map_err(|e| format!("{e:?}"))?;
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::IMMEDIATES,
+        naga::valid::Capabilities::IMMEDIATES | naga::valid::Capabilities::FLOAT64,
     )
     .validate(&module)
     .map_err(|e| format!("{:?}", e.into_inner()))?;
@@ -535,6 +535,7 @@ fn layout(
         plan.source_member.insert(s, m);
     }
     let mut next_binding = 0u32;
+    #[allow(unused_assignments)]
     let mut mbindings = Vec::new();
     for &b in &bindings {
         let binding = next_binding;
@@ -625,11 +626,71 @@ fn layout(
             writable: true,
         });
     }
-    plan.push_members = push.len() as u32;
-    let bytes = 4 * plan.push_members;
-    if bytes > 256 {
-        return Err(TranslateError::TooManyParams(bytes));
+    // Physical places: at most PUSH_WORDS words in the push-constant block
+    // (Vulkan guarantees 128 bytes); the per-draw values and user data go
+    // first, words read through pointers spill into the params buffer.
+    if opts.test_outputs {
+        next_binding += 1;
     }
+    let n = push.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| match &push[i].kind {
+        PushKind::Word {
+            expr: WordExpr::UserData { .. },
+            ..
+        } => 1,
+        PushKind::Word { .. } => 3,
+        _ => 0,
+    });
+    let mut phys = vec![0u32; n];
+    for (rank, &i) in order.iter().enumerate() {
+        phys[i] = rank as u32;
+    }
+    let p = |m: u32| phys[m as usize];
+    plan.vertex_id_offset = plan.vertex_id_offset.map(p);
+    plan.instance_id_offset = plan.instance_id_offset.map(p);
+    for v in plan.source_member.values_mut() {
+        *v = p(*v);
+    }
+    for b in plan.bindings.values_mut() {
+        b.base_lo = p(b.base_lo);
+        b.base_hi = p(b.base_hi);
+        b.size = p(b.size);
+        b.last = b.last.map(p);
+    }
+    plan.window = plan.window.map(|(b, x, y, z)| (b, p(x), p(y), p(z)));
+    plan.test = plan.test.map(|(b, x, y)| (b, p(x), p(y)));
+    let mut placed: Vec<(u32, PushKind)> = push
+        .into_iter()
+        .enumerate()
+        .map(|(i, w)| (phys[i], w.kind))
+        .collect();
+    placed.sort_by_key(|x| x.0);
+    let mut push = Vec::new();
+    let mut param_buffer = Vec::new();
+    for (ph, kind) in placed {
+        if ph < emit::PUSH_WORDS {
+            push.push(PushWord {
+                offset: 4 * ph,
+                kind,
+            });
+        } else {
+            param_buffer.push(PushWord {
+                offset: 4 * (ph - emit::PUSH_WORDS),
+                kind,
+            });
+        }
+    }
+    plan.push_members = push.len() as u32;
+    if !param_buffer.is_empty() {
+        plan.params = Some(next_binding);
+        mbindings.push(Binding {
+            binding: next_binding,
+            kind: BindingKind::Params,
+            writable: false,
+        });
+    }
+    let bytes = 4 * plan.push_members;
     let mut outs = BTreeMap::new();
     for (slot, t) in plan.outputs.iter().enumerate() {
         outs.insert(*t, slot as u32);
@@ -655,6 +716,7 @@ fn layout(
         "registers the ABI does not define at entry read as 0".to_string(),
         "buffer range checks: structured (stride > 0, OOB_SELECT 0/1): index < num_records (and, for OOB_SELECT 0, the in-record offset < stride); raw (stride 0 or OOB_SELECT 3): the byte offset of each dword < num_records; OOB_SELECT 2: none; soffset is not part of the check; out of range reads 0".to_string(),
         "swizzled and ADD_TID descriptors are addressed linearly".to_string(),
+        "v_fma_f32/v_fmac_f32 are computed in f64 (exact product, one f64 rounding, then f32): at most 1 ulp from the fused result; the device needs shaderFloat64".to_string(),
         "a dword read at an unaligned guest address combines two aligned dwords (unaligned buffer access)".to_string(),
     ];
     if opts.checked || opts.test_outputs {
@@ -674,6 +736,7 @@ fn layout(
         test_outputs: opts.test_outputs,
         push_constant_bytes: bytes,
         push_constants: push,
+        param_buffer,
         bindings: mbindings,
         outputs,
         system_sgprs: system_sgprs.to_vec(),

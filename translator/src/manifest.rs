@@ -189,6 +189,9 @@ pub enum BindingKind {
     Window,
     /// `--checked`: one `u32`, atomically incremented per violating lane.
     Feedback,
+    /// The parameter words that did not fit in the push-constant block
+    /// (read-only `u32`s, see [`Manifest::param_buffer`]).
+    Params,
     /// Test mode: every export of every vertex, as raw 32-bit words:
     /// `record × (4 × outputs) + 4 × output + component`, where
     /// `record = (vertex_id − out_first_vertex) + instance_id ×
@@ -269,8 +272,11 @@ pub struct Manifest {
     pub test_outputs: bool,
     /// Bytes of push constants.
     pub push_constant_bytes: u32,
-    /// The push-constant words.
+    /// The push-constant words (at most 128 bytes).
     pub push_constants: Vec<PushWord>,
+    /// The words that did not fit, in the `params` binding (offsets are
+    /// byte offsets in that buffer); empty when everything fits.
+    pub param_buffer: Vec<PushWord>,
     /// Storage-buffer bindings in set 0.
     pub bindings: Vec<Binding>,
     /// Outputs.
@@ -345,6 +351,26 @@ impl Manifest {
         draw: &DrawParams,
         mem: &mut dyn FnMut(u64) -> Option<u32>,
     ) -> Result<Vec<u32>, ResolveError> {
+        self.words_of(&self.push_constants, user_data, draw, mem)
+    }
+
+    /// The params buffer's words for a draw (empty when nothing spilled).
+    pub fn param_buffer_words(
+        &self,
+        user_data: &[u32],
+        draw: &DrawParams,
+        mem: &mut dyn FnMut(u64) -> Option<u32>,
+    ) -> Result<Vec<u32>, ResolveError> {
+        self.words_of(&self.param_buffer, user_data, draw, mem)
+    }
+
+    fn words_of(
+        &self,
+        list: &[PushWord],
+        user_data: &[u32],
+        draw: &DrawParams,
+        mem: &mut dyn FnMut(u64) -> Option<u32>,
+    ) -> Result<Vec<u32>, ResolveError> {
         let bind = |b: u32| {
             draw.bindings
                 .iter()
@@ -352,8 +378,8 @@ impl Manifest {
                 .map(|x| (x.base, x.size, x.last_record))
                 .unwrap_or((0, 0, u32::MAX))
         };
-        let mut out = Vec::with_capacity(self.push_constants.len());
-        for w in &self.push_constants {
+        let mut out = Vec::with_capacity(list.len());
+        for w in list {
             out.push(match &w.kind {
                 PushKind::VertexIdOffset => draw.vertex_id_offset,
                 PushKind::InstanceIdOffset => draw.instance_id_offset,

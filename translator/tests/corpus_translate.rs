@@ -141,6 +141,31 @@ fn non_vertex_and_culling_shaders_list_every_unsupported_construct() {
 }
 
 #[test]
+fn push_constants_stay_within_128_bytes_and_the_rest_spills_to_a_params_buffer() {
+    use translator::manifest::BindingKind;
+    for name in VERTEX {
+        let c = radv(name);
+        let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+        let m = &t.manifest;
+        assert!(m.push_constant_bytes <= 128, "{name}");
+        let spills = m
+            .bindings
+            .iter()
+            .any(|b| matches!(b.kind, BindingKind::Params));
+        assert_eq!(spills, !m.param_buffer.is_empty(), "{name}");
+        // Per-draw values never spill.
+        assert!(m
+            .param_buffer
+            .iter()
+            .all(|w| matches!(w.kind, translator::manifest::PushKind::Word { .. })));
+    }
+    // instanced needs more than 128 bytes in all: it spills.
+    let c = radv("instanced");
+    let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+    assert!(!t.manifest.param_buffer.is_empty());
+}
+
+#[test]
 fn the_ngg_prologue_drops_the_primitive_export_and_the_alloc_message() {
     for name in ["cube", "cube-w32", "instanced"] {
         let c = radv(name);
@@ -196,6 +221,7 @@ fn vertex_buffers_get_one_binding_per_descriptor_and_uniforms_become_push_words(
             .manifest
             .push_constants
             .iter()
+            .chain(&t.manifest.param_buffer)
             .filter(
                 |w| matches!(&w.kind, PushKind::Word { source, .. } if source.starts_with("buf(")),
             )
