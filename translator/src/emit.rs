@@ -150,7 +150,11 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
     let u32_ = b.type_int(32, 0);
     let i32_ = b.type_int(32, 1);
     let f32_ = b.type_float(32, None);
-    let f64_ = b.type_float(64, None);
+    let f64_ = if uses_fma {
+        b.type_float(64, None)
+    } else {
+        0
+    };
     let v4f = b.type_vector(f32_, 4);
     let t = Types {
         void,
