@@ -2045,7 +2045,19 @@ impl Lifter<'_> {
             .filter(|s| s.is_use() && !s.is_def())
             .copied()
             .collect();
-        if name.starts_with("v_permlane") || name.starts_with("v_movrel") {
+        // What isa says the instruction touches beyond its operands.
+        let imp = inst.implicit();
+        if imp.contains(isa::Implicit::RELATIVE) {
+            self.problem("reads or writes a register chosen at run time (M0-relative)");
+            return;
+        }
+        if imp.contains(isa::Implicit::LDS) {
+            self.problem("reads LDS (src_lds_direct), which is shared between lanes");
+            return;
+        }
+        if imp.contains(isa::Implicit::CROSS_LANE)
+            && !matches!(name, "v_readlane_b32" | "v_readfirstlane_b32")
+        {
             self.problem("reads or writes other lanes' registers");
             return;
         }
@@ -2066,8 +2078,8 @@ impl Lifter<'_> {
         let x = |i: usize| vals.get(i).copied();
         if let Some(rest) = name
             .strip_prefix("v_cmpx_")
-            .map(|r| (r, true))
-            .or_else(|| name.strip_prefix("v_cmp_").map(|r| (r, false)))
+            .or_else(|| name.strip_prefix("v_cmp_"))
+            .map(|r| (r, imp.contains(isa::Implicit::WRITE_EXEC)))
         {
             let ((rest, is_x), (Some(a), Some(b))) = (rest, (x(0), x(1))) else {
                 self.problem("compare without two operands");
