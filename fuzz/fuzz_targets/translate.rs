@@ -19,6 +19,7 @@ use libfuzzer_sys::fuzz_target;
 enum FItem {
     Inst { t: u8, regs: [u8; 6] },
     If { kind: u8, body: Vec<FItem> },
+    Loop { n: u8, body: Vec<FItem> },
 }
 
 #[derive(Arbitrary, Debug)]
@@ -36,6 +37,10 @@ fn conv(items: &[FItem], depth: u32) -> Vec<progs::Item> {
             FItem::Inst { t, regs } => progs::Item::Inst { t: *t, regs: *regs },
             FItem::If { kind, body } => progs::Item::If {
                 kind: *kind,
+                body: if depth < 3 { conv(body, depth + 1) } else { Vec::new() },
+            },
+            FItem::Loop { n, body } => progs::Item::Loop {
+                n: *n,
                 body: if depth < 3 { conv(body, depth + 1) } else { Vec::new() },
             },
         })

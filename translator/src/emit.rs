@@ -150,11 +150,7 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
     let u32_ = b.type_int(32, 0);
     let i32_ = b.type_int(32, 1);
     let f32_ = b.type_float(32, None);
-    let f64_ = if uses_fma {
-        b.type_float(64, None)
-    } else {
-        0
-    };
+    let f64_ = if uses_fma { b.type_float(64, None) } else { 0 };
     let v4f = b.type_vector(f32_, 4);
     let t = Types {
         void,
@@ -579,6 +575,46 @@ impl E<'_> {
                     if let Term::Jump(e) = &bd.term {
                         self.edge(e)?;
                     }
+                }
+                Node::Loop {
+                    latch,
+                    body,
+                    cond,
+                    back_on,
+                    exit,
+                    ..
+                } => {
+                    let (te, ee) = match &self.f.blocks[latch.0 as usize].term {
+                        Term::Branch { then, els, .. } => (then.clone(), els.clone()),
+                        _ => return Err(EmitError("loop latch without a branch".into())),
+                    };
+                    let (back_edge, exit_edge) = if *back_on { (te, ee) } else { (ee, te) };
+                    let lh = self.b.id();
+                    let lb = self.b.id();
+                    let lc = self.b.id();
+                    let lm = self.b.id();
+                    self.b.branch(lh)?;
+                    self.b.begin_block(Some(lh))?;
+                    self.b
+                        .loop_merge(lm, lc, spirv::LoopControl::NONE, vec![])?;
+                    self.b.branch(lb)?;
+                    self.b.begin_block(Some(lb))?;
+                    self.seq(body)?;
+                    self.b.branch(lc)?;
+                    self.b.begin_block(Some(lc))?;
+                    // Both edges' arguments: the header's parameters are
+                    // only read at the top of the body.
+                    self.edge(&back_edge)?;
+                    self.edge(&exit_edge)?;
+                    let _ = exit;
+                    let c = self.vals[cond.0 as usize];
+                    if *back_on {
+                        self.b.branch_conditional(c, lh, lm, vec![])?;
+                    } else {
+                        self.b.branch_conditional(c, lm, lh, vec![])?;
+                    }
+                    self.b.begin_block(Some(lm))?;
+                    self.access_cache.clear();
                 }
                 Node::If {
                     from,

@@ -301,10 +301,14 @@ fn raised_in_regions(
                     blocks(then, acc);
                     blocks(els, acc);
                 }
+                structure::Node::Loop { body, .. } => blocks(body, acc),
             }
         }
     }
     for n in nodes {
+        if let structure::Node::Loop { body, .. } = n {
+            raised_in_regions(f, body, div, raises, out);
+        }
         if let structure::Node::If {
             from, then, els, ..
         } = n
@@ -337,6 +341,9 @@ fn collect_divergent_merges(
     out: &mut Vec<(ir::Block, u32)>,
 ) {
     for n in nodes {
+        if let structure::Node::Loop { body, .. } = n {
+            collect_divergent_merges(body, div, out);
+        }
         if let structure::Node::If {
             from,
             then,

@@ -224,6 +224,9 @@ pub fn lift(code: &[u8], trace: Option<&ShaderTrace>, o: LiftOptions) -> Lifted 
     }
 }
 
+/// A loop head's parameters: register slot and mask half (`None`: a word).
+type ParamKinds = Vec<(usize, Option<Half>)>;
+
 type Decoded = Vec<(u32, Result<Instruction, isa::DecodeError>)>;
 
 fn branch_target(pc: u32, inst: &Instruction) -> Option<i64> {
@@ -243,6 +246,43 @@ fn is_cbranch(name: &str) -> bool {
             | "s_cbranch_execz"
             | "s_cbranch_execnz"
     )
+}
+
+/// Mark the register slots an instruction may write (0..128 scalar codes,
+/// 128..384 VGPRs, 384 SCC), from isa's operand roles and implicit flags.
+fn mark_writes(inst: &Instruction, wave64: bool, w: &mut [bool]) {
+    let imp = inst.implicit();
+    if imp.contains(isa::Implicit::RELATIVE) {
+        w.iter_mut().for_each(|x| *x = true);
+        return;
+    }
+    for s in inst.operands.iter().filter(|s| s.is_def()) {
+        if let Operand::Reg { code, count } = s.op {
+            let extra = (s.ty == ValType::Mask && wave64 && count == 1) as u16;
+            for k in 0..count as u16 + extra {
+                let c = (code + k) as usize;
+                if c < 128 {
+                    w[c] = true;
+                } else if (256..512).contains(&c) {
+                    w[128 + c - 256] = true;
+                }
+            }
+        }
+    }
+    if imp.contains(isa::Implicit::WRITE_SCC) {
+        w[384] = true;
+    }
+    if imp.contains(isa::Implicit::WRITE_EXEC) {
+        w[126] = true;
+        w[127] = true;
+    }
+    if imp.contains(isa::Implicit::WRITE_VCC) {
+        w[106] = true;
+        w[107] = true;
+    }
+    if imp.contains(isa::Implicit::WRITE_M0) {
+        w[124] = true;
+    }
 }
 
 fn reg_name(code: usize) -> String {
@@ -420,23 +460,78 @@ impl Lifter<'_> {
         for (r, &bi) in order.iter().enumerate() {
             rank[bi] = r;
         }
+        // Loops: a back edge goes to a block no later in reverse postorder.
+        // The registers written anywhere in a loop's body become parameters
+        // of its head.
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
+        for (bi, b) in blocks.iter().enumerate() {
+            for &t in &b.succ {
+                preds[t].push(bi);
+            }
+        }
+        let mut loop_writes: HashMap<usize, Vec<bool>> = HashMap::new();
+        for bi in 0..blocks.len() {
+            if rank[bi] == usize::MAX {
+                continue;
+            }
+            for &t in &blocks[bi].succ {
+                if rank[t] > rank[bi] {
+                    continue;
+                }
+                let mut body = vec![false; blocks.len()];
+                body[t] = true;
+                let mut stack = vec![bi];
+                while let Some(x) = stack.pop() {
+                    if !body[x] {
+                        body[x] = true;
+                        stack.extend(preds[x].iter().copied());
+                    }
+                }
+                let w = loop_writes.entry(t).or_insert_with(|| vec![false; 385]);
+                for (x, inb) in body.iter().enumerate() {
+                    if !inb {
+                        continue;
+                    }
+                    for (_, r) in &insts[blocks[x].start..blocks[x].end] {
+                        if let Ok(inst) = r {
+                            mark_writes(inst, self.o.wave64, w);
+                        }
+                    }
+                }
+            }
+        }
+        let mut heads: HashMap<usize, (Block, ParamKinds)> = HashMap::new();
         let mut pending: Vec<Vec<(Block, Slot2, State)>> = vec![Vec::new(); blocks.len()];
         let mut ir_of: Vec<Option<Block>> = vec![None; blocks.len()];
         let entry_state = self.st.clone();
+        self.b.func.blocks[0].pc = insts[blocks[0].start].0;
+        if loop_writes.contains_key(&0) {
+            // A loop at the entry: the entry block becomes its preheader.
+            self.b.terminate(Term::Jump(Edge {
+                block: Block(u32::MAX),
+                args: Vec::new(),
+            }));
+            pending[0].push((Block(0), Slot2::Jump, entry_state.clone()));
+        }
         for &bi in &order {
             let incoming = std::mem::take(&mut pending[bi]);
             let (start_pc, _) = insts[blocks[bi].start];
-            let blk = if bi == 0 {
-                let e = Block(0);
-                self.b.func.blocks[0].pc = start_pc;
+            let blk = if bi == 0 && !loop_writes.contains_key(&0) {
                 self.st = entry_state.clone();
-                e
+                Block(0)
             } else {
                 if incoming.is_empty() {
                     continue;
                 }
                 let blk = self.b.new_block(start_pc);
-                self.merge(blk, incoming);
+                match loop_writes.get(&bi) {
+                    Some(w) => {
+                        let w = w.clone();
+                        let kinds = self.merge_forced(blk, incoming, Some(&w));
+                        heads.insert(bi, (blk, kinds));
+                    }
+                    None => self.merge(blk, incoming),
+                }
                 blk
             };
             ir_of[bi] = Some(blk);
@@ -555,12 +650,27 @@ impl Lifter<'_> {
                 self.b.terminate(t);
                 for (target, slot) in edges {
                     if rank[target] <= rank[bi] {
-                        self.problem(format!(
-                            "a back edge to pc {:#x} forms a loop; loops are not supported",
-                            insts[blocks[target].start].0
-                        ));
-                        self.b.terminate(Term::Return);
-                        break;
+                        if let Some((_, true)) = branch_cond {
+                            self.problem(format!(
+                                "the loop back to pc {:#x} repeats per lane (its condition depends on EXEC); each lane would stop on its own",
+                                insts[blocks[target].start].0
+                            ));
+                        }
+                        match heads.get(&target).cloned() {
+                            Some((hb, kinds)) => {
+                                let args = self.back_edge_args(&kinds);
+                                self.set_edge(blk, slot, Edge { block: hb, args });
+                            }
+                            None => {
+                                self.problem(format!(
+                                    "a back edge to pc {:#x} enters a loop head that was never reached",
+                                    insts[blocks[target].start].0
+                                ));
+                                self.b.terminate(Term::Return);
+                                break;
+                            }
+                        }
+                        continue;
                     }
                     pending[target].push((blk, slot, self.st.clone()));
                 }
@@ -581,15 +691,26 @@ impl Lifter<'_> {
 
     /// Join the incoming states at `blk`, making block parameters where
     /// they disagree, and patch the predecessors' edges.
-    fn merge(&mut self, blk: Block, incoming: Vec<(Block, Slot2, State)>) {
+    /// Join the incoming states at `blk`, making block parameters where
+    /// they disagree or `force` says so (registers a loop writes), and patch
+    /// the predecessors' edges. Returns the parameters' register slots
+    /// (0..128 SGPRs, 128..384 VGPRs, 384 SCC) and kinds, in order.
+    fn merge_forced(
+        &mut self,
+        blk: Block,
+        incoming: Vec<(Block, Slot2, State)>,
+        force: Option<&[bool]>,
+    ) -> Vec<(usize, Option<Half>)> {
         let n = incoming.len();
+        let forced = |slot: usize| force.map(|f| f[slot]).unwrap_or(false);
+        let mut kinds = Vec::new();
         let mut args: Vec<Vec<Value>> = vec![Vec::new(); n];
         let mut st = incoming[0].2.clone();
-        if n > 1 {
+        if n > 1 || force.is_some() {
             // SGPRs.
             for r in 0..128 {
                 let first = incoming[0].2.s[r];
-                if incoming.iter().all(|x| x.2.s[r] == first) {
+                if !forced(r) && incoming.iter().all(|x| x.2.s[r] == first) {
                     continue;
                 }
                 let any_mask = incoming.iter().any(|x| matches!(x.2.s[r], S::M(..)));
@@ -624,10 +745,11 @@ impl Lifter<'_> {
                 } else {
                     S::W(p)
                 };
+                kinds.push((r, any_mask.then(|| half.unwrap_or(Half::Full))));
             }
             for r in 0..256 {
                 let first = incoming[0].2.v[r];
-                if incoming.iter().all(|x| x.2.v[r] == first) {
+                if !forced(128 + r) && incoming.iter().all(|x| x.2.v[r] == first) {
                     continue;
                 }
                 let p = self.b.block_param(blk, Ty::U32);
@@ -635,15 +757,17 @@ impl Lifter<'_> {
                     args[i].push(x.2.v[r]);
                 }
                 st.v[r] = p;
+                kinds.push((128 + r, None));
             }
             let first = incoming[0].2.scc;
-            if !incoming.iter().all(|x| x.2.scc == first) {
+            if forced(384) || !incoming.iter().all(|x| x.2.scc == first) {
                 let p = self.b.block_param(blk, Ty::Bool);
                 self.scalar_params.insert(p, "scc".into());
                 for (i, x) in incoming.iter().enumerate() {
                     args[i].push(x.2.scc);
                 }
                 st.scc = p;
+                kinds.push((384, Some(Half::Full)));
             }
         }
         for (i, (from, slot, _)) in incoming.iter().enumerate() {
@@ -654,6 +778,44 @@ impl Lifter<'_> {
             self.set_edge(*from, *slot, e);
         }
         self.st = st;
+        kinds
+    }
+
+    fn merge(&mut self, blk: Block, incoming: Vec<(Block, Slot2, State)>) {
+        self.merge_forced(blk, incoming, None);
+    }
+
+    /// The arguments of a back edge to a loop head: the current state in
+    /// the head's parameter kinds.
+    fn back_edge_args(&mut self, kinds: &[(usize, Option<Half>)]) -> Vec<Value> {
+        let mut out = Vec::with_capacity(kinds.len());
+        for &(slot, kind) in kinds {
+            let v = match slot {
+                0..=127 => match (self.st.s[slot], kind) {
+                    (S::W(v), None) | (S::M(v, _), Some(_)) => v,
+                    (S::M(..), None) => self.s_word(slot),
+                    (S::W(v), Some(_)) => {
+                        if self.o.wave64 {
+                            let (lo, hi) = if slot % 2 == 0 {
+                                (slot, slot + 1)
+                            } else {
+                                (slot - 1, slot)
+                            };
+                            match (self.st.s[lo], self.st.s.get(hi).copied()) {
+                                (S::W(a), Some(S::W(b))) => self.word_to_bit(a, Some(b)),
+                                _ => self.word_to_bit(v, None),
+                            }
+                        } else {
+                            self.word_to_bit(v, None)
+                        }
+                    }
+                },
+                128..=383 => self.st.v[slot - 128],
+                _ => self.st.scc,
+            };
+            out.push(v);
+        }
+        out
     }
 
     // ---- register access -------------------------------------------------

@@ -116,25 +116,68 @@ fn turning_lanes_on_inside_a_per_lane_region_is_refused() {
 }
 
 #[test]
-fn a_loop_is_refused_naming_its_head() {
+fn a_uniform_do_while_loop_becomes_a_structured_loop() {
     let looped = [
         0xbe830380, // s_mov_b32 s3, 0
+        0x7e020280, // v_mov_b32_e32 v1, 0
+        0x4a020101, // v_add_nc_u32_e32 v1, v1, v0
         0x80038103, // s_add_u32 s3, s3, 1
         0xbf070203, // s_cmp_lg_u32 s3, s2
-        0xbf85fffd, // s_cbranch_scc1 -3
+        0xbf85fffc, // s_cbranch_scc1 -4
+        0x7e020d01, // v_cvt_f32_u32_e32 v1, v1
+        0xf80008cf, 0x01010101, // exp pos0 v1, v1, v1, v1 done
+        0xbf810000, // s_endpgm
+    ];
+    let t = run(&looped, Options::default()).unwrap();
+    let a = asm(&t);
+    assert!(a.contains("OpLoopMerge"), "{a}");
+    // Negative control: the same branch forward is no loop.
+    let mut fwd = looped;
+    fwd[5] = 0xbf850000; // s_cbranch_scc1 0
+    assert!(!asm(&run(&fwd, Options::default()).unwrap()).contains("OpLoopMerge"));
+}
+
+#[test]
+fn a_loop_that_repeats_per_lane_is_refused() {
+    let per_lane = [
+        0x7e020280, // v_mov_b32_e32 v1, 0
+        0x4a020281, // v_add_nc_u32_e32 v1, 1, v1
+        0xd4c40000, 0x00020300, // v_cmp_gt_u32_e64 s[0:1], v0, v1
+        0x87fe007e, // s_and_b64 exec, exec, s[0:1]
+        0xbf89fffb, // s_cbranch_execnz -5
+        0xbefe04c1, // s_mov_b64 exec, -1
+        0xf80008cf, 0x01010101, // exp pos0 v1, v1, v1, v1 done
+        0xbf810000, // s_endpgm
+    ];
+    let u = unsupported(run(&per_lane, Options::default()));
+    assert!(
+        u.iter()
+            .any(|(pc, r)| *pc == 0x14 && r.contains("repeats per lane")),
+        "{u:?}"
+    );
+}
+
+#[test]
+fn a_loop_with_a_second_exit_is_refused_naming_its_head() {
+    let two_exits = [
+        0xbe830380, // s_mov_b32 s3, 0
+        0x80038103, // s_add_u32 s3, s3, 1
+        0xbf068703, // s_cmp_eq_u32 s3, 7
+        0xbf850002, // s_cbranch_scc1 2
+        0xbf070203, // s_cmp_lg_u32 s3, s2
+        0xbf85fffb, // s_cbranch_scc1 -5
         0xf80008cf, 0x00000000, // exp pos0 v0, v0, v0, v0 done
         0xbf810000, // s_endpgm
     ];
-    let u = unsupported(run(&looped, Options::default()));
+    let u = unsupported(run(&two_exits, Options::default()));
     assert!(
-        u.iter()
-            .any(|(pc, r)| *pc == 0xc && r.contains("pc 0x4") && r.contains("loop")),
+        u.iter().any(|(pc, r)| *pc == 0x4 && r.contains("loop")),
         "{u:?}"
     );
-    // Negative control: the same branch jumping forward.
-    let mut fwd = looped;
-    fwd[3] = 0xbf850000; // s_cbranch_scc1 0
-    run(&fwd, Options::default()).unwrap();
+    // Negative control: without the early exit it is a plain loop.
+    let mut one = two_exits;
+    one[3] = 0xbf800000; // s_nop 0
+    run(&one, Options::default()).unwrap();
 }
 
 #[test]

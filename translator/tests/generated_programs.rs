@@ -32,10 +32,18 @@ fn spirv_val_ok(words: &[u32], n: usize) -> Option<Result<(), String>> {
     })
 }
 
+fn has_loop(items: &[progs::Item]) -> bool {
+    items.iter().any(|i| match i {
+        progs::Item::Loop { .. } => true,
+        progs::Item::If { body, .. } => has_loop(body),
+        progs::Item::Inst { .. } => false,
+    })
+}
+
 #[test]
 fn generated_programs_translate_or_fail_cleanly_and_successes_validate() {
     let mut rng = progs::Rng(0x5eed_1234_abcd_0001);
-    let (mut ok, mut refused, mut checked) = (0, 0, 0);
+    let (mut ok, mut refused, mut checked, mut loops) = (0, 0, 0, 0);
     if !Path::new("/usr/bin/spirv-val").exists() {
         eprintln!("note: spirv-val is not installed; only naga checks the generated modules");
     }
@@ -66,6 +74,7 @@ fn generated_programs_translate_or_fail_cleanly_and_successes_validate() {
         match translate(&input, None, &opts) {
             Ok(t) => {
                 ok += 1;
+                loops += has_loop(&items) as u32;
                 if checked < 300 {
                     if let Some(r) = spirv_val_ok(&t.spirv, n) {
                         checked += 1;
@@ -80,7 +89,13 @@ fn generated_programs_translate_or_fail_cleanly_and_successes_validate() {
             Err(e) => panic!("program {n}: {e}\n{items:?}"),
         }
     }
-    eprintln!("{ok} translated, {refused} refused, {checked} checked by spirv-val");
+    eprintln!(
+        "{ok} translated ({loops} with loops), {refused} refused, {checked} checked by spirv-val"
+    );
+    assert!(
+        loops >= 20,
+        "too few translated programs with loops ({loops})"
+    );
     assert!(
         ok >= 150,
         "too few programs translate ({ok}); the generator or lifter regressed"

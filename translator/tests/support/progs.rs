@@ -125,7 +125,17 @@ pub const TEMPLATES: &[&[u32]] = &[
     &[0xbf820000],
     // s_endpgm
     &[0xbf810000],
+    // s_movk_i32 s100, 0x3
+    &[0xb0640003],
+    // s_sub_u32 s100, s100, 1
+    &[0x80e48164],
+    // s_cmp_lg_u32 s100, 0
+    &[0xbf078064],
 ];
+
+/// Loop templates: counter init, decrement, compare (s100 is never
+/// chosen for other instructions).
+pub const LOOP_INIT: usize = ENDPGM + 1;
 
 /// Index of the branch templates.
 pub const EXECZ: usize = 50;
@@ -150,6 +160,13 @@ pub enum Item {
         t: u8,
         /// Register seeds, one per operand.
         regs: [u8; 6],
+    },
+    /// A uniform counted loop (1..=4 iterations) around a block.
+    Loop {
+        /// Iterations - 1 (mod 4).
+        n: u8,
+        /// The body.
+        body: Vec<Item>,
     },
     /// A forward branch over a block.
     If {
@@ -218,6 +235,29 @@ fn emit(items: &[Item], out: &mut Vec<u8>, depth: u32, budget: &mut u32) {
                     }
                 }
             }
+            Item::Loop { n, body } => {
+                if depth >= 3 {
+                    continue;
+                }
+                let mut inner = Vec::new();
+                emit(body, &mut inner, depth + 1, budget);
+                let init = words_of(TEMPLATES[LOOP_INIT]);
+                let mut init = init;
+                init[0] = 1 + n % 4; // simm16 low byte
+                out.extend(init);
+                out.extend(&inner);
+                out.extend(words_of(TEMPLATES[LOOP_INIT + 1]));
+                out.extend(words_of(TEMPLATES[LOOP_INIT + 2]));
+                let Some(mut br) = template(SCC1) else {
+                    continue;
+                };
+                if let Some(s) = br.operands.first_mut() {
+                    s.op = Operand::Imm(-((inner.len() as i32 + 12) / 4));
+                }
+                if let Some(b) = enc(&br) {
+                    out.extend(b);
+                }
+            }
             Item::If { kind, body } => {
                 if depth >= 3 {
                     continue;
@@ -268,6 +308,11 @@ impl Rng {
                 if depth < 3 && self.next().is_multiple_of(5) {
                     Item::If {
                         kind: self.next() as u8,
+                        body: self.items(depth + 1),
+                    }
+                } else if depth < 2 && self.next().is_multiple_of(9) {
+                    Item::Loop {
+                        n: self.next() as u8,
                         body: self.items(depth + 1),
                     }
                 } else {
