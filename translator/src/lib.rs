@@ -20,6 +20,41 @@
 //! a full wave (see [`manifest::Manifest::system_sgprs`]); the primitive
 //! export and the `GS_ALLOC_REQ` message are dropped, since the host
 //! assembles primitives.
+//!
+//! # Running a translation
+//!
+//! ```
+//! use translator::manifest::{BindingKind, BindingRange, DrawParams};
+//! use translator::{translate, Options, ShaderInput};
+//!
+//! let capture = corpus::Capture::open("../corpus/radv/cube", &Default::default()).unwrap();
+//! let opts = Options { test_outputs: true, ..Options::default() };
+//! let t = translate(&ShaderInput::from_capture(&capture), None, &opts).unwrap();
+//! let m = &t.manifest;
+//! // Per draw: the bind range of each descriptor binding (from drawbind),
+//! // the window, and the words the shader reads through user data.
+//! let vb = m
+//!     .bindings
+//!     .iter()
+//!     .find(|b| matches!(b.kind, BindingKind::Descriptor { .. }))
+//!     .unwrap()
+//!     .binding;
+//! let draw = DrawParams {
+//!     bindings: vec![BindingRange { binding: vb, base: 0x10000, size: 3200, last_record: u32::MAX }],
+//!     out_vertex_count: 36,
+//!     ..DrawParams::default()
+//! };
+//! let user_data = [0x1000, 0, 0x2000];
+//! let mut guest = |addr: u64| -> Option<u32> { Some(addr as u32) }; // the emulator's memory
+//! let push = m.push_words(&user_data, &draw, &mut guest).unwrap();
+//! let spill = m.param_buffer_words(&user_data, &draw, &mut guest).unwrap();
+//! assert_eq!(push.len() * 4, m.push_constant_bytes as usize);
+//! assert!(spill.is_empty()); // cube fits in 128 bytes
+//! // Bind `t.spirv` as a vertex stage with `push` as push constants and the
+//! // storage buffers `m.bindings` names (set 0), draw with firstVertex = the
+//! // guest's first vertex id and firstInstance = 0, and read the test
+//! // outputs back per vertex.
+//! ```
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
