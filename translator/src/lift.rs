@@ -2289,14 +2289,16 @@ impl Lifter<'_> {
             }
             "v_readfirstlane_b32" | "v_readlane_b32" => {
                 // Exact only when the source is the same in every lane.
-                let s = srcs[0];
-                if matches!(s.op, Operand::Reg { code, .. } if code >= 256) {
+                if !need(self, 1) {
+                    return;
+                }
+                if self.uniform(vals[0]) {
+                    vals[0]
+                } else {
                     self.unsup(
                         Ty::U32,
                         "reading one lane's VGPR (readlane) needs the other lanes",
                     )
-                } else {
-                    vals[0]
                 }
             }
             "v_cndmask_b32" => {
@@ -2782,6 +2784,39 @@ impl Lifter<'_> {
         if let Some(d) = defs.first() {
             self.write_v(d, 0, r);
         }
+    }
+
+    /// Whether a value is the same in every lane: built only from
+    /// constants, parameters and scalar loads (not from ids, buffer loads,
+    /// lane bits or block parameters).
+    fn uniform(&self, v: Value) -> bool {
+        use crate::ir::Op;
+        let f = &self.b.func;
+        let mut stack = vec![v];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(x) = stack.pop() {
+            if !seen.insert(x) {
+                continue;
+            }
+            match f.inst(x).op {
+                Op::Const(_) | Op::Input(Input::Param(_)) => {}
+                Op::Input(_) | Op::BlockParam(..) | Op::Unsupported(_) | Op::Effect(_) => {
+                    return false
+                }
+                Op::Load(i) => match f.loads[i as usize] {
+                    Load::Scalar { lo, hi, offset, .. } => stack.extend([lo, hi, offset]),
+                    Load::ScalarBuf { desc, offset, .. } => {
+                        stack.extend(desc);
+                        stack.push(offset)
+                    }
+                    Load::Buffer(_) => return false,
+                },
+                Op::Un(_, a) => stack.push(a),
+                Op::Bin(_, a, b) => stack.extend([a, b]),
+                Op::Tri(_, a, b, c) => stack.extend([a, b, c]),
+            }
+        }
+        true
     }
 
     fn compare(&mut self, rest: &str, a: Value, b: Value) -> Option<Value> {

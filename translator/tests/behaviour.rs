@@ -197,6 +197,25 @@ fn every_unsupported_construct_is_listed_with_its_pc() {
 }
 
 #[test]
+fn readfirstlane_of_a_value_uniform_across_lanes_is_that_value() {
+    let uniform = [
+        0x7e020202, // v_mov_b32_e32 v1, s2
+        0x4a020284, // v_add_nc_u32_e32 v1, 4, v1
+        0x7e080501, // v_readfirstlane_b32 s4, v1
+        0x7e040204, // v_mov_b32_e32 v2, s4
+        0xf80008cf, 0x02020202, // exp pos0 v2, v2, v2, v2 done
+        0xbf810000, // s_endpgm
+    ];
+    run(&uniform, Options::default()).unwrap();
+    // Negative control: the vertex id differs per lane.
+    let mut per_lane = uniform;
+    per_lane[2] = 0x7e080500; // v_readfirstlane_b32 s4, v0
+    let u = unsupported(run(&per_lane, Options::default()));
+    assert_eq!(u.len(), 1, "{u:?}");
+    assert_eq!(u[0].0, 0x8);
+}
+
+#[test]
 fn exec_from_a_non_constant_word_is_refused_but_all_ones_is_a_full_wave() {
     let from_ud = [
         0xbefe0402, // s_mov_b64 exec, s[2:3]
