@@ -260,6 +260,23 @@ pub fn translate(
     Ok(Translation { spirv, manifest })
 }
 
+/// Lift a shader and run the passes, returning the final IR (for tests and
+/// debugging): what [`translate`] emits, without emitting it.
+pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: &Options) -> Func {
+    let lo = lift::LiftOptions {
+        target: input.target,
+        stage: input.stage,
+        abi: input.abi,
+        wave64: input.wave_size != 32,
+        checked: opts.checked,
+    };
+    let mut f = lift::lift(input.code, trace, lo).b.func;
+    passes::resolve(&mut f);
+    passes::fold(&mut f);
+    passes::dce(&mut f);
+    f
+}
+
 /// The register-source trace of a shader, when the tracer can give one.
 ///
 /// The tracer (`analysis::trace`) is not on this branch yet; until it is,

@@ -976,6 +976,12 @@ impl Lifter<'_> {
 
     /// A 32-bit source operand (any file), with float modifiers applied.
     fn src(&mut self, s: &Slot) -> Value {
+        self.src_sel(s, None)
+    }
+
+    /// A source with an SDWA field selection `(offset, width)`: the field,
+    /// zero- or (with `sext`) sign-extended, then the float modifiers.
+    fn src_sel(&mut self, s: &Slot, sel: Option<(u32, u32)>) -> Value {
         let v = match s.op {
             Operand::Reg { code, .. } if code >= 256 => self.st.v[(code - 256) as usize],
             Operand::Reg { code, .. } => self.read_s32(code),
@@ -993,10 +999,25 @@ impl Lifter<'_> {
             Operand::Off => self.u(0),
         };
         if s.mods
-            .intersects(OpMods::SEXT | OpMods::NEG_HI | OpMods::OP_SEL | OpMods::OP_SEL_HI)
+            .intersects(OpMods::NEG_HI | OpMods::OP_SEL | OpMods::OP_SEL_HI)
+            || (s.mods.contains(OpMods::SEXT) && sel.is_none())
         {
             return self.unsup(Ty::U32, "16-bit operand selection (op_sel/sext)");
         }
+        let v = match sel {
+            Some((off, width)) if width < 32 => {
+                let l = self.u(32 - off - width);
+                let r = self.u(32 - width);
+                let t = self.b.bin(Bin::Shl, v, l);
+                let op = if s.mods.contains(OpMods::SEXT) {
+                    Bin::ShrA
+                } else {
+                    Bin::ShrL
+                };
+                self.b.bin(op, t, r)
+            }
+            _ => v,
+        };
         if s.mods.intersects(OpMods::ABS | OpMods::NEG) {
             let mut x = v;
             if s.mods.contains(OpMods::ABS) {
@@ -2186,11 +2207,36 @@ impl Lifter<'_> {
                 self.problem("DPP reads other lanes' registers");
                 return;
             }
-            Family::Sdwa => {
-                self.problem("SDWA sub-dword selection is not translated");
+            _ => {}
+        }
+        let field = |sel: isa::family::vop_ext::SdwaSel| -> (u32, u32) {
+            use isa::family::vop_ext::SdwaSel::*;
+            match sel {
+                Byte0 => (0, 8),
+                Byte1 => (8, 8),
+                Byte2 => (16, 8),
+                Byte3 => (24, 8),
+                Word0 => (0, 16),
+                Word1 => (16, 16),
+                Dword => (0, 32),
+            }
+        };
+        let mut sdwa: Option<[(u32, u32); 3]> = None;
+        if inst.family == Family::Sdwa {
+            let Modifiers::Sdwa(m) = inst.mods else {
+                self.problem("SDWA without its fields");
+                return;
+            };
+            if m.clamp || m.omod != 0 {
+                self.problem("SDWA clamp or output modifier");
                 return;
             }
-            _ => {}
+            let dst = field(m.dst_sel);
+            if dst.1 < 32 && m.dst_unused != isa::family::vop_ext::DstUnused::Pad {
+                self.problem("SDWA destination that keeps or sign-fills the other bits");
+                return;
+            }
+            sdwa = Some([field(m.src0_sel), field(m.src1_sel), dst]);
         }
         let mut clamp = false;
         if let Modifiers::Vop3(m) = inst.mods {
@@ -2234,7 +2280,8 @@ impl Lifter<'_> {
             if s.ty == ValType::Mask {
                 masks.push(self.mask_operand(s.op));
             } else {
-                vals.push(self.src(s));
+                let sel = sdwa.and_then(|f| f.get(vals.len()).copied().filter(|_| vals.len() < 2));
+                vals.push(self.src_sel(s, sel));
             }
         }
         let x = |i: usize| vals.get(i).copied();
@@ -2780,6 +2827,17 @@ impl Lifter<'_> {
             return;
         } else {
             r
+        };
+        let r = match sdwa {
+            Some([_, _, (off, width)]) if width < 32 => {
+                // UNUSED_PAD: the result's low bits at the field, zeros
+                // elsewhere.
+                let m = self.u(((1u64 << width) - 1) as u32);
+                let t = self.b.bin(Bin::And, r, m);
+                let o = self.u(off);
+                self.b.bin(Bin::Shl, t, o)
+            }
+            _ => r,
         };
         if let Some(d) = defs.first() {
             self.write_v(d, 0, r);

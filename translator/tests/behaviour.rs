@@ -216,6 +216,44 @@ fn readfirstlane_of_a_value_uniform_across_lanes_is_that_value() {
 }
 
 #[test]
+fn sdwa_selects_source_fields_and_places_the_result_field() {
+    let prog = [
+        0x7e0202ff, 0x12345678, // v_mov_b32_e32 v1, 0x12345678
+        0x2c0402f9, 0x02860680, // v_lshrrev_b32_sdwa v2, 0, v1 ... src1_sel:BYTE_2
+        0x380802f9,
+        0x05000101, // v_or_b32_sdwa v4, v1, v1 dst_sel:BYTE_1 ... src0_sel:BYTE_0 src1_sel:WORD_1
+        0x2c0a02f9, 0x03860680, // v_lshrrev_b32_sdwa v5, 0, v1 ... src1_sel:BYTE_3
+        0xf80008cf, 0x01050402, // exp pos0 v2, v4, v5, v1 done
+        0xbf810000, // s_endpgm
+    ];
+    let code = bytes(&prog);
+    let input = ShaderInput {
+        code: &code,
+        target: isa::Target::Gfx1030,
+        stage: isa::Stage::LegacyVs,
+        abi: isa::Abi::legacy_vs(),
+        wave_size: 64,
+    };
+    let f = translator::translate_ir(&input, None, &Options::default());
+    let values = f
+        .effects
+        .iter()
+        .find_map(|e| match e {
+            translator::ir::Effect::Export { values, .. } => Some(*values),
+            _ => None,
+        })
+        .unwrap();
+    let got: Vec<Option<u32>> = values.iter().map(|v| v.and_then(|v| f.konst(v))).collect();
+    // 0x34 (byte 2); (0x78 | 0x1234) placed in byte 1 with zeros elsewhere;
+    // 0x12 (byte 3); the untouched source.
+    assert_eq!(
+        got,
+        vec![Some(0x34), Some(0x7c00), Some(0x12), Some(0x1234_5678)]
+    );
+    run(&prog, Options::default()).unwrap();
+}
+
+#[test]
 fn exec_from_a_non_constant_word_is_refused_but_all_ones_is_a_full_wave() {
     let from_ud = [
         0xbefe0402, // s_mov_b64 exec, s[2:3]
