@@ -708,10 +708,52 @@ impl Lifter<'_> {
         let mut st = incoming[0].2.clone();
         if n > 1 || force.is_some() {
             // SGPRs.
+            let mut skip_next = false;
             for r in 0..128 {
+                if skip_next {
+                    skip_next = false;
+                    continue;
+                }
                 let first = incoming[0].2.s[r];
                 if !forced(r) && incoming.iter().all(|x| x.2.s[r] == first) {
                     continue;
+                }
+                // A wave64 lane mask in a register pair joins as one value.
+                if self.o.wave64 && r % 2 == 0 && r + 1 < 128 {
+                    let any_pair = incoming.iter().any(|x| {
+                        matches!((x.2.s[r], x.2.s[r + 1]),
+                            (S::M(a, Half::Lo), S::M(b, Half::Hi)) if a == b)
+                    });
+                    let all_fit = incoming.iter().all(|x| {
+                        matches!((x.2.s[r], x.2.s[r + 1]),
+                            (S::M(a, Half::Lo), S::M(b, Half::Hi)) if a == b)
+                            || matches!((x.2.s[r], x.2.s[r + 1]), (S::W(_), S::W(_)))
+                    });
+                    if any_pair && all_fit {
+                        let mut vs = Vec::with_capacity(incoming.len());
+                        for x in &incoming {
+                            vs.push(match (x.2.s[r], x.2.s[r + 1]) {
+                                (S::M(a, _), _) => a,
+                                (S::W(lo), S::W(hi)) => self.word_to_bit(lo, Some(hi)),
+                                (S::W(lo), _) => self.word_to_bit(lo, None),
+                            });
+                        }
+                        let p = self.b.block_param(blk, Ty::Bool);
+                        let name = match r {
+                            106 => "vcc".to_string(),
+                            126 => "exec".to_string(),
+                            _ => format!("s[{}:{}]", r, r + 1),
+                        };
+                        self.scalar_params.insert(p, name);
+                        for (i, v) in vs.into_iter().enumerate() {
+                            args[i].push(v);
+                        }
+                        st.s[r] = S::M(p, Half::Lo);
+                        st.s[r + 1] = S::M(p, Half::Hi);
+                        kinds.push((r, Some(Half::Lo)));
+                        skip_next = true;
+                        continue;
+                    }
                 }
                 let any_mask = incoming.iter().any(|x| matches!(x.2.s[r], S::M(..)));
                 let half = incoming.iter().find_map(|x| match x.2.s[r] {
@@ -827,6 +869,21 @@ impl Lifter<'_> {
         } else {
             Some(u32::MAX)
         };
+        // A word that is all ones or zero by construction
+        // (`s_cselect_b64 s[0:1], -1, 0`): the lane bit is the condition.
+        if let crate::ir::Op::Tri(Tri::Select, c, a, b) = self.b.func.inst(v).op {
+            let same_hi = match hi {
+                Some(h) => h == v || self.b.func.inst(h).op == self.b.func.inst(v).op,
+                None => !self.o.wave64,
+            };
+            let (ka, kb) = (self.b.func.konst(a), self.b.func.konst(b));
+            if same_hi {
+                if let (Some(x @ (0 | u32::MAX)), Some(y @ (0 | u32::MAX))) = (ka, kb) {
+                    let (x, y) = (self.b.bool(x != 0), self.b.bool(y != 0));
+                    return self.b.select(c, x, y);
+                }
+            }
+        }
         let lo = self.b.func.konst(v);
         let h = match hi {
             Some(h) => self.b.func.konst(h),
