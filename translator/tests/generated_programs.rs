@@ -105,3 +105,28 @@ fn generated_programs_translate_or_fail_cleanly_and_successes_validate() {
         "too few refusals ({refused}); the generator lost its unsupported templates"
     );
 }
+
+#[test]
+fn random_bytes_translate_or_fail_without_panicking() {
+    let mut rng = progs::Rng(0x0bad_c0de_1234_5678);
+    for n in 0..3000 {
+        let len = (rng.next() % 64) as usize * 4 + (n % 4);
+        let code: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        for (stage, abi, wave) in [
+            (isa::Stage::Ngg, isa::Abi::ngg(), 64),
+            (isa::Stage::LegacyVs, isa::Abi::legacy_vs(), 32),
+        ] {
+            let input = ShaderInput {
+                code: &code,
+                target: isa::Target::Gfx1030,
+                stage,
+                abi,
+                wave_size: wave,
+            };
+            match translate(&input, None, &Options::default()) {
+                Ok(_) | Err(TranslateError::Unsupported(_)) => {}
+                Err(e) => panic!("blob {n}: {e}"),
+            }
+        }
+    }
+}
