@@ -1158,7 +1158,12 @@ impl E<'_> {
                 let l = self.b.bitwise_and(u, None, l, nm)?;
                 self.read(None, l, h)
             }
-            Load::ScalarBuf { desc, offset, .. } => {
+            Load::ScalarBuf {
+                desc,
+                offset,
+                binding,
+                ..
+            } => {
                 let w: Vec<Word> = desc.iter().map(|v| self.vals[v.0 as usize]).collect();
                 let off = self.vals[offset.0 as usize];
                 let m16 = self.cu(0xffff);
@@ -1185,7 +1190,7 @@ impl E<'_> {
                 let lo_le = self.b.u_less_than_equal(bl, None, el, lim_lo)?;
                 let eq_ok = self.b.logical_and(bl, None, hi_eq, lo_le)?;
                 let ok = self.b.logical_or(bl, None, hi_lt, eq_ok)?;
-                let word = self.read(None, l, h)?;
+                let word = self.read(binding, l, h)?;
                 Ok(self.b.select(u, None, ok, word, zero)?)
             }
             Load::Buffer(a) => {

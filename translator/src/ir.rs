@@ -261,6 +261,8 @@ pub enum Load {
         desc: [Value; 4],
         /// Byte offset of the dword.
         offset: Value,
+        /// The traced descriptor's binding, or `None` for the window.
+        binding: Option<u16>,
     },
     /// MUBUF/MTBUF: one dword of a lane's access.
     Buffer(BufferAccess),

@@ -69,7 +69,7 @@ pub mod structure;
 
 use analysis::trace::ShaderTrace;
 use emit::{BindingSlots, Plan};
-use ir::{ExportTarget, Func, Input, Load, Op, Source, SrcOrConst, Unsupported};
+use ir::{BufferAccess, ExportTarget, Func, Input, Load, Op, Source, SrcOrConst, Unsupported};
 use isa::{Abi, Stage, Target};
 use manifest::{
     Binding, BindingKind, Manifest, Output, PushKind, PushWord, WordExpr, MANIFEST_VERSION,
@@ -277,13 +277,21 @@ pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: 
     f
 }
 
-/// The register-source trace of a shader, when the tracer can give one.
+/// The register-source trace of a shader (`analysis::trace`): one binding
+/// per traced descriptor, numbered as drawbind's ranges are.
 ///
-/// The tracer (`analysis::trace`) is not on this branch yet; until it is,
-/// this returns `None` and [`translate`] identifies descriptors itself, by
-/// the sources of their resolved words (the tracer's identity rule).
-pub fn trace_for(_input: &ShaderInput<'_>) -> Option<ShaderTrace> {
-    None
+/// Without a trace, [`translate`] identifies descriptors itself by the
+/// sources of their resolved words (the tracer's identity rule), and
+/// `--checked` guards still work; with it, binding `i` of the manifest
+/// names the trace's descriptor id, so drawbind's `BindRange`s map
+/// directly (`Manifest::binding_of_descriptor`).
+pub fn trace_for(input: &ShaderInput<'_>) -> Option<ShaderTrace> {
+    let config = analysis::trace::TraceConfig::new(input.stage, input.abi, input.wave_size == 32);
+    Some(analysis::trace::trace_code(
+        input.code,
+        input.target,
+        &config,
+    ))
 }
 
 /// Without a trace: one binding per distinct descriptor whose four words
@@ -554,10 +562,16 @@ fn layout(
             }
             Op::Load(l) => {
                 any_load = true;
-                if let Load::Buffer(a) = f.loads[l as usize] {
-                    if let Some(b) = a.binding {
+                match f.loads[l as usize] {
+                    Load::Buffer(BufferAccess {
+                        binding: Some(b), ..
+                    })
+                    | Load::ScalarBuf {
+                        binding: Some(b), ..
+                    } => {
                         bindings.insert(b);
                     }
+                    _ => {}
                 }
             }
             Op::Effect(e) => match f.effects[e as usize] {
@@ -775,6 +789,7 @@ fn layout(
         "registers the ABI does not define at entry read as 0".to_string(),
         "buffer range checks: structured (stride > 0, OOB_SELECT 0/1): index < num_records (and, for OOB_SELECT 0, the in-record offset < stride); raw (stride 0 or OOB_SELECT 3): the byte offset of each dword < num_records; OOB_SELECT 2: none; soffset is not part of the check; out of range reads 0".to_string(),
         "swizzled and ADD_TID descriptors are addressed linearly".to_string(),
+        "a descriptor read only by s_buffer_load at constant offsets (a uniform buffer) needs no binding: its words are push/param words (`buf(...)`)".to_string(),
         "v_fma_f32/v_fmac_f32 are computed in f64 (exact product, one f64 rounding, then f32): at most 1 ulp from the fused result; the device needs shaderFloat64".to_string(),
         "a dword read at an unaligned guest address combines two aligned dwords (unaligned buffer access)".to_string(),
     ];

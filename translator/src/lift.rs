@@ -1989,6 +1989,13 @@ impl Lifter<'_> {
             _ => return,
         };
         let mut words = Vec::with_capacity(count as usize);
+        let binding = self.trace.and_then(|t| {
+            t.accesses
+                .iter()
+                .find(|a| a.pc == self.pc)
+                .and_then(|a| a.descriptor)
+                .map(|d| d.0)
+        });
         if buffer {
             let mut desc = [Value(0); 4];
             for (k, d) in desc.iter_mut().enumerate() {
@@ -2001,6 +2008,7 @@ impl Lifter<'_> {
                     pc: self.pc,
                     desc,
                     offset: off,
+                    binding,
                 }));
             }
         } else {

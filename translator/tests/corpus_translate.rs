@@ -112,8 +112,11 @@ fn every_vertex_shader_translates_and_validates_with_naga_and_spirv_val() {
 #[test]
 fn vertex_shader_spirv_and_manifest_snapshots() {
     for name in VERTEX {
+        // As `shaderlift translate` does it: with the tracer's descriptors.
         let c = radv(name);
-        let t = translate(&ShaderInput::from_capture(&c), None, &Options::default())
+        let input = ShaderInput::from_capture(&c);
+        let trace = translator::trace_for(&input);
+        let t = translate(&input, trace.as_ref(), &Options::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         insta::assert_snapshot!(format!("{name}.spvasm"), disassemble(&t.spirv));
         insta::assert_snapshot!(format!("{name}.manifest"), t.manifest.to_json());
@@ -227,5 +230,62 @@ fn vertex_buffers_get_one_binding_per_descriptor_and_uniforms_become_push_words(
             )
             .count();
         assert_eq!(ubo, 16, "{name}");
+    }
+}
+
+#[test]
+fn with_the_tracer_each_binding_is_a_traced_descriptor() {
+    use translator::manifest::BindingKind;
+    for name in VERTEX {
+        let c = radv(name);
+        let input = ShaderInput::from_capture(&c);
+        let trace = translator::trace_for(&input).unwrap();
+        for checked in [false, true] {
+            let opts = Options {
+                checked,
+                test_outputs: checked,
+                validate: true,
+            };
+            let t =
+                translate(&input, Some(&trace), &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+            if let Some(r) = spirv_val(name, &t.spirv) {
+                r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
+            }
+            for d in &trace.descriptors {
+                let source = trace.descriptor_source(d);
+                let Some(b) = t.manifest.binding_of_descriptor(d.id.0) else {
+                    // A uniform buffer read at constant offsets: its words
+                    // are push or param words instead.
+                    let words = t
+                        .manifest
+                        .push_constants
+                        .iter()
+                        .chain(&t.manifest.param_buffer)
+                        .filter(|w| matches!(&w.kind, translator::manifest::PushKind::Word { source: s, .. } if s.starts_with(&format!("buf({source})"))))
+                        .count();
+                    assert!(
+                        words > 0,
+                        "{name}: descriptor {source} is neither bound nor resolved"
+                    );
+                    continue;
+                };
+                let kind = &t
+                    .manifest
+                    .bindings
+                    .iter()
+                    .find(|x| x.binding == b)
+                    .unwrap()
+                    .kind;
+                match kind {
+                    BindingKind::Descriptor {
+                        source, accesses, ..
+                    } => {
+                        assert_eq!(source, &trace.descriptor_source(d), "{name}");
+                        assert_eq!(accesses, &d.accesses, "{name}");
+                    }
+                    k => panic!("{name}: {k:?}"),
+                }
+            }
+        }
     }
 }

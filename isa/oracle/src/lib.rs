@@ -151,8 +151,24 @@ impl Oracle {
 
     fn batch(&self, regions: &[Vec<u8>]) -> Result<Vec<Answer>, OracleError> {
         match self.try_batch(regions) {
-            Ok(v) => Ok(v),
-            Err(OracleError::Failed { .. }) if regions.len() == 1 => Ok(vec![Answer::Crash]),
+            Ok(mut v) => {
+                // A branch whose target is exactly another region's label
+                // prints that label (`s_branch r123`) instead of its offset:
+                // decode such regions again alone, without labels.
+                for (a, r) in v.iter_mut().zip(regions) {
+                    if let Answer::Text { text, .. } = a {
+                        if names_a_region(text) {
+                            if let Some((_, len, t)) = self.blob(r)?.into_iter().next() {
+                                *a = Answer::Text { len, text: t };
+                            }
+                        }
+                    }
+                }
+                Ok(v)
+            }
+            Err(OracleError::Failed { .. }) if regions.len() == 1 => {
+                Ok(vec![self.after_crash(&regions[0])?])
+            }
             Err(OracleError::Failed { .. }) => {
                 let mid = regions.len() / 2;
                 let mut a = self.batch(&regions[..mid])?;
@@ -161,6 +177,34 @@ impl Oracle {
             }
             Err(e) => Err(e),
         }
+    }
+
+    /// llvm-objdump decodes every instruction of a region, and may crash on
+    /// a later one than the first. Cut the region after 16, 12, ... 4 bytes
+    /// (padding again with `s_nop 0`): the first cut that does not crash and
+    /// whose first instruction fits inside it gives the first instruction's
+    /// answer. Only if every cut crashes is the answer [`Answer::Crash`].
+    fn after_crash(&self, region: &[u8]) -> Result<Answer, OracleError> {
+        let mut k = region.len().min(MIN_REGION) / 4 * 4;
+        while k >= 4 {
+            k -= 4;
+            if k == 0 {
+                break;
+            }
+            let cut = pad_region(region[..k].to_vec());
+            match self.try_batch(std::slice::from_ref(&cut)) {
+                Ok(v) => {
+                    if let Some(Answer::Text { len, text }) = v.into_iter().next() {
+                        if len <= k {
+                            return Ok(Answer::Text { len, text });
+                        }
+                    }
+                }
+                Err(OracleError::Failed { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Answer::Crash)
     }
 
     fn try_batch(&self, regions: &[Vec<u8>]) -> Result<Vec<Answer>, OracleError> {
@@ -228,6 +272,13 @@ impl Oracle {
         od.arg(&o);
         run(od, "llvm-objdump-19")
     }
+}
+
+/// True when an operand of `text` is one of the oracle's region labels.
+fn names_a_region(text: &str) -> bool {
+    text.split([' ', ','])
+        .skip(1)
+        .any(|t| t.len() > 1 && t.starts_with('r') && t[1..].bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn io_err(tool: &'static str) -> impl Fn(io::Error) -> OracleError {
