@@ -25,6 +25,7 @@ enum FItem {
 #[derive(Arbitrary, Debug)]
 struct Input {
     legacy: bool,
+    traced: bool,
     checked: bool,
     test_outputs: bool,
     items: Vec<FItem>,
@@ -66,7 +67,12 @@ fuzz_target!(|input: Input| {
         test_outputs: input.test_outputs,
         validate: true,
     };
-    match translator::translate(&shader, None, &opts) {
+    let trace = if input.traced {
+        translator::trace_for(&shader)
+    } else {
+        None
+    };
+    match translator::translate(&shader, trace.as_ref(), &opts) {
         Ok(_) | Err(translator::TranslateError::Unsupported(_)) => {}
         Err(e) => panic!("{e}"),
     }

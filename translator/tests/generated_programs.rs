@@ -71,7 +71,12 @@ fn generated_programs_translate_or_fail_cleanly_and_successes_validate() {
             test_outputs: n % 5 == 0,
             validate: true,
         };
-        match translate(&input, None, &opts) {
+        let trace = if n % 4 == 1 {
+            translator::trace_for(&input)
+        } else {
+            None
+        };
+        match translate(&input, trace.as_ref(), &opts) {
             Ok(t) => {
                 ok += 1;
                 loops += has_loop(&items) as u32;
