@@ -887,8 +887,9 @@ impl E<'_> {
                 self.b.decorate(r, Decoration::NoContraction, vec![]);
                 r
             }
-            Bin::FMin => self.glsl2(fl, GlslStd450Op::FMin, a, c)?,
-            Bin::FMax => self.glsl2(fl, GlslStd450Op::FMax, a, c)?,
+            // IEEE-mode v_min/v_max return the other operand for a NaN.
+            Bin::FMin => self.glsl2(fl, GlslStd450Op::NMin, a, c)?,
+            Bin::FMax => self.glsl2(fl, GlslStd450Op::NMax, a, c)?,
             Bin::Ldexp => {
                 let e = self.as_i32(c)?;
                 self.glsl2(fl, GlslStd450Op::Ldexp, a, e)?
