@@ -857,3 +857,97 @@ pub fn fold_bin(op: Bin, x: u32, y: u32) -> Option<u32> {
         _ => return None,
     })
 }
+
+impl std::fmt::Display for Func {
+    /// A readable listing: globals (constants and inputs) first, then each
+    /// block with its parameters, live instructions and terminator.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ty = |t: Ty| match t {
+            Ty::Bool => "bool",
+            Ty::U32 => "u32",
+            Ty::F32 => "f32",
+            Ty::Void => "void",
+        };
+        for (i, inst) in self.insts.iter().enumerate() {
+            if !self.is_live(Value(i as u32)) {
+                continue;
+            }
+            match inst.op {
+                Op::Const(c) => writeln!(f, "v{i}: {} = const {c:#x}", ty(inst.ty))?,
+                Op::Input(Input::Param(s)) => {
+                    writeln!(f, "v{i}: u32 = param {:?}", self.sources[s as usize])?
+                }
+                Op::Input(inp) => writeln!(f, "v{i}: u32 = {inp:?}")?,
+                _ => {}
+            }
+        }
+        let edge = |f: &mut std::fmt::Formatter<'_>, e: &Edge| {
+            write!(f, "block{}(", e.block.0)?;
+            for (k, a) in e.args.iter().enumerate() {
+                if k > 0 {
+                    write!(f, ", ")?;
+                }
+                write!(f, "v{}", a.0)?;
+            }
+            write!(f, ")")
+        };
+        for (bi, b) in self.blocks.iter().enumerate() {
+            write!(f, "block{bi}(")?;
+            for (k, p) in b.params.iter().enumerate() {
+                if k > 0 {
+                    write!(f, ", ")?;
+                }
+                write!(f, "v{}: {}", p.0, ty(self.ty(*p)))?;
+            }
+            writeln!(f, "):  ; pc {:#x}", b.pc)?;
+            for &v in &b.insts {
+                let inst = self.inst(v);
+                match inst.op {
+                    Op::Const(_) | Op::Input(_) => {}
+                    Op::Un(op, a) => writeln!(f, "  v{}: {} = {op:?} v{}", v.0, ty(inst.ty), a.0)?,
+                    Op::Bin(op, a, c) => {
+                        writeln!(f, "  v{}: {} = {op:?} v{}, v{}", v.0, ty(inst.ty), a.0, c.0)?
+                    }
+                    Op::Tri(op, a, c, d) => writeln!(
+                        f,
+                        "  v{}: {} = {op:?} v{}, v{}, v{}",
+                        v.0,
+                        ty(inst.ty),
+                        a.0,
+                        c.0,
+                        d.0
+                    )?,
+                    Op::Load(l) => {
+                        writeln!(f, "  v{}: u32 = load {:?}", v.0, self.loads[l as usize])?
+                    }
+                    Op::Effect(e) => writeln!(f, "  {:?}", self.effects[e as usize])?,
+                    Op::Unsupported(u) => writeln!(
+                        f,
+                        "  v{}: {} = unsupported {:?}",
+                        v.0,
+                        ty(inst.ty),
+                        self.unsupported[u as usize].reason
+                    )?,
+                    Op::BlockParam(..) => {}
+                }
+            }
+            match &b.term {
+                Term::None => writeln!(f, "  <no terminator>")?,
+                Term::Return => writeln!(f, "  return")?,
+                Term::Jump(e) => {
+                    write!(f, "  jump ")?;
+                    edge(f, e)?;
+                    writeln!(f)?;
+                }
+                Term::Branch { cond, then, els } => {
+                    write!(f, "  branch v{} ? ", cond.0)?;
+                    edge(f, then)?;
+                    write!(f, " : ")?;
+                    edge(f, els)?;
+                    writeln!(f)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}

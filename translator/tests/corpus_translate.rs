@@ -289,3 +289,15 @@ fn with_the_tracer_each_binding_is_a_traced_descriptor() {
         }
     }
 }
+
+#[test]
+fn cube_ir_after_the_passes_snapshot() {
+    // What the lifter and passes make of cube-legacy-vs: one block, the
+    // table and uniform words as parameters, eight buffer dwords, the
+    // transform, two exports.
+    let c = radv("cube-legacy-vs");
+    let input = ShaderInput::from_capture(&c);
+    let trace = translator::trace_for(&input);
+    let f = translator::translate_ir(&input, trace.as_ref(), &Options::default());
+    insta::assert_snapshot!("cube-legacy-vs.ir", f.to_string());
+}

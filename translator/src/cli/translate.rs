@@ -35,6 +35,11 @@ pub struct Args {
     /// Print naga's WGSL of the module on stdout.
     #[arg(long)]
     pub wgsl: bool,
+
+    /// Print the translator's IR (after its passes) on stdout, even when
+    /// the shader cannot be translated.
+    #[arg(long)]
+    pub ir: bool,
 }
 
 /// Run `shaderlift translate`.
@@ -50,6 +55,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         test_outputs: args.test_outputs,
         validate: true,
     };
+    if args.ir {
+        let f = crate::translate_ir(&input, trace.as_ref(), &opts);
+        output_result(std::io::stdout().lock().write_all(f.to_string().as_bytes()))?;
+    }
     let t = match translate(&input, trace.as_ref(), &opts) {
         Ok(t) => t,
         Err(TranslateError::Unsupported(list)) => {
