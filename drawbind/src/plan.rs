@@ -483,6 +483,7 @@ pub(crate) mod sab {
     pub const INSTANCE_AS_VERTEX: u32 = 1 << 9;
     pub const IGNORE_STAGE: u32 = 1 << 10;
     pub const OOB0_KEEPS_ALL: u32 = 1 << 11;
+    pub const STRIDE0_AS_BYTES: u32 = 1 << 12;
 
     #[cfg(test)]
     thread_local!(static ON: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
@@ -928,6 +929,18 @@ impl BindPlan {
         let stride = v.stride as u64;
         let raw = n.saturating_add(d.max_soffset);
         let size = match class {
+            // Stride 0 under OOB_SELECT 0/1 is checked by index, not by
+            // bytes: any index below num_records reads at the base, so the
+            // widest access (plus a constant soffset) is reachable even
+            // past num_records bytes.
+            Class::Raw
+                if stride == 0
+                    && v.oob_select != OobSelect::Raw
+                    && n > 0
+                    && !sabotaged(sab::STRIDE0_AS_BYTES) =>
+            {
+                raw.max(d.reach.saturating_add(d.max_soffset))
+            }
             Class::Raw => raw,
             Class::NotBuffer | Class::Unchecked => {
                 if stride > 0 && v.oob_select != OobSelect::Raw {
