@@ -4,7 +4,7 @@
 //! Run: `cargo bench -p isa --bench decode`. Figures are bytes/s; compare
 //! `decode_only` with `decode_and_format` in the same run.
 
-use isa::{Decoder, Formatter, Target};
+use isa::{Decoder, Formatter, Instruction, Target};
 use std::fmt::Write as _;
 
 fn main() {
@@ -63,7 +63,9 @@ fn decode_only(bencher: divan::Bencher) {
         .counter(divan::counter::BytesCount::new(b.len()))
         .bench(|| {
             let mut n = 0usize;
-            for (_, r) in Decoder::new(divan::black_box(&b), Target::Gfx1030) {
+            let mut inst = Instruction::default();
+            let mut d = Decoder::new(divan::black_box(&b), Target::Gfx1030);
+            while let Some((_, r)) = d.next_into(&mut inst) {
                 n += r.is_ok() as usize;
             }
             n
@@ -79,10 +81,12 @@ fn decode_and_format(bencher: divan::Bencher) {
         .counter(divan::counter::BytesCount::new(b.len()))
         .bench_local(|| {
             let mut total = 0usize;
-            for (_, r) in Decoder::new(divan::black_box(&b), Target::Gfx1030) {
+            let mut inst = Instruction::default();
+            let mut d = Decoder::new(divan::black_box(&b), Target::Gfx1030);
+            while let Some((_, r)) = d.next_into(&mut inst) {
                 s.clear();
                 match r {
-                    Ok(i) => f.write(&i, &mut s).unwrap(),
+                    Ok(()) => f.write(&inst, &mut s).unwrap(),
                     Err(e) => {
                         let _ = write!(s, "{e}");
                     }

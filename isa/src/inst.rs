@@ -257,6 +257,11 @@ impl Operands {
             slots: [EMPTY_SLOT; MAX_OPERANDS],
         }
     }
+    /// Remove every operand (keeps the storage).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
     /// Append one operand. Returns false (and does nothing) when full.
     #[inline]
     pub fn push(&mut self, slot: Slot) -> bool {
@@ -318,6 +323,20 @@ pub struct Instruction {
     pub operands: Operands,
     /// Family-specific modifiers and immediate fields.
     pub mods: Modifiers,
+}
+
+impl Default for Instruction {
+    /// A placeholder to decode into (`s_nop` with no operands); not a
+    /// meaningful instruction by itself.
+    fn default() -> Instruction {
+        Instruction {
+            opcode: Opcode::new(OpSpace::Sopp, 0),
+            family: Family::Sopp,
+            len: 4,
+            operands: Operands::new(),
+            mods: Modifiers::Simm16(0),
+        }
+    }
 }
 
 impl Instruction {

@@ -24,7 +24,7 @@ mod tables;
 mod target;
 
 pub use abi::{Abi, Stage, UnknownStage};
-pub use decode::{classify, decode, DecodeError, DecodeErrorKind, Decoder};
+pub use decode::{classify, decode, decode_into, DecodeError, DecodeErrorKind, Decoder, Mode};
 pub use encode::{dont_care_mask, encode, EncodeError, Encoded};
 pub use format::Formatter;
 pub use inst::{Family, Instruction, Modifiers, OpSpace, Opcode, Operands, MAX_OPERANDS};

@@ -12,7 +12,7 @@
 //! Environment knobs for working on a family: `CONFORMANCE_FAMILY=vop2`
 //! restricts the report, `CONFORMANCE_SHOW=N` prints N mismatches.
 
-use isa::{classify, decode, dont_care_mask, encode, Family, Formatter, Target};
+use isa::{classify, decode, dont_care_mask, encode, Family, Formatter, Mode, Target};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
@@ -107,8 +107,22 @@ fn family_name(b: &[u8]) -> String {
     classify(d0).map(Family::name).unwrap_or("none").to_string()
 }
 
-fn run(name: &str, target: Target) -> Report {
-    let cases = load(name);
+fn run(name: &str, mode: Mode, overlay: Option<&str>) -> Report {
+    let target = mode.target;
+    let mut cases = load(name);
+    // Wave64: the overlay lists the lines whose text differs from wave32.
+    if let Some(o) = overlay {
+        let diff: HashMap<Vec<u8>, (usize, String)> = load(o)
+            .into_iter()
+            .map(|c| (c.bytes, (c.len, c.text)))
+            .collect();
+        for c in &mut cases {
+            if let Some((len, text)) = diff.get(&c.bytes) {
+                c.len = *len;
+                c.text = text.clone();
+            }
+        }
+    }
     let devs = deviations();
     let only = std::env::var("CONFORMANCE_FAMILY").ok();
     let fmt = Formatter::new(target);
@@ -139,7 +153,7 @@ fn run(name: &str, target: Target) -> Report {
             Some((text, _why)) => (c.len, text.clone()),
             None => (c.len, c.text.clone()),
         };
-        let (got_len, got_text) = match decode(&padded, target) {
+        let (got_len, got_text) = match decode(&padded, mode) {
             Ok(i) => {
                 let mut s = String::new();
                 fmt.write(&i, &mut s).unwrap();
@@ -229,7 +243,11 @@ fn summary(name: &str, r: &Report) -> String {
 }
 
 fn check(name: &str, target: Target, min_ratio: f64) {
-    let r = run(name, target);
+    check_mode(name, Mode::wave32(target), None, min_ratio)
+}
+
+fn check_mode(name: &str, mode: Mode, overlay: Option<&str>, min_ratio: f64) {
+    let r = run(name, mode, overlay);
     let s = summary(name, &r);
     println!("{s}");
     let ratio = if r.total == 0 {
@@ -266,4 +284,24 @@ fn random_words_agree_with_llvm_gfx1030() {
 #[test]
 fn random_words_agree_with_llvm_gfx1013() {
     check("random-gfx1013.tsv", Target::Gfx1013, 0.999);
+}
+
+#[test]
+fn llvm_mc_test_encodings_print_identically_gfx1030_wave64() {
+    check_mode(
+        "llvm-mc-gfx1030.tsv",
+        Mode::wave64(Target::Gfx1030),
+        Some("llvm-mc-gfx1030-w64.tsv"),
+        1.0,
+    );
+}
+
+#[test]
+fn random_words_agree_with_llvm_gfx1030_wave64() {
+    check_mode(
+        "random-gfx1030.tsv",
+        Mode::wave64(Target::Gfx1030),
+        Some("random-gfx1030-w64.tsv"),
+        0.999,
+    );
 }

@@ -5,7 +5,10 @@
 //! 1. **probe** (needs `llvm-mc-19`/`llvm-objdump-19`): each family module
 //!    lists probe encodings (for example every opcode value with known
 //!    register fields). The oracle decodes them for every target and the
-//!    answers are recorded in `isa/gen/oracle/<family>.tsv`.
+//!    answers are recorded in `isa/gen/oracle/<family>.tsv`. Adaptive
+//!    families (see [`families::refine`]) then ask for follow-up probes
+//!    chosen from the answers so far, round after round, until they need
+//!    no more; every answer is recorded.
 //! 2. **emit** (pure): each family module reads its recording and writes
 //!    Rust tables. `cargo test -p isa-gen` checks that emitting from the
 //!    committed recordings reproduces the committed tables byte for byte.

@@ -19,27 +19,38 @@ fn main() -> ExitCode {
     for f in &fams {
         match cmd {
             "probe" => {
-                let probes = (f.probes)();
-                let padded: Vec<Vec<u8>> = probes.iter().map(|p| pad_region(p.clone())).collect();
+                let mut probes = (f.probes)();
                 let mut rec = Recording::default();
-                for cpu in TARGETS {
-                    let oracle = match Oracle::new(cpu) {
-                        Ok(o) => o,
-                        Err(e) => {
-                            eprintln!("isa-gen: {e}");
-                            return ExitCode::FAILURE;
+                // Adaptive families ask for follow-up probes after seeing
+                // the answers (see `families::refine`); repeat until none.
+                while !probes.is_empty() {
+                    let padded: Vec<Vec<u8>> =
+                        probes.iter().map(|p| pad_region(p.clone())).collect();
+                    for cpu in TARGETS {
+                        let oracle = match Oracle::new(cpu) {
+                            Ok(o) => o,
+                            Err(e) => {
+                                eprintln!("isa-gen: {e}");
+                                return ExitCode::FAILURE;
+                            }
+                        };
+                        let answers = match oracle.first_of_regions(&padded) {
+                            Ok(a) => a,
+                            Err(e) => {
+                                eprintln!("isa-gen: {}: {e}", f.name);
+                                return ExitCode::FAILURE;
+                            }
+                        };
+                        for (p, a) in probes.iter().zip(answers) {
+                            rec.insert(cpu, p.clone(), a);
                         }
-                    };
-                    let answers = match oracle.first_of_regions(&padded) {
-                        Ok(a) => a,
-                        Err(e) => {
-                            eprintln!("isa-gen: {}: {e}", f.name);
-                            return ExitCode::FAILURE;
-                        }
-                    };
-                    for (p, a) in probes.iter().zip(answers) {
-                        rec.insert(cpu, p.clone(), a);
                     }
+                    probes = isa_gen::families::refine(f.name, &rec)
+                        .into_iter()
+                        .filter(|p| TARGETS.iter().any(|cpu| rec.get(cpu, p).is_none()))
+                        .collect();
+                    probes.sort();
+                    probes.dedup();
                 }
                 let path = recording_path(f.name);
                 if let Err(e) = rec.save(&path) {

@@ -25,12 +25,11 @@
 //! that run past `v255`; `srsrc` values naming `s[104:107]` or codes above
 //! `ttmp[12:15]`; reserved `soffset` codes.
 
-use super::{DecodeErrorKind, Words};
+use super::{DecodeErrorKind, Mode, Words};
 use crate::family::buf::{BufKind, BufMods, D16};
 use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode, Operands};
 use crate::operand::{Access, OpMods, Operand, Slot, ValType, VGPR_BASE};
 use crate::tables::{mtbuf, mubuf};
-use crate::target::Target;
 
 fn invalid(family: Family, why: &'static str) -> DecodeErrorKind {
     DecodeErrorKind::InvalidField { family, why }
@@ -54,8 +53,10 @@ fn common(d0: u32, d1: u32) -> BufMods {
 pub(crate) fn decode_mubuf(
     w: Words<'_>,
     d0: u32,
-    target: Target,
-) -> Result<Instruction, DecodeErrorKind> {
+    mode: Mode,
+    out: &mut Instruction,
+) -> Result<(), DecodeErrorKind> {
+    let target = mode.target;
     const F: Family = Family::Mubuf;
     let op = ((d0 >> 18) & 0x7f) | (((d0 >> 25) & 1) << 7);
     let info = match mubuf::MUBUF.get(op as usize) {
@@ -80,13 +81,14 @@ pub(crate) fn decode_mubuf(
             ));
         }
         // Only the opcode is meaningful; LLVM ignores every other field.
-        return Ok(Instruction {
-            opcode,
-            family: F,
-            len: 8,
-            operands: Operands::new(),
-            mods: Modifiers::Buf(BufMods::default()),
-        });
+        return {
+            out.opcode = opcode;
+            out.family = F;
+            out.len = 8;
+            out.operands = Operands::new();
+            out.mods = Modifiers::Buf(BufMods::default());
+            Ok(())
+        };
     }
     if mods.lds && (!info.lds_ok || mods.tfe) {
         return Err(invalid(
@@ -100,7 +102,8 @@ pub(crate) fn decode_mubuf(
     if mods.dlc && !info.dlc_ok {
         return Err(invalid(F, "dlc on an atomic"));
     }
-    let mut operands = Operands::new();
+    let operands = &mut out.operands;
+    operands.clear();
     if !mods.lds {
         let count = info.vdata + mods.tfe as u8;
         let access = match info.kind {
@@ -124,21 +127,23 @@ pub(crate) fn decode_mubuf(
             ValType::Data,
         ));
     }
-    let len = push_address(&mut operands, w, F, d1, &mods)?;
-    Ok(Instruction {
-        opcode,
-        family: F,
-        len,
-        operands,
-        mods: Modifiers::Buf(mods),
-    })
+    let len = push_address(operands, w, F, d1, &mods)?;
+    {
+        out.opcode = opcode;
+        out.family = F;
+        out.len = len;
+        out.mods = Modifiers::Buf(mods);
+        Ok(())
+    }
 }
 
 pub(crate) fn decode_mtbuf(
     w: Words<'_>,
     d0: u32,
-    target: Target,
-) -> Result<Instruction, DecodeErrorKind> {
+    mode: Mode,
+    out: &mut Instruction,
+) -> Result<(), DecodeErrorKind> {
+    let target = mode.target;
     const F: Family = Family::Mtbuf;
     let d1 = w.get(1)?;
     let op = ((d0 >> 16) & 7) | (((d1 >> 21) & 1) << 3);
@@ -158,7 +163,8 @@ pub(crate) fn decode_mtbuf(
         // LLVM 19 has no MTBUF form with tfe.
         return Err(invalid(F, "tfe on a typed buffer instruction"));
     }
-    let mut operands = Operands::new();
+    let operands = &mut out.operands;
+    operands.clear();
     let access = match info.kind {
         BufKind::Load => load_access(info.d16, info.components),
         _ => Access::READ,
@@ -168,14 +174,14 @@ pub(crate) fn decode_mtbuf(
         access,
         ValType::Data,
     ));
-    let len = push_address(&mut operands, w, F, d1, &mods)?;
-    Ok(Instruction {
-        opcode: Opcode::new(OpSpace::Mtbuf, op as u16),
-        family: F,
-        len,
-        operands,
-        mods: Modifiers::Buf(mods),
-    })
+    let len = push_address(operands, w, F, d1, &mods)?;
+    {
+        out.opcode = Opcode::new(OpSpace::Mtbuf, op as u16);
+        out.family = F;
+        out.len = len;
+        out.mods = Modifiers::Buf(mods);
+        Ok(())
+    }
 }
 
 /// The access of a load's vdata: a write, partial when 16-bit results

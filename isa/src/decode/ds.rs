@@ -4,11 +4,10 @@
 //! word when one is not; the generated table says which fields each
 //! opcode uses and which bits LLVM ignores instead.
 
-use super::{DecodeErrorKind, Words};
+use super::{DecodeErrorKind, Mode, Words};
 use crate::family::ds::{self, DsGds, DsMods, DsOffset};
-use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode, Operands};
+use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::{Operand, Slot, VGPR_BASE};
-use crate::target::Target;
 
 /// `count` VGPRs from the 8-bit register field `field`, or `None` when the
 /// range would run past `v255` (LLVM rejects such encodings).
@@ -32,8 +31,10 @@ fn invalid(why: &'static str) -> DecodeErrorKind {
 pub(crate) fn decode(
     w: Words<'_>,
     d0: u32,
-    target: Target,
-) -> Result<Instruction, DecodeErrorKind> {
+    mode: Mode,
+    out: &mut Instruction,
+) -> Result<(), DecodeErrorKind> {
+    let target = mode.target;
     let op = (d0 >> 18) & 0xff;
     let info = match ds::info(op as u16) {
         Some(i) if i.targets & target.bit() != 0 => i,
@@ -66,7 +67,8 @@ pub(crate) fn decode(
     if d0 & zero0 & !info.dont_care[0] != 0 || d1 & zero1 & !info.dont_care[1] != 0 {
         return Err(invalid("unused field is not zero"));
     }
-    let mut operands = Operands::new();
+    let operands = &mut out.operands;
+    operands.clear();
     for s in info.slots {
         let field = d1 >> s.fld.shift();
         let op = vgpr_range(field, s.width).ok_or(invalid("register range past v255"))?;
@@ -94,11 +96,11 @@ pub(crate) fn decode(
             DsGds::Never | DsGds::Ignored => false,
         },
     };
-    Ok(Instruction {
-        opcode: Opcode::new(OpSpace::Ds, op as u16),
-        family: FAM,
-        len: 8,
-        operands,
-        mods: Modifiers::Ds(mods),
-    })
+    {
+        out.opcode = Opcode::new(OpSpace::Ds, op as u16);
+        out.family = FAM;
+        out.len = 8;
+        out.mods = Modifiers::Ds(mods);
+        Ok(())
+    }
 }

@@ -2,17 +2,18 @@
 //! export; bits 25:13 are ignored.
 
 use super::ds::vgpr_range;
-use super::{DecodeErrorKind, Words};
+use super::{DecodeErrorKind, Mode, Words};
 use crate::family::exp::ExpMods;
-use crate::inst::{Family, Instruction, Modifiers, Opcode, Operands};
+use crate::inst::{Family, Instruction, Modifiers, Opcode};
 use crate::operand::{Access, Operand, Slot, ValType};
-use crate::target::Target;
 
 pub(crate) fn decode(
     w: Words<'_>,
     d0: u32,
-    _target: Target,
-) -> Result<Instruction, DecodeErrorKind> {
+    mode: Mode,
+    out: &mut Instruction,
+) -> Result<(), DecodeErrorKind> {
+    let _target = mode.target;
     let d1 = w.get(1)?;
     let mods = ExpMods {
         target: ((d0 >> 4) & 0x3f) as u8,
@@ -21,7 +22,8 @@ pub(crate) fn decode(
         done: d0 & (1 << 11) != 0,
         vm: d0 & (1 << 12) != 0,
     };
-    let mut operands = Operands::new();
+    let operands = &mut out.operands;
+    operands.clear();
     for i in 0..4u32 {
         let slot = if mods.en & (1 << i) != 0 {
             let f = source_field(mods.compr, i);
@@ -47,13 +49,13 @@ pub(crate) fn decode(
         };
         operands.push(slot);
     }
-    Ok(Instruction {
-        opcode: Opcode::EXP,
-        family: Family::Exp,
-        len: 8,
-        operands,
-        mods: Modifiers::Exp(mods),
-    })
+    {
+        out.opcode = Opcode::EXP;
+        out.family = Family::Exp;
+        out.len = 8;
+        out.mods = Modifiers::Exp(mods);
+        Ok(())
+    }
 }
 
 /// Which `vsrc` field printed source `i` comes from: with `compr` the four

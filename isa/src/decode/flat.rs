@@ -6,11 +6,10 @@
 //! writes LDS instead of `vdst`.
 
 use super::ds::vgpr_range;
-use super::{sext, DecodeErrorKind, Words};
+use super::{sext, DecodeErrorKind, Mode, Words};
 use crate::family::flat::{self, FlatAddr, FlatMods, Saddr, SaddrMode};
-use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode, Operands};
+use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::{Access, Operand, Slot, ValType};
-use crate::target::Target;
 
 const FAM: Family = Family::Flat;
 
@@ -31,8 +30,10 @@ pub(crate) fn space_of(seg: u32) -> Option<OpSpace> {
 pub(crate) fn decode(
     w: Words<'_>,
     d0: u32,
-    target: Target,
-) -> Result<Instruction, DecodeErrorKind> {
+    mode: Mode,
+    out: &mut Instruction,
+) -> Result<(), DecodeErrorKind> {
+    let target = mode.target;
     let op = ((d0 >> 18) & 0x7f) as u16;
     let unknown = DecodeErrorKind::UnknownOpcode {
         family: FAM,
@@ -77,7 +78,8 @@ pub(crate) fn decode(
         lds,
     };
     let range = |field: u32, n: u8| vgpr_range(field, n).ok_or(invalid("register range past v255"));
-    let mut operands = Operands::new();
+    let operands = &mut out.operands;
+    operands.clear();
     let vdst = if lds || (info.atomic && !glc) {
         0
     } else {
@@ -112,13 +114,13 @@ pub(crate) fn decode(
             operands.push(off());
         }
     }
-    Ok(Instruction {
-        opcode: Opcode::new(space, op),
-        family: FAM,
-        len: 8,
-        operands,
-        mods: Modifiers::Flat(mods),
-    })
+    {
+        out.opcode = Opcode::new(space, op);
+        out.family = FAM;
+        out.len = 8;
+        out.mods = Modifiers::Flat(mods);
+        Ok(())
+    }
 }
 
 /// An unused address operand, printed `off`.

@@ -28,12 +28,11 @@
 //! whose fixed fields (dmask 0xf, unorm, r128, dim 0, no cache or
 //! tfe/lwe/d16 bits, sampler 0) differ.
 
-use super::{DecodeErrorKind, Words};
+use super::{DecodeErrorKind, Mode, Words};
 use crate::family::mimg::{self, MimgKind, MimgMods};
-use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode, Operands};
+use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::{Access, OpMods, Operand, Slot, ValType, VGPR_BASE};
 use crate::tables::mimg as t;
-use crate::target::Target;
 
 const F: Family = Family::Mimg;
 
@@ -61,8 +60,10 @@ fn vgprs(v: u32, count: u32) -> Operand {
 pub(crate) fn decode(
     w: Words<'_>,
     d0: u32,
-    target: Target,
-) -> Result<Instruction, DecodeErrorKind> {
+    mode: Mode,
+    out: &mut Instruction,
+) -> Result<(), DecodeErrorKind> {
+    let target = mode.target;
     let op = ((d0 >> 18) & 0x7f) | ((d0 & 1) << 7);
     let info = match t::MIMG.get(op as usize) {
         Some(Some(i)) if i.targets & target.bit() != 0 => i,
@@ -138,7 +139,8 @@ pub(crate) fn decode(
     }
 
     // Operands, with the hardware's counts.
-    let mut operands = Operands::new();
+    let operands = &mut out.operands;
+    operands.clear();
     let ndata = mimg::data_dwords(info, &m);
     let data_access = match info.kind {
         MimgKind::Store => Access::READ,
@@ -215,11 +217,11 @@ pub(crate) fn decode(
             ValType::Addr,
         ));
     }
-    Ok(Instruction {
-        opcode: Opcode::new(OpSpace::Mimg, op as u16),
-        family: F,
-        len,
-        operands,
-        mods: Modifiers::Mimg(m),
-    })
+    {
+        out.opcode = Opcode::new(OpSpace::Mimg, op as u16);
+        out.family = F;
+        out.len = len;
+        out.mods = Modifiers::Mimg(m);
+        Ok(())
+    }
 }

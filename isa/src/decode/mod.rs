@@ -132,45 +132,112 @@ impl<'a> Words<'a> {
     }
 }
 
+/// What to decode for: the target and the wave size.
+///
+/// The wave size changes what some instructions mean, not only how they
+/// print: a lane mask (`vcc`, a `v_cmp*_e64` destination, a carry, a
+/// `v_cndmask` selector) is one SGPR in wave32 and an SGPR pair in wave64.
+/// `llvm-objdump` decodes gfx10 as wave32 unless given
+/// `--mattr=+wavefrontsize64`; a [`Target`] converts to a wave32 mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Mode {
+    /// The target.
+    pub target: Target,
+    /// Decode lane masks as 64-bit (wave64 code).
+    pub wave64: bool,
+}
+
+impl Mode {
+    /// Wave32 code for `target` (LLVM's default for gfx10).
+    pub const fn wave32(target: Target) -> Mode {
+        Mode {
+            target,
+            wave64: false,
+        }
+    }
+    /// Wave64 code for `target`.
+    pub const fn wave64(target: Target) -> Mode {
+        Mode {
+            target,
+            wave64: true,
+        }
+    }
+    /// Wave64 when `wave_size` is 64, else wave32.
+    pub const fn with_wave_size(target: Target, wave_size: u32) -> Mode {
+        Mode {
+            target,
+            wave64: wave_size == 64,
+        }
+    }
+}
+
+impl From<Target> for Mode {
+    fn from(target: Target) -> Mode {
+        Mode::wave32(target)
+    }
+}
+
 /// Decode the instruction at the start of `bytes`.
 ///
 /// ```
 /// let i = isa::decode(&[0x00, 0x00, 0x81, 0xbf], isa::Target::Gfx1030).unwrap();
 /// assert_eq!(i.len, 4);
 /// ```
-pub fn decode(bytes: &[u8], target: Target) -> Result<Instruction, DecodeError> {
-    decode_at(bytes, 0, target)
+pub fn decode(bytes: &[u8], mode: impl Into<Mode>) -> Result<Instruction, DecodeError> {
+    let mut inst = Instruction::default();
+    decode_into(bytes, mode, &mut inst).map(|()| inst)
 }
 
-fn decode_at(bytes: &[u8], offset: usize, target: Target) -> Result<Instruction, DecodeError> {
-    let w = Words { bytes };
-    decode_words(w, target).map_err(|kind| DecodeError {
-        offset,
-        bytes: ErrorBytes::new(bytes),
-        kind,
-    })
+/// Decode the instruction at the start of `bytes` into `out`, without
+/// moving an [`Instruction`] around: the fast path for loops. On error the
+/// contents of `out` are unspecified.
+#[inline]
+pub fn decode_into(
+    bytes: &[u8],
+    mode: impl Into<Mode>,
+    out: &mut Instruction,
+) -> Result<(), DecodeError> {
+    decode_at(bytes, 0, mode.into(), out)
 }
 
 #[inline]
-fn decode_words(w: Words<'_>, target: Target) -> Result<Instruction, DecodeErrorKind> {
+fn decode_at(
+    bytes: &[u8],
+    offset: usize,
+    mode: Mode,
+    out: &mut Instruction,
+) -> Result<(), DecodeError> {
+    let w = Words { bytes };
+    match decode_words(w, mode, out) {
+        Ok(()) => Ok(()),
+        Err(kind) => Err(DecodeError {
+            offset,
+            bytes: ErrorBytes::new(bytes),
+            kind,
+        }),
+    }
+}
+
+#[inline]
+fn decode_words(w: Words<'_>, mode: Mode, out: &mut Instruction) -> Result<(), DecodeErrorKind> {
     let d0 = w.get(0)?;
     if d0 >> 31 == 0 {
-        return vop::decode_vop_short(w, d0, target);
+        return vop::decode_vop_short(w, d0, mode, out);
     }
     if d0 >> 30 == 0b10 {
-        return sop::decode(w, d0, target);
+        return sop::decode(w, d0, mode, out);
     }
     match d0 >> 26 {
-        0b110010 => vintrp::decode(w, d0, target),
-        0b110011 => vop::decode_vop3p(w, d0, target),
-        0b110101 => vop::decode_vop3(w, d0, target),
-        0b110110 => ds::decode(w, d0, target),
-        0b110111 => flat::decode(w, d0, target),
-        0b111000 => buf::decode_mubuf(w, d0, target),
-        0b111010 => buf::decode_mtbuf(w, d0, target),
-        0b111100 => mimg::decode(w, d0, target),
-        0b111101 => smem::decode(w, d0, target),
-        0b111110 => exp::decode(w, d0, target),
+        0b110010 => vintrp::decode(w, d0, mode, out),
+        0b110011 => vop::decode_vop3p(w, d0, mode, out),
+        0b110101 => vop::decode_vop3(w, d0, mode, out),
+        0b110110 => ds::decode(w, d0, mode, out),
+        0b110111 => flat::decode(w, d0, mode, out),
+        0b111000 => buf::decode_mubuf(w, d0, mode, out),
+        0b111010 => buf::decode_mtbuf(w, d0, mode, out),
+        0b111100 => mimg::decode(w, d0, mode, out),
+        0b111101 => smem::decode(w, d0, mode, out),
+        0b111110 => exp::decode(w, d0, mode, out),
         _ => Err(DecodeErrorKind::UnknownFamily),
     }
 }
@@ -224,21 +291,41 @@ pub fn classify(d0: u32) -> Option<Family> {
 pub struct Decoder<'a> {
     bytes: &'a [u8],
     pos: usize,
-    target: Target,
+    mode: Mode,
 }
 
 impl<'a> Decoder<'a> {
     /// A decoder over `bytes`, starting at offset 0.
-    pub fn new(bytes: &'a [u8], target: Target) -> Decoder<'a> {
+    pub fn new(bytes: &'a [u8], mode: impl Into<Mode>) -> Decoder<'a> {
         Decoder {
             bytes,
             pos: 0,
-            target,
+            mode: mode.into(),
         }
     }
     /// The offset of the next instruction.
     pub fn offset(&self) -> usize {
         self.pos
+    }
+    /// Decode the next instruction into `out` (the fast path: nothing is
+    /// moved). Returns its offset and whether it decoded; `None` at the end.
+    #[inline]
+    pub fn next_into(&mut self, out: &mut Instruction) -> Option<(usize, Result<(), DecodeError>)> {
+        if self.pos >= self.bytes.len() {
+            return None;
+        }
+        let at = self.pos;
+        let rest = &self.bytes[at..];
+        match decode_at(rest, at, self.mode, out) {
+            Ok(()) => {
+                self.pos += out.len as usize;
+                Some((at, Ok(())))
+            }
+            Err(e) => {
+                self.pos += if rest.len() >= 4 { 4 } else { rest.len() };
+                Some((at, Err(e)))
+            }
+        }
     }
 }
 
@@ -247,21 +334,9 @@ impl Iterator for Decoder<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        if self.pos >= self.bytes.len() {
-            return None;
-        }
-        let at = self.pos;
-        let rest = &self.bytes[at..];
-        match decode_at(rest, at, self.target) {
-            Ok(i) => {
-                self.pos += i.len as usize;
-                Some((at, Ok(i)))
-            }
-            Err(e) => {
-                self.pos += if rest.len() >= 4 { 4 } else { rest.len() };
-                Some((at, Err(e)))
-            }
-        }
+        let mut inst = Instruction::default();
+        let (at, r) = self.next_into(&mut inst)?;
+        Some((at, r.map(|()| inst)))
     }
 }
 

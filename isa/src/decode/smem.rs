@@ -1,17 +1,18 @@
 //! SMEM decoding. Field layout: see `isa/gen/src/families/smem.rs` and
 //! [`crate::family::smem`].
 
-use super::{sext, DecodeErrorKind, Words};
+use super::{sext, DecodeErrorKind, Mode, Words};
 use crate::family::smem::{self, DataRole, SmemMods};
-use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode, Operands};
+use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::{Access, OpMods, Operand, Slot, ValType};
-use crate::target::Target;
 
 pub(crate) fn decode(
     w: Words<'_>,
     d0: u32,
-    target: Target,
-) -> Result<Instruction, DecodeErrorKind> {
+    mode: Mode,
+    out: &mut Instruction,
+) -> Result<(), DecodeErrorKind> {
+    let target = mode.target;
     let op = ((d0 >> 18) & 0xff) as u16;
     let info = match smem::info(op) {
         Some(i) if i.targets & target.bit() != 0 => i,
@@ -27,7 +28,8 @@ pub(crate) fn decode(
     let glc = info.glc && d0 & (1 << 16) != 0;
     let dlc = info.dlc && d0 & (1 << 14) != 0;
     let sdata = ((d0 >> 6) & 0x7f) as u16;
-    let mut operands = Operands::new();
+    let operands = &mut out.operands;
+    operands.clear();
     let data_access = match info.data {
         DataRole::None => None,
         DataRole::Load => Some(Access::WRITE),
@@ -66,13 +68,13 @@ pub(crate) fn decode(
         ));
         offset = sext(d1 & 0x1f_ffff, 21);
     }
-    Ok(Instruction {
-        opcode: Opcode::new(OpSpace::Smem, op),
-        family: Family::Smem,
-        len: 8,
-        operands,
-        mods: Modifiers::Smem(SmemMods { offset, glc, dlc }),
-    })
+    {
+        out.opcode = Opcode::new(OpSpace::Smem, op);
+        out.family = Family::Smem;
+        out.len = 8;
+        out.mods = Modifiers::Smem(SmemMods { offset, glc, dlc });
+        Ok(())
+    }
 }
 
 /// The first register code of a `width`-dword scalar register tuple named

@@ -1,17 +1,18 @@
 //! SOP1, SOP2, SOPK, SOPC and SOPP decoding.
 
-use super::{DecodeErrorKind, Words};
+use super::{DecodeErrorKind, Mode, Words};
 use crate::family::sop::{Simm16Kind, SopFld, SopInfo};
-use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode, Operands};
+use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::{Operand, Slot, ValType};
 use crate::tables::sop as t;
-use crate::target::Target;
 
 pub(crate) fn decode(
     w: Words<'_>,
     d0: u32,
-    target: Target,
-) -> Result<Instruction, DecodeErrorKind> {
+    mode: Mode,
+    out: &mut Instruction,
+) -> Result<(), DecodeErrorKind> {
+    let target = mode.target;
     let (family, space, op, table): (Family, OpSpace, u32, &[Option<SopInfo>]) = match d0 >> 23 {
         0x17d => (Family::Sop1, OpSpace::Sop1, (d0 >> 8) & 0xff, &t::SOP1),
         0x17e => (Family::Sopc, OpSpace::Sopc, (d0 >> 16) & 0x7f, &t::SOPC),
@@ -37,7 +38,8 @@ pub(crate) fn decode(
             why: "immediate must be zero",
         });
     }
-    let mut operands = Operands::new();
+    let operands = &mut out.operands;
+    operands.clear();
     let mut len = 4u8;
     for s in info.slots {
         let ty = if s.f64 || s.width == 2 {
@@ -69,13 +71,13 @@ pub(crate) fn decode(
         Family::Sopk | Family::Sopp => Modifiers::Simm16(simm16),
         _ => Modifiers::None,
     };
-    Ok(Instruction {
-        opcode: Opcode::new(space, op as u16),
-        family,
-        len,
-        operands,
-        mods,
-    })
+    {
+        out.opcode = Opcode::new(space, op as u16);
+        out.family = family;
+        out.len = len;
+        out.mods = mods;
+        Ok(())
+    }
 }
 
 /// A 7-bit scalar destination field.

@@ -1,19 +1,20 @@
 //! VINTRP decoding.
 
 use super::ds::vgpr_range;
-use super::{DecodeErrorKind, Words};
+use super::{DecodeErrorKind, Mode, Words};
 use crate::family::vintrp::{VintrpMods, VintrpSrc};
-use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode, Operands};
+use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::{Access, Operand, Slot, ValType};
 use crate::tables::vintrp::VINTRP;
-use crate::target::Target;
 
 #[inline]
 pub(crate) fn decode(
     _w: Words<'_>,
     d0: u32,
-    target: Target,
-) -> Result<Instruction, DecodeErrorKind> {
+    mode: Mode,
+    out: &mut Instruction,
+) -> Result<(), DecodeErrorKind> {
+    let target = mode.target;
     let op = (d0 >> 16) & 3;
     let info = match VINTRP.get(op as usize) {
         Some(Some(i)) if i.targets & target.bit() != 0 => i,
@@ -27,16 +28,15 @@ pub(crate) fn decode(
     };
     let reg = |f: u32| vgpr_range(f, 1).unwrap_or(Operand::Off);
     // Built in place: the operand array is most of the instruction's size.
-    let mut inst = Instruction {
-        opcode: Opcode::new(OpSpace::Vintrp, op as u16),
-        family: Family::Vintrp,
-        len: 4,
-        operands: Operands::new(),
-        mods: Modifiers::Vintrp(VintrpMods {
-            attr: ((d0 >> 10) & 0x3f) as u8,
-            chan: ((d0 >> 8) & 3) as u8,
-        }),
-    };
+    let inst = out;
+    inst.opcode = Opcode::new(OpSpace::Vintrp, op as u16);
+    inst.family = Family::Vintrp;
+    inst.len = 4;
+    inst.operands.clear();
+    inst.mods = Modifiers::Vintrp(VintrpMods {
+        attr: ((d0 >> 10) & 0x3f) as u8,
+        chan: ((d0 >> 8) & 3) as u8,
+    });
     inst.operands.push(Slot {
         op: reg(d0 >> 18),
         access: info.vdst_access,
@@ -52,5 +52,5 @@ pub(crate) fn decode(
             mods: Default::default(),
         },
     });
-    Ok(inst)
+    Ok(())
 }

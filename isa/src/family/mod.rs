@@ -51,6 +51,7 @@ pub fn implicit(inst: &Instruction) -> Implicit {
         OpSpace::Sop1 => row(&tables::sop::SOP1),
         OpSpace::Sopc => row(&tables::sop::SOPC),
         OpSpace::Sopp => row(&tables::sop::SOPP),
+        OpSpace::Vop | OpSpace::Vop3p => vop::implicit(inst),
         OpSpace::Smem => smem::implicit(inst),
         OpSpace::Mubuf | OpSpace::Mtbuf => Some(buf::implicit(inst)),
         OpSpace::Mimg => Some(mimg::implicit(inst)),
@@ -61,7 +62,6 @@ pub fn implicit(inst: &Instruction) -> Implicit {
             .and_then(|r| r.as_ref())
             .map(|r| r.implicit),
         OpSpace::Exp => Some(Implicit::EXPORT),
-        _ => None,
     }
     .unwrap_or(Implicit::empty())
 }

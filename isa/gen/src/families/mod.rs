@@ -9,7 +9,9 @@ pub mod mubuf;
 pub mod smem;
 pub mod sop;
 pub mod vintrp;
+pub mod vop;
 
+use crate::recording::Recording;
 use crate::FamilyGen;
 use std::fmt::Write as _;
 
@@ -25,7 +27,20 @@ pub fn all() -> Vec<FamilyGen> {
         flat::gen(),
         exp::gen(),
         vintrp::gen(),
+        vop::gen(),
+        vop::gen_vop3p(),
     ]
+}
+
+/// Follow-up probes an adaptive family wants after seeing the answers
+/// recorded so far (`isa-gen probe` repeats until this returns nothing
+/// new). Families with a fixed probe list return nothing.
+pub fn refine(name: &str, rec: &Recording) -> Vec<Vec<u8>> {
+    match name {
+        "vop" => vop::refine(rec),
+        "vop3p" => vop::refine_vop3p(rec),
+        _ => Vec::new(),
+    }
 }
 
 /// Split LLVM text into mnemonic and comma-separated operands. Operands
