@@ -390,3 +390,56 @@ fn a_device_index_past_the_end_is_a_typed_error() {
         Ok(_) => panic!("device {n} of {n} exists"),
     }
 }
+
+#[test]
+fn a_fused_multiply_add_through_doubles_is_exact_where_glsl_fma_may_not_be() {
+    let Some(h) = Harness::shared_or_skip("fma") else {
+        return;
+    };
+    let program = h
+        .program(
+            &spv("fma"),
+            &Interface {
+                entry_point: "main".into(),
+                bindings: vec![0, 1],
+                push_constant_bytes: 0,
+            },
+        )
+        .unwrap();
+    let e = 1.0 + f32::powi(2.0, -12);
+    // (a, b, c, fused result): the product's low bits matter.
+    let cases: [(f32, f32, f32, f32); 3] = [
+        (e, e, -(1.0 + f32::powi(2.0, -11)), f32::powi(2.0, -24)),
+        (3.0, 5.0, 7.0, 22.0),
+        (f32::from_bits(0x3dcc_cccd), 10.0, -1.0, f32::powi(2.0, -26)),
+    ];
+    let input: Vec<u8> = cases
+        .iter()
+        .flat_map(|&(a, b, c, _)| [a, b, c, 0.0])
+        .flat_map(f32::to_le_bytes)
+        .collect();
+    let n = cases.len() as u32;
+    let out = program
+        .run(
+            &DrawCall {
+                vertex_count: n,
+                instance_count: 1,
+                first_vertex: 0,
+                first_instance: 0,
+            },
+            &[
+                Binding::input(0, &input),
+                Binding::output(1, u64::from(n) * 8),
+            ],
+            &[],
+        )
+        .unwrap();
+    let w = words(out.buffer(1).unwrap());
+    for (k, &(a, b, c, fused)) in cases.iter().enumerate() {
+        assert_eq!(a.mul_add(b, c), fused, "case {k}: the host's fused result");
+        let glsl = f32::from_bits(w[2 * k]);
+        let via_double = f32::from_bits(w[2 * k + 1]);
+        eprintln!("case {k}: fused {fused:e}, GLSL fma {glsl:e}, via doubles {via_double:e}");
+        assert_eq!(via_double.to_bits(), fused.to_bits(), "case {k}");
+    }
+}

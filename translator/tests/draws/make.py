@@ -10,7 +10,7 @@ import json
 import os
 import struct
 
-HI = 0xFFFF8000 << 32
+HI = 0x8000 << 32   # 0xffff8000 truncated to the 48-bit GPU address
 TABLE = 0x1000          # user-data word 0: vertex-buffer table (low half)
 SET0 = 0x2000           # last user-data word: descriptor set 0 (low half)
 VB0 = 0x0001_0000_0000  # 48-bit guest addresses of the buffers
