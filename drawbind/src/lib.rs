@@ -1,3 +1,29 @@
-//! Per-draw bind ranges, buffer cache keys and the reference buffer cache.
+//! Per-draw buffer bind ranges narrowed to the records a draw can index,
+//! buffer cache keys, a reference buffer cache and the ring replay.
+//!
+//! - [`plan`]: [`BindPlan`] (once per shader) and [`BindPlan::bind`] (every
+//!   draw, no allocation): the draw semantics, the baseline (D733) and the
+//!   narrowing (D879) rules are documented there.
+//! - [`vsharp`]: the gfx10 buffer resource fields and range-check classes.
+//! - [`memory`]: the [`GuestMemory`] trait the emulator implements.
+//! - [`cache`]: [`BufferCache`], the reference cache, and its telemetry.
+//! - [`draws`]: the DRAWS.json format shared by `bind`, `verify` and `run`.
+//! - [`replay`]: draw streams (the mesa-ring scenario, JSON lines) replayed
+//!   through the cache with the baseline and the narrowed rules.
+//! - [`fixtures`]: hand-built traces of the corpus shaders.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod cache;
+pub mod draws;
+pub mod fixtures;
+pub mod memory;
+pub mod plan;
+pub mod replay;
+pub mod vsharp;
+
+pub use cache::{BufferCache, CacheError, Outcome, Telemetry};
+pub use memory::{GuestMemory, SparseMemory, PAGE_SHIFT, PAGE_SIZE};
+pub use plan::{BindError, BindPlan, BindRange, BufferKey, Draw, PlanError, Reason, WordRole};
+pub use vsharp::{Class, OobSelect, VSharp};

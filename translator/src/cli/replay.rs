@@ -1,16 +1,176 @@
-//! `shaderlift replay` (placeholder: its owner replaces this file).
+//! `shaderlift replay`: a draw stream through the reference buffer cache,
+//! once with the baseline (D733) bind ranges and once with the narrowed
+//! (D879) ones, in the same process; both telemetry sets side by side.
+//!
+//! The shader is `corpus/radv/cube`. Until the register-source tracer is on
+//! main its trace is the hand-built `drawbind::fixtures::cube_trace()`,
+//! which the drawbind tests check against the entry's meta.json.
 
-use super::{CaptureArgs, CliError};
+use super::error::output_result;
+use super::CliError;
+use drawbind::replay::{self, Comparison, Event, ReplayStats, RingConfig};
+use drawbind::BindPlan;
+use isa::Stage;
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Write};
+use std::path::PathBuf;
 
-/// Replay recorded draws through the reference buffer cache.
+/// A built-in draw stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Scenario {
+    /// Every draw streams its vertices into a 4 MiB upload ring; each
+    /// binding's records reach the end of the ring; the frames repeat.
+    MesaRing,
+}
+
+/// Replay a draw stream through the reference buffer cache with the
+/// baseline and the narrowed bind ranges, and print both telemetry sets.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The shader.
-    #[command(flatten)]
-    pub capture: CaptureArgs,
+    /// The built-in stream to replay.
+    #[arg(
+        long,
+        value_enum,
+        conflicts_with = "stream",
+        required_unless_present = "stream"
+    )]
+    pub scenario: Option<Scenario>,
+
+    /// Draws in the scenario.
+    #[arg(
+        long,
+        default_value_t = 17_000,
+        value_name = "N",
+        conflicts_with = "stream"
+    )]
+    pub draws: usize,
+
+    /// A recorded stream instead: JSON lines of `map`, `write`, `draw` and
+    /// `steady` events (see the README).
+    #[arg(long, value_name = "FILE")]
+    pub stream: Option<PathBuf>,
+
+    /// Also write the scenario's stream to FILE as JSON lines.
+    #[arg(long, value_name = "FILE", conflicts_with = "stream")]
+    pub write_stream: Option<PathBuf>,
+
+    /// Print `{"baseline": {...}, "narrowed": {...}}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Run `shaderlift replay`.
-pub fn run(_args: Args) -> Result<(), CliError> {
-    Err(CliError::NotImplemented("replay"))
+pub fn run(args: Args) -> Result<(), CliError> {
+    let plan = BindPlan::new(&drawbind::fixtures::cube_trace(), Stage::Ngg)
+        .map_err(|e| CliError::Input(format!("corpus/radv/cube: {e}")))?;
+    let (title, cmp) = match &args.stream {
+        Some(path) => {
+            let f = File::open(path)
+                .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+            let events = replay::read_stream(BufReader::new(f))
+                .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+            let draws = events
+                .iter()
+                .filter(|e| matches!(e, Event::Draw { .. }))
+                .count();
+            let cmp = replay::compare(&plan, &events)
+                .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+            (format!("{}: {draws} draws", path.display()), cmp)
+        }
+        None => {
+            let cfg = RingConfig::MESA;
+            if let Some(path) = &args.write_stream {
+                let f = File::create(path)
+                    .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+                let events: Vec<Event> = cfg.stream(args.draws).collect();
+                replay::write_stream(&events, BufWriter::new(f))
+                    .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+            }
+            let cmp = replay::compare_with(&plan, || cfg.stream(args.draws))
+                .map_err(|e| CliError::Input(format!("mesa-ring: {e}")))?;
+            (format!("mesa-ring: {} draws, 4 MiB ring", args.draws), cmp)
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let r = if args.json {
+        serde_json::to_writer_pretty(&mut out, &cmp)
+            .map_err(io::Error::from)
+            .and_then(|_| writeln!(out))
+    } else {
+        write_table(&mut out, &title, &cmp)
+    };
+    output_result(r)
+}
+
+fn ratio(b: f64, n: f64) -> String {
+    if n == 0.0 {
+        if b == 0.0 {
+            "-".into()
+        } else {
+            "inf".into()
+        }
+    } else {
+        format!("{:.1}x", b / n)
+    }
+}
+
+fn pct(hits: u64, misses: u64) -> String {
+    let all = hits + misses;
+    if all == 0 {
+        "-".into()
+    } else {
+        format!("{:.2}%", 100.0 * hits as f64 / all as f64)
+    }
+}
+
+/// The side-by-side table.
+fn write_table(out: &mut impl Write, title: &str, c: &Comparison) -> io::Result<()> {
+    let (b, n): (&ReplayStats, &ReplayStats) = (&c.baseline, &c.narrowed);
+    writeln!(out, "{title}, shader corpus/radv/cube")?;
+    writeln!(
+        out,
+        "{:<22} {:>16} {:>16} {:>12}",
+        "", "baseline", "narrowed", "baseline/narrowed"
+    )?;
+    let rows: [(&str, u64, u64); 7] = [
+        ("hits", b.hits, n.hits),
+        ("misses", b.misses, n.misses),
+        ("steady_hits", b.steady_hits, n.steady_hits),
+        ("steady_misses", b.steady_misses, n.steady_misses),
+        ("bytes_copied", b.bytes_copied, n.bytes_copied),
+        ("bytes_hashed", b.bytes_hashed, n.bytes_hashed),
+        ("distinct_keys", b.distinct_keys, n.distinct_keys),
+    ];
+    for (name, x, y) in rows {
+        writeln!(
+            out,
+            "{name:<22} {x:>16} {y:>16} {:>12}",
+            ratio(x as f64, y as f64)
+        )?;
+    }
+    let moved = |s: &ReplayStats| (s.bytes_copied + s.bytes_hashed) as f64;
+    writeln!(
+        out,
+        "{:<22} {:>16} {:>16} {:>12}",
+        "bytes copied+hashed",
+        moved(b),
+        moved(n),
+        ratio(moved(b), moved(n))
+    )?;
+    writeln!(
+        out,
+        "{:<22} {:>16} {:>16}",
+        "steady hit rate",
+        pct(b.steady_hits, b.steady_misses),
+        pct(n.steady_hits, n.steady_misses)
+    )?;
+    writeln!(
+        out,
+        "{:<22} {:>16.4} {:>16.4} {:>12}",
+        "seconds",
+        b.seconds,
+        n.seconds,
+        ratio(b.seconds, n.seconds)
+    )
 }

@@ -1,0 +1,1141 @@
+//! Per-shader bind plans and the per-draw bind.
+//!
+//! [`BindPlan::new`] turns a [`ShaderTrace`] into flat arrays once per
+//! shader; [`BindPlan::bind`] runs on every draw, reads only the plan, the
+//! draw, the user data and guest memory, and allocates nothing.
+//!
+//! # Draw semantics
+//!
+//! A draw's ids are the values the hardware writes into the ABI's id VGPRs.
+//! For RADV they do not include the base vertex or start instance: the shader
+//! adds those user-data words itself (`index = v5 + ud1`), and the trace
+//! records that as an [`IndexBound`] with an added word.
+//!
+//! - An auto draw `{first_vertex, vertex_count}` gives the vertex-id VGPR
+//!   the values `first_vertex ..= first_vertex + vertex_count − 1`. When the
+//!   draw lists split chunks `(first, count)`, the chunks replace that pair:
+//!   the ids are the union of `first ..= first + count − 1` over the chunks,
+//!   so the last id is the end of the last (highest) non-empty chunk.
+//! - Instance ids are `0 ..= instance_count − 1`, for auto and indexed draws.
+//! - An indexed draw's vertex ids are index-buffer values, which `bind` does
+//!   not read.
+//!
+//! # Baseline (the D733 rules)
+//!
+//! The baseline is what the hardware's range check lets any draw reach. It
+//! depends on the descriptor's class ([`Class`]) and on the accesses' reach:
+//! the end of the widest access inside a record, `soffset + offset + bytes`
+//! over the descriptor's accesses with a constant soffset and no VGPR offset.
+//!
+//! - **Structured** (stride > 0, OOB_SELECT 1): records `0 ..= N − 1` pass
+//!   the check, so the range is
+//!   `[base, base + (N − 1)·stride + max(stride, reach))`; with `N = 0`
+//!   nothing passes and the range is empty (`size = 0`).
+//! - **Structured with offset** (OOB_SELECT 0): the in-record offset is also
+//!   checked (`offset ≥ stride` is out of range, per Mesa's description of
+//!   the field). An access whose immediate offset is `≥ stride` therefore
+//!   never reads memory and does not count towards the reach; an access with
+//!   a VGPR offset reaches at most `soffset + stride − 1 + bytes`. An access
+//!   with a non-zero constant soffset is not dropped (whether soffset is part
+//!   of the check is not settled), so its whole reach counts.
+//! - **Raw** (stride 0 or OOB_SELECT 3): `num_records` counts bytes:
+//!   `[base, base + N + soffset)` with the largest constant soffset.
+//! - **Unchecked** (OOB_SELECT 2) and **not a buffer** (TYPE ≠ 0): what the
+//!   descriptor declares, the structured formula when stride > 0 and
+//!   OOB_SELECT ≠ 3, else the raw one. The hardware does not bound these.
+//! - **Swizzled**: the structured formula with `N` rounded up to whole
+//!   index-stride blocks (swizzled records are laid out in blocks of 8–64).
+//! - **ADD_TID_ENABLE**: the structured formula (the thread id is added to
+//!   the index before the check).
+//! - **VGPR offset** (offen) or **non-constant soffset**: the formula of the
+//!   class, with the reach of the other accesses. For OOB_SELECT 0 offen is
+//!   bounded as above; otherwise the hardware does not bound these offsets
+//!   and the baseline is the declared extent.
+//!
+//! All arithmetic is on u64 from 32-, 14- and 48-bit fields, so it cannot
+//! overflow; it is saturating anyway.
+//!
+//! # Narrowing (the D879 rule)
+//!
+//! Only a structured descriptor (class `Structured`, no VGPR offset, constant
+//! soffsets) with an index bound `id + word` is narrowed, in a vertex or
+//! primitive shader, on a draw with lanes:
+//! `last = min(last_id + word, N − 1)` and the range is
+//! `[base, base + last·stride + max(stride, reach))`. It never ends past the
+//! baseline, because `last ≤ N − 1`. The baseline is kept, with the reason
+//! in [`Reason`], for: non-vertex stages, no traced index bound, accesses
+//! that disagree, an untraced added word, every class but `Structured`, VGPR
+//! offsets, non-constant soffsets, `N = 0`, a zero-count draw (no lanes run;
+//! an empty range would be sound too, but the rule keeps the baseline), a
+//! vertex-id bound on an indexed draw, and `last_id + word` past 32 bits
+//! (the shader's 32-bit add wraps). When the draw reaches record `N − 1`
+//! anyway the result is the baseline with reason [`Reason::Capped`].
+//!
+//! An instance-id bound is narrowed on indexed draws too: instance ids do not
+//! come from the index buffer.
+
+use crate::memory::GuestMemory;
+use crate::vsharp::{Class, OobSelect, VSharp, ADDRESS_MASK};
+use analysis::source::{Id, PtrId, Word};
+use analysis::trace::{DescId, IndexBound, ShaderTrace};
+use core::fmt;
+use isa::Stage;
+
+/// The most pointers a plan can resolve per draw (they live on the stack).
+pub const MAX_POINTERS: usize = 16;
+
+/// One draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Draw<'a> {
+    /// A non-indexed draw.
+    Auto {
+        /// The first value of the vertex-id VGPR.
+        first_vertex: u32,
+        /// Vertices (ignored when `chunks` is not empty).
+        vertex_count: u32,
+        /// Instances.
+        instance_count: u32,
+        /// The hardware chunks of a split draw, `(first, count)` in
+        /// vertex-id VGPR values; empty for an unsplit draw.
+        chunks: &'a [(u32, u32)],
+    },
+    /// An indexed draw.
+    Indexed {
+        /// Indices.
+        index_count: u32,
+        /// Instances.
+        instance_count: u32,
+    },
+}
+
+impl Draw<'_> {
+    /// An unsplit auto draw.
+    pub const fn auto(first_vertex: u32, vertex_count: u32, instance_count: u32) -> Draw<'static> {
+        Draw::Auto {
+            first_vertex,
+            vertex_count,
+            instance_count,
+            chunks: &[],
+        }
+    }
+}
+
+/// Why a range is what it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Reason {
+    /// Narrowed to the draw's last record.
+    Narrowed,
+    /// The draw reaches record `N − 1`: the range is the baseline.
+    Capped,
+    /// The baseline rules were asked for ([`BindPlan::bind_baseline`]).
+    #[default]
+    BaselineRules,
+    /// The shader is not a vertex or primitive shader.
+    NotVertexStage,
+    /// The trace has no index bound for the descriptor.
+    NoIndexBound,
+    /// The descriptor's indexed accesses use different indices.
+    AccessesDisagree,
+    /// The bound's added word could not be traced.
+    AddedWordUntraced,
+    /// TYPE ≠ 0.
+    NotBuffer,
+    /// OOB_SELECT 2.
+    Unchecked,
+    /// Stride 0 or OOB_SELECT 3.
+    Raw,
+    /// SWIZZLE_ENABLE.
+    Swizzled,
+    /// ADD_TID_ENABLE.
+    AddTid,
+    /// An access adds a VGPR byte offset (offen).
+    VgprOffset,
+    /// An access's soffset is not a constant.
+    DynamicSoffset,
+    /// `num_records` is 0: nothing is in range, the range is empty.
+    NoRecords,
+    /// The draw runs no lanes (a zero vertex, index or instance count).
+    ZeroCount,
+    /// An indexed draw: vertex ids come from the index buffer.
+    IndexedDraw,
+    /// The last id plus the added word passes 32 bits.
+    Wrap,
+}
+
+impl Reason {
+    /// Short name, as the CLI prints it.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Reason::Narrowed => "narrowed",
+            Reason::Capped => "capped",
+            Reason::BaselineRules => "baseline-rules",
+            Reason::NotVertexStage => "not-vertex-stage",
+            Reason::NoIndexBound => "no-index-bound",
+            Reason::AccessesDisagree => "accesses-disagree",
+            Reason::AddedWordUntraced => "added-word-untraced",
+            Reason::NotBuffer => "not-a-buffer",
+            Reason::Unchecked => "unchecked",
+            Reason::Raw => "raw",
+            Reason::Swizzled => "swizzled",
+            Reason::AddTid => "add-tid",
+            Reason::VgprOffset => "vgpr-offset",
+            Reason::DynamicSoffset => "dynamic-soffset",
+            Reason::NoRecords => "no-records",
+            Reason::ZeroCount => "zero-count",
+            Reason::IndexedDraw => "indexed-draw",
+            Reason::Wrap => "wrap",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A cache key: a guest byte range. Built from guest values only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct BufferKey {
+    /// Guest base address.
+    pub base: u64,
+    /// Bytes.
+    pub size: u64,
+}
+
+impl BufferKey {
+    /// One past the last byte (saturating).
+    pub const fn end(&self) -> u64 {
+        self.base.saturating_add(self.size)
+    }
+    /// True when `other` lies inside `self`.
+    pub const fn contains(&self, other: &BufferKey) -> bool {
+        other.base >= self.base && other.end() <= self.end()
+    }
+}
+
+/// The bytes one descriptor binds for one draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BindRange {
+    /// The descriptor.
+    pub descriptor: DescId,
+    /// Guest base address (the descriptor's base).
+    pub base: u64,
+    /// Bytes from the base.
+    pub size: u64,
+    /// The narrowing rule set the end (false when the baseline is kept).
+    pub narrowed: bool,
+    /// Why.
+    pub reason: Reason,
+}
+
+impl BindRange {
+    /// A placeholder to fill output buffers with.
+    pub const EMPTY: BindRange = BindRange {
+        descriptor: DescId(0),
+        base: 0,
+        size: 0,
+        narrowed: false,
+        reason: Reason::BaselineRules,
+    };
+    /// The cache key.
+    pub const fn key(&self) -> BufferKey {
+        BufferKey {
+            base: self.base,
+            size: self.size,
+        }
+    }
+    /// One past the last byte.
+    pub const fn end(&self) -> u64 {
+        self.base.saturating_add(self.size)
+    }
+}
+
+impl Default for BindRange {
+    fn default() -> Self {
+        BindRange::EMPTY
+    }
+}
+
+/// What a word is, in an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WordRole {
+    /// Dword `word` (0..=3) of a descriptor.
+    Descriptor {
+        /// The descriptor.
+        desc: DescId,
+        /// Which dword.
+        word: u8,
+    },
+    /// The word added to the id in a descriptor's index bound.
+    AddedWord {
+        /// The descriptor.
+        desc: DescId,
+    },
+    /// A half of a traced pointer.
+    Pointer {
+        /// The pointer.
+        ptr: PtrId,
+        /// The high half.
+        high: bool,
+    },
+}
+
+impl fmt::Display for WordRole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            WordRole::Descriptor { desc, word } => {
+                write!(f, "word {word} of descriptor {}", desc.0)
+            }
+            WordRole::AddedWord { desc } => {
+                write!(f, "the added index word of descriptor {}", desc.0)
+            }
+            WordRole::Pointer { ptr, high } => write!(
+                f,
+                "the {} half of pointer {}",
+                if high { "high" } else { "low" },
+                ptr.0
+            ),
+        }
+    }
+}
+
+/// A per-draw failure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BindError {
+    /// `out` is shorter than [`BindPlan::len`].
+    #[error("the output buffer holds {got} ranges but the plan writes {needed}")]
+    OutputTooSmall {
+        /// Ranges the plan writes.
+        needed: usize,
+        /// Ranges the buffer holds.
+        got: usize,
+    },
+    /// A user-data word past the end of `user_data`.
+    #[error("{role} is user-data word {k}, but only {len} user-data words were given")]
+    MissingUserData {
+        /// The word.
+        k: u8,
+        /// Words given.
+        len: usize,
+        /// What needed it.
+        role: WordRole,
+    },
+    /// Guest memory that cannot be read.
+    #[error("guest memory at {addr:#x} cannot be read ({role})")]
+    Unreadable {
+        /// The dword's address.
+        addr: u64,
+        /// What needed it.
+        role: WordRole,
+    },
+}
+
+/// A trace the plan cannot be built from.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// A descriptor word is `Unknown`.
+    #[error("word {word} of descriptor {} is not traced", desc.0)]
+    UnknownWord {
+        /// The descriptor.
+        desc: DescId,
+        /// Which dword.
+        word: u8,
+    },
+    /// A pointer id past the trace's pointer table.
+    #[error("pointer {} is not in the trace's pointer table ({len} entries)", ptr.0)]
+    DanglingPointer {
+        /// The pointer.
+        ptr: PtrId,
+        /// Table length.
+        len: usize,
+    },
+    /// A pointer half is `Unknown`.
+    #[error("the {} half of pointer {} is not traced", if *high { "high" } else { "low" }, ptr.0)]
+    UnknownPointerHalf {
+        /// The pointer.
+        ptr: PtrId,
+        /// The high half.
+        high: bool,
+    },
+    /// A pointer loaded through itself.
+    #[error("pointer {} is loaded through itself", ptr.0)]
+    PointerCycle {
+        /// The pointer.
+        ptr: PtrId,
+    },
+    /// More than [`MAX_POINTERS`] pointers.
+    #[error("the descriptors need {count} pointers; a plan resolves at most {MAX_POINTERS}")]
+    TooManyPointers {
+        /// Pointers needed.
+        count: usize,
+    },
+}
+
+/// How to get one word at draw time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// User-data word k.
+    Ud(u8),
+    /// A constant.
+    Const(u32),
+    /// The dword at resolved pointer `slot` + `offset`.
+    Table { slot: u8, offset: u32 },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct PtrPlan {
+    id: PtrId,
+    lo: Step,
+    hi: Step,
+    add: u64,
+}
+
+/// Static facts about one access, for the OOB_SELECT 0 reach.
+#[derive(Clone, Copy, Debug)]
+struct AccessFacts {
+    offen: bool,
+    soffset: u64,
+    imm: u64,
+    bytes: u64,
+}
+
+/// Everything `bind` needs about one descriptor.
+#[derive(Clone, Copy, Debug)]
+struct DescPlan {
+    id: DescId,
+    words: [Step; 4],
+    /// All four words are consecutive dwords of one table: (slot, offset).
+    table4: Option<(u8, u32)>,
+    /// The id of the index bound (None: no usable bound).
+    bound: Option<Id>,
+    /// The added word (`Const(0)` when there is none).
+    plus: Step,
+    /// A reason from the shader alone to keep the baseline.
+    keep: Option<Reason>,
+    /// Some access has a VGPR offset.
+    offen: bool,
+    /// Some access has a non-constant soffset.
+    dyn_soffset: bool,
+    /// max(soffset + imm + bytes) over accesses without offen and with a
+    /// constant soffset.
+    reach: u64,
+    /// The largest constant soffset.
+    max_soffset: u64,
+    /// This descriptor's accesses in `BindPlan::accesses`.
+    first_access: u32,
+    access_count: u32,
+}
+
+/// The per-shader plan; see the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct BindPlan {
+    stage: Stage,
+    ptrs: Vec<PtrPlan>,
+    descs: Vec<DescPlan>,
+    accesses: Vec<AccessFacts>,
+}
+
+/// One descriptor of a plan, as [`BindPlan::entries`] lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlanEntry {
+    /// The descriptor.
+    pub descriptor: DescId,
+    /// The id its index is bound by, if usable.
+    pub bound: Option<Id>,
+    /// A reason from the shader alone to keep the baseline.
+    pub keep: Option<Reason>,
+    /// The widest constant access reach inside a record.
+    pub reach: u64,
+}
+
+/// Names of deliberately broken rules. Only test builds can switch one on
+/// (per test thread), so each rule's test proves it fails when its rule is
+/// broken; in other builds [`sabotaged`] is constant `false`.
+pub(crate) mod sab {
+    pub const NO_CAP: u32 = 1 << 0;
+    pub const NO_WRAP_CHECK: u32 = 1 << 1;
+    pub const IGNORE_INDEXED: u32 = 1 << 2;
+    pub const IGNORE_PLUS: u32 = 1 << 3;
+    pub const IGNORE_CHUNKS: u32 = 1 << 4;
+    pub const NO_REACH: u32 = 1 << 5;
+    pub const NARROW_ANY_CLASS: u32 = 1 << 6;
+    pub const IGNORE_DISAGREE: u32 = 1 << 7;
+    pub const NO_ZERO_CHECK: u32 = 1 << 8;
+    pub const INSTANCE_AS_VERTEX: u32 = 1 << 9;
+    pub const IGNORE_STAGE: u32 = 1 << 10;
+    pub const OOB0_KEEPS_ALL: u32 = 1 << 11;
+
+    #[cfg(test)]
+    thread_local!(static ON: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
+
+    /// Is `flag` on for this thread?
+    #[cfg(test)]
+    pub fn on(flag: u32) -> bool {
+        ON.with(|c| c.get() & flag != 0)
+    }
+
+    /// Run `f` with `flags` switched on.
+    #[cfg(test)]
+    pub fn with<R>(flags: u32, f: impl FnOnce() -> R) -> R {
+        ON.with(|c| c.set(flags));
+        let r = f();
+        ON.with(|c| c.set(0));
+        r
+    }
+}
+
+#[inline(always)]
+fn sabotaged(_flag: u32) -> bool {
+    #[cfg(test)]
+    {
+        sab::on(_flag)
+    }
+    #[cfg(not(test))]
+    {
+        false
+    }
+}
+
+/// Pointer-table resolution order, built by depth-first search.
+struct PtrOrder<'t> {
+    table: &'t [analysis::source::Ptr],
+    /// Slot of each trace pointer, once placed.
+    slot: Vec<Option<u8>>,
+    visiting: Vec<bool>,
+    out: Vec<PtrPlan>,
+}
+
+impl PtrOrder<'_> {
+    fn word(&mut self, w: Word) -> Result<Option<Step>, PlanError> {
+        Ok(match w {
+            Word::UserData { k } => Some(Step::Ud(k)),
+            Word::Const { value } => Some(Step::Const(value)),
+            Word::TableWord { table, byte_offset } => {
+                let slot = self.ptr(table)?;
+                Some(Step::Table {
+                    slot,
+                    offset: byte_offset,
+                })
+            }
+            Word::Unknown => None,
+        })
+    }
+
+    fn ptr(&mut self, id: PtrId) -> Result<u8, PlanError> {
+        let i = id.0 as usize;
+        let Some(p) = self.table.get(i).copied() else {
+            return Err(PlanError::DanglingPointer {
+                ptr: id,
+                len: self.table.len(),
+            });
+        };
+        if let Some(s) = self.slot[i] {
+            return Ok(s);
+        }
+        if self.visiting[i] {
+            return Err(PlanError::PointerCycle { ptr: id });
+        }
+        self.visiting[i] = true;
+        let lo = self.word(p.lo)?.ok_or(PlanError::UnknownPointerHalf {
+            ptr: id,
+            high: false,
+        })?;
+        let hi = self.word(p.hi)?.ok_or(PlanError::UnknownPointerHalf {
+            ptr: id,
+            high: true,
+        })?;
+        self.visiting[i] = false;
+        if self.out.len() >= MAX_POINTERS {
+            return Err(PlanError::TooManyPointers {
+                count: self.out.len() + 1,
+            });
+        }
+        let s = self.out.len() as u8;
+        self.out.push(PtrPlan {
+            id,
+            lo,
+            hi,
+            add: p.add,
+        });
+        self.slot[i] = Some(s);
+        Ok(s)
+    }
+}
+
+impl BindPlan {
+    /// Build the plan for a shader running as `stage`.
+    ///
+    /// It lists every descriptor that at least one traced access uses, in
+    /// the trace's order.
+    pub fn new(trace: &ShaderTrace, stage: Stage) -> Result<BindPlan, PlanError> {
+        let mut order = PtrOrder {
+            table: &trace.pointers,
+            slot: vec![None; trace.pointers.len()],
+            visiting: vec![false; trace.pointers.len()],
+            out: Vec::new(),
+        };
+        let mut descs = Vec::new();
+        let mut accesses = Vec::new();
+        for d in &trace.descriptors {
+            let used: Vec<_> = trace
+                .accesses
+                .iter()
+                .filter(|a| a.descriptor == Some(d.id))
+                .collect();
+            if used.is_empty() {
+                continue;
+            }
+            let mut words = [Step::Const(0); 4];
+            for (k, w) in d.words.iter().enumerate() {
+                words[k] = order.word(*w)?.ok_or(PlanError::UnknownWord {
+                    desc: d.id,
+                    word: k as u8,
+                })?;
+            }
+            // Do the indexed accesses agree on one index source?
+            let mut agreed: Option<IndexBound> = None;
+            let mut untraced = false;
+            let mut disagree = false;
+            for a in used.iter().filter(|a| a.idxen) {
+                match a.index.and_then(IndexBound::from_source) {
+                    None => untraced = true,
+                    Some(b) => match agreed {
+                        None => agreed = Some(b),
+                        Some(x) if x != b => disagree = true,
+                        Some(_) => {}
+                    },
+                }
+            }
+            let mut keep = None;
+            let mut bound = None;
+            let mut plus = Step::Const(0);
+            if !stage.is_vertex() && !sabotaged(sab::IGNORE_STAGE) {
+                keep = Some(Reason::NotVertexStage);
+            } else if disagree && !sabotaged(sab::IGNORE_DISAGREE) {
+                keep = Some(Reason::AccessesDisagree);
+            } else if untraced && !sabotaged(sab::IGNORE_DISAGREE) {
+                keep = Some(Reason::NoIndexBound);
+            } else {
+                let trusted = if sabotaged(sab::IGNORE_DISAGREE) {
+                    agreed.or(d.bound)
+                } else {
+                    // The tracer's bound must be the one the accesses agree on.
+                    d.bound.filter(|b| Some(*b) == agreed)
+                };
+                match (trusted, d.bound) {
+                    (Some(b), _) => {
+                        bound = Some(b.id);
+                        if let Some(w) = b.plus {
+                            // A pointer problem in the added word only loses
+                            // the narrowing.
+                            let mut probe = PtrOrder {
+                                table: order.table,
+                                slot: order.slot.clone(),
+                                visiting: order.visiting.clone(),
+                                out: order.out.clone(),
+                            };
+                            match probe.word(w) {
+                                Ok(Some(s)) => {
+                                    plus = s;
+                                    order = probe;
+                                }
+                                _ => {
+                                    bound = None;
+                                    keep = Some(Reason::AddedWordUntraced);
+                                }
+                            }
+                        }
+                    }
+                    (None, Some(_)) => keep = Some(Reason::AccessesDisagree),
+                    (None, None) => keep = Some(Reason::NoIndexBound),
+                }
+            }
+            let first_access = accesses.len() as u32;
+            let mut offen = false;
+            let mut dyn_soffset = false;
+            let mut reach = 0u64;
+            let mut max_soffset = 0u64;
+            for a in &used {
+                let soffset = match a.soffset {
+                    Word::Const { value } => value as u64,
+                    _ => {
+                        dyn_soffset = true;
+                        continue;
+                    }
+                };
+                max_soffset = max_soffset.max(soffset);
+                let f = AccessFacts {
+                    offen: a.offen,
+                    soffset,
+                    imm: a.imm_offset as u64,
+                    bytes: a.bytes as u64,
+                };
+                if a.offen {
+                    offen = true;
+                } else {
+                    reach = reach.max(f.soffset + f.imm + f.bytes);
+                }
+                accesses.push(f);
+            }
+            let table4 = match words {
+                [Step::Table { slot, offset }, Step::Table {
+                    slot: s1,
+                    offset: o1,
+                }, Step::Table {
+                    slot: s2,
+                    offset: o2,
+                }, Step::Table {
+                    slot: s3,
+                    offset: o3,
+                }] if [s1, s2, s3] == [slot; 3]
+                    && [o1, o2, o3]
+                        == [
+                            offset.wrapping_add(4),
+                            offset.wrapping_add(8),
+                            offset.wrapping_add(12),
+                        ] =>
+                {
+                    Some((slot, offset))
+                }
+                _ => None,
+            };
+            descs.push(DescPlan {
+                id: d.id,
+                table4,
+                words,
+                bound,
+                plus,
+                keep,
+                offen,
+                dyn_soffset,
+                reach,
+                max_soffset,
+                first_access,
+                access_count: accesses.len() as u32 - first_access,
+            });
+        }
+        Ok(BindPlan {
+            stage,
+            ptrs: order.out,
+            descs,
+            accesses,
+        })
+    }
+
+    /// How many ranges [`BindPlan::bind`] writes.
+    pub fn len(&self) -> usize {
+        self.descs.len()
+    }
+
+    /// True when the shader binds no buffer.
+    pub fn is_empty(&self) -> bool {
+        self.descs.is_empty()
+    }
+
+    /// The stage the plan was built for.
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    /// The descriptors, in the order `bind` writes them.
+    pub fn entries(&self) -> impl Iterator<Item = PlanEntry> + '_ {
+        self.descs.iter().map(|d| PlanEntry {
+            descriptor: d.id,
+            bound: d.bound,
+            keep: d.keep,
+            reach: d.reach,
+        })
+    }
+
+    /// Bind one draw with the narrowing rule; writes [`BindPlan::len`]
+    /// ranges to `out` and returns that count. Allocates nothing.
+    pub fn bind<M: GuestMemory + ?Sized>(
+        &self,
+        draw: &Draw<'_>,
+        user_data: &[u32],
+        memory: &M,
+        out: &mut [BindRange],
+    ) -> Result<usize, BindError> {
+        self.run(Some(draw), user_data, memory, out)
+    }
+
+    /// Bind with the baseline rules only (no narrowing); same contract as
+    /// [`BindPlan::bind`]. Every range has reason [`Reason::BaselineRules`].
+    pub fn bind_baseline<M: GuestMemory + ?Sized>(
+        &self,
+        user_data: &[u32],
+        memory: &M,
+        out: &mut [BindRange],
+    ) -> Result<usize, BindError> {
+        self.run(None, user_data, memory, out)
+    }
+
+    fn run<M: GuestMemory + ?Sized>(
+        &self,
+        draw: Option<&Draw<'_>>,
+        user_data: &[u32],
+        memory: &M,
+        out: &mut [BindRange],
+    ) -> Result<usize, BindError> {
+        let n = self.descs.len();
+        if out.len() < n {
+            return Err(BindError::OutputTooSmall {
+                needed: n,
+                got: out.len(),
+            });
+        }
+        let mut ptrs = [0u64; MAX_POINTERS];
+        for (i, p) in self.ptrs.iter().enumerate() {
+            let lo = resolve(
+                p.lo,
+                &ptrs,
+                user_data,
+                memory,
+                WordRole::Pointer {
+                    ptr: p.id,
+                    high: false,
+                },
+            )?;
+            let hi = resolve(
+                p.hi,
+                &ptrs,
+                user_data,
+                memory,
+                WordRole::Pointer {
+                    ptr: p.id,
+                    high: true,
+                },
+            )?;
+            if let Some(slot) = ptrs.get_mut(i) {
+                *slot = ((hi as u64) << 32 | lo as u64).wrapping_add(p.add);
+            }
+        }
+        let ids = draw.map(DrawIds::of);
+        for (d, o) in self.descs.iter().zip(out.iter_mut()) {
+            let mut w = [0u32; 4];
+            let whole = match d.table4 {
+                Some((slot, offset)) => {
+                    let p = ptrs.get(slot as usize).copied().unwrap_or(0);
+                    memory.read_u32x4(p.wrapping_add(offset as u64) & ADDRESS_MASK)
+                }
+                None => None,
+            };
+            match whole {
+                Some(x) => w = x,
+                // Word by word (also to name the word that cannot be read).
+                None => {
+                    for (k, s) in d.words.iter().enumerate() {
+                        w[k] = resolve(
+                            *s,
+                            &ptrs,
+                            user_data,
+                            memory,
+                            WordRole::Descriptor {
+                                desc: d.id,
+                                word: k as u8,
+                            },
+                        )?;
+                    }
+                }
+            }
+            let v = VSharp::decode(w);
+            *o = match &ids {
+                None => {
+                    let (size, _) = self.baseline(d, &v);
+                    BindRange {
+                        descriptor: d.id,
+                        base: v.base,
+                        size,
+                        narrowed: false,
+                        reason: Reason::BaselineRules,
+                    }
+                }
+                Some(ids) => self.decide(d, &v, ids, |s| {
+                    resolve(
+                        s,
+                        &ptrs,
+                        user_data,
+                        memory,
+                        WordRole::AddedWord { desc: d.id },
+                    )
+                })?,
+            };
+        }
+        Ok(n)
+    }
+
+    /// The reach inside a record for this descriptor's values, and whether
+    /// it is bounded by the hardware.
+    #[inline]
+    fn reach(&self, d: &DescPlan, v: &VSharp) -> u64 {
+        if v.oob_select != OobSelect::StructuredWithOffset
+            || v.class() != Class::Structured
+            || sabotaged(sab::OOB0_KEEPS_ALL)
+        {
+            return d.reach;
+        }
+        let stride = v.stride as u64;
+        let start = d.first_access as usize;
+        let end = start + d.access_count as usize;
+        let mut reach = 0;
+        for a in self.accesses.get(start..end).unwrap_or(&[]) {
+            if a.offen {
+                // offset < stride is checked: the last in-range start is stride − 1.
+                reach = reach.max(a.soffset + stride - 1 + a.bytes);
+            } else if a.soffset != 0 || a.imm < stride {
+                reach = reach.max(a.soffset + a.imm + a.bytes);
+            }
+        }
+        reach
+    }
+
+    /// The baseline size and the class.
+    #[inline]
+    fn baseline(&self, d: &DescPlan, v: &VSharp) -> (u64, Class) {
+        let class = v.class();
+        let n = v.num_records as u64;
+        let stride = v.stride as u64;
+        let raw = n.saturating_add(d.max_soffset);
+        let size = match class {
+            Class::Raw => raw,
+            Class::NotBuffer | Class::Unchecked => {
+                if stride > 0 && v.oob_select != OobSelect::Raw {
+                    structured_size(n, stride, d.reach)
+                } else {
+                    raw
+                }
+            }
+            Class::Swizzled => {
+                let block = v.index_stride_records() as u64;
+                structured_size(n.div_ceil(block).saturating_mul(block), stride, d.reach)
+            }
+            Class::AddTid => structured_size(n, stride, d.reach),
+            Class::Structured => structured_size(n, stride, self.reach(d, v)),
+        };
+        (size, class)
+    }
+
+    #[inline]
+    fn decide(
+        &self,
+        d: &DescPlan,
+        v: &VSharp,
+        ids: &DrawIds,
+        resolve_plus: impl FnOnce(Step) -> Result<u32, BindError>,
+    ) -> Result<BindRange, BindError> {
+        let (size, class) = self.baseline(d, v);
+        let keep = |reason| BindRange {
+            descriptor: d.id,
+            base: v.base,
+            size,
+            narrowed: false,
+            reason,
+        };
+        if let Some(r) = d.keep {
+            return Ok(keep(r));
+        }
+        let class_reason = match class {
+            Class::Structured => None,
+            Class::NotBuffer => Some(Reason::NotBuffer),
+            Class::Unchecked => Some(Reason::Unchecked),
+            Class::Raw => Some(Reason::Raw),
+            Class::Swizzled => Some(Reason::Swizzled),
+            Class::AddTid => Some(Reason::AddTid),
+        };
+        if let Some(r) = class_reason {
+            if !sabotaged(sab::NARROW_ANY_CLASS) || v.stride == 0 {
+                return Ok(keep(r));
+            }
+        }
+        if d.offen {
+            return Ok(keep(Reason::VgprOffset));
+        }
+        if d.dyn_soffset {
+            return Ok(keep(Reason::DynamicSoffset));
+        }
+        let n = v.num_records;
+        if n == 0 && !sabotaged(sab::NO_ZERO_CHECK) {
+            return Ok(keep(Reason::NoRecords));
+        }
+        let Some(id) = d.bound else {
+            return Ok(keep(Reason::NoIndexBound));
+        };
+        let id = if sabotaged(sab::INSTANCE_AS_VERTEX) {
+            Id::VertexId
+        } else {
+            id
+        };
+        let last_id = match id {
+            Id::VertexId => ids.vertex,
+            Id::InstanceId => ids.instance,
+        };
+        let last_id = match last_id {
+            IdLast::Last(x) => x,
+            IdLast::None => return Ok(keep(Reason::ZeroCount)),
+            IdLast::IndexBuffer => return Ok(keep(Reason::IndexedDraw)),
+            IdLast::Wrapped => return Ok(keep(Reason::Wrap)),
+        };
+        let word = if sabotaged(sab::IGNORE_PLUS) {
+            0
+        } else {
+            resolve_plus(d.plus)?
+        };
+        let last = if sabotaged(sab::NO_WRAP_CHECK) {
+            last_id.wrapping_add(word)
+        } else {
+            match last_id.checked_add(word) {
+                Some(x) => x,
+                None => return Ok(keep(Reason::Wrap)),
+            }
+        };
+        if last >= n - 1 && !sabotaged(sab::NO_CAP) {
+            return Ok(keep(Reason::Capped));
+        }
+        let stride = v.stride as u64;
+        let reach = if sabotaged(sab::NO_REACH) {
+            0
+        } else {
+            self.reach(d, v)
+        };
+        Ok(BindRange {
+            descriptor: d.id,
+            base: v.base,
+            size: (last as u64)
+                .saturating_mul(stride)
+                .saturating_add(stride.max(reach)),
+            narrowed: true,
+            reason: Reason::Narrowed,
+        })
+    }
+}
+
+/// `(records − 1)·stride + max(stride, reach)`, or 0 without records.
+#[inline]
+fn structured_size(records: u64, stride: u64, reach: u64) -> u64 {
+    if records == 0 {
+        0
+    } else {
+        (records - 1)
+            .saturating_mul(stride)
+            .saturating_add(stride.max(reach))
+    }
+}
+
+#[inline(always)]
+fn resolve<M: GuestMemory + ?Sized>(
+    s: Step,
+    ptrs: &[u64; MAX_POINTERS],
+    user_data: &[u32],
+    memory: &M,
+    role: WordRole,
+) -> Result<u32, BindError> {
+    match s {
+        Step::Const(v) => Ok(v),
+        Step::Ud(k) => user_data
+            .get(k as usize)
+            .copied()
+            .ok_or(BindError::MissingUserData {
+                k,
+                len: user_data.len(),
+                role,
+            }),
+        Step::Table { slot, offset } => {
+            let p = ptrs.get(slot as usize).copied().unwrap_or(0);
+            let addr = p.wrapping_add(offset as u64) & ADDRESS_MASK;
+            memory
+                .read_u32(addr)
+                .ok_or(BindError::Unreadable { addr, role })
+        }
+    }
+}
+
+/// The last id of a draw, per id kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum IdLast {
+    /// The largest id.
+    Last(u32),
+    /// No lanes run.
+    None,
+    /// Ids come from the index buffer.
+    IndexBuffer,
+    /// The ids themselves pass 32 bits.
+    Wrapped,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct DrawIds {
+    vertex: IdLast,
+    instance: IdLast,
+}
+
+impl DrawIds {
+    #[inline]
+    fn of(draw: &Draw<'_>) -> DrawIds {
+        let zero_check = !sabotaged(sab::NO_ZERO_CHECK);
+        let (vertex, instances) = match *draw {
+            Draw::Auto {
+                first_vertex,
+                vertex_count,
+                instance_count,
+                chunks,
+            } => {
+                let vertex = if chunks.is_empty() || sabotaged(sab::IGNORE_CHUNKS) {
+                    last_of(first_vertex, vertex_count, zero_check)
+                } else {
+                    let mut last = IdLast::None;
+                    for &(first, count) in chunks {
+                        last = match (last, last_of(first, count, zero_check)) {
+                            (IdLast::Wrapped, _) | (_, IdLast::Wrapped) => IdLast::Wrapped,
+                            (IdLast::Last(a), IdLast::Last(b)) => IdLast::Last(a.max(b)),
+                            (IdLast::None, x) | (x, IdLast::None) => x,
+                            (x, _) => x,
+                        };
+                    }
+                    last
+                };
+                (vertex, instance_count)
+            }
+            Draw::Indexed {
+                index_count,
+                instance_count,
+            } => {
+                let vertex = if index_count == 0 && zero_check {
+                    IdLast::None
+                } else if sabotaged(sab::IGNORE_INDEXED) {
+                    last_of(0, index_count, zero_check)
+                } else {
+                    IdLast::IndexBuffer
+                };
+                (vertex, instance_count)
+            }
+        };
+        let instance = last_of(0, instances, zero_check);
+        // No lanes run at all when either count is zero.
+        if zero_check && (vertex == IdLast::None || instance == IdLast::None) {
+            return DrawIds {
+                vertex: IdLast::None,
+                instance: IdLast::None,
+            };
+        }
+        DrawIds { vertex, instance }
+    }
+}
+
+/// The last of `first ..= first + count − 1`.
+#[inline]
+fn last_of(first: u32, count: u32, zero_check: bool) -> IdLast {
+    if count == 0 && zero_check {
+        return IdLast::None;
+    }
+    if sabotaged(sab::NO_WRAP_CHECK) {
+        return IdLast::Last(first.wrapping_add(count.wrapping_sub(1)));
+    }
+    match first.checked_add(count.wrapping_sub(1)) {
+        Some(x) => IdLast::Last(x),
+        None => IdLast::Wrapped,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,114 @@
+//! `BindPlan::bind` allocates nothing: counted by a global allocator.
+//!
+//! The binary has no test harness (`harness = false`): libtest's own
+//! threads would allocate while the counter runs.
+
+use drawbind::fixtures::instanced_trace;
+use drawbind::vsharp::{encode_linear, OobSelect};
+use drawbind::{BindPlan, BindRange, Draw, SparseMemory};
+use isa::Stage;
+use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
+use std::alloc::System;
+use std::hint::black_box;
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+fn main() {
+    bind_allocates_nothing_on_any_path();
+    println!("no_alloc: 1 passed, 0 failed");
+}
+
+fn bind_allocates_nothing_on_any_path() {
+    let plan = BindPlan::new(&instanced_trace(), Stage::Ngg).unwrap();
+    let mut memory = SparseMemory::new();
+    memory.write_words(
+        0x8000_0000_1000,
+        &encode_linear(0x10_0000, 12, 100_000, OobSelect::Structured),
+    );
+    memory.write_words(
+        0x8000_0000_1010,
+        &encode_linear(0x20_0000, 32, 64, OobSelect::Structured),
+    );
+    let good = [0x1000u32, 3, 5];
+    let unmapped = [0x9000u32, 3, 5];
+    let short = [0x1000u32];
+    let chunks = [(0u32, 18u32), (18, 18)];
+    let draws = [
+        Draw::auto(0, 36, 4),
+        Draw::Auto {
+            first_vertex: 0,
+            vertex_count: 36,
+            instance_count: 2,
+            chunks: &chunks,
+        },
+        Draw::Indexed {
+            index_count: 36,
+            instance_count: 3,
+        },
+        Draw::auto(0, 0, 1),
+        Draw::auto(u32::MAX, 2, 1),
+    ];
+    let mut out = [BindRange::EMPTY; 2];
+
+    // The counter works: a Vec allocation is seen.
+    let region = Region::new(GLOBAL);
+    black_box(vec![1u8; 16]);
+    assert!(
+        region.change().allocations > 0,
+        "negative control: the counter saw nothing"
+    );
+
+    // Each path on its own, the first call included.
+    for d in &draws {
+        for ud in [&good[..], &unmapped[..], &short[..]] {
+            let r = Region::new(GLOBAL);
+            let res = black_box(plan.bind(black_box(d), black_box(ud), &memory, &mut out));
+            assert_eq!(
+                r.change().allocations,
+                0,
+                "bind {d:?} with user data {ud:x?}: {res:?}"
+            );
+            let r = Region::new(GLOBAL);
+            let res = black_box(plan.bind_baseline(black_box(ud), &memory, &mut out));
+            assert_eq!(
+                r.change().allocations,
+                0,
+                "bind_baseline with user data {ud:x?}: {res:?}"
+            );
+        }
+    }
+    let region = Region::new(GLOBAL);
+    let mut ok = 0;
+    let mut err = 0;
+    for _ in 0..1000 {
+        for d in &draws {
+            for ud in [&good[..], &unmapped[..], &short[..]] {
+                match plan.bind(black_box(d), black_box(ud), &memory, &mut out) {
+                    Ok(n) => ok += n,
+                    Err(e) => {
+                        err += {
+                            black_box(&e);
+                            1
+                        }
+                    }
+                }
+                match plan.bind_baseline(black_box(ud), &memory, &mut out) {
+                    Ok(n) => ok += n,
+                    Err(e) => {
+                        err += {
+                            black_box(&e);
+                            1
+                        }
+                    }
+                }
+            }
+        }
+        // Too small an output buffer.
+        err += plan.bind(&draws[0], &good, &memory, &mut out[..1]).is_err() as usize;
+    }
+    let stats = region.change();
+    assert!(ok > 0 && err > 0, "both success and error paths ran");
+    assert_eq!(stats.allocations, 0, "{stats:?}");
+    assert_eq!(stats.reallocations, 0, "{stats:?}");
+}
