@@ -70,6 +70,10 @@ pub struct Harness {
     info: DeviceInfo,
     pub(crate) limits: Limits,
     pub(crate) robust: bool,
+    /// SPIR-V capabilities a module may declare.
+    pub(crate) capabilities: Vec<u32>,
+    /// Lanes per subgroup.
+    subgroup_size: u32,
     /// Memory type indices that are host-visible and host-coherent, best
     /// first (host-cached ones first).
     pub(crate) host_types: Vec<u32>,
@@ -255,6 +259,20 @@ impl Harness {
         }
         // SAFETY: as above.
         let features = unsafe { instance.get_physical_device_features(pd) };
+        let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
+        let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut subgroup);
+        // SAFETY: a Vulkan 1.1 instance and device (checked above); the
+        // chained structure is valid and writable.
+        unsafe { instance.get_physical_device_properties2(pd, &mut props2) };
+        let subgroup_vertex_ops = if subgroup
+            .supported_stages
+            .contains(vk::ShaderStageFlags::VERTEX)
+        {
+            subgroup.supported_operations
+        } else {
+            vk::SubgroupFeatureFlags::empty()
+        };
+        let subgroup_size = subgroup.subgroup_size;
         if features.vertex_pipeline_stores_and_atomics == vk::FALSE {
             return Err(unsupported("no vertexPipelineStoresAndAtomics".into()));
         }
@@ -317,6 +335,8 @@ impl Harness {
                 max_storage_buffer_range: props.limits.max_storage_buffer_range,
             },
             robust: features.robust_buffer_access == vk::TRUE,
+            capabilities: crate::check::allowed_capabilities(&enabled, subgroup_vertex_ops),
+            subgroup_size,
             host_types: host_types.into_iter().map(|(_, i)| i).collect(),
             render_pass: vk::RenderPass::null(),
             framebuffer: vk::Framebuffer::null(),
@@ -379,6 +399,11 @@ impl Harness {
     /// The device this harness runs on.
     pub fn device_info(&self) -> &DeviceInfo {
         &self.info
+    }
+
+    /// Lanes per subgroup (8 on lavapipe with 256-bit vectors).
+    pub fn subgroup_size(&self) -> u32 {
+        self.subgroup_size
     }
 
     /// True when `robustBufferAccess` is on (out-of-range accesses of a

@@ -144,7 +144,13 @@ impl Harness {
                 interface.entry_point
             ))
         })?;
-        check_module(spirv, &interface.entry_point, &bindings, push_bytes)?;
+        check_module(
+            spirv,
+            &interface.entry_point,
+            &bindings,
+            push_bytes,
+            &self.capabilities,
+        )?;
         let layout = self.layout(&bindings, push_bytes)?;
 
         let minfo = vk::ShaderModuleCreateInfo::default().code(spirv);

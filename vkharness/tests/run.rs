@@ -363,6 +363,11 @@ fn modules_whose_interface_differs_from_the_layout_are_refused_before_the_driver
     v14[1] = 0x0001_0400;
     let e = shader_error(h.program(&v14, &ids_interface()));
     assert!(e.contains("above 1.3"), "{e}");
+    // A capability the device is not asked for (Int8) never reaches it.
+    let mut int8 = ids.clone();
+    int8.splice(5..5, [(2 << 16) | 17, 39]);
+    let e = shader_error(h.program(&int8, &ids_interface()));
+    assert!(e.contains("declares Int8"), "{e}");
     // Repeated bindings are an input error.
     match h.program(
         &ids,
