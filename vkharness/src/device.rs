@@ -226,24 +226,30 @@ impl Harness {
         if devices.is_empty() {
             return Err(HarnessError::NoDevice);
         }
-        let (pd, info) = match choice {
-            DeviceChoice::Default => {
-                devices
+        let available: Vec<String> = devices
+            .iter()
+            .map(|(_, i)| format!("{}: {}", i.index, i.name))
+            .collect();
+        let (pd, info) =
+            match choice {
+                DeviceChoice::Default => devices
                     .iter()
                     .find(|(_, i)| i.is_cpu)
                     .cloned()
                     .ok_or_else(|| HarnessError::NoCpuDevice {
-                        available: devices
-                            .iter()
-                            .map(|(_, i)| format!("{}: {}", i.index, i.name))
-                            .collect(),
-                    })?
-            }
-            DeviceChoice::Index(n) => devices.get(n).cloned().ok_or(HarnessError::DeviceIndex {
-                index: n,
-                count: devices.len(),
-            })?,
-        };
+                        available: available.clone(),
+                    })?,
+                DeviceChoice::Index(n) => {
+                    devices
+                        .get(n)
+                        .cloned()
+                        .ok_or_else(|| HarnessError::DeviceIndex {
+                            index: n,
+                            count: devices.len(),
+                            available: available.clone(),
+                        })?
+                }
+            };
         let unsupported = |what: String| HarnessError::Unsupported {
             device: info.name.clone(),
             what,
@@ -404,6 +410,17 @@ impl Harness {
     /// Lanes per subgroup (8 on lavapipe with 256-bit vectors).
     pub fn subgroup_size(&self) -> u32 {
         self.subgroup_size
+    }
+
+    /// The largest storage buffer a binding may hold, in bytes
+    /// (`maxStorageBufferRange`).
+    pub fn max_storage_buffer_range(&self) -> u64 {
+        u64::from(self.limits.max_storage_buffer_range)
+    }
+
+    /// The largest push-constant block, in bytes (`maxPushConstantsSize`).
+    pub fn max_push_constant_bytes(&self) -> u32 {
+        self.limits.max_push_constants_size
     }
 
     /// True when `robustBufferAccess` is on (out-of-range accesses of a

@@ -93,12 +93,14 @@ pub enum HarnessError {
         available: Vec<String>,
     },
     /// `--device N` names a device that does not exist.
-    #[error("no Vulkan device {index}: there are {count} (0..{count})")]
+    #[error("no Vulkan device {index}: there are {count}: {}", .available.join(", "))]
     DeviceIndex {
         /// The index asked for.
         index: usize,
         /// How many devices there are.
         count: usize,
+        /// `index: name` of each device present.
+        available: Vec<String>,
     },
     /// The device lacks something the harness needs.
     #[error("Vulkan device `{device}` cannot run the harness: {what}")]

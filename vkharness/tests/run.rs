@@ -388,8 +388,17 @@ fn a_device_index_past_the_end_is_a_typed_error() {
     }
     let n = vkharness::list_devices().unwrap().len();
     match Harness::new(DeviceChoice::Index(n)) {
-        Err(HarnessError::DeviceIndex { index, count }) => {
-            assert_eq!((index, count), (n, n));
+        Err(e @ HarnessError::DeviceIndex { .. }) => {
+            let HarnessError::DeviceIndex {
+                index,
+                count,
+                ref available,
+            } = e
+            else {
+                unreachable!()
+            };
+            assert_eq!((index, count, available.len()), (n, n, n));
+            assert!(e.to_string().contains("0: llvmpipe"), "{e}");
         }
         Err(e) => panic!("expected DeviceIndex, got {e}"),
         Ok(_) => panic!("device {n} of {n} exists"),
