@@ -71,6 +71,9 @@ fn default_device_is_a_cpu_device() {
         h.robust_buffer_access(),
         "lavapipe offers robustBufferAccess"
     );
+    assert!(h.max_push_constant_bytes() >= 128, "Vulkan's minimum");
+    assert!(h.max_storage_buffer_range() >= 1 << 27, "Vulkan's minimum");
+    assert!(h.subgroup_size() >= 1);
 }
 
 #[test]
