@@ -341,7 +341,9 @@ fn dpp_and_sdwa_words_are_left_to_their_decoder() {
     for src0 in [0xf9u32, 0xfa, 0xe9, 0xea] {
         let w = [0x0614_3c00 | src0, 0, 0, 0, 0];
         let b: Vec<u8> = w.iter().flat_map(|w| w.to_le_bytes()).collect();
-        assert!(decode(&b, Target::Gfx1030).is_err());
+        let i = decode(&b, Target::Gfx1030).expect("v_add_f32 has DPP and SDWA forms");
+        assert_eq!(Some(i.family), isa::classify(w[0]));
+        assert_eq!(i.opcode.name(), "v_add_f32");
     }
 }
 

@@ -14,6 +14,7 @@ mod smem;
 mod sop;
 mod vintrp;
 mod vop;
+mod vop_ext;
 
 use crate::inst::{Family, Instruction};
 use crate::target::Target;

@@ -74,7 +74,16 @@ fn decode_short(
         target,
     };
     if let Some(f) = ext {
-        return Err(unknown(f));
+        let mode = Mode { target, wave64 };
+        if let Some(r) = super::vop_ext::decode(w, d0, f, family, op as u16, mode, out) {
+            return r;
+        }
+        // No such form: LLVM decodes the word as the `_e32` instruction,
+        // which only works when that ignores src0 (`v_nop`).
+        let info = row(&t::VOP, p).ok_or(unknown(f))?;
+        let form = info.e32.as_ref().ok_or(unknown(f))?;
+        return decode_form(w, info, form, OpSpace::Vop, [d0, 0], wave64, out)
+            .map_err(|_| unknown(f));
     }
     let info = row(&t::VOP, p).ok_or(unknown(family))?;
     let form = info.e32.as_ref().ok_or(unknown(family))?;

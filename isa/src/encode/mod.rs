@@ -13,6 +13,7 @@ mod smem;
 mod sop;
 mod vintrp;
 mod vop;
+mod vop_ext;
 
 use crate::inst::{Family, Instruction};
 use crate::target::Target;
@@ -102,14 +103,10 @@ pub fn encode(inst: &Instruction, target: Target) -> Result<Encoded, EncodeError
             sop::encode(inst, target)
         }
         Family::Smem => smem::encode(inst, target),
-        Family::Vop1
-        | Family::Vop2
-        | Family::Vopc
-        | Family::Vop3
-        | Family::Vop3p
-        | Family::Dpp16
-        | Family::Dpp8
-        | Family::Sdwa => vop::encode(inst, target),
+        Family::Vop1 | Family::Vop2 | Family::Vopc | Family::Vop3 | Family::Vop3p => {
+            vop::encode(inst, target)
+        }
+        Family::Dpp16 | Family::Dpp8 | Family::Sdwa => vop_ext::encode(inst, target),
         Family::Vintrp => vintrp::encode(inst, target),
         Family::Ds => ds::encode(inst, target),
         Family::Mubuf | Family::Mtbuf => buf::encode(inst, target),
@@ -129,14 +126,10 @@ pub fn dont_care_mask(inst: &Instruction, target: Target) -> [u32; 5] {
             sop::dont_care(inst)
         }
         Family::Smem => smem::dont_care(inst),
-        Family::Vop1
-        | Family::Vop2
-        | Family::Vopc
-        | Family::Vop3
-        | Family::Vop3p
-        | Family::Dpp16
-        | Family::Dpp8
-        | Family::Sdwa => vop::dont_care(inst),
+        Family::Vop1 | Family::Vop2 | Family::Vopc | Family::Vop3 | Family::Vop3p => {
+            vop::dont_care(inst)
+        }
+        Family::Dpp16 | Family::Dpp8 | Family::Sdwa => vop_ext::dont_care(inst),
         Family::Vintrp => vintrp::DONT_CARE,
         Family::Ds => ds::dont_care(inst),
         Family::Mubuf | Family::Mtbuf => buf::dont_care(inst),

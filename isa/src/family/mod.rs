@@ -12,6 +12,7 @@ pub mod smem;
 pub mod sop;
 pub mod vintrp;
 pub mod vop;
+pub mod vop_ext;
 
 use crate::inst::{Instruction, OpSpace, Opcode};
 use crate::operand::Implicit;
@@ -51,7 +52,7 @@ pub fn implicit(inst: &Instruction) -> Implicit {
         OpSpace::Sop1 => row(&tables::sop::SOP1),
         OpSpace::Sopc => row(&tables::sop::SOPC),
         OpSpace::Sopp => row(&tables::sop::SOPP),
-        OpSpace::Vop | OpSpace::Vop3p => vop::implicit(inst),
+        OpSpace::Vop | OpSpace::Vop3p => vop::implicit(inst).map(|i| i | vop_ext::implicit(inst)),
         OpSpace::Smem => smem::implicit(inst),
         OpSpace::Mubuf | OpSpace::Mtbuf => Some(buf::implicit(inst)),
         OpSpace::Mimg => Some(mimg::implicit(inst)),

@@ -58,46 +58,8 @@ pub struct Vop3pMods {
     pub clamp: bool,
 }
 
-/// DPP16 fields.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Dpp16Mods {
-    /// `dpp_ctrl` (9 bits).
-    pub ctrl: u16,
-    /// `row_mask`.
-    pub row_mask: u8,
-    /// `bank_mask`.
-    pub bank_mask: u8,
-    /// `bound_ctrl:1` (write 0 for invalid source lanes).
-    pub bound_ctrl: bool,
-    /// `fi:1` (fetch inactive lanes).
-    pub fi: bool,
-}
-
-/// DPP8 fields.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Dpp8Mods {
-    /// Eight 3-bit lane selects, lane 0 in the low bits.
-    pub sel: u32,
-    /// `fi:1` (encoded as src0 = 0xEA instead of 0xE9).
-    pub fi: bool,
-}
-
-/// SDWA fields.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SdwaMods {
-    /// Destination select (0..=6: BYTE_0..3, WORD_0..1, DWORD).
-    pub dst_sel: u8,
-    /// Destination unused bits: 0 pad, 1 sext, 2 preserve.
-    pub dst_unused: u8,
-    /// Clamp.
-    pub clamp: bool,
-    /// Output modifier.
-    pub omod: u8,
-    /// Source 0 select.
-    pub src0_sel: u8,
-    /// Source 1 select.
-    pub src1_sel: u8,
-}
+// The DPP16, DPP8 and SDWA fields live with the rest of those forms.
+pub use super::vop_ext::{Dpp16Mods, Dpp8Mods, SdwaMods};
 
 /// Which encoding field an operand comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

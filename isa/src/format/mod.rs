@@ -16,6 +16,7 @@ mod smem;
 mod sop;
 mod vintrp;
 mod vop;
+mod vop_ext;
 
 use crate::inst::{Family, Instruction};
 use crate::target::Target;
@@ -46,14 +47,10 @@ impl Formatter {
                 sop::write(self, inst, out)
             }
             Family::Smem => smem::write(self, inst, out),
-            Family::Vop1
-            | Family::Vop2
-            | Family::Vopc
-            | Family::Vop3
-            | Family::Vop3p
-            | Family::Dpp16
-            | Family::Dpp8
-            | Family::Sdwa => vop::write(self, inst, out),
+            Family::Vop1 | Family::Vop2 | Family::Vopc | Family::Vop3 | Family::Vop3p => {
+                vop::write(self, inst, out)
+            }
+            Family::Dpp16 | Family::Dpp8 | Family::Sdwa => vop_ext::write(self, inst, out),
             Family::Vintrp => vintrp::write(self, inst, out),
             Family::Ds => ds::write(self, inst, out),
             Family::Mubuf | Family::Mtbuf => buf::write(self, inst, out),

@@ -27,3 +27,5 @@ pub mod vintrp;
 pub mod vop;
 #[rustfmt::skip]
 pub mod vop3p;
+#[rustfmt::skip]
+pub mod vop_ext;

@@ -10,6 +10,7 @@ pub mod smem;
 pub mod sop;
 pub mod vintrp;
 pub mod vop;
+pub mod vop_ext;
 
 use crate::recording::Recording;
 use crate::FamilyGen;
@@ -29,6 +30,7 @@ pub fn all() -> Vec<FamilyGen> {
         vintrp::gen(),
         vop::gen(),
         vop::gen_vop3p(),
+        vop_ext::gen(),
     ]
 }
 
@@ -39,6 +41,7 @@ pub fn refine(name: &str, rec: &Recording) -> Vec<Vec<u8>> {
     match name {
         "vop" => vop::refine(rec),
         "vop3p" => vop::refine_vop3p(rec),
+        "vop_ext" => vop_ext::refine(rec),
         _ => Vec::new(),
     }
 }

@@ -59,7 +59,7 @@
 //!   are marked `READ_M0 | RELATIVE` so a tracer knows the printed
 //!   register is only a base.
 
-mod text;
+pub mod text;
 
 use super::emit_consts;
 use crate::recording::Recording;
@@ -1479,6 +1479,48 @@ fn analyse_all(rec: &Recording, encs: &[Enc]) -> (Assignment, BTreeMap<u16, Entr
 /// generators (DPP16, DPP8 and SDWA reuse them).
 pub fn assignment(rec: &Recording) -> Assignment {
     analyse_all(rec, &ENCS).0
+}
+
+/// One operand of an `_e32` form, as sibling generators need it: the
+/// field (`Fld` variant name), width, constant kind (`Imm` variant name),
+/// access and value type (`isa` names).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct E32Slot {
+    /// `Vdst`, `Src0`, `Vsrc1`, `Vcc`, ...
+    pub fld: String,
+    /// Width in registers.
+    pub width: u32,
+    /// `B32`, `F16`, `I16`, ...
+    pub imm: String,
+    /// `R`, `W`, `RW` or `RWP`.
+    pub access: &'static str,
+    /// `B32`, `F16`, `Mask`, ...
+    pub ty: &'static str,
+}
+
+/// The opcode assignment plus, per opcode index, the `_e32` operands
+/// (for the DPP16/DPP8/SDWA generator, whose forms print the same
+/// operands with the same semantics).
+pub fn e32_slots(rec: &Recording) -> (Assignment, BTreeMap<u16, Vec<E32Slot>>) {
+    let (asg, entries) = analyse_all(rec, &ENCS);
+    let mut out = BTreeMap::new();
+    for (idx, e) in &entries {
+        if let Some(f) = &e.e32 {
+            let v = f
+                .slots
+                .iter()
+                .map(|s| E32Slot {
+                    fld: format!("{:?}", s.fld),
+                    width: s.width,
+                    imm: format!("{:?}", s.imm),
+                    access: s.access,
+                    ty: s.ty,
+                })
+                .collect();
+            out.insert(*idx, v);
+        }
+    }
+    (asg, out)
 }
 
 fn cls_src(c: &Cls) -> String {
