@@ -33,6 +33,15 @@ pub enum Word {
         /// Byte offset from the pointer.
         byte_offset: u32,
     },
+    /// A dword loaded by `s_buffer_load_*` at `byte_offset` through a
+    /// traced buffer descriptor (for example a uniform-buffer value). The
+    /// descriptor is listed in [`crate::trace::ShaderTrace::descriptors`].
+    BufferWord {
+        /// The descriptor the load went through.
+        desc: crate::trace::DescId,
+        /// Byte offset from the descriptor's base address.
+        byte_offset: u32,
+    },
     /// Anything else.
     Unknown,
 }
@@ -121,6 +130,9 @@ impl Namer<'_> {
                 out.write_str("table(")?;
                 self.ptr(table, out)?;
                 write!(out, ")+{byte_offset:#x}")
+            }
+            Word::BufferWord { desc, byte_offset } => {
+                write!(out, "buf(desc{})+{byte_offset:#x}", desc.0)
             }
             Word::Unknown => out.write_str("?"),
         }

@@ -6,7 +6,19 @@
 //! index bound: the one `VertexId`/`InstanceId`/`IdPlus` source that every
 //! indexed access through it agrees on, or the reason there is none.
 //!
-//! The tracing algorithm fills these in; `drawbind` consumes them.
+//! [`trace_code`] / [`trace_program`] fill these in; `drawbind` consumes
+//! them. What a bound promises, and how the tracer keeps the promise (the
+//! exec-mask model in particular), is written down in ARCHITECTURE.md
+//! ("analysis: what the trace promises"). The algorithm is a forward
+//! fixpoint over the [`crate::cfg::Cfg`] in reverse postorder:
+//!
+//! - scalar registers hold [`Word`]s (user data, constants, table words,
+//!   buffer words), pointer halves, the entry `merged_wave_info` and copies
+//!   of exec masks;
+//! - VGPRs hold an id, an id plus a word, or unknown (with the reason),
+//!   layered by the exec state they were written under;
+//! - exec is a state in a tree of known containment;
+//! - joins keep what all paths agree on; loops widen after a few rounds.
 
 use crate::source::{Id, IndexSource, Namer, Ptr, Word};
 use serde::{Deserialize, Serialize};
@@ -146,4 +158,61 @@ impl ShaderTrace {
             n.word_string(w[3])
         )
     }
+}
+
+mod domain;
+mod engine;
+mod output;
+mod rules;
+
+pub use engine::{TraceConfig, TraceFaults, TraceOptions};
+
+use crate::cfg::{Cfg, Program};
+
+/// Trace a decoded program over its graph.
+///
+/// Never panics; what the tracer cannot follow is reported in
+/// [`ShaderTrace::notes`] and, when it could make a bound wrong, leaves
+/// every descriptor unbound with that reason.
+pub fn trace_program(program: &Program, cfg: &Cfg, config: &TraceConfig) -> ShaderTrace {
+    trace_program_with(program, cfg, config, &TraceOptions::default())
+}
+
+/// [`trace_program`] with options (the test-only [`TraceFaults`]).
+pub fn trace_program_with(
+    program: &Program,
+    cfg: &Cfg,
+    config: &TraceConfig,
+    options: &TraceOptions,
+) -> ShaderTrace {
+    let out = engine::Engine::new(program, cfg, *config, options.faults).run();
+    output::build(program, cfg, config, out)
+}
+
+/// [`trace_code`] with options (the test-only [`TraceFaults`]).
+pub fn trace_with(
+    code: &[u8],
+    target: isa::Target,
+    config: &TraceConfig,
+    options: &TraceOptions,
+) -> ShaderTrace {
+    let program = Program::decode(code, decode_mode(target, config));
+    let cfg = Cfg::build(&program);
+    trace_program_with(&program, &cfg, config, options)
+}
+
+fn decode_mode(target: isa::Target, config: &TraceConfig) -> isa::Mode {
+    if config.wave32 {
+        isa::Mode::wave32(target)
+    } else {
+        isa::Mode::wave64(target)
+    }
+}
+
+/// Decode `code` for `target` and the configuration's wave size, build its
+/// graph and trace it.
+pub fn trace_code(code: &[u8], target: isa::Target, config: &TraceConfig) -> ShaderTrace {
+    let program = Program::decode(code, decode_mode(target, config));
+    let cfg = Cfg::build(&program);
+    trace_program(&program, &cfg, config)
 }

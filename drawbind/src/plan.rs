@@ -518,6 +518,10 @@ impl PtrOrder<'_> {
                     offset: byte_offset,
                 })
             }
+            // A dword of a buffer (`s_buffer_load` through a traced
+            // descriptor): not evaluated by the plan yet, so treated like an
+            // unknown word (the baseline range is kept).
+            Word::BufferWord { .. } => None,
             Word::Unknown => None,
         })
     }

@@ -235,8 +235,9 @@ pub enum Modifiers {
 /// addresses, resource, sampler).
 pub const MAX_OPERANDS: usize = 16;
 
-/// A fixed-capacity operand list (no heap).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// A fixed-capacity operand list (no heap). Equality and hashing look at
+/// the live operands only (slots past the length are stale storage).
+#[derive(Clone, Copy)]
 pub struct Operands {
     len: u8,
     slots: [Slot; MAX_OPERANDS],
@@ -282,6 +283,20 @@ impl Operands {
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Slot] {
         &mut self.slots[..self.len as usize]
+    }
+}
+
+impl PartialEq for Operands {
+    fn eq(&self, other: &Operands) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Operands {}
+
+impl core::hash::Hash for Operands {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state)
     }
 }
 
@@ -363,6 +378,23 @@ impl Instruction {
 
 #[cfg(test)]
 mod size_tests {
+    /// Stale storage past the operand count must not make two equal
+    /// instructions unequal (decoding into a reused `Instruction` leaves it).
+    #[test]
+    fn operands_compare_by_their_live_slots_only() {
+        use crate::operand::{Operand, Slot, ValType};
+        let mut a = super::Operands::new();
+        let mut b = super::Operands::new();
+        a.push(Slot::use_(Operand::sgpr(1), ValType::B32));
+        b.push(Slot::use_(Operand::sgpr(1), ValType::B32));
+        b.push(Slot::use_(Operand::sgpr(2), ValType::B32));
+        b.clear();
+        b.push(Slot::use_(Operand::sgpr(1), ValType::B32));
+        assert_eq!(a, b);
+        b.push(Slot::use_(Operand::sgpr(3), ValType::B32));
+        assert_ne!(a, b);
+    }
+
     /// Decoding returns `Instruction` by value on a hot path; keep it small
     /// enough to stay cheap to move (the budget is 16 operand slots).
     #[test]

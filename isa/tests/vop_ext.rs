@@ -196,6 +196,111 @@ fn every_recorded_probe_prints_as_llvm_19_did() {
     );
 }
 
+// ----------------------------------------------------- random fixtures
+
+fn hex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|j| u8::from_str_radix(&s[j..j + 2], 16).unwrap())
+        .collect()
+}
+
+fn fixture(name: &str) -> Vec<(Vec<u8>, usize, String)> {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    src.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.splitn(3, '\t').collect();
+            (hex(f[0]), f[1].parse().unwrap(), f[2].to_string())
+        })
+        .collect()
+}
+
+/// Every line of a random DPP/SDWA fixture (and its wave64 overlay) prints
+/// as llvm-objdump-19 printed it, and re-encodes to its bytes.
+fn check_random_fixture(name: &str, mode: Mode, overlay: Option<&str>) {
+    let mut cases = fixture(name);
+    if let Some(o) = overlay {
+        let diff: std::collections::HashMap<Vec<u8>, (usize, String)> = fixture(o)
+            .into_iter()
+            .map(|(b, l, t)| (b, (l, t)))
+            .collect();
+        for c in &mut cases {
+            if let Some((l, t)) = diff.get(&c.0) {
+                c.1 = *l;
+                c.2 = t.clone();
+            }
+        }
+    }
+    let fmt = Formatter::new(mode.target);
+    let mut bad = Vec::new();
+    let mut decoded = 0;
+    for (bytes, len, want) in &cases {
+        let mut b = bytes.clone();
+        while b.len() < 20 {
+            b.extend_from_slice(&PAD.to_le_bytes());
+        }
+        let got = match decode(&b, mode) {
+            Ok(i) => {
+                decoded += 1;
+                if let Err(e) = round_trips(&i, &b, mode.target) {
+                    bad.push(format!("{want}: {e}"));
+                }
+                (i.len as usize, fmt.display(&i).to_string())
+            }
+            Err(_) => (
+                4,
+                format!(
+                    ".long {:#010x}",
+                    u32::from_le_bytes(b[0..4].try_into().unwrap())
+                ),
+            ),
+        };
+        if got != (*len, want.clone()) {
+            bad.push(format!(
+                "llvm: ({len}) {want}\n    ours: ({}) {}",
+                got.0, got.1
+            ));
+        }
+    }
+    assert!(decoded > 2500, "{name}: only {decoded} decoded");
+    assert!(
+        bad.is_empty(),
+        "{name}: {} of {} differ:\n{}",
+        bad.len(),
+        cases.len(),
+        bad[..bad.len().min(30)].join("\n")
+    );
+}
+
+#[test]
+fn random_dpp_and_sdwa_words_print_as_llvm_19_gfx1030() {
+    check_random_fixture(
+        "random-ext-gfx1030.tsv",
+        Mode::wave32(Target::Gfx1030),
+        None,
+    );
+}
+
+#[test]
+fn random_dpp_and_sdwa_words_print_as_llvm_19_gfx1013() {
+    check_random_fixture(
+        "random-ext-gfx1013.tsv",
+        Mode::wave32(Target::Gfx1013),
+        None,
+    );
+}
+
+#[test]
+fn random_dpp_and_sdwa_words_print_as_llvm_19_gfx1030_wave64() {
+    check_random_fixture(
+        "random-ext-gfx1030.tsv",
+        Mode::wave64(Target::Gfx1030),
+        Some("random-ext-gfx1030-w64.tsv"),
+    );
+}
+
 // ------------------------------------------------------------ SDWA rules
 
 /// `v_mov_b32_sdwa v10, v20` with the given second-dword controls.

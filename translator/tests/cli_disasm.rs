@@ -96,8 +96,6 @@ fn assert_listings_equal_llvm19(entries: &[String]) {
 }
 
 #[test]
-#[ignore = "needs the vector-ALU decoders (VOP1/VOP2/VOPC/VOP3/VOP3P, branch isa-vop); \
-            enable when they have landed on main"]
 fn radv_listings_without_culling_equal_llvm19_disasm() {
     let entries: Vec<String> = radv_entries()
         .into_iter()
@@ -108,8 +106,6 @@ fn radv_listings_without_culling_equal_llvm19_disasm() {
 }
 
 #[test]
-#[ignore = "needs SDWA decoding, and for the wave64 entries wave64 lane-mask names (`vcc`, \
-            `s[6:7]`) from isa::Formatter; enable when both have landed on main"]
 fn radv_culling_listings_equal_llvm19_disasm() {
     let entries: Vec<String> = radv_entries()
         .into_iter()
@@ -141,15 +137,11 @@ fn decoded_radv_instructions_print_as_llvm19_does() {
     // Every instruction the decoder accepts at one of LLVM's instruction
     // offsets must print exactly as llvm-mc-19 did. (Offsets where decoding
     // failed are covered by the full-listing tests once every family has
-    // landed.) isa::Formatter prints lane masks with wave32 names, so in
-    // wave64 entries instructions with a lane-mask operand are skipped.
+    // landed.) Wave64 entries print lane masks as register pairs, as
+    // llvm-mc-19 did for them.
     let mut compared = 0;
     for entry in radv_entries() {
         let path = radv_dir().join(&entry);
-        let wave64 = corpus::Capture::open(&path, &Default::default())
-            .unwrap()
-            .wave_size()
-            == corpus::WaveSize::W64;
         let o = shaderlift(&["disasm", "--json", path.to_str().unwrap()]);
         assert_eq!(code(&o), 0, "{entry}: {}", stderr(&o));
         let want: std::collections::HashMap<u64, String> =
@@ -157,14 +149,6 @@ fn decoded_radv_instructions_print_as_llvm19_does() {
         for line in stdout(&o).lines() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
             if v.get("error").is_some() {
-                continue;
-            }
-            let has_mask = v["operands"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|op| op["type"] == "mask");
-            if wave64 && has_mask {
                 continue;
             }
             let pc = v["pc"].as_u64().unwrap();

@@ -151,14 +151,65 @@ impl Oracle {
 
     fn batch(&self, regions: &[Vec<u8>]) -> Result<Vec<Answer>, OracleError> {
         match self.try_batch(regions) {
-            Ok(v) => Ok(v),
-            Err(OracleError::Failed { .. }) if regions.len() == 1 => Ok(vec![Answer::Crash]),
+            Ok(mut v) => {
+                // A branch whose target is exactly another region's label
+                // prints that label (`s_branch r123`) instead of its offset:
+                // decode such regions again alone, without labels.
+                for (a, r) in v.iter_mut().zip(regions) {
+                    if let Answer::Text { text, .. } = a {
+                        if names_a_region(text) {
+                            if let Some((_, len, t)) = self.blob(r)?.into_iter().next() {
+                                *a = Answer::Text { len, text: t };
+                            }
+                        }
+                    }
+                }
+                Ok(v)
+            }
+            Err(OracleError::Failed { .. }) if regions.len() == 1 => {
+                Ok(vec![self.after_crash(&regions[0])?])
+            }
             Err(OracleError::Failed { .. }) => {
                 let mid = regions.len() / 2;
                 let mut a = self.batch(&regions[..mid])?;
                 a.extend(self.batch(&regions[mid..])?);
                 Ok(a)
             }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// llvm-objdump decodes every instruction of a region, and may crash on
+    /// a later one than the first. Cut the region after 16, 12, ... 4 bytes
+    /// and pad the cut twice, with `s_nop 0` and with `0xffffffff`: when both
+    /// paddings decode the first instruction the same way and it fits inside
+    /// the cut, that answer did not depend on the bytes cut off, so it is the
+    /// first instruction's answer. An undecodable (`.long`) answer is never
+    /// taken from a cut (LLVM may have rejected it for bytes the cut
+    /// replaced). Otherwise the answer is [`Answer::Crash`].
+    fn after_crash(&self, region: &[u8]) -> Result<Answer, OracleError> {
+        let mut k = region.len().min(MIN_REGION) / 4 * 4;
+        while k > 4 {
+            k -= 4;
+            let a = self.first_alone(pad_region_with(region[..k].to_vec(), PAD_DWORD))?;
+            let b = self.first_alone(pad_region_with(region[..k].to_vec(), 0xffff_ffff))?;
+            if let (Some(Answer::Text { len, text }), Some(other)) = (&a, &b) {
+                if *len <= k && !text.starts_with(".long") && a.as_ref() == Some(other) {
+                    return Ok(Answer::Text {
+                        len: *len,
+                        text: text.clone(),
+                    });
+                }
+            }
+        }
+        Ok(Answer::Crash)
+    }
+
+    /// The first answer for one region, or `None` if llvm-objdump crashed.
+    fn first_alone(&self, region: Vec<u8>) -> Result<Option<Answer>, OracleError> {
+        match self.try_batch(std::slice::from_ref(&region)) {
+            Ok(v) => Ok(v.into_iter().next()),
+            Err(OracleError::Failed { .. }) => Ok(None),
             Err(e) => Err(e),
         }
     }
@@ -228,6 +279,13 @@ impl Oracle {
         od.arg(&o);
         run(od, "llvm-objdump-19")
     }
+}
+
+/// True when an operand of `text` is one of the oracle's region labels.
+fn names_a_region(text: &str) -> bool {
+    text.split([' ', ','])
+        .skip(1)
+        .any(|t| t.len() > 1 && t.starts_with('r') && t[1..].bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn io_err(tool: &'static str) -> impl Fn(io::Error) -> OracleError {
@@ -302,12 +360,17 @@ pub fn parse_insn_line(line: &str) -> Option<(String, usize, usize)> {
 }
 
 /// Pad a region with `s_nop 0` dwords to at least [`MIN_REGION`] bytes.
-pub fn pad_region(mut bytes: Vec<u8>) -> Vec<u8> {
+pub fn pad_region(bytes: Vec<u8>) -> Vec<u8> {
+    pad_region_with(bytes, PAD_DWORD)
+}
+
+/// Pad a region with `dword` to at least [`MIN_REGION`] bytes.
+pub fn pad_region_with(mut bytes: Vec<u8>, dword: u32) -> Vec<u8> {
     while bytes.len() < MIN_REGION || !bytes.len().is_multiple_of(4) {
         if !bytes.len().is_multiple_of(4) {
             bytes.push(0);
         } else {
-            bytes.extend_from_slice(&PAD_DWORD.to_le_bytes());
+            bytes.extend_from_slice(&dword.to_le_bytes());
         }
     }
     bytes

@@ -88,10 +88,7 @@ pub fn check_abi(capture: &Capture, file: &DrawsFile) -> Result<(), CliError> {
 
 /// The shader's trace.
 fn trace(capture: &Capture) -> Result<ShaderTrace, CliError> {
-    let _ = capture;
-    Err(CliError::NotImplemented(
-        "bind (it needs the register-source tracer, which is not on main yet)",
-    ))
+    Ok(super::trace::trace_capture(capture))
 }
 
 /// Bind every draw; the report `--json` prints.

@@ -16,7 +16,7 @@ use super::{CaptureArgs, CliError};
 use isa::{
     Access, DecodeError, DecodeErrorKind, Decoder, Formatter, Instruction, Operand, RegFile,
 };
-use isa::{Slot, Target};
+use isa::{Mode, Slot};
 use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
 
@@ -40,7 +40,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let style = if args.json { Style::Json } else { Style::Text };
-    let listing = match write_listing(&capture.code, capture.target(), style, &mut out) {
+    let mode = Mode::with_wave_size(capture.target(), capture.wave_size().lanes());
+    let listing = match write_listing(&capture.code, mode, style, &mut out) {
         Ok(l) => l,
         Err(e) => return output_result(Err(e)),
     };
@@ -74,20 +75,22 @@ pub struct Listing {
     pub truncated: Option<DecodeError>,
 }
 
-/// Disassemble `code` for `target` into `out`, one line per instruction.
+/// Disassemble `code` for `mode` (target and wave size: wave64 code prints
+/// lane masks as `vcc`/`s[0:1]`, like `llvm-objdump --mattr=+wavefrontsize64`)
+/// into `out`, one line per instruction.
 /// Undecodable bytes are printed LLVM's way and decoding goes on; only
 /// writing to `out` can fail.
 pub fn write_listing<W: Write>(
     code: &[u8],
-    target: Target,
+    mode: Mode,
     style: Style,
     out: &mut W,
 ) -> io::Result<Listing> {
-    let fmt = Formatter::new(target);
+    let fmt = Formatter::new(mode.target);
     let mut line = String::with_capacity(256);
     let mut scratch = String::with_capacity(64);
     let mut listing = Listing::default();
-    for (pc, result) in Decoder::new(code, target) {
+    for (pc, result) in Decoder::new(code, mode) {
         line.clear();
         match result {
             Ok(inst) => {

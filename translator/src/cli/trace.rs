@@ -1,6 +1,19 @@
-//! `shaderlift trace` (placeholder: its owner replaces this file).
+//! `shaderlift trace`: where a shader's buffer descriptors and vertex
+//! indices come from.
+//!
+//! The human form is a short table (descriptors with their bounds and
+//! reasons, then every buffer access); `--json` prints the object described
+//! in [`analysis::report`] (`descriptors[].source/bound/reason/accesses`,
+//! `accesses`, `notes`). Bytes that do not decode, branches out of the code
+//! and empty code never make it fail: they come out as notes and unbound
+//! descriptors.
 
+use super::error::output_result;
 use super::{CaptureArgs, CliError};
+use analysis::trace::{trace_code, TraceConfig};
+use corpus::{Capture, WaveSize};
+use isa::{Abi, Stage};
+use std::io::{self, Write};
 
 /// Trace where a shader's buffer descriptors and vertex indices come from.
 #[derive(Debug, clap::Args)]
@@ -8,9 +21,51 @@ pub struct Args {
     /// The shader.
     #[command(flatten)]
     pub capture: CaptureArgs,
+
+    /// Print JSON (stable field names) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The tracer configuration for a capture. An `--abi` preset given without
+/// `--stage` also selects its stage (`--abi legacy-vs` traces a legacy VS).
+pub fn config_for(capture: &Capture, args: &CaptureArgs) -> TraceConfig {
+    let mut stage = capture.stage();
+    if args.stage.is_none() {
+        if let Some(abi) = args.abi {
+            if abi == Abi::legacy_vs() {
+                stage = Stage::LegacyVs;
+            } else if abi == Abi::ngg() {
+                stage = Stage::Ngg;
+            }
+        }
+    }
+    TraceConfig::new(stage, capture.abi(), capture.wave_size() == WaveSize::W32)
+}
+
+/// Trace a capture with the stage, ABI and wave size it records (after
+/// any command-line overrides [`CaptureArgs::open`] applied).
+pub fn trace_capture(capture: &Capture) -> analysis::trace::ShaderTrace {
+    let config = TraceConfig::new(
+        capture.stage(),
+        capture.abi(),
+        capture.wave_size() == WaveSize::W32,
+    );
+    trace_code(&capture.code, capture.target(), &config)
 }
 
 /// Run `shaderlift trace`.
-pub fn run(_args: Args) -> Result<(), CliError> {
-    Err(CliError::NotImplemented("trace"))
+pub fn run(args: Args) -> Result<(), CliError> {
+    let capture = args.capture.open()?;
+    let config = config_for(&capture, &args.capture);
+    let trace = trace_code(&capture.code, capture.target(), &config);
+    let text = if args.json {
+        let mut s = serde_json::to_string_pretty(&analysis::report::trace_json(&trace))
+            .map_err(|e| CliError::Input(e.to_string()))?;
+        s.push('\n');
+        s
+    } else {
+        analysis::report::trace_table(&trace)
+    };
+    output_result(io::stdout().lock().write_all(text.as_bytes()))
 }

@@ -1,0 +1,1546 @@
+//! The fixpoint: per-instruction transfer, joins, widening, restarts.
+
+use super::domain::*;
+use super::rules::{rule, Rule};
+use crate::cfg::{Cfg, Program};
+use crate::source::{Id, Ptr, PtrId, Word};
+use crate::trace::{AccessKind, DescId};
+use isa::family::buf::{self, BufKind};
+use isa::family::smem::SmemAddress;
+use isa::operand::{inline_b32, inline_b64};
+use isa::{Abi, Access, Family, Implicit, Instruction, Modifiers, Operand, Stage, ValType};
+use petgraph::graph::NodeIndex;
+use petgraph::visit::{DfsPostOrder, EdgeRef};
+use std::collections::HashMap;
+use std::hash::Hash;
+
+/// What the tracer needs to know about the wave besides its code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceConfig {
+    /// The hardware stage. [`Stage::Ngg`] starts with an exec mask that may
+    /// include lanes without a vertex; [`Stage::LegacyVs`] starts with
+    /// exactly the vertex lanes; pixel and compute stages have no vertex
+    /// ids.
+    pub stage: Stage,
+    /// Entry registers.
+    pub abi: Abi,
+    /// 32 lanes per wave (exec is `exec_lo`); otherwise 64.
+    pub wave32: bool,
+}
+
+/// Deliberately broken tracing rules, **for tests only**: the soundness
+/// oracle's negative controls (`interp`) switch one on to prove its check
+/// turns red when that rule is broken. All off by default; tracing with no
+/// fault set is exactly tracing without them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TraceFaults {
+    /// `v_add_nc_u32` of an id and a word gives the bare id (the `+ word`
+    /// is dropped).
+    pub drop_plus_word: bool,
+    /// LDS is one register: a DS read yields the value of the most recent
+    /// DS write's data, whatever the addresses.
+    pub ignore_lds: bool,
+    /// Exec writes to an exactly known mask (restores such as
+    /// `s_mov_b64 exec, s` / `s_or_b64 exec, exec, s`, and `-1`, `0`, the
+    /// vertex lanes) are ignored: a value written under a narrow mask is
+    /// read as if every lane held it.
+    pub ignore_exec_restore: bool,
+}
+
+/// Options of [`crate::trace::trace_with`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TraceOptions {
+    /// Test-only broken rules.
+    pub faults: TraceFaults,
+}
+
+impl TraceConfig {
+    /// A configuration.
+    pub fn new(stage: Stage, abi: Abi, wave32: bool) -> TraceConfig {
+        TraceConfig { stage, abi, wave32 }
+    }
+    /// RADV's NGG vertex shader, wave64.
+    pub fn ngg() -> TraceConfig {
+        TraceConfig::new(Stage::Ngg, Abi::ngg(), false)
+    }
+    /// RADV's legacy vertex shader, wave64.
+    pub fn legacy_vs() -> TraceConfig {
+        TraceConfig::new(Stage::LegacyVs, Abi::legacy_vs(), false)
+    }
+}
+
+/// How an access read its index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IdxRead {
+    /// No `idxen`.
+    NotIndexed,
+    /// Exec is empty here: no lane executes the access.
+    NoLanes,
+    /// The value the active lanes read.
+    Val(VVal),
+}
+
+/// One buffer access as the final fixpoint saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rec {
+    pub kind: AccessKind,
+    /// Internal descriptor id.
+    pub desc: Option<u16>,
+    pub idxen: bool,
+    pub offen: bool,
+    pub index: IdxRead,
+    pub imm_offset: u32,
+    pub soffset: Word,
+    pub bytes: u32,
+}
+
+/// A value table with stable small ids. Shaders have a handful of
+/// pointers and descriptors, so small tables are searched linearly; the
+/// hash map takes over past [`Interner::LINEAR`] entries.
+#[derive(Debug)]
+pub(crate) struct Interner<T> {
+    pub items: Vec<T>,
+    map: HashMap<T, u16>,
+}
+
+impl<T: Copy + Eq + Hash> Interner<T> {
+    const LINEAR: usize = 32;
+
+    fn new() -> Interner<T> {
+        Interner {
+            items: Vec::new(),
+            map: HashMap::new(),
+        }
+    }
+    fn intern(&mut self, t: T) -> Option<u16> {
+        if self.items.len() <= Self::LINEAR {
+            if let Some(i) = self.items.iter().position(|x| *x == t) {
+                return Some(i as u16);
+            }
+        } else if let Some(&i) = self.map.get(&t) {
+            return Some(i);
+        }
+        let i = u16::try_from(self.items.len()).ok()?;
+        self.items.push(t);
+        if self.items.len() > Self::LINEAR {
+            if self.map.is_empty() {
+                for (k, x) in self.items.iter().enumerate() {
+                    self.map.insert(*x, k as u16);
+                }
+            } else {
+                self.map.insert(t, i);
+            }
+        }
+        Some(i)
+    }
+}
+
+/// The decision an instruction makes about exec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ExecOp {
+    /// A new mask inside the given state.
+    Narrow(StateId),
+    /// Exactly the mask of a known state.
+    Set(StateId),
+    /// A new mask nothing is known about.
+    Unknown,
+    /// The write does not change the lanes (wave32 `exec_hi`).
+    Keep,
+}
+
+/// The result of tracing, before it is turned into a `ShaderTrace`.
+pub(crate) struct Outcome {
+    pub recs: Vec<Option<Rec>>,
+    /// `isa`'s implicit accesses of each line.
+    pub imps: Vec<Implicit>,
+    pub ptrs: Vec<Ptr>,
+    pub descs: Vec<[Word; 4]>,
+    /// The trace cannot be trusted as a whole (non-convergence).
+    pub incomplete: Option<String>,
+}
+
+const NOSLOT: u16 = u16::MAX;
+/// Visits of a block after which its in-state is widened.
+const WIDEN_AFTER: u32 = 8;
+/// Restarts (coarser exec-state parents) before giving up.
+const MAX_RESTARTS: u32 = 64;
+
+pub(crate) struct Engine<'a> {
+    prog: &'a Program,
+    cfg: &'a Cfg,
+    conf: TraceConfig,
+    /// What each line is and writes, worked out once.
+    fx: Vec<Fx>,
+    defs: Vec<Def>,
+    smap: [u16; 128],
+    ns: usize,
+    nv: usize,
+    tree: ExecTree,
+    ptrs: Interner<Ptr>,
+    descs: Interner<[Word; 4]>,
+    recs: Vec<Option<Rec>>,
+    restart: bool,
+    nlines: u32,
+    faults: TraceFaults,
+    /// With `faults.ignore_lds`: the data of the last DS write seen.
+    lds_last: Option<VVal>,
+}
+
+impl<'a> Engine<'a> {
+    pub(crate) fn new(
+        prog: &'a Program,
+        cfg: &'a Cfg,
+        conf: TraceConfig,
+        faults: TraceFaults,
+    ) -> Engine<'a> {
+        let n = prog.lines.len();
+        let mut fx = Vec::with_capacity(n);
+        let mut defs = Vec::with_capacity(n);
+        let mut used = [false; 128];
+        let mut nv = 0usize;
+        for l in &prog.lines {
+            let Ok(inst) = &l.inst else {
+                fx.push(Fx {
+                    rule: Rule::Generic,
+                    imp: Implicit::empty(),
+                    why: Why::new(WhyKind::Havoc, l.pc),
+                    defs: 0..0,
+                    exec_lo: false,
+                    exec_hi: false,
+                    first_exec: false,
+                    noop: false,
+                });
+                continue;
+            };
+            let rl = rule(inst);
+            let imp = inst.implicit();
+            let start = defs.len() as u32;
+            let mut exec_lo = false;
+            let mut exec_hi = false;
+            let mut first_exec = false;
+            let mut partial = false;
+            for (k, sl) in inst.operands.as_slice().iter().enumerate() {
+                if let Operand::Reg { code, count } = sl.op {
+                    let end = code.saturating_add(count as u16);
+                    if code >= 256 {
+                        nv = nv.max((end - 256) as usize);
+                    } else if code < 125 {
+                        used[code as usize..end.min(125) as usize].fill(true);
+                    }
+                }
+                if !sl.is_def() {
+                    continue;
+                }
+                partial |= sl.access.contains(Access::PARTIAL);
+                if let Some((r, n)) = sl.op.vgpr_range() {
+                    defs.push(Def::V { start: r, count: n });
+                } else if let Some((c, n)) = scalar_def(sl, conf.wave32) {
+                    let end = c + n as u16;
+                    if c <= 126 && 126 < end {
+                        exec_lo = true;
+                        first_exec |= k == 0;
+                    }
+                    if c <= 127 && 127 < end {
+                        exec_hi = true;
+                        first_exec |= k == 0;
+                    }
+                    mark_used(&mut used, c, n);
+                    defs.push(Def::S {
+                        code: c,
+                        count: n,
+                        first: k == 0 && !sl.access.contains(Access::PARTIAL),
+                    });
+                }
+            }
+            let end = defs.len() as u32;
+            let noop = rl == Rule::Generic
+                && start == end
+                && !(faults.ignore_lds && inst.family == Family::Ds)
+                && !imp.intersects(
+                    Implicit::WRITE_SCC
+                        | Implicit::WRITE_VCC
+                        | Implicit::WRITE_M0
+                        | Implicit::WRITE_EXEC
+                        | Implicit::RELATIVE,
+                );
+            fx.push(Fx {
+                rule: rl,
+                imp,
+                why: generic_why(inst, imp, partial, l.pc),
+                defs: start..end,
+                exec_lo,
+                exec_hi,
+                first_exec,
+                noop,
+            });
+            if imp.intersects(Implicit::READ_VCC | Implicit::WRITE_VCC) {
+                used[106] = true;
+                used[107] = true;
+            }
+            if imp.intersects(Implicit::READ_M0 | Implicit::WRITE_M0) {
+                used[124] = true;
+            }
+        }
+        let mut smap = [NOSLOT; 128];
+        let mut ns = 0usize;
+        for (c, u) in used.iter().enumerate() {
+            if *u {
+                smap[c] = ns as u16;
+                ns += 1;
+            }
+        }
+        let nb = cfg.block_count();
+        Engine {
+            prog,
+            cfg,
+            conf,
+            fx,
+            defs,
+            smap,
+            ns,
+            nv,
+            tree: ExecTree::new(FIRST_DYN as usize + n + nb),
+            ptrs: Interner::new(),
+            descs: Interner::new(),
+            recs: vec![None; n],
+            restart: false,
+            nlines: n as u32,
+            faults,
+            lds_last: None,
+        }
+    }
+
+    fn entry_state(&self) -> State {
+        let abi = &self.conf.abi;
+        let mut s = vec![SVal::Unknown; self.ns];
+        for c in 0..106u16 {
+            let i = self.smap[c as usize];
+            if i == NOSLOT {
+                continue;
+            }
+            if let Some(k) = abi.user_data_word(c as u8) {
+                s[i as usize] = SVal::W(Word::ud(k));
+            }
+            if self.conf.stage == Stage::Ngg && abi.merged_wave_info_sgpr == Some(c as u8) {
+                s[i as usize] = SVal::Mwi;
+            }
+        }
+        let mut v = vec![VRep::flat(VVal::Unknown(Why::new(WhyKind::Entry, 0))); self.nv];
+        if self.conf.stage.is_vertex() {
+            let lanes = VVal::Unknown(Why::new(WhyKind::Lanes, 0));
+            for (reg, id) in [
+                (abi.vertex_id_vgpr, Id::VertexId),
+                (abi.instance_id_vgpr, Id::InstanceId),
+            ] {
+                if let Some(r) = reg {
+                    if let Some(slot) = v.get_mut(r as usize) {
+                        *slot = VRep::layered(VVal::Id(id), VL, lanes);
+                    }
+                }
+            }
+        }
+        let exec = match self.conf.stage {
+            Stage::LegacyVs => VL,
+            _ => ENTRY,
+        };
+        State {
+            s,
+            scc: Scc::Unknown,
+            exec,
+            v,
+        }
+    }
+
+    /// Run to a fixpoint.
+    pub(crate) fn run(mut self) -> Outcome {
+        let mut incomplete = None;
+        let Some(entry) = self.cfg.entry else {
+            return self.outcome(incomplete);
+        };
+        let cfg = self.cfg;
+        let g = &cfg.graph;
+        let nb = g.node_count();
+        let mut order = Vec::with_capacity(nb);
+        let mut dfs = DfsPostOrder::new(g, entry);
+        while let Some(n) = dfs.next(g) {
+            order.push(n);
+        }
+        order.reverse();
+        let mut rpo_of = vec![usize::MAX; nb];
+        for (i, n) in order.iter().enumerate() {
+            rpo_of[n.index()] = i;
+        }
+        let mut restarts = 0;
+        loop {
+            self.tree.new_run();
+            self.restart = false;
+            for r in self.recs.iter_mut() {
+                *r = None;
+            }
+            let mut ins = InStates::new(nb, self.ns, self.nv);
+            let mut visits = vec![0u32; nb];
+            let mut st = self.entry_state();
+            self.join_into(&mut ins, &st, false, entry, false);
+            let mut work = Worklist::new(nb);
+            work.insert(rpo_of[entry.index()]);
+            while let Some(k) = work.pop_first() {
+                let b = order[k];
+                visits[b.index()] += 1;
+                if !ins.load(b.index(), &mut st) {
+                    continue;
+                }
+                let lines = g[b].lines.clone();
+                for li in lines {
+                    self.step(&mut st, li as usize);
+                }
+                if self.restart {
+                    break;
+                }
+                for e in g.edges(b) {
+                    let t = e.target();
+                    let widen = visits[t.index()] >= WIDEN_AFTER;
+                    if self.join_into(&mut ins, &st, e.weight().exec_zero, t, widen) {
+                        work.insert(rpo_of[t.index()]);
+                    }
+                }
+                if self.restart {
+                    break;
+                }
+            }
+            if !self.restart {
+                break;
+            }
+            restarts += 1;
+            if restarts > MAX_RESTARTS {
+                incomplete = Some(format!(
+                    "the exec-mask analysis did not settle after {MAX_RESTARTS} restarts"
+                ));
+                break;
+            }
+        }
+        self.outcome(incomplete)
+    }
+
+    fn outcome(self, incomplete: Option<String>) -> Outcome {
+        Outcome {
+            recs: self.recs,
+            imps: self.fx.iter().map(|f| f.imp).collect(),
+            ptrs: self.ptrs.items,
+            descs: self.descs.items,
+            incomplete,
+        }
+    }
+
+    // ---------------------------------------------------------------- joins
+
+    /// The join state of block `b`.
+    fn join_state(&self, b: NodeIndex) -> StateId {
+        FIRST_DYN + self.nlines + b.index() as u32
+    }
+
+    /// Merge `inc` (arriving over an edge; `exec_zero`: no lane active on
+    /// it) into block `b`'s in-state. Returns whether the in-state changed.
+    fn join_into(
+        &mut self,
+        ins: &mut InStates,
+        inc: &State,
+        exec_zero: bool,
+        b: NodeIndex,
+        widen: bool,
+    ) -> bool {
+        let y = if exec_zero { EMPTY } else { inc.exec };
+        let (ts, tv, meta) = ins.parts(b.index());
+        let Some((tscc, tx)) = *meta else {
+            ts.copy_from_slice(&inc.s);
+            tv.copy_from_slice(&inc.v);
+            *meta = Some((inc.scc, y));
+            return true;
+        };
+        let pc = self.cfg.graph[b].start;
+        let jb = self.join_state(b);
+        let mut changed = false;
+        let mut kill_inc = false;
+        let rx = if tx == y {
+            tx
+        } else {
+            // Different masks meet: the block's own join state, inside the
+            // nearest state known to contain both.
+            let pt = self.tree.lift(tx, jb);
+            let py = self.tree.lift(y, jb);
+            let p = if tx == EMPTY {
+                py
+            } else if y == EMPTY {
+                pt
+            } else {
+                self.tree.nca(pt, py)
+            };
+            if self.tree.set_parent(jb, p) {
+                self.restart = true;
+            }
+            if self.tree.create(jb) {
+                // Facts about an earlier mask of this join state (a loop)
+                // are stale in every contribution that is not already at
+                // the newest one.
+                if tx != jb {
+                    kill_parts(ts, tv, jb, &self.tree, pc);
+                }
+                kill_inc = true;
+            }
+            jb
+        };
+        let tree = &self.tree;
+        let mut scc = tscc;
+        if scc != inc.scc && scc != Scc::Unknown {
+            scc = Scc::Unknown;
+            changed = true;
+        }
+        if rx != tx {
+            changed = true;
+        }
+        *meta = Some((scc, rx));
+        for (a, c) in ts.iter_mut().zip(inc.s.iter()) {
+            let c = if kill_inc {
+                killed_sval(*c, jb, tree)
+            } else {
+                *c
+            };
+            if *a != c && *a != SVal::Unknown {
+                *a = SVal::Unknown;
+                changed = true;
+            }
+        }
+        for (a, c) in tv.iter_mut().zip(inc.v.iter()) {
+            let c = if kill_inc {
+                killed_vrep(*c, jb, tree, pc)
+            } else {
+                *c
+            };
+            if *a == c {
+                continue;
+            }
+            let mut n = join_rep(a, tx, &c, y, rx, tree, pc);
+            if widen && n != *a {
+                n = VRep::flat(VVal::join(
+                    n.any_lane(pc),
+                    VVal::Unknown(Why::new(WhyKind::Widen, pc)),
+                    pc,
+                ));
+            }
+            if n != *a {
+                *a = n;
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    // ------------------------------------------------------------- registers
+
+    #[inline]
+    fn slot_of(&self, code: u16) -> Option<usize> {
+        match self.smap.get(code as usize) {
+            Some(&i) if i != NOSLOT => Some(i as usize),
+            _ => None,
+        }
+    }
+
+    /// Dword `i` of a scalar source operand of `width` dwords.
+    fn sread(&self, st: &State, op: &Operand, i: u8, width: u8) -> SVal {
+        match *op {
+            Operand::Reg { code, .. } => {
+                let c = code + i as u16;
+                match c {
+                    125 => SVal::konst(0),
+                    126 | 127 => {
+                        if st.exec == EMPTY {
+                            SVal::konst(0)
+                        } else {
+                            SVal::Snap {
+                                state: st.exec,
+                                hi: c == 127,
+                            }
+                        }
+                    }
+                    0..=124 => match self.slot_of(c) {
+                        Some(s) => st.s[s],
+                        None => SVal::Unknown,
+                    },
+                    _ => SVal::Unknown,
+                }
+            }
+            Operand::Inline(c) => {
+                if width >= 2 {
+                    // 64-bit integer constants are sign-extended; the
+                    // float ones have 64-bit patterns.
+                    match inline_b64(c) {
+                        Some(v) if (128..=208).contains(&c) => {
+                            SVal::konst(if i == 0 { v as u32 } else { (v >> 32) as u32 })
+                        }
+                        _ => SVal::Unknown,
+                    }
+                } else {
+                    match inline_b32(c) {
+                        Some(v) if i == 0 => SVal::konst(v),
+                        _ => SVal::Unknown,
+                    }
+                }
+            }
+            Operand::Literal(v) if i == 0 => SVal::konst(v),
+            _ => SVal::Unknown,
+        }
+    }
+
+    fn swrite(&self, st: &mut State, code: u16, v: SVal) {
+        if code < 125 {
+            if let Some(s) = self.slot_of(code) {
+                st.s[s] = v;
+            }
+        }
+    }
+
+    fn vwrite(&self, st: &mut State, r: usize, w: VVal, all_lanes: bool, pc: u32) {
+        if let Some(rep) = st.v.get_mut(r) {
+            *rep = if all_lanes {
+                VRep::flat(w)
+            } else {
+                rep.write(st.exec, w, &self.tree, pc)
+            };
+        }
+    }
+
+    fn vread(&self, st: &State, op: &Operand, pc: u32) -> Option<VVal> {
+        match op.vgpr_range() {
+            Some((r, _)) => match st.v.get(r as usize) {
+                Some(rep) => rep.read(st.exec, &self.tree, pc),
+                None => Some(VVal::Unknown(Why::new(WhyKind::Entry, pc))),
+            },
+            None => Some(VVal::Unknown(Why::new(WhyKind::Other, pc))),
+        }
+    }
+
+    /// A 64-bit pointer held in the register pair `op`.
+    fn pointer(&mut self, st: &State, op: &Operand) -> Option<u16> {
+        let lo = self.sread(st, op, 0, 2);
+        let hi = self.sread(st, op, 1, 2);
+        match (lo, hi) {
+            (SVal::W(l), SVal::W(h)) => self.ptrs.intern(Ptr {
+                lo: l,
+                hi: h,
+                add: 0,
+            }),
+            (SVal::AddLo { base, add }, SVal::AddHi { ptr }) => {
+                let p = *self.ptrs.items.get(ptr as usize)?;
+                (p.lo == base && p.add as u32 == add).then_some(ptr)
+            }
+            _ => None,
+        }
+    }
+
+    /// The four words of a buffer descriptor in `op`, if all are traced.
+    fn descriptor(&mut self, st: &State, op: &Operand) -> Option<u16> {
+        if !matches!(op, Operand::Reg { count: 4, .. }) {
+            return None;
+        }
+        let mut w = [Word::Unknown; 4];
+        for (i, x) in w.iter_mut().enumerate() {
+            match self.sread(st, op, i as u8, 4) {
+                SVal::W(v) => *x = v,
+                _ => return None,
+            }
+        }
+        self.descs.intern(w)
+    }
+
+    // -------------------------------------------------------------- transfer
+
+    fn line_state(&self, li: usize) -> StateId {
+        FIRST_DYN + li as u32
+    }
+
+    fn step(&mut self, st: &mut State, li: usize) {
+        let prog = self.prog;
+        let line = &prog.lines[li];
+        let pc = line.pc;
+        let inst = match &line.inst {
+            Ok(i) => i,
+            Err(_) => {
+                self.havoc(st, li, pc, true, true);
+                return;
+            }
+        };
+        if self.fx[li].noop {
+            return;
+        }
+        let imp = self.fx[li].imp;
+        let why = self.data_why(st, li, inst);
+        let ops = inst.operands.as_slice();
+        let w64 = !self.conf.wave32;
+        let def_width = ops
+            .first()
+            .filter(|s| s.is_def())
+            .and_then(|s| match s.op {
+                Operand::Reg { count, .. } => Some(count),
+                _ => None,
+            })
+            .unwrap_or(1);
+        let mut vals = [SVal::Unknown; 16];
+        let mut scc: Option<Scc> = None;
+        let mut exec_op: Option<ExecOp> = None;
+        let mut vgpr_done = false;
+        let mut sdst_new_exec = false;
+        let src = |k: usize| ops.get(k).map(|s| s.op).unwrap_or(Operand::Off);
+        if imp.contains(Implicit::RELATIVE) {
+            // m0 picks the register: the named def is only the base, so any
+            // register of its file may change.
+            let (mut scalar, mut vector) = (false, false);
+            for s in inst.operands.as_slice().iter().filter(|s| s.is_def()) {
+                scalar |= s.op.scalar_range().is_some();
+                vector |= s.op.vgpr_range().is_some();
+            }
+            self.havoc(st, li, pc, scalar, vector);
+        }
+        match self.fx[li].rule {
+            Rule::Generic | Rule::VCmpx | Rule::SLoad | Rule::SBufLoad | Rule::Buf => {}
+            _ if !ops.first().is_some_and(|s| s.is_def()) => {}
+            Rule::SMov => {
+                for i in 0..def_width.min(2) {
+                    vals[i as usize] = self.sread(st, &src(1), i, def_width);
+                }
+            }
+            Rule::SMovk => {
+                if let Operand::Imm(v) = src(1) {
+                    vals[0] = SVal::konst(v as u32);
+                }
+            }
+            Rule::SCselect => {
+                let w = def_width.min(2);
+                let (a, b) = (src(1), src(2));
+                let x = [self.sread(st, &a, 0, w), self.sread(st, &a, 1, w)];
+                let y = [self.sread(st, &b, 0, w), self.sread(st, &b, 1, w)];
+                let ones = SVal::konst(u32::MAX);
+                for i in 0..w as usize {
+                    vals[i] = match st.scc {
+                        Scc::Const(true) => x[i],
+                        Scc::Const(false) => y[i],
+                        _ if x[i] == y[i] => x[i],
+                        _ => SVal::Unknown,
+                    };
+                }
+                if let Scc::Mwi64 { neg } = st.scc {
+                    let (t, f) = if neg { (y, x) } else { (x, y) };
+                    let bfm = [SVal::BfmMwi { hi: false }, SVal::BfmMwi { hi: true }];
+                    if w == 2 && w64 && t == [ones, ones] && f == bfm {
+                        vals[0] = SVal::Snap {
+                            state: VL,
+                            hi: false,
+                        };
+                        vals[1] = SVal::Snap {
+                            state: VL,
+                            hi: true,
+                        };
+                    }
+                }
+            }
+            Rule::SAdd => {
+                let a = self.sread(st, &src(1), 0, 1);
+                let b = self.sread(st, &src(2), 0, 1);
+                let (v, c) = add_lo(a, b);
+                vals[0] = v;
+                scc = Some(c);
+            }
+            Rule::SAddc => {
+                let a = self.sread(st, &src(1), 0, 1);
+                let b = self.sread(st, &src(2), 0, 1);
+                vals[0] = self.add_hi(a, b, st.scc);
+                scc = Some(match (a.as_const(), b.as_const(), st.scc) {
+                    (Some(x), Some(y), Scc::Const(cin)) => {
+                        Scc::Const((x as u64 + y as u64 + cin as u64) >> 32 != 0)
+                    }
+                    _ => Scc::Unknown,
+                });
+            }
+            Rule::SBfm64 => {
+                let a = self.sread(st, &src(1), 0, 1);
+                let b = self.sread(st, &src(2), 0, 1);
+                if a == SVal::Mwi && b.as_const() == Some(0) {
+                    if w64 {
+                        vals[0] = SVal::BfmMwi { hi: false };
+                        vals[1] = SVal::BfmMwi { hi: true };
+                    } else {
+                        // Wave32: at most 32 vertices, so the low half is
+                        // exactly the vertex lanes.
+                        vals[0] = SVal::Snap {
+                            state: VL,
+                            hi: false,
+                        };
+                    }
+                } else if let (Some(n), Some(s)) = (a.as_const(), b.as_const()) {
+                    let m = ((1u64 << (n & 63)).wrapping_sub(1)) << (s & 63);
+                    vals[0] = SVal::konst(m as u32);
+                    vals[1] = SVal::konst((m >> 32) as u32);
+                }
+            }
+            Rule::SBitcmp1 | Rule::SBitcmp0 => {}
+            Rule::SAnd | Rule::SAndn2 | Rule::SOr => {
+                exec_op = self.exec_logic(st, inst, self.fx[li].rule);
+            }
+            Rule::SaveAnd | Rule::SaveAndn1 | Rule::SaveOr | Rule::SaveOther => {
+                for i in 0..def_width.min(2) {
+                    vals[i as usize] = self.sread(
+                        st,
+                        &Operand::Reg {
+                            code: 126,
+                            count: 2,
+                        },
+                        i,
+                        2,
+                    );
+                }
+                exec_op = Some(match self.fx[li].rule {
+                    Rule::SaveAnd | Rule::SaveAndn1 => ExecOp::Narrow(st.exec),
+                    Rule::SaveOr => match self.full_snapshot(st, &src(1), def_width) {
+                        Some(s) if self.tree.within(st.exec, s) => ExecOp::Set(s),
+                        _ => ExecOp::Unknown,
+                    },
+                    _ => ExecOp::Unknown,
+                });
+            }
+            Rule::WrexecAndn1 | Rule::WrexecOther => {
+                sdst_new_exec = true;
+                exec_op = Some(if self.fx[li].rule == Rule::WrexecAndn1 {
+                    ExecOp::Narrow(st.exec)
+                } else {
+                    ExecOp::Unknown
+                });
+            }
+            Rule::VMov | Rule::VAddNc => {
+                if let Some(w) = self.vop_value(st, inst, self.fx[li].rule, pc) {
+                    if let Some((r, 1)) = ops[0].op.vgpr_range() {
+                        self.vwrite(st, r as usize, w, false, pc);
+                        vgpr_done = true;
+                    }
+                }
+            }
+        }
+        match self.fx[li].rule {
+            Rule::SBitcmp1 | Rule::SBitcmp0 => {
+                let a = self.sread(st, &src(0), 0, 1);
+                let b = self.sread(st, &src(1), 0, 1);
+                let neg = self.fx[li].rule == Rule::SBitcmp0;
+                scc = Some(if a == SVal::Mwi && b.as_const() == Some(6) {
+                    Scc::Mwi64 { neg }
+                } else if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
+                    Scc::Const(((x >> (y & 31)) & 1 == 1) != neg)
+                } else {
+                    Scc::Unknown
+                });
+            }
+            Rule::VCmpx => exec_op = Some(ExecOp::Narrow(st.exec)),
+            Rule::SLoad => {
+                let _ = self.sload(st, inst, &mut vals);
+            }
+            Rule::SBufLoad => self.sbufload(st, inst, li, &mut vals),
+            Rule::Buf => self.buffer_access(st, inst, li, pc),
+            _ => {}
+        }
+        // Broken on purpose (tests only): LDS as one register.
+        let lds_fault = self.faults.ignore_lds && inst.family == Family::Ds;
+        if lds_fault {
+            if let Some(d) = inst.uses().nth(1) {
+                self.lds_last = self.vread(st, &d.op, pc);
+            }
+        }
+        self.finish(
+            st,
+            li,
+            inst,
+            imp,
+            &vals,
+            scc,
+            exec_op,
+            vgpr_done,
+            sdst_new_exec,
+            why,
+        );
+        if lds_fault {
+            if let (Some(v), Some((r, 1))) = (
+                self.lds_last,
+                inst.defs().next().and_then(|s| s.op.vgpr_range()),
+            ) {
+                self.vwrite(st, r as usize, v, false, pc);
+            }
+        }
+    }
+
+    /// Why what line `li` writes is unknown: its own reason, or, when it
+    /// reads a VGPR that holds data from LDS or memory, that origin (so a
+    /// value moved or computed from an LDS read still says so).
+    fn data_why(&self, st: &State, li: usize, inst: &Instruction) -> Why {
+        let fx = &self.fx[li];
+        let mut why = fx.why;
+        if fx.defs.is_empty() || why.kind >= WhyKind::Load {
+            return why;
+        }
+        for s in inst.operands.as_slice().iter().filter(|s| s.is_use()) {
+            let Some((r, n)) = s.op.vgpr_range() else {
+                continue;
+            };
+            for rep in st.v.iter().skip(r as usize).take(n as usize) {
+                for v in [rep.new, rep.out] {
+                    if let VVal::Unknown(w) = v {
+                        if w.kind >= WhyKind::Load && w.kind != WhyKind::Lanes && w > why {
+                            why = Why::new(w.kind, w.pc);
+                        }
+                    }
+                }
+            }
+        }
+        why
+    }
+
+    /// Apply the writes of one instruction.
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &mut self,
+        st: &mut State,
+        li: usize,
+        inst: &Instruction,
+        imp: Implicit,
+        vals: &[SVal; 16],
+        scc: Option<Scc>,
+        exec_op: Option<ExecOp>,
+        vgpr_done: bool,
+        sdst_new_exec: bool,
+        why: Why,
+    ) {
+        let pc = self.prog.lines[li].pc;
+        let cross = imp.contains(Implicit::CROSS_LANE);
+        let fx = self.fx[li].clone();
+        let defs = fx.defs.start as usize..fx.defs.end as usize;
+        // VGPR writes happen under the exec mask before the instruction.
+        if !vgpr_done {
+            for d in defs.clone() {
+                if let Def::V { start, count } = self.defs[d] {
+                    for k in start as usize..start as usize + count as usize {
+                        self.vwrite(st, k, VVal::Unknown(why), cross, pc);
+                    }
+                }
+            }
+        }
+        // Exec.
+        let (lo, hi, first_exec) = (fx.exec_lo, fx.exec_hi, fx.first_exec);
+        let old_exec = st.exec;
+        let mut killed_old = false;
+        if lo || hi || imp.contains(Implicit::WRITE_EXEC) {
+            let op = match exec_op {
+                Some(op) => op,
+                None if self.conf.wave32 && !lo && !imp.contains(Implicit::WRITE_EXEC) => {
+                    ExecOp::Keep
+                }
+                None if first_exec => self.exec_from_values(inst, vals, lo, hi),
+                None => ExecOp::Unknown,
+            };
+            // A narrowing write of exec_lo alone keeps exec_hi: still a
+            // subset. Anything else must write the whole mask.
+            let op = match op {
+                ExecOp::Set(_) if first_exec && !self.conf.wave32 && !(lo && hi) => ExecOp::Unknown,
+                op => op,
+            };
+            killed_old = self.apply_exec(st, li, op, pc);
+        }
+        // Scalar writes.
+        for d in defs {
+            let Def::S {
+                code: c,
+                count: n,
+                first,
+            } = self.defs[d]
+            else {
+                continue;
+            };
+            for i in 0..n as u16 {
+                let mut v = if first {
+                    vals.get(i as usize).copied().unwrap_or(SVal::Unknown)
+                } else {
+                    SVal::Unknown
+                };
+                if first && sdst_new_exec {
+                    v = if st.exec == EMPTY {
+                        SVal::konst(0)
+                    } else {
+                        SVal::Snap {
+                            state: st.exec,
+                            hi: i == 1,
+                        }
+                    };
+                }
+                if let SVal::Snap { state, .. } = v {
+                    if killed_old && state == old_exec {
+                        v = SVal::Unknown;
+                    }
+                }
+                self.swrite(st, c + i, v);
+            }
+        }
+        if imp.contains(Implicit::WRITE_SCC) {
+            st.scc = scc.unwrap_or(Scc::Unknown);
+        }
+        if imp.contains(Implicit::WRITE_VCC) {
+            self.swrite(st, 106, SVal::Unknown);
+            self.swrite(st, 107, SVal::Unknown);
+        }
+        if imp.contains(Implicit::WRITE_M0) {
+            self.swrite(st, 124, SVal::Unknown);
+        }
+    }
+
+    /// Set exec; returns whether the old exec state was forgotten (it lay
+    /// inside the state this instruction re-creates).
+    fn apply_exec(&mut self, st: &mut State, li: usize, op: ExecOp, pc: u32) -> bool {
+        match op {
+            ExecOp::Keep => false,
+            ExecOp::Set(_) if self.faults.ignore_exec_restore => false,
+            ExecOp::Set(s) => {
+                st.exec = s;
+                false
+            }
+            ExecOp::Narrow(p) => {
+                if st.exec == EMPTY || p == EMPTY {
+                    st.exec = EMPTY;
+                    false
+                } else {
+                    self.create(st, self.line_state(li), p, pc)
+                }
+            }
+            ExecOp::Unknown => self.create(st, self.line_state(li), NONE, pc),
+        }
+    }
+
+    fn create(&mut self, st: &mut State, id: StateId, parent: StateId, pc: u32) -> bool {
+        let killed_cur = st.exec != EMPTY && self.tree.within(st.exec, id);
+        let lifted = self.tree.lift(parent, id);
+        if self.tree.set_parent(id, lifted) {
+            self.restart = true;
+        }
+        if self.tree.create(id) {
+            st.kill(id, &self.tree, pc);
+        }
+        st.exec = id;
+        killed_cur
+    }
+
+    /// The exec state whose full mask `op` holds (both halves in wave64).
+    fn full_snapshot(&self, st: &State, op: &Operand, width: u8) -> Option<StateId> {
+        let lo = self.sread(st, op, 0, width);
+        let SVal::Snap { state, hi: false } = lo else {
+            return None;
+        };
+        if self.conf.wave32 {
+            return Some(state);
+        }
+        if width < 2 {
+            return None;
+        }
+        match self.sread(st, op, 1, width) {
+            SVal::Snap {
+                state: s2,
+                hi: true,
+            } if s2 == state => Some(state),
+            _ => None,
+        }
+    }
+
+    /// Exec written from values (`s_mov`, `s_cselect`, ...).
+    fn exec_from_values(
+        &self,
+        inst: &Instruction,
+        vals: &[SVal; 16],
+        lo: bool,
+        hi: bool,
+    ) -> ExecOp {
+        // Offsets of exec_lo/hi inside the first def.
+        let Some((c, _)) = inst.operands.as_slice()[0].op.scalar_range() else {
+            return ExecOp::Unknown;
+        };
+        let at = |code: u16| {
+            vals.get(code.wrapping_sub(c) as usize)
+                .copied()
+                .unwrap_or(SVal::Unknown)
+        };
+        let vlo = if lo { at(126) } else { SVal::Unknown };
+        let vhi = if hi { at(127) } else { SVal::Unknown };
+        if self.conf.wave32 {
+            return match vlo {
+                SVal::Snap { state, hi: false } => ExecOp::Set(state),
+                v if v.as_const() == Some(u32::MAX) => ExecOp::Set(ALL),
+                v if v.as_const() == Some(0) => ExecOp::Set(EMPTY),
+                _ => ExecOp::Unknown,
+            };
+        }
+        match (vlo, vhi) {
+            (
+                SVal::Snap {
+                    state: a,
+                    hi: false,
+                },
+                SVal::Snap { state: b, hi: true },
+            ) if a == b => ExecOp::Set(a),
+            (x, y) if x.as_const() == Some(u32::MAX) && y.as_const() == Some(u32::MAX) => {
+                ExecOp::Set(ALL)
+            }
+            (x, y) if x.as_const() == Some(0) && y.as_const() == Some(0) => ExecOp::Set(EMPTY),
+            _ => ExecOp::Unknown,
+        }
+    }
+
+    /// `s_and`/`s_andn2`/`s_or` with exec as destination.
+    fn exec_logic(&self, st: &State, inst: &Instruction, r: Rule) -> Option<ExecOp> {
+        let ops = inst.operands.as_slice();
+        let d = ops.first()?.op;
+        let (dc, dn) = d.scalar_range()?;
+        if !(dc <= 127 && 126 < dc + dn as u16) {
+            return None;
+        }
+        let a = ops.get(1)?.op;
+        let b = ops.get(2)?.op;
+        let full = |o: &Operand| self.full_snapshot(st, o, dn);
+        Some(match r {
+            Rule::SAnd => {
+                if a == d || b == d {
+                    ExecOp::Narrow(st.exec)
+                } else if let Some(s) = full(&a).or_else(|| full(&b)) {
+                    ExecOp::Narrow(s)
+                } else {
+                    ExecOp::Unknown
+                }
+            }
+            Rule::SAndn2 => {
+                if a == d {
+                    ExecOp::Narrow(st.exec)
+                } else if let Some(s) = full(&a) {
+                    ExecOp::Narrow(s)
+                } else {
+                    ExecOp::Unknown
+                }
+            }
+            _ => {
+                let other = if a == d {
+                    Some(b)
+                } else if b == d {
+                    Some(a)
+                } else {
+                    None
+                };
+                match other.and_then(|o| full(&o)) {
+                    Some(s) if self.tree.within(st.exec, s) => ExecOp::Set(s),
+                    _ => ExecOp::Unknown,
+                }
+            }
+        })
+    }
+
+    fn add_hi(&mut self, a: SVal, b: SVal, scc: Scc) -> SVal {
+        match scc {
+            Scc::Carry { base, add } => {
+                let (w, c) = match (a, b) {
+                    // The high word plus a constant (either order).
+                    (SVal::W(w), x) | (x, SVal::W(w)) if x.as_const().is_some() => {
+                        (w, x.as_const().unwrap_or(0))
+                    }
+                    _ => return SVal::Unknown,
+                };
+                let p = Ptr {
+                    lo: base,
+                    hi: w,
+                    add: add as u64 | ((c as u64) << 32),
+                };
+                match self.ptrs.intern(p) {
+                    Some(ptr) => SVal::AddHi { ptr },
+                    None => SVal::Unknown,
+                }
+            }
+            Scc::Const(cin) => match (a.as_const(), b.as_const()) {
+                (Some(x), Some(y)) => SVal::konst(x.wrapping_add(y).wrapping_add(cin as u32)),
+                _ if !cin && b.as_const() == Some(0) => a,
+                _ if !cin && a.as_const() == Some(0) => b,
+                _ => SVal::Unknown,
+            },
+            _ => SVal::Unknown,
+        }
+    }
+
+    /// The value `v_mov_b32`/`v_add_nc_u32` writes, or `None` when the
+    /// instruction has modifiers or forms the rule does not cover.
+    fn vop_value(&self, st: &State, inst: &Instruction, r: Rule, pc: u32) -> Option<VVal> {
+        match inst.family {
+            Family::Vop1 | Family::Vop2 => {}
+            Family::Vop3 => match inst.mods {
+                Modifiers::Vop3(m) if !m.clamp && m.omod == 0 && !m.opsel_dst => {}
+                _ => return None,
+            },
+            _ => return None,
+        }
+        let ops = inst.operands.as_slice();
+        if ops.iter().any(|s| !s.mods.is_empty()) {
+            return None;
+        }
+        let other = || VVal::Unknown(Why::new(WhyKind::Other, pc));
+        match r {
+            Rule::VMov => {
+                let s = ops.get(1)?;
+                if s.op.vgpr_range().is_some() {
+                    // No lane reads when exec is empty: nothing is written.
+                    Some(self.vread(st, &s.op, pc).unwrap_or_else(other))
+                } else {
+                    Some(other())
+                }
+            }
+            _ => {
+                let (a, b) = (ops.get(1)?.op, ops.get(2)?.op);
+                for (x, y) in [(a, b), (b, a)] {
+                    if x.vgpr_range().is_none() {
+                        continue;
+                    }
+                    let xv = self.vread(st, &x, pc).unwrap_or_else(other);
+                    let word = match y {
+                        Operand::Reg { code, .. } if code < 128 => self.sread(st, &y, 0, 1),
+                        Operand::Inline(_) | Operand::Literal(_) => self.sread(st, &y, 0, 1),
+                        _ => SVal::Unknown,
+                    };
+                    return Some(match (xv, word) {
+                        (VVal::Id(id), SVal::W(_)) if self.faults.drop_plus_word => VVal::Id(id),
+                        (VVal::Id(id), SVal::W(w)) => VVal::IdPlus(id, w),
+                        (VVal::Unknown(w), _) => VVal::Unknown(w),
+                        _ => other(),
+                    });
+                }
+                Some(other())
+            }
+        }
+    }
+
+    /// The byte offset an SMEM instruction adds to its base, if traced.
+    fn smem_offset(&self, st: &State, a: &SmemAddress) -> Option<u32> {
+        let mut off = a.offset as i64;
+        if let Some(so) = &a.soffset {
+            off += self.sread(st, so, 0, 1).as_const()? as i64;
+        }
+        u32::try_from(off).ok()
+    }
+
+    fn sload(&mut self, st: &State, inst: &Instruction, vals: &mut [SVal; 16]) -> Option<()> {
+        let a = SmemAddress::of(inst)?;
+        let n = match inst.operands.as_slice().first()?.op {
+            Operand::Reg { count, .. } => count as usize,
+            _ => return None,
+        };
+        let off = self.smem_offset(st, &a)?;
+        let p = self.pointer(st, &a.base)?;
+        for (i, v) in vals.iter_mut().enumerate().take(n.min(16)) {
+            *v = SVal::W(Word::TableWord {
+                table: PtrId(p),
+                byte_offset: off.checked_add(4 * i as u32)?,
+            });
+        }
+        Some(())
+    }
+
+    fn sbufload(&mut self, st: &State, inst: &Instruction, li: usize, vals: &mut [SVal; 16]) {
+        let Some(a) = SmemAddress::of(inst) else {
+            return;
+        };
+        let n = match inst.operands.as_slice().first().map(|s| s.op) {
+            Some(Operand::Reg { count, .. }) => count as usize,
+            _ => return,
+        };
+        let desc = self.descriptor(st, &a.base);
+        let soffset = match &a.soffset {
+            None => Word::konst(0),
+            Some(so) => self.sread(st, so, 0, 1).as_word(),
+        };
+        self.recs[li] = Some(Rec {
+            kind: AccessKind::Load,
+            desc,
+            idxen: false,
+            offen: false,
+            index: IdxRead::NotIndexed,
+            imm_offset: a.offset as u32,
+            soffset,
+            bytes: 4 * n as u32,
+        });
+        let (Some(d), Some(off)) = (desc, self.smem_offset(st, &a)) else {
+            return;
+        };
+        for (i, v) in vals.iter_mut().enumerate().take(n.min(16)) {
+            if let Some(o) = off.checked_add(4 * i as u32) {
+                *v = SVal::W(Word::BufferWord {
+                    desc: DescId(d),
+                    byte_offset: o,
+                });
+            }
+        }
+    }
+
+    fn buffer_access(&mut self, st: &State, inst: &Instruction, li: usize, pc: u32) {
+        let Modifiers::Buf(m) = inst.mods else {
+            return;
+        };
+        let Some(acc) = buf::access(inst.opcode, &m) else {
+            return;
+        };
+        let kind = match acc.kind {
+            BufKind::Load => AccessKind::Load,
+            BufKind::Store => AccessKind::Store,
+            BufKind::Atomic => AccessKind::Atomic,
+            BufKind::Invalidate => return,
+        };
+        let ops = inst.operands.as_slice();
+        let first = usize::from(ops.first().is_some_and(|s| s.ty == ValType::Data));
+        let (Some(vaddr), Some(rsrc), Some(soff)) =
+            (ops.get(first), ops.get(first + 1), ops.get(first + 2))
+        else {
+            return;
+        };
+        let desc = self.descriptor(st, &rsrc.op);
+        let index = if m.idxen {
+            match self.vread(st, &vaddr.op, pc) {
+                Some(v) => IdxRead::Val(v),
+                None => IdxRead::NoLanes,
+            }
+        } else {
+            IdxRead::NotIndexed
+        };
+        let soffset = match soff.op {
+            Operand::Reg { .. } | Operand::Inline(_) | Operand::Literal(_) => {
+                self.sread(st, &soff.op, 0, 1).as_word()
+            }
+            _ => Word::konst(0),
+        };
+        self.recs[li] = Some(Rec {
+            kind,
+            desc,
+            idxen: m.idxen,
+            offen: m.offen,
+            index,
+            imm_offset: m.offset as u32,
+            soffset,
+            bytes: acc.bytes.unwrap_or(acc.max_bytes),
+        });
+    }
+
+    /// Forget a register file (or all of it) after an instruction the tracer
+    /// cannot follow.
+    fn havoc(&mut self, st: &mut State, li: usize, pc: u32, scalar: bool, vector: bool) {
+        let why = VVal::Unknown(Why::new(WhyKind::Havoc, pc));
+        if scalar {
+            for s in st.s.iter_mut() {
+                *s = SVal::Unknown;
+            }
+            st.scc = Scc::Unknown;
+            self.create(st, self.line_state(li), NONE, pc);
+        }
+        if vector {
+            for v in st.v.iter_mut() {
+                *v = VRep::flat(why);
+            }
+        }
+    }
+}
+
+/// The in-states of all blocks, in two flat arrays (no allocation per
+/// block).
+struct InStates {
+    ns: usize,
+    nv: usize,
+    s: Vec<SVal>,
+    v: Vec<VRep>,
+    /// SCC and exec of each block; `None` until a path reaches it.
+    meta: Vec<Option<(Scc, StateId)>>,
+}
+
+impl InStates {
+    fn new(nb: usize, ns: usize, nv: usize) -> InStates {
+        let unknown = VRep::flat(VVal::Unknown(Why::new(WhyKind::Entry, 0)));
+        InStates {
+            ns,
+            nv,
+            s: vec![SVal::Unknown; nb * ns],
+            v: vec![unknown; nb * nv],
+            meta: vec![None; nb],
+        }
+    }
+    fn parts(&mut self, b: usize) -> (&mut [SVal], &mut [VRep], &mut Option<(Scc, StateId)>) {
+        (
+            &mut self.s[b * self.ns..(b + 1) * self.ns],
+            &mut self.v[b * self.nv..(b + 1) * self.nv],
+            &mut self.meta[b],
+        )
+    }
+    /// Copy block `b`'s in-state into `st`; false when it has none.
+    fn load(&self, b: usize, st: &mut State) -> bool {
+        let Some((scc, exec)) = self.meta[b] else {
+            return false;
+        };
+        st.s.copy_from_slice(&self.s[b * self.ns..(b + 1) * self.ns]);
+        st.v.copy_from_slice(&self.v[b * self.nv..(b + 1) * self.nv]);
+        st.scc = scc;
+        st.exec = exec;
+        true
+    }
+}
+
+/// Pending blocks by reverse-postorder position; the lowest goes first.
+struct Worklist {
+    bits: Vec<u64>,
+    /// No set bit below word `low`.
+    low: usize,
+}
+
+impl Worklist {
+    fn new(n: usize) -> Worklist {
+        Worklist {
+            bits: vec![0; n.div_ceil(64).max(1)],
+            low: 0,
+        }
+    }
+    fn insert(&mut self, k: usize) {
+        if let Some(w) = self.bits.get_mut(k / 64) {
+            *w |= 1 << (k % 64);
+            self.low = self.low.min(k / 64);
+        }
+    }
+    fn pop_first(&mut self) -> Option<usize> {
+        while self.low < self.bits.len() {
+            let w = self.bits[self.low];
+            if w != 0 {
+                let b = w.trailing_zeros() as usize;
+                self.bits[self.low] &= !(1 << b);
+                return Some(self.low * 64 + b);
+            }
+            self.low += 1;
+        }
+        None
+    }
+}
+
+/// What a line writes (see `Engine::fx`).
+#[derive(Clone, Debug)]
+struct Fx {
+    /// The tracer's rule for it.
+    rule: Rule,
+    /// `isa`'s implicit accesses.
+    imp: Implicit,
+    /// Why what it writes is unknown (rules that know better override).
+    why: Why,
+    /// Its defs, in `Engine::defs`.
+    defs: core::ops::Range<u32>,
+    exec_lo: bool,
+    exec_hi: bool,
+    /// The first operand (the rule's result) writes exec.
+    first_exec: bool,
+    /// Writes nothing the tracer keeps (`s_waitcnt`, `exp`, stores...).
+    noop: bool,
+}
+
+/// One written register range.
+#[derive(Clone, Copy, Debug)]
+enum Def {
+    V {
+        start: u8,
+        count: u8,
+    },
+    /// `first`: the instruction's first operand, written whole (the rule's
+    /// values apply).
+    S {
+        code: u16,
+        count: u8,
+        first: bool,
+    },
+}
+
+/// The scalar registers a def writes. A lane mask decoded as one SGPR
+/// (wave32 form) is a pair when the wave has 64 lanes.
+fn scalar_def(s: &isa::Slot, wave32: bool) -> Option<(u16, u8)> {
+    let (c, n) = s.op.scalar_range()?;
+    if !wave32 && s.ty == ValType::Mask && n == 1 && (c < 124 || c == 126) {
+        return Some((c, 2));
+    }
+    Some((c, n))
+}
+
+/// Mark the registers of a scalar def as tracked.
+fn mark_used(used: &mut [bool; 128], c: u16, n: u8) {
+    for r in c..(c + n as u16).min(125) {
+        used[r as usize] = true;
+    }
+}
+
+/// Low half of `a + b` and the carry.
+fn add_lo(a: SVal, b: SVal) -> (SVal, Scc) {
+    match (a, b) {
+        (x, y) if x.as_const().is_some() && y.as_const().is_some() => {
+            let (s, c) = x
+                .as_const()
+                .unwrap_or(0)
+                .overflowing_add(y.as_const().unwrap_or(0));
+            (SVal::konst(s), Scc::Const(c))
+        }
+        (SVal::W(w), k) | (k, SVal::W(w)) if k.as_const().is_some() => {
+            let c = k.as_const().unwrap_or(0);
+            if c == 0 {
+                (SVal::W(w), Scc::Const(false))
+            } else {
+                (
+                    SVal::AddLo { base: w, add: c },
+                    Scc::Carry { base: w, add: c },
+                )
+            }
+        }
+        _ => (SVal::Unknown, Scc::Unknown),
+    }
+}
+
+/// Why a register written by an instruction without a rule is unknown.
+fn generic_why(inst: &Instruction, imp: Implicit, partial: bool, pc: u32) -> Why {
+    let kind = if imp.contains(Implicit::LDS) || inst.family == Family::Ds {
+        WhyKind::Lds
+    } else if imp.contains(Implicit::MEMORY) {
+        WhyKind::Load
+    } else if imp.contains(Implicit::CROSS_LANE) {
+        WhyKind::CrossLane
+    } else if partial {
+        WhyKind::Partial
+    } else {
+        WhyKind::Other
+    };
+    Why::new(kind, pc)
+}
+
+/// Join one VGPR: `a` valid under exec `ta` on the paths seen so far, `c`
+/// under `tc` on the arriving one; the merged exec is `r`.
+fn join_rep(
+    a: &VRep,
+    ta: StateId,
+    c: &VRep,
+    tc: StateId,
+    r: StateId,
+    tree: &ExecTree,
+    pc: u32,
+) -> VRep {
+    if a.state == c.state && a.state != FLAT {
+        return VRep::layered(
+            VVal::join(a.new, c.new, pc),
+            a.state,
+            VVal::join(a.out, c.out, pc),
+        );
+    }
+    let out = VVal::join(a.any_lane(pc), c.any_lane(pc), pc);
+    let inside = match (a.read(ta, tree, pc), c.read(tc, tree, pc)) {
+        (Some(x), Some(y)) => Some(VVal::join(x, y, pc)),
+        (x, y) => x.or(y),
+    };
+    match inside {
+        Some(v) if r != EMPTY => VRep::layered(v, r, out),
+        _ => VRep::flat(out),
+    }
+}

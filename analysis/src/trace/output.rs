@@ -1,0 +1,370 @@
+//! Turning the fixpoint's records into a [`ShaderTrace`]: stable ids,
+//! descriptor bounds and their reasons, notes.
+
+use super::domain::{VVal, Why, WhyKind};
+use super::engine::{IdxRead, Outcome, Rec, TraceConfig};
+use super::rules::{rule, Rule};
+use crate::cfg::{Cfg, Program};
+use crate::source::{IndexSource, Namer, Ptr, PtrId, Word};
+use crate::trace::{AccessKind, BufferAccess, DescId, Descriptor, IndexBound, ShaderTrace};
+use isa::family::buf::{self, BufKind};
+use isa::{Implicit, Modifiers};
+
+/// Internal ids to output ids, assigned in order of first use.
+struct Remap<'a> {
+    ptrs_in: &'a [Ptr],
+    descs_in: &'a [[Word; 4]],
+    ptr_map: Vec<Option<u16>>,
+    desc_map: Vec<Option<u16>>,
+    pointers: Vec<Ptr>,
+    descriptors: Vec<Descriptor>,
+}
+
+impl Remap<'_> {
+    fn word(&mut self, w: Word) -> Word {
+        match w {
+            Word::TableWord { table, byte_offset } => match self.ptr(table.0) {
+                Some(p) => Word::TableWord {
+                    table: PtrId(p),
+                    byte_offset,
+                },
+                None => Word::Unknown,
+            },
+            Word::BufferWord { desc, byte_offset } => match self.desc(desc.0) {
+                Some(d) => Word::BufferWord {
+                    desc: DescId(d),
+                    byte_offset,
+                },
+                None => Word::Unknown,
+            },
+            w => w,
+        }
+    }
+
+    fn ptr(&mut self, p: u16) -> Option<u16> {
+        if let Some(m) = *self.ptr_map.get(p as usize)? {
+            return Some(m);
+        }
+        let src = *self.ptrs_in.get(p as usize)?;
+        let ptr = Ptr {
+            lo: self.word(src.lo),
+            hi: self.word(src.hi),
+            add: src.add,
+        };
+        let id = u16::try_from(self.pointers.len()).ok()?;
+        self.pointers.push(ptr);
+        self.ptr_map[p as usize] = Some(id);
+        Some(id)
+    }
+
+    fn desc(&mut self, d: u16) -> Option<u16> {
+        if let Some(m) = *self.desc_map.get(d as usize)? {
+            return Some(m);
+        }
+        let src = *self.descs_in.get(d as usize)?;
+        let words = [
+            self.word(src[0]),
+            self.word(src[1]),
+            self.word(src[2]),
+            self.word(src[3]),
+        ];
+        let id = u16::try_from(self.descriptors.len()).ok()?;
+        self.descriptors.push(Descriptor {
+            id: DescId(id),
+            words,
+            bound: None,
+            reason: None,
+            accesses: Vec::new(),
+        });
+        self.desc_map[d as usize] = Some(id);
+        Some(id)
+    }
+
+    fn index(&mut self, v: VVal) -> IndexSource {
+        match v {
+            VVal::Id(id) => IndexSource::Id { id },
+            VVal::IdPlus(id, w) => match self.word(w) {
+                Word::Unknown => IndexSource::Unknown,
+                word => IndexSource::IdPlus { id, word },
+            },
+            VVal::Unknown(_) => IndexSource::Unknown,
+        }
+    }
+}
+
+fn op_name(prog: &Program, pc: u32) -> &'static str {
+    prog.line_at(pc)
+        .and_then(|i| prog.lines[i].inst.as_ref().ok())
+        .map(|i| i.opcode.name())
+        .unwrap_or("?")
+}
+
+/// Why an index is unknown, in words.
+fn why_text(prog: &Program, w: Why) -> String {
+    let at = |pc: u32| format!("pc {pc:#x}: {}", op_name(prog, pc));
+    match w.kind {
+        WhyKind::Entry => "the register held no vertex or instance id when the wave started".into(),
+        WhyKind::Other => format!(
+            "computed by an instruction no rule follows ({})",
+            at(w.pc)
+        ),
+        WhyKind::Partial => format!("partly overwritten ({})", at(w.pc)),
+        WhyKind::Widen => format!("a loop changes it on every round (pc {:#x})", w.pc),
+        WhyKind::Join => format!("paths with different values meet at pc {:#x}", w.pc),
+        WhyKind::Mixed => format!(
+            "lanes outside the exec mask it was written under hold another value (read at pc {:#x})",
+            w.pc
+        ),
+        WhyKind::CrossLane => format!("moved between lanes ({})", at(w.pc)),
+        WhyKind::Havoc => format!("written by an instruction the tracer cannot follow ({})", at(w.pc)),
+        WhyKind::Load => format!("index loaded from memory ({})", at(w.pc)),
+        WhyKind::Lanes => {
+            "the entry id is read while exec may include lanes the hardware gave no vertex".into()
+        }
+        WhyKind::Lds => format!("index from LDS ({})", at(w.pc)),
+    }
+}
+
+fn source_text(pointers: &[Ptr], s: IndexSource) -> String {
+    match IndexBound::from_source(s) {
+        Some(IndexBound { id, plus: None }) => id.name().to_string(),
+        Some(IndexBound { id, plus: Some(w) }) => {
+            format!("{} + {}", id.name(), Namer { pointers }.word_string(w))
+        }
+        None => "an unknown value".into(),
+    }
+}
+
+/// Assemble the trace.
+pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome) -> ShaderTrace {
+    let mut notes: Vec<String> = cfg.problems.iter().map(|p| p.to_string()).collect();
+    let mut incomplete = cfg.problems.first().map(|p| p.to_string());
+    if let Some(why) = &out.incomplete {
+        notes.push(why.clone());
+        incomplete = incomplete.or(Some(why.clone()));
+    }
+    if !conf.stage.is_vertex() {
+        notes.push(format!(
+            "{} stage: no vertex or instance ids",
+            conf.stage.name()
+        ));
+    }
+    let mut remap = Remap {
+        ptrs_in: &out.ptrs,
+        descs_in: &out.descs,
+        ptr_map: vec![None; out.ptrs.len()],
+        desc_map: vec![None; out.descs.len()],
+        pointers: Vec::new(),
+        descriptors: Vec::new(),
+    };
+    let mut accesses = Vec::new();
+    // (descriptor, pc, index) of every access, for the bounds.
+    let mut uses: Vec<(u16, u32, IdxRead)> = Vec::new();
+    let mut wrote_memory = false;
+    // The first access (that runs) whose descriptor is not traced: it may go
+    // through any descriptor, with any index.
+    let mut untraced: Option<u32> = None;
+    for (li, line) in prog.lines.iter().enumerate() {
+        let Ok(inst) = &line.inst else { continue };
+        let r = rule(inst);
+        let imp = out.imps.get(li).copied().unwrap_or_default();
+        if imp.contains(Implicit::RELATIVE) && inst.operands.as_slice().iter().any(|s| s.is_def()) {
+            notes.push(format!(
+                "pc {:#x}: {} writes a register chosen by m0; the tracer forgets that register file",
+                line.pc,
+                inst.opcode.name()
+            ));
+        }
+        let rec: Option<Rec> = match out.recs.get(li).copied().flatten() {
+            Some(rec) => Some(rec),
+            None => unreached_access(inst, r),
+        };
+        let stores = match &rec {
+            Some(rec) => rec.kind != AccessKind::Load,
+            None if imp.contains(Implicit::MEMORY) => {
+                let name = inst.opcode.name();
+                name.contains("store") || name.contains("atomic")
+            }
+            None => false,
+        };
+        if stores && !wrote_memory {
+            wrote_memory = true;
+            let name = inst.opcode.name();
+            notes.push(format!(
+                "pc {:#x}: the shader writes memory ({name}); traced table words assume the tables it reads do not change during the draw",
+                line.pc
+            ));
+        }
+        let Some(rec) = rec else { continue };
+        let name = inst.opcode.name();
+        let reached = out.recs.get(li).copied().flatten().is_some();
+        let desc = rec.desc.and_then(|d| remap.desc(d));
+        let (index, index_note) = match rec.index {
+            IdxRead::NotIndexed => (None, None),
+            IdxRead::NoLanes => (
+                Some(IndexSource::Unknown),
+                Some("no lane is active here (exec is zero)".to_string()),
+            ),
+            IdxRead::Val(v) => {
+                let s = remap.index(v);
+                let note = match v {
+                    VVal::Unknown(w) if reached => Some(why_text(prog, w)),
+                    _ if !reached => Some("never reached from the entry".to_string()),
+                    _ => None,
+                };
+                (Some(s), note)
+            }
+        };
+        if let Some(d) = desc {
+            remap.descriptors[d as usize].accesses.push(line.pc);
+            uses.push((d, line.pc, rec.index));
+        } else if reached && untraced.is_none() && rec.index != IdxRead::NoLanes {
+            untraced = Some(line.pc);
+        }
+        accesses.push(BufferAccess {
+            pc: line.pc,
+            opcode: name.to_string(),
+            kind: rec.kind,
+            descriptor: desc.map(DescId),
+            idxen: rec.idxen,
+            offen: rec.offen,
+            index,
+            index_note,
+            imm_offset: rec.imm_offset,
+            soffset: remap.word(rec.soffset),
+            bytes: rec.bytes,
+        });
+    }
+    let mut trace = ShaderTrace {
+        pointers: Vec::new(),
+        descriptors: Vec::new(),
+        accesses,
+        notes,
+    };
+    if let Some(pc) = untraced {
+        let why = format!(
+            "pc {pc:#x}: an access whose descriptor is not traced may go through any descriptor"
+        );
+        trace.notes.push(why.clone());
+        incomplete = incomplete.or(Some(why));
+    }
+    let mut descriptors = core::mem::take(&mut remap.descriptors);
+    for d in descriptors.iter_mut() {
+        let mine: Vec<(u32, IdxRead)> = uses
+            .iter()
+            .filter(|u| u.0 == d.id.0)
+            .map(|u| (u.1, u.2))
+            .collect();
+        let (bound, reason) = decide(prog, &mut remap, &mine, incomplete.as_deref());
+        d.bound = bound;
+        d.reason = reason;
+    }
+    trace.pointers = remap.pointers;
+    trace.descriptors = descriptors;
+    trace
+}
+
+/// The bound of one descriptor from its accesses (pc, index read).
+fn decide(
+    prog: &Program,
+    remap: &mut Remap<'_>,
+    uses: &[(u32, IdxRead)],
+    incomplete: Option<&str>,
+) -> (Option<IndexBound>, Option<String>) {
+    if let Some(why) = incomplete {
+        return (None, Some(format!("trace incomplete: {why}")));
+    }
+    let live: Vec<(u32, VVal)> = uses
+        .iter()
+        .filter_map(|&(pc, r)| match r {
+            IdxRead::Val(v) => Some((pc, v)),
+            _ => None,
+        })
+        .collect();
+    if live.is_empty() {
+        let any_idx = uses.iter().any(|u| u.1 == IdxRead::NoLanes);
+        let why = if any_idx {
+            "no idxen access runs with active lanes"
+        } else {
+            "no idxen access"
+        };
+        return (None, Some(why.to_string()));
+    }
+    if let Some(&(pc, VVal::Unknown(w))) = live.iter().find(|(_, v)| !v.is_known()) {
+        return (None, Some(format!("pc {pc:#x}: {}", why_text(prog, w))));
+    }
+    let (pc0, v0) = live[0];
+    if let Some(&(pc1, v1)) = live.iter().find(|(_, v)| *v != v0) {
+        let a = remap.index(v0);
+        let b = remap.index(v1);
+        return (
+            None,
+            Some(format!(
+                "accesses disagree: pc {pc0:#x} indexes by {}, pc {pc1:#x} by {}",
+                source_text(&remap.pointers, a),
+                source_text(&remap.pointers, b)
+            )),
+        );
+    }
+    match IndexBound::from_source(remap.index(v0)) {
+        Some(b) => (Some(b), None),
+        None => (
+            None,
+            Some(format!("pc {pc0:#x}: the index word is not traced")),
+        ),
+    }
+}
+
+/// A buffer access the fixpoint never reached (dead code), or `None` when
+/// the instruction is not an access.
+fn unreached_access(inst: &isa::Instruction, r: Rule) -> Option<Rec> {
+    match r {
+        Rule::Buf => {
+            let Modifiers::Buf(m) = inst.mods else {
+                return None;
+            };
+            let acc = buf::access(inst.opcode, &m)?;
+            let kind = match acc.kind {
+                BufKind::Load => AccessKind::Load,
+                BufKind::Store => AccessKind::Store,
+                BufKind::Atomic => AccessKind::Atomic,
+                BufKind::Invalidate => return None,
+            };
+            Some(Rec {
+                kind,
+                desc: None,
+                idxen: m.idxen,
+                offen: m.offen,
+                index: if m.idxen {
+                    IdxRead::Val(VVal::Unknown(Why::new(WhyKind::Other, 0)))
+                } else {
+                    IdxRead::NotIndexed
+                },
+                imm_offset: m.offset as u32,
+                soffset: Word::Unknown,
+                bytes: acc.bytes.unwrap_or(acc.max_bytes),
+            })
+        }
+        Rule::SBufLoad => {
+            let n = match inst.operands.first().map(|s| s.op) {
+                Some(isa::Operand::Reg { count, .. }) => count as u32,
+                _ => return None,
+            };
+            let off = match inst.mods {
+                Modifiers::Smem(m) => m.offset as u32,
+                _ => 0,
+            };
+            Some(Rec {
+                kind: AccessKind::Load,
+                desc: None,
+                idxen: false,
+                offen: false,
+                index: IdxRead::NotIndexed,
+                imm_offset: off,
+                soffset: Word::Unknown,
+                bytes: 4 * n,
+            })
+        }
+        _ => None,
+    }
+}

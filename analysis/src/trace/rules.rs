@@ -1,0 +1,146 @@
+//! The opcodes the tracer has a rule for.
+//!
+//! What an instruction reads and writes comes from `isa` (operand access,
+//! widths, [`isa::Implicit`]). This table only names the instructions whose
+//! result the tracer can describe better than "forgotten": copies, adds of
+//! a constant, scalar loads, selects, the merged_wave_info pattern, the exec
+//! patterns and buffer accesses. Every other instruction takes the generic
+//! rule: whatever it writes becomes unknown.
+//!
+//! The table is built once per process from the opcode names `isa` knows,
+//! so looking a rule up is one array index.
+
+use isa::{Instruction, OpSpace, Opcode};
+use std::sync::OnceLock;
+
+/// A tracer rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Rule {
+    /// Forget whatever the instruction writes.
+    Generic,
+    /// `s_mov_b32`, `s_mov_b64`: copy.
+    SMov,
+    /// `s_movk_i32`: a sign-extended constant.
+    SMovk,
+    /// `s_cselect_b32`, `s_cselect_b64`.
+    SCselect,
+    /// `s_add_u32`: low half of a pointer plus a constant.
+    SAdd,
+    /// `s_addc_u32`: high half of a pointer plus a constant and the carry.
+    SAddc,
+    /// `s_bfm_b64`: the merged_wave_info lane mask.
+    SBfm64,
+    /// `s_bitcmp1_b32`.
+    SBitcmp1,
+    /// `s_bitcmp0_b32`.
+    SBitcmp0,
+    /// `s_and_b32`/`_b64` (exec narrowing when the destination is exec).
+    SAnd,
+    /// `s_andn2_b32`/`_b64` (exec narrowing when the destination is exec).
+    SAndn2,
+    /// `s_or_b32`/`_b64` (exec restore when the destination is exec).
+    SOr,
+    /// `s_and_saveexec_*`: exec &= src, dst = old exec.
+    SaveAnd,
+    /// `s_andn1_saveexec_*`: exec = ~src & exec, dst = old exec.
+    SaveAndn1,
+    /// `s_or_saveexec_*`: exec |= src, dst = old exec.
+    SaveOr,
+    /// Other `s_*_saveexec_*`: dst = old exec, exec unknown.
+    SaveOther,
+    /// `s_andn1_wrexec_*`: exec = ~src & exec, dst = new exec.
+    WrexecAndn1,
+    /// `s_andn2_wrexec_*`: dst = exec = src & ~exec.
+    WrexecOther,
+    /// `s_load_dword{,x2,x4,x8,x16}`: words of a table.
+    SLoad,
+    /// `s_buffer_load_dword*`: words of a buffer.
+    SBufLoad,
+    /// `v_mov_b32`: copy (under exec).
+    VMov,
+    /// `v_add_nc_u32`: id plus a uniform word.
+    VAddNc,
+    /// `v_cmpx_*`: exec narrowing.
+    VCmpx,
+    /// MUBUF/MTBUF: a buffer access.
+    Buf,
+}
+
+fn rule_for_name(space: OpSpace, name: &str) -> Rule {
+    if matches!(space, OpSpace::Mubuf | OpSpace::Mtbuf) {
+        return Rule::Buf;
+    }
+    match name {
+        "s_mov_b32" | "s_mov_b64" => Rule::SMov,
+        "s_movk_i32" => Rule::SMovk,
+        "s_cselect_b32" | "s_cselect_b64" => Rule::SCselect,
+        "s_add_u32" => Rule::SAdd,
+        "s_addc_u32" => Rule::SAddc,
+        "s_bfm_b64" => Rule::SBfm64,
+        "s_bitcmp1_b32" => Rule::SBitcmp1,
+        "s_bitcmp0_b32" => Rule::SBitcmp0,
+        "s_and_b32" | "s_and_b64" => Rule::SAnd,
+        "s_andn2_b32" | "s_andn2_b64" => Rule::SAndn2,
+        "s_or_b32" | "s_or_b64" => Rule::SOr,
+        "s_and_saveexec_b32" | "s_and_saveexec_b64" => Rule::SaveAnd,
+        "s_andn1_saveexec_b32" | "s_andn1_saveexec_b64" => Rule::SaveAndn1,
+        "s_or_saveexec_b32" | "s_or_saveexec_b64" => Rule::SaveOr,
+        "s_andn1_wrexec_b32" | "s_andn1_wrexec_b64" => Rule::WrexecAndn1,
+        "s_andn2_wrexec_b32" | "s_andn2_wrexec_b64" => Rule::WrexecOther,
+        "s_load_dword" | "s_load_dwordx2" | "s_load_dwordx4" | "s_load_dwordx8"
+        | "s_load_dwordx16" => Rule::SLoad,
+        "s_buffer_load_dword"
+        | "s_buffer_load_dwordx2"
+        | "s_buffer_load_dwordx4"
+        | "s_buffer_load_dwordx8"
+        | "s_buffer_load_dwordx16" => Rule::SBufLoad,
+        "v_mov_b32" => Rule::VMov,
+        "v_add_nc_u32" => Rule::VAddNc,
+        _ if name.ends_with("_saveexec_b32") || name.ends_with("_saveexec_b64") => Rule::SaveOther,
+        _ if name.starts_with("v_cmpx_") => Rule::VCmpx,
+        _ => Rule::Generic,
+    }
+}
+
+const SPACES: [OpSpace; 17] = [
+    OpSpace::Sop2,
+    OpSpace::Sopk,
+    OpSpace::Sop1,
+    OpSpace::Sopc,
+    OpSpace::Sopp,
+    OpSpace::Smem,
+    OpSpace::Vop,
+    OpSpace::Vop3p,
+    OpSpace::Vintrp,
+    OpSpace::Ds,
+    OpSpace::Mubuf,
+    OpSpace::Mtbuf,
+    OpSpace::Mimg,
+    OpSpace::Flat,
+    OpSpace::Global,
+    OpSpace::Scratch,
+    OpSpace::Exp,
+];
+
+fn table() -> &'static [Rule] {
+    static TABLE: OnceLock<Vec<Rule>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = vec![Rule::Generic; 1 << 16];
+        for space in SPACES {
+            for i in 0..2048u16 {
+                let op = Opcode::new(space, i);
+                let name = op.name();
+                if name == "<unknown>" {
+                    continue;
+                }
+                t[op.raw() as usize] = rule_for_name(space, name);
+            }
+        }
+        t
+    })
+}
+
+/// The rule of an instruction.
+pub(crate) fn rule(inst: &Instruction) -> Rule {
+    table()[inst.opcode.raw() as usize]
+}

@@ -1,0 +1,10 @@
+// A v_mov_b32 in its VOP3 form is a copy too, and reading a lane of the
+// index into an SGPR (v_readlane_b32) leaves the index alone.
+s_bfm_b64 s[0:1], s3, 0
+s_bitcmp1_b32 s3, 6
+s_cselect_b64 exec, -1, s[0:1]
+v_mov_b32_e64 v1, v5
+v_add_nc_u32_e32 v0, s9, v1
+v_readlane_b32 s1, v0, 0
+buffer_load_dwordx4 v[4:7], v0, s[20:23], 0 idxen
+s_endpgm

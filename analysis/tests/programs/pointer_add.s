@@ -1,0 +1,11 @@
+// A 64-bit pointer in user data words 0..1 plus 16 (s_add_u32 and
+// s_addc_u32 with the carry), then a descriptor at offset 0x20 of it.
+s_bfm_b64 s[0:1], s3, 0
+s_bitcmp1_b32 s3, 6
+s_cselect_b64 exec, -1, s[0:1]
+s_add_u32 s0, s8, 16
+s_addc_u32 s1, s9, 0
+s_load_dwordx4 s[4:7], s[0:1], 0x20
+s_waitcnt lgkmcnt(0)
+buffer_load_dwordx4 v[0:3], v8, s[4:7], 0 idxen
+s_endpgm

@@ -1,0 +1,16 @@
+// Negative control: the re-loaded copy is indexed differently. Identity
+// by source makes it the same descriptor, so the two accesses disagree.
+s_bfm_b64 s[0:1], s3, 0
+s_bitcmp1_b32 s3, 6
+s_cselect_b64 exec, -1, s[0:1]
+s_mov_b32 s0, s9
+s_movk_i32 s9, 0x8000
+s_load_dwordx4 s[4:7], s[8:9], 0x10
+v_add_nc_u32_e32 v0, s0, v5
+v_add_nc_u32_e32 v1, s10, v8
+s_waitcnt lgkmcnt(0)
+buffer_load_dwordx4 v[4:7], v0, s[4:7], 0 idxen
+s_load_dwordx4 s[12:15], s[8:9], 0x10
+s_waitcnt lgkmcnt(0)
+buffer_load_dwordx4 v[8:11], v1, s[12:15], 0 idxen offset:16
+s_endpgm

@@ -1,0 +1,9 @@
+// Two attributes of one binding, both indexed by vertex id + base vertex.
+s_bfm_b64 s[0:1], s3, 0
+s_bitcmp1_b32 s3, 6
+s_cselect_b64 exec, -1, s[0:1]
+v_add_nc_u32_e32 v0, s9, v5
+v_add_nc_u32_e32 v1, s9, v5
+buffer_load_dwordx4 v[4:7], v0, s[20:23], 0 idxen
+buffer_load_dwordx4 v[8:11], v1, s[20:23], 0 idxen offset:16
+s_endpgm
