@@ -25,36 +25,63 @@ pub(crate) fn reg_name(code: u16) -> Option<&'static str> {
     })
 }
 
+/// Write `n` in decimal without the `core::fmt` machinery (the formatter's
+/// hot path prints many small numbers).
+#[inline]
+pub(crate) fn write_dec<W: fmt::Write>(out: &mut W, n: u32) -> fmt::Result {
+    if n < 10 {
+        return out.write_char((b'0' + n as u8) as char);
+    }
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    let mut n = n;
+    while n > 0 {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    for &b in &buf[i..] {
+        out.write_char(b as char)?;
+    }
+    Ok(())
+}
+
+/// Write `n` as LLVM's lower-case hex, `0x1f`, without `core::fmt`.
+#[inline]
+pub(crate) fn write_hex<W: fmt::Write>(out: &mut W, n: u64) -> fmt::Result {
+    out.write_str("0x")?;
+    let digits = (64 - (n | 1).leading_zeros()).div_ceil(4);
+    for k in (0..digits).rev() {
+        out.write_char(b"0123456789abcdef"[((n >> (4 * k)) & 15) as usize] as char)?;
+    }
+    Ok(())
+}
+
+/// `prefix{first}` or `prefix[first:last]`.
+#[inline]
+fn write_range<W: fmt::Write>(out: &mut W, prefix: &str, first: u16, count: u16) -> fmt::Result {
+    out.write_str(prefix)?;
+    if count == 1 {
+        write_dec(out, first as u32)
+    } else {
+        out.write_str("[")?;
+        write_dec(out, first as u32)?;
+        out.write_str(":")?;
+        write_dec(out, (first + count - 1) as u32)?;
+        out.write_str("]")
+    }
+}
+
 /// Write a register range: `s5`, `s[4:7]`, `v[0:3]`, `ttmp[0:1]`, `vcc`,
 /// `exec`, `vcc_lo`, `m0` ...
 pub(crate) fn write_reg<W: fmt::Write>(code: u16, count: u8, out: &mut W) -> fmt::Result {
     let count = count.max(1) as u16;
     match code {
-        0..=105 => {
-            if count == 1 {
-                write!(out, "s{code}")
-            } else {
-                write!(out, "s[{}:{}]", code, code + count - 1)
-            }
-        }
-        108..=123 => {
-            let t = code - 108;
-            if count == 1 {
-                write!(out, "ttmp{t}")
-            } else {
-                write!(out, "ttmp[{}:{}]", t, t + count - 1)
-            }
-        }
+        0..=105 => write_range(out, "s", code, count),
+        108..=123 => write_range(out, "ttmp", code - 108, count),
         106 if count == 2 => out.write_str("vcc"),
         126 if count == 2 => out.write_str("exec"),
-        VGPR_BASE..=511 => {
-            let v = code - VGPR_BASE;
-            if count == 1 {
-                write!(out, "v{v}")
-            } else {
-                write!(out, "v[{}:{}]", v, v + count - 1)
-            }
-        }
+        VGPR_BASE..=511 => write_range(out, "v", code - VGPR_BASE, count),
         _ => match reg_name(code) {
             Some(n) => out.write_str(n),
             None => write!(out, "<reg {code}>"),
@@ -65,8 +92,11 @@ pub(crate) fn write_reg<W: fmt::Write>(code: u16, count: u8, out: &mut W) -> fmt
 /// Write an inline constant for an operand of type `ty`.
 pub(crate) fn write_inline<W: fmt::Write>(code: u8, ty: ValType, out: &mut W) -> fmt::Result {
     match code {
-        128..=192 => write!(out, "{}", code - 128),
-        193..=208 => write!(out, "-{}", code - 192),
+        128..=192 => write_dec(out, (code - 128) as u32),
+        193..=208 => {
+            out.write_str("-")?;
+            write_dec(out, (code - 192) as u32)
+        }
         240 => out.write_str("0.5"),
         241 => out.write_str("-0.5"),
         242 => out.write_str("1.0"),
@@ -88,7 +118,7 @@ pub(crate) fn write_operand<W: fmt::Write>(op: Operand, ty: ValType, out: &mut W
     match op {
         Operand::Reg { code, count } => write_reg(code, count, out),
         Operand::Inline(c) => write_inline(c, ty, out),
-        Operand::Literal(v) => write!(out, "{v:#x}"),
+        Operand::Literal(v) => write_hex(out, v as u64),
         Operand::Imm(v) => write!(out, "{v}"),
         Operand::Off => out.write_str("off"),
     }

@@ -5,7 +5,7 @@
 //! f16 bit pattern of inline float constants (`0x3c00`), 64-bit float
 //! literals are the high dword, and so on.
 
-use super::operand::write_reg;
+use super::operand::{write_dec, write_hex, write_reg};
 use super::Formatter;
 use crate::family::vop::{self, Cls, Fld, Imm, Role, VopForm, VopSlot};
 use crate::inst::{Family, Instruction, Modifiers};
@@ -257,8 +257,11 @@ fn inline_int(v: i64) -> bool {
 /// An inline-constant code, printed for an operand of kind `imm`.
 pub(crate) fn write_inline<W: fmt::Write>(code: u8, imm: Imm, out: &mut W) -> fmt::Result {
     match code {
-        128..=192 => write!(out, "{}", code - 128),
-        193..=208 => write!(out, "-{}", code - 192),
+        128..=192 => write_dec(out, (code - 128) as u32),
+        193..=208 => {
+            out.write_str("-")?;
+            write_dec(out, (code - 192) as u32)
+        }
         _ => {
             // Float constants: integer-typed 16-bit operands print the f16
             // pattern in hex.
@@ -278,7 +281,7 @@ pub(crate) fn write_inline<W: fmt::Write>(code: u8, imm: Imm, out: &mut W) -> fm
 /// A literal, printed for an operand of kind `imm`.
 pub(crate) fn write_literal<W: fmt::Write>(v: u32, imm: Imm, out: &mut W) -> fmt::Result {
     match imm {
-        Imm::K32 | Imm::K16 => write!(out, "{v:#x}"),
+        Imm::K32 | Imm::K16 => write_hex(out, v as u64),
         Imm::F16 => {
             let s = v as u16 as i16;
             if inline_int(s as i64) {
@@ -304,14 +307,14 @@ pub(crate) fn write_literal<W: fmt::Write>(v: u32, imm: Imm, out: &mut W) -> fmt
             } else if let Some(n) = f64_hi_name(v) {
                 out.write_str(n)
             } else {
-                write!(out, "{v:#x}")
+                write_hex(out, v as u64)
             }
         }
         Imm::I64 => {
             if v <= 64 {
                 write!(out, "{v}")
             } else {
-                write!(out, "{v:#x}")
+                write_hex(out, v as u64)
             }
         }
         Imm::V2F16 => {
@@ -320,7 +323,7 @@ pub(crate) fn write_literal<W: fmt::Write>(v: u32, imm: Imm, out: &mut W) -> fmt
             } else if let Some(n) = (v <= 0xffff).then(|| f16_name(v as u16)).flatten() {
                 out.write_str(n)
             } else {
-                write!(out, "{v:#x}")
+                write_hex(out, v as u64)
             }
         }
         Imm::B32 | Imm::V2I16 | Imm::None => {
@@ -329,7 +332,7 @@ pub(crate) fn write_literal<W: fmt::Write>(v: u32, imm: Imm, out: &mut W) -> fmt
             } else if let Some(n) = f32_name(v) {
                 out.write_str(n)
             } else {
-                write!(out, "{v:#x}")
+                write_hex(out, v as u64)
             }
         }
     }

@@ -90,10 +90,12 @@ pub fn write_listing<W: Write>(
     let mut line = String::with_capacity(256);
     let mut scratch = String::with_capacity(64);
     let mut listing = Listing::default();
-    for (pc, result) in Decoder::new(code, mode) {
+    let mut inst = Instruction::default();
+    let mut decoder = Decoder::new(code, mode);
+    while let Some((pc, result)) = decoder.next_into(&mut inst) {
         line.clear();
         match result {
-            Ok(inst) => {
+            Ok(()) => {
                 let bytes = code.get(pc..pc + inst.len as usize).unwrap_or(&[]);
                 match style {
                     Style::Text => {
