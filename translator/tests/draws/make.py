@@ -32,18 +32,26 @@ def block(addr, words):
     return {"addr": hex(addr), "words": [hex(w) for w in words]}
 
 
-# A perspective-like MVP with inexact entries, column-major as GLSL reads it.
-MVP = [1.2071, 0.3141, -0.4142, 0.0,
-       -0.25, 1.7320508, 0.5, 0.0,
-       0.6180339, -0.125, -1.0002, -1.0,
-       0.75, -0.33333334, 9.8, 10.0]
+# MVPs, column-major as GLSL reads them. EXACT has few significant bits
+# (like every input of the exact files), so each product and sum the shader
+# makes is exact and fused or unfused multiply-adds agree bit for bit; the
+# transform is perspective-like. INEXACT has full-precision entries: there
+# only a correctly rounded fused multiply-add matches the hardware.
+EXACT = [1.25, 0.5, -0.375, 0.0,
+         -0.25, 1.5, 0.5, 0.0,
+         0.625, -0.125, -1.0, -1.0,
+         0.75, -0.5, 9.75, 10.0]
+INEXACT = [1.2071, 0.3141, -0.4142, 0.0,
+           -0.25, 1.7320508, 0.5, 0.0,
+           0.6180339, -0.125, -1.0002, -1.0,
+           0.75, -0.33333334, 9.8, 10.0]
 
 
-def cube():
+def cube(mvp, zstep):
     records = 160
     verts = []
     for i in range(records):
-        pos = [(i % 4) * 0.5 - 0.75, ((i // 4) % 4) * 0.5 - 0.75, (i // 16) * 0.2 - 1.0, 1.0]
+        pos = [(i % 4) * 0.5 - 0.75, ((i // 4) % 4) * 0.5 - 0.75, (i // 16) * zstep - 1.0, 1.0]
         col = [i / 160.0, 1.0 - i / 160.0, 0.5, 1.0]
         verts += [f(x) for x in pos + col]
     return {
@@ -52,7 +60,7 @@ def cube():
             block(HI | TABLE, vsharp(VB0, 32, records, VB_WORD3)),
             block(HI | SET0, vsharp(UBO, 0, 64, UBO_WORD3)),
             block(VB0, verts),
-            block(UBO, [f(x) for x in MVP]),
+            block(UBO, [f(x) for x in mvp]),
         ],
         "draws": [
             {"kind": "auto", "first_vertex": 0, "vertex_count": 36, "instance_count": 1},
@@ -67,10 +75,10 @@ def instanced():
     vrecords, irecords = 160, 16
     verts = []
     for i in range(vrecords):
-        verts += [f(x) for x in [(i % 5) * 0.25 - 0.5, (i // 5 % 7) * 0.125, i * 0.01 - 0.8]]
+        verts += [f(x) for x in [(i % 5) * 0.25 - 0.5, (i // 5 % 7) * 0.125, i * 0.0625 - 1.0]]
     inst = []
     for j in range(irecords):
-        inst += [f(x) for x in [j * 0.5 - 2.0, 0.25 * (j % 3), -0.5 * j, 1.0 + j * 0.1]]
+        inst += [f(x) for x in [j * 0.5 - 2.0, 0.25 * (j % 3), -0.5 * j, 1.0 + j * 0.125]]
         inst += [f(x) for x in [j / 16.0, 0.5, 1.0 - j / 16.0, 1.0]]
     return {
         "user_data": [hex(TABLE), 3, 2, hex(SET0)],
@@ -79,7 +87,7 @@ def instanced():
             block(HI | SET0, vsharp(UBO, 0, 64, UBO_WORD3)),
             block(VB0, verts),
             block(VB1, inst),
-            block(UBO, [f(x) for x in MVP]),
+            block(UBO, [f(x) for x in EXACT]),
         ],
         "draws": [
             {"kind": "auto", "first_vertex": 0, "vertex_count": 36, "instance_count": 4},
@@ -91,7 +99,8 @@ def instanced():
 
 
 here = os.path.dirname(os.path.abspath(__file__))
-for name, data in [("cube", cube()), ("instanced", instanced())]:
+for name, data in [("cube", cube(EXACT, 0.25)), ("cube-inexact", cube(INEXACT, 0.2)),
+                   ("instanced", instanced())]:
     with open(os.path.join(here, name + ".json"), "w") as fh:
         json.dump(data, fh, indent=1)
         fh.write("\n")
