@@ -6,7 +6,8 @@
 //! 1. drawbind binds each traced descriptor ([`BindPlan::bind`]); the bytes
 //!    of each range are copied from guest memory into that descriptor's
 //!    storage buffer, and its guest base, size and (with `--checked`)
-//!    narrowed last record go into the push constants the manifest lists;
+//!    narrowed last record go into the parameters the manifest lists (push
+//!    constants, and the params buffer for words past 128 bytes);
 //! 2. the fallback window binding gets the guest bytes spanning every
 //!    descriptor's baseline range (reads past a narrowed binding land
 //!    there, as the baseline would have read them);
