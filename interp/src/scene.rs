@@ -26,7 +26,7 @@
 
 use analysis::source::{Id, IndexSource, Ptr, Word};
 use analysis::trace::ShaderTrace;
-use drawbind::draws::DrawSpec;
+use drawbind::draws::{Addr, DrawSpec, DrawsFile, MemoryBlock, Word32};
 use drawbind::GuestMemory;
 use isa::Abi;
 use std::collections::BTreeMap;
@@ -35,8 +35,12 @@ use std::collections::BTreeMap;
 pub const TABLES: u32 = 0x0010_0000;
 /// First procedural data window.
 pub const DATA: u64 = 0x1_0000_0000;
-/// Size of each descriptor's data window.
-pub const WINDOW: u64 = 64 << 20;
+/// Size of each descriptor's data window: the ring a vertex buffer's
+/// records reach the end of.
+pub const WINDOW: u64 = 1 << 20;
+/// How much of each window [`Scene::to_draws_file`] writes out: enough for
+/// the records the standard draws fetch.
+pub const MATERIALIZED: u64 = 64 << 10;
 
 /// User data, memory and draws for one shader.
 #[derive(Clone, Debug)]
@@ -92,6 +96,37 @@ impl GuestMemory for SceneMemory {
         let lo = self.dword(a)? as u64;
         let hi = self.dword(a + 4)? as u64;
         Some(((lo | hi << 32) >> s) as u32)
+    }
+}
+
+impl Scene {
+    /// The scene as a DRAWS.json document: the table words, and the first
+    /// [`MATERIALIZED`] bytes of every data window as explicit memory.
+    pub fn to_draws_file(&self) -> DrawsFile {
+        let mut memory: Vec<MemoryBlock> = self
+            .memory
+            .words
+            .iter()
+            .map(|(a, w)| MemoryBlock {
+                addr: Addr(*a),
+                words: vec![Word32(*w)],
+            })
+            .collect();
+        for i in 0..self.memory.windows {
+            let base = DATA + i * WINDOW;
+            let words = (0..MATERIALIZED / 4)
+                .map(|k| Word32(self.memory.dword(base + 4 * k).unwrap_or(0)))
+                .collect();
+            memory.push(MemoryBlock {
+                addr: Addr(base),
+                words,
+            });
+        }
+        DrawsFile {
+            user_data: self.user_data.iter().map(|w| Word32(*w)).collect(),
+            memory,
+            draws: self.draws.clone(),
+        }
     }
 }
 

@@ -189,7 +189,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             })
             .collect()
     };
-    let rows = match args.jobs {
+    let mut rows = match args.jobs {
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build()
@@ -199,6 +199,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
     };
     if let Some(pb) = &progress {
         pb.finish_and_clear();
+    }
+    if args.run {
+        run_on_device(&jobs, &mut rows, &opts);
     }
     let text = if args.json {
         let mut s =
@@ -328,12 +331,71 @@ fn check_capture(
             "error".into()
         }
     };
-    row.run = if run {
-        "unavailable".into()
-    } else {
+    row.run = if !run {
         "not requested".into()
+    } else if stage.is_vertex() && row.translate.starts_with("ok") {
+        "pending".into()
+    } else {
+        "n/a".into()
     };
     row
+}
+
+/// `--run`: every translated vertex shader on the Vulkan device (one device
+/// for the whole run), its exports compared with the interpreter's on the
+/// default scene's draws.
+fn run_on_device(jobs: &[(PathBuf, String)], rows: &mut [Row], opts: &CaptureOptions) {
+    let harness = match vkharness::Harness::new(vkharness::DeviceChoice::Default) {
+        Ok(h) => h,
+        Err(e) => {
+            for r in rows.iter_mut().filter(|r| r.run == "pending") {
+                r.run = format!("skipped: no Vulkan device ({e})");
+            }
+            return;
+        }
+    };
+    for ((path, _), row) in jobs.iter().zip(rows.iter_mut()) {
+        if row.run != "pending" {
+            continue;
+        }
+        let result = catch_unwind(AssertUnwindSafe(|| -> Result<String, String> {
+            let capture = Capture::open(path, opts).map_err(|e| e.to_string())?;
+            let config = TraceConfig::new(
+                capture.stage(),
+                capture.abi(),
+                capture.wave_size() == WaveSize::W32,
+            );
+            let trace = trace_code(&capture.code, capture.target(), &config);
+            let scene = synthesize(&trace, &capture.abi()).to_draws_file();
+            let report = super::run::execute(
+                &capture,
+                &scene,
+                &super::run::RunOptions::default(),
+                &harness,
+            )
+            .map_err(|e| e.to_string())?;
+            if report.mismatches > 0 {
+                return Err(format!(
+                    "{} vertices, {} mismatches",
+                    report.vertices, report.mismatches
+                ));
+            }
+            Ok(format!("{} vertices, 0 mismatches", report.vertices))
+        }));
+        match result {
+            Ok(Ok(s)) => row.run = s,
+            Ok(Err(e)) => {
+                row.run = "mismatch or error".into();
+                row.failed = true;
+                row.error = Some(e);
+            }
+            Err(p) => {
+                row.run = "panic".into();
+                row.failed = true;
+                row.error = Some(format!("panic: {}", panic_text(&p)));
+            }
+        }
+    }
 }
 
 /// The descriptors' verdicts, as `shaderlift trace` names them.
