@@ -200,3 +200,30 @@ fn corrupt_captures_fail_their_own_row_only() {
     );
     assert!(String::from_utf8_lossy(&o.stderr).contains("failed"));
 }
+
+/// `--run` executes every translated vertex shader on the Vulkan device
+/// (lavapipe in CI) and its exports equal the interpreter's.
+#[test]
+fn corpus_run_matches_the_interpreter_on_the_device() {
+    let o = shaderlift(&["corpus", "--json", "--run"]);
+    let rows = json_rows(&o);
+    let ran: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["translate"].as_str().unwrap_or("").starts_with("ok"))
+        .collect();
+    assert_eq!(ran.len(), 6);
+    if ran[0]["run"].as_str().unwrap_or("").starts_with("skipped") {
+        assert!(
+            std::env::var_os("SHADERLIFT_REQUIRE_VULKAN").is_none(),
+            "no Vulkan device: {}",
+            ran[0]["run"]
+        );
+        eprintln!("note: no Vulkan device; corpus --run not checked");
+        return;
+    }
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    for r in ran {
+        let run = r["run"].as_str().unwrap();
+        assert!(run.ends_with("vertices, 0 mismatches"), "{}: {run}", r["name"]);
+    }
+}
