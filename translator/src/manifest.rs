@@ -53,6 +53,9 @@ pub enum WordExpr {
     },
 }
 
+/// Guest addresses are 48 bits wide.
+const ADDR_MASK: u64 = (1 << 48) - 1;
+
 /// Why a word could not be resolved.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
@@ -80,8 +83,11 @@ impl WordExpr {
             WordExpr::TableWord { lo, hi, offset } => {
                 let lo = lo.eval(user_data, mem)? as u64;
                 let hi = hi.eval(user_data, mem)? as u64;
-                // Scalar loads ignore the low two address bits.
-                let a = ((hi << 32) | lo).wrapping_add(*offset as u64) & !3;
+                // Scalar loads ignore the low two address bits; addresses
+                // are 48-bit GPU addresses (RADV's `0xffff8000_xxxxxxxx`
+                // table pointers read guest `0x8000_xxxxxxxx`), as drawbind
+                // and the interpreter read them.
+                let a = ((hi << 32) | lo).wrapping_add(*offset as u64) & !3 & ADDR_MASK;
                 mem(a).ok_or(ResolveError::MissingMemory(a))?
             }
             WordExpr::BufferWord { desc, offset } => {
@@ -99,7 +105,7 @@ impl WordExpr {
                 if *offset as u64 + 4 > limit {
                     0
                 } else {
-                    let a = base.wrapping_add(*offset as u64) & !3;
+                    let a = base.wrapping_add(*offset as u64) & !3 & ADDR_MASK;
                     mem(a).ok_or(ResolveError::MissingMemory(a))?
                 }
             }

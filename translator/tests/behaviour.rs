@@ -367,7 +367,8 @@ fn push_words_resolve_from_user_data_and_guest_memory() {
     let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
     // ud0 = vertex-buffer table, ud1 = base vertex, ud2 = set-0 table.
     let ud = [0x1000u32, 7, 0x2000];
-    let hi = 0xffff_8000u64 << 32;
+    // 0xffff8000 in the high half: guest address 0x8000_xxxxxxxx (48 bits).
+    let hi = 0x8000u64 << 32;
     let mut mem = |a: u64| -> Option<u32> {
         match a {
             a if a >= hi | 0x1000 && a < hi | 0x1010 => {

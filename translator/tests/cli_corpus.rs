@@ -221,9 +221,18 @@ fn corpus_run_matches_the_interpreter_on_the_device() {
         eprintln!("note: no Vulkan device; corpus --run not checked");
         return;
     }
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     for r in ran {
         let run = r["run"].as_str().unwrap();
-        assert!(run.ends_with("vertices, 0 mismatches"), "{}: {run}", r["name"]);
+        assert!(
+            run.ends_with("vertices, 0 mismatches"),
+            "{}: {run}",
+            r["name"]
+        );
     }
 }
