@@ -1,4 +1,5 @@
-//! Control flow, register-source tracing and the reference interpreter.
+//! Control flow and register-source tracing (the reference interpreter that
+//! checks the tracer is the separate `interp` crate).
 //!
 //! - [`source`]: the abstract sources of SGPR words and VGPR indices.
 //! - [`mod@cfg`]: decoded programs ([`cfg::Program`]) and their control-flow

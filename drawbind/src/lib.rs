@@ -25,5 +25,7 @@ pub mod vsharp;
 
 pub use cache::{BufferCache, CacheError, Outcome, Telemetry};
 pub use memory::{GuestMemory, SparseMemory, PAGE_SHIFT, PAGE_SIZE};
-pub use plan::{BindError, BindPlan, BindRange, BufferKey, Draw, PlanError, Reason, WordRole};
+pub use plan::{
+    BindError, BindFaults, BindPlan, BindRange, BufferKey, Draw, PlanError, Reason, WordRole,
+};
 pub use vsharp::{Class, OobSelect, VSharp};

@@ -434,6 +434,24 @@ pub struct BindPlan {
     ptrs: Vec<PtrPlan>,
     descs: Vec<DescPlan>,
     accesses: Vec<AccessFacts>,
+    faults: BindFaults,
+}
+
+/// Deliberately broken narrowing rules, **for tests only**: the soundness
+/// oracle's negative controls (`interp`) switch one on to prove the check
+/// turns red when that rule is broken. All off by default; a plan with no
+/// fault set behaves exactly as one built without this (the per-draw cost
+/// is one predictable branch per rule).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BindFaults {
+    /// Ignore a split draw's chunks: take the vertex ids from
+    /// `first_vertex`/`vertex_count` even when chunks are given.
+    pub forget_chunks: bool,
+    /// Forget the instance count: narrow instance-id bindings as if only
+    /// instance 0 ran.
+    pub forget_instance_ids: bool,
+    /// Skip the `records − 1` cap: narrow past the last record.
+    pub skip_cap: bool,
 }
 
 /// One descriptor of a plan, as [`BindPlan::entries`] lists them.
@@ -465,6 +483,7 @@ pub(crate) mod sab {
     pub const INSTANCE_AS_VERTEX: u32 = 1 << 9;
     pub const IGNORE_STAGE: u32 = 1 << 10;
     pub const OOB0_KEEPS_ALL: u32 = 1 << 11;
+    pub const STRIDE0_AS_BYTES: u32 = 1 << 12;
 
     #[cfg(test)]
     thread_local!(static ON: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
@@ -724,6 +743,7 @@ impl BindPlan {
             ptrs: order.out,
             descs,
             accesses,
+            faults: BindFaults::default(),
         })
     }
 
@@ -740,6 +760,13 @@ impl BindPlan {
     /// The stage the plan was built for.
     pub fn stage(&self) -> Stage {
         self.stage
+    }
+
+    /// The same plan with deliberately broken rules (tests only; see
+    /// [`BindFaults`]).
+    pub fn with_faults(mut self, faults: BindFaults) -> BindPlan {
+        self.faults = faults;
+        self
     }
 
     /// The descriptors, in the order `bind` writes them.
@@ -815,7 +842,7 @@ impl BindPlan {
                 *slot = ((hi as u64) << 32 | lo as u64).wrapping_add(p.add);
             }
         }
-        let ids = draw.map(DrawIds::of);
+        let ids = draw.map(|d| DrawIds::of(d, &self.faults));
         for (d, o) in self.descs.iter().zip(out.iter_mut()) {
             let mut w = [0u32; 4];
             let whole = match d.table4 {
@@ -902,6 +929,18 @@ impl BindPlan {
         let stride = v.stride as u64;
         let raw = n.saturating_add(d.max_soffset);
         let size = match class {
+            // Stride 0 under OOB_SELECT 0/1 is checked by index, not by
+            // bytes: any index below num_records reads at the base, so the
+            // widest access (plus a constant soffset) is reachable even
+            // past num_records bytes.
+            Class::Raw
+                if stride == 0
+                    && v.oob_select != OobSelect::Raw
+                    && n > 0
+                    && !sabotaged(sab::STRIDE0_AS_BYTES) =>
+            {
+                raw.max(d.reach.saturating_add(d.max_soffset))
+            }
             Class::Raw => raw,
             Class::NotBuffer | Class::Unchecked => {
                 if stride > 0 && v.oob_select != OobSelect::Raw {
@@ -993,7 +1032,7 @@ impl BindPlan {
                 None => return Ok(keep(Reason::Wrap)),
             }
         };
-        if last >= n - 1 && !sabotaged(sab::NO_CAP) {
+        if last >= n - 1 && !sabotaged(sab::NO_CAP) && !self.faults.skip_cap {
             return Ok(keep(Reason::Capped));
         }
         let stride = v.stride as u64;
@@ -1075,7 +1114,7 @@ struct DrawIds {
 
 impl DrawIds {
     #[inline]
-    fn of(draw: &Draw<'_>) -> DrawIds {
+    fn of(draw: &Draw<'_>, faults: &BindFaults) -> DrawIds {
         let zero_check = !sabotaged(sab::NO_ZERO_CHECK);
         let (vertex, instances) = match *draw {
             Draw::Auto {
@@ -1084,20 +1123,21 @@ impl DrawIds {
                 instance_count,
                 chunks,
             } => {
-                let vertex = if chunks.is_empty() || sabotaged(sab::IGNORE_CHUNKS) {
-                    last_of(first_vertex, vertex_count, zero_check)
-                } else {
-                    let mut last = IdLast::None;
-                    for &(first, count) in chunks {
-                        last = match (last, last_of(first, count, zero_check)) {
-                            (IdLast::Wrapped, _) | (_, IdLast::Wrapped) => IdLast::Wrapped,
-                            (IdLast::Last(a), IdLast::Last(b)) => IdLast::Last(a.max(b)),
-                            (IdLast::None, x) | (x, IdLast::None) => x,
-                            (x, _) => x,
-                        };
-                    }
-                    last
-                };
+                let vertex =
+                    if chunks.is_empty() || sabotaged(sab::IGNORE_CHUNKS) || faults.forget_chunks {
+                        last_of(first_vertex, vertex_count, zero_check)
+                    } else {
+                        let mut last = IdLast::None;
+                        for &(first, count) in chunks {
+                            last = match (last, last_of(first, count, zero_check)) {
+                                (IdLast::Wrapped, _) | (_, IdLast::Wrapped) => IdLast::Wrapped,
+                                (IdLast::Last(a), IdLast::Last(b)) => IdLast::Last(a.max(b)),
+                                (IdLast::None, x) | (x, IdLast::None) => x,
+                                (x, _) => x,
+                            };
+                        }
+                        last
+                    };
                 (vertex, instance_count)
             }
             Draw::Indexed {
@@ -1114,7 +1154,10 @@ impl DrawIds {
                 (vertex, instance_count)
             }
         };
-        let instance = last_of(0, instances, zero_check);
+        let instance = match last_of(0, instances, zero_check) {
+            IdLast::Last(_) if faults.forget_instance_ids => IdLast::Last(0),
+            x => x,
+        };
         // No lanes run at all when either count is zero.
         if zero_check && (vertex == IdLast::None || instance == IdLast::None) {
             return DrawIds {

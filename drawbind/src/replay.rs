@@ -455,6 +455,15 @@ impl Iterator for RingStream {
                 addr: Addr(set0),
                 words: ubo.map(Word32).to_vec(),
             });
+            // The uniform buffer itself: an identity MVP, then zeros.
+            let mvp = (0..64u32).map(|k| {
+                let identity = k < 16 && k % 5 == 0;
+                Word32(if identity { 0x3f80_0000 } else { 0 })
+            });
+            self.pending.push_back(Event::Write {
+                addr: Addr(set0 + 0x100),
+                words: mvp.collect(),
+            });
             return Some(Event::Map {
                 addr: Addr(self.cfg.ring_addr),
                 bytes: self.cfg.ring_bytes,

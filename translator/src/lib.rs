@@ -1,7 +1,821 @@
-//! RDNA2 shaders to SPIR-V, and the `shaderlift` command-line tool
+//! RDNA2 vertex shaders to SPIR-V, and the `shaderlift` command-line tool
 //! ([`cli`]).
+//!
+//! [`translate`] runs the pipeline: decode → block graph → lifting into a
+//! small typed SSA IR ([`ir`], [`lift`]) → passes ([`passes`]: parameter
+//! resolution, constant folding, dead-code removal) → structured control
+//! flow ([`structure`]) → SPIR-V 1.3 ([`emit`]) → naga validation. The
+//! result is the module and its layout [`manifest::Manifest`], the contract
+//! a host needs to run it.
+//!
+//! # The lane contract
+//!
+//! One SPIR-V invocation is one guest lane. The ABI's vertex-id VGPR is
+//! `VertexIndex + vertex_id_offset` and the instance-id VGPR is
+//! `InstanceIndex + instance_id_offset` (push constants): the guest ids
+//! exclude the base vertex and start instance (those are user-data words
+//! the shader adds itself), so a host that draws with `firstVertex` = the
+//! guest draw's first vertex id and `firstInstance` = 0 passes 0 for both.
+//! NGG system SGPRs are fixed so that every invocation is a vertex lane of
+//! a full wave (see [`manifest::Manifest::system_sgprs`]); the primitive
+//! export and the `GS_ALLOC_REQ` message are dropped, since the host
+//! assembles primitives.
+//!
+//! # Running a translation
+//!
+//! ```
+//! use translator::manifest::{BindingKind, BindingRange, DrawParams};
+//! use translator::{translate, Options, ShaderInput};
+//!
+//! let capture = corpus::Capture::open("../corpus/radv/cube", &Default::default()).unwrap();
+//! let opts = Options { test_outputs: true, ..Options::default() };
+//! let t = translate(&ShaderInput::from_capture(&capture), None, &opts).unwrap();
+//! let m = &t.manifest;
+//! // Per draw: the bind range of each descriptor binding (from drawbind),
+//! // the window, and the words the shader reads through user data.
+//! let vb = m
+//!     .bindings
+//!     .iter()
+//!     .find(|b| matches!(b.kind, BindingKind::Descriptor { .. }))
+//!     .unwrap()
+//!     .binding;
+//! let draw = DrawParams {
+//!     bindings: vec![BindingRange { binding: vb, base: 0x10000, size: 3200, last_record: u32::MAX }],
+//!     out_vertex_count: 36,
+//!     ..DrawParams::default()
+//! };
+//! let user_data = [0x1000, 0, 0x2000];
+//! let mut guest = |addr: u64| -> Option<u32> { Some(addr as u32) }; // the emulator's memory
+//! let push = m.push_words(&user_data, &draw, &mut guest).unwrap();
+//! let spill = m.param_buffer_words(&user_data, &draw, &mut guest).unwrap();
+//! assert_eq!(push.len() * 4, m.push_constant_bytes as usize);
+//! assert!(spill.is_empty()); // cube fits in 128 bytes
+//! // Bind `t.spirv` as a vertex stage with `push` as push constants and the
+//! // storage buffers `m.bindings` names (set 0), draw with firstVertex = the
+//! // guest's first vertex id and firstInstance = 0, and read the test
+//! // outputs back per vertex.
+//! ```
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod emit;
+pub mod ir;
+pub mod lift;
+pub mod manifest;
+pub mod passes;
+pub mod structure;
+
+use analysis::trace::ShaderTrace;
+use emit::{BindingSlots, Plan};
+use ir::{BufferAccess, ExportTarget, Func, Input, Load, Op, Source, SrcOrConst, Unsupported};
+use isa::{Abi, Stage, Target};
+use manifest::{
+    Binding, BindingKind, Manifest, Output, PushKind, PushWord, WordExpr, MANIFEST_VERSION,
+};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// The shader to translate (a [`corpus::Capture`] gives one with
+/// [`ShaderInput::from_capture`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ShaderInput<'a> {
+    /// Machine code from the entry point.
+    pub code: &'a [u8],
+    /// Decoding target.
+    pub target: Target,
+    /// Hardware stage.
+    pub stage: Stage,
+    /// Entry ABI.
+    pub abi: Abi,
+    /// 32 or 64.
+    pub wave_size: u32,
+}
+
+impl<'a> ShaderInput<'a> {
+    /// The shader of a capture.
+    pub fn from_capture(c: &'a corpus::Capture) -> ShaderInput<'a> {
+        ShaderInput {
+            code: &c.code,
+            target: c.target(),
+            stage: c.stage(),
+            abi: c.abi(),
+            wave_size: c.wave_size().lanes(),
+        }
+    }
+}
+
+/// Translation options.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Compile in the `--checked` guards and the feedback buffer.
+    pub checked: bool,
+    /// Also store every export of every vertex into a test-output buffer.
+    pub test_outputs: bool,
+    /// Validate the module with naga (on by default; benchmarks turn it
+    /// off).
+    pub validate: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            checked: false,
+            test_outputs: false,
+            validate: true,
+        }
+    }
+}
+
+/// A translated shader.
+#[derive(Clone, Debug)]
+pub struct Translation {
+    /// The SPIR-V module (version 1.3).
+    pub spirv: Vec<u32>,
+    /// Its layout manifest.
+    pub manifest: Manifest,
+}
+
+/// Every construct that kept a shader from translating, sorted by pc.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnsupportedList(pub Vec<Unsupported>);
+
+impl fmt::Display for UnsupportedList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} unsupported construct(s):", self.0.len())?;
+        for u in &self.0 {
+            writeln!(f, "  pc {:#06x}: {}: {}", u.pc, u.inst, u.reason)?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a translation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TranslateError {
+    /// Constructs the translator cannot express exactly (all of them).
+    #[error("{0}")]
+    Unsupported(UnsupportedList),
+    /// An internal emission error.
+    #[error(transparent)]
+    Emit(#[from] emit::EmitError),
+    /// naga rejected the module (a translator bug).
+    #[error("naga rejected the translated module: {0}")]
+    Naga(String),
+    /// More push-constant words than the 256 bytes hosts offer.
+    #[error("the translation needs {0} bytes of push constants (at most 256)")]
+    TooManyParams(u32),
+}
+
+/// Translate a shader. `trace` names the descriptor of each buffer access
+/// (one binding per traced descriptor); without it every access goes
+/// through the fallback window.
+pub fn translate(
+    input: &ShaderInput<'_>,
+    trace: Option<&ShaderTrace>,
+    opts: &Options,
+) -> Result<Translation, TranslateError> {
+    let lo = lift::LiftOptions {
+        target: input.target,
+        stage: input.stage,
+        abi: input.abi,
+        wave64: input.wave_size != 32,
+        checked: opts.checked,
+    };
+    let lifted = lift::lift(input.code, trace, lo);
+    let mut problems = lifted.problems.clone();
+    match input.stage {
+        Stage::Ps => problems.insert(
+            0,
+            Unsupported {
+                pc: 0,
+                inst: "(stage)".into(),
+                reason: "pixel shaders are not translated (this translator targets vertex stages)"
+                    .into(),
+            },
+        ),
+        Stage::Cs => problems.insert(
+            0,
+            Unsupported {
+                pc: 0,
+                inst: "(stage)".into(),
+                reason:
+                    "compute shaders are not translated (this translator targets vertex stages)"
+                        .into(),
+            },
+        ),
+        _ => {}
+    }
+    let mut f = lifted.b.func;
+    passes::resolve(&mut f);
+    passes::fold(&mut f);
+    passes::dce(&mut f);
+    let derived = if trace.is_none() {
+        assign_bindings(&mut f)
+    } else {
+        Vec::new()
+    };
+    let tree = structure::structure(&f);
+    let mut merges = Vec::new();
+    if let Ok(t) = &tree {
+        collect_divergent_merges(t, &lifted.divergent, &mut merges);
+        raised_in_regions(&f, t, &lifted.divergent, &lifted.raises_exec, &mut problems);
+    }
+    problems.extend(passes::check(&f, &merges, &lifted.scalar_params));
+    let tree = match tree {
+        Ok(t) => t,
+        Err(e) => {
+            let pc = match e {
+                structure::StructureError::Loop { pc, .. }
+                | structure::StructureError::Unstructured { pc }
+                | structure::StructureError::Unterminated { pc } => pc,
+            };
+            problems.push(Unsupported {
+                pc,
+                inst: "(control flow)".into(),
+                reason: e.to_string(),
+            });
+            Vec::new()
+        }
+    };
+    if !problems.is_empty() {
+        problems.sort_by_key(|p| p.pc);
+        problems.dedup();
+        return Err(TranslateError::Unsupported(UnsupportedList(problems)));
+    }
+    let (plan, manifest) = layout(
+        &f,
+        trace,
+        &derived,
+        input,
+        opts,
+        &lifted.system_sgprs,
+        &lifted.dropped,
+    )?;
+    let spirv = emit::emit(&f, &tree, &plan)?;
+    if opts.validate {
+        validate(&spirv).map_err(TranslateError::Naga)?;
+    }
+    Ok(Translation { spirv, manifest })
+}
+
+/// Lift a shader and run the passes, returning the final IR (for tests and
+/// debugging): what [`translate`] emits, without emitting it.
+pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: &Options) -> Func {
+    let lo = lift::LiftOptions {
+        target: input.target,
+        stage: input.stage,
+        abi: input.abi,
+        wave64: input.wave_size != 32,
+        checked: opts.checked,
+    };
+    let mut f = lift::lift(input.code, trace, lo).b.func;
+    passes::resolve(&mut f);
+    passes::fold(&mut f);
+    passes::dce(&mut f);
+    f
+}
+
+/// The register-source trace of a shader (`analysis::trace`): one binding
+/// per traced descriptor, numbered as drawbind's ranges are.
+///
+/// Without a trace, [`translate`] identifies descriptors itself by the
+/// sources of their resolved words (the tracer's identity rule), and
+/// `--checked` guards still work; with it, binding `i` of the manifest
+/// names the trace's descriptor id, so drawbind's `BindRange`s map
+/// directly (`Manifest::binding_of_descriptor`).
+pub fn trace_for(input: &ShaderInput<'_>) -> Option<ShaderTrace> {
+    let config = analysis::trace::TraceConfig::new(input.stage, input.abi, input.wave_size == 32);
+    Some(analysis::trace::trace_code(
+        input.code,
+        input.target,
+        &config,
+    ))
+}
+
+/// Without a trace: one binding per distinct descriptor whose four words
+/// are resolved parameters or constants, in order of first access.
+fn assign_bindings(f: &mut Func) -> Vec<[SrcOrConst; 4]> {
+    let mut keys: Vec<[SrcOrConst; 4]> = Vec::new();
+    for i in 0..f.loads.len() {
+        let Load::Buffer(mut a) = f.loads[i] else {
+            continue;
+        };
+        if a.binding.is_some() {
+            continue;
+        }
+        let mut key = [SrcOrConst::Const(0); 4];
+        let mut ok = true;
+        for (k, v) in a.desc.iter().enumerate() {
+            match f.inst(*v).op {
+                Op::Const(c) => key[k] = SrcOrConst::Const(c),
+                Op::Input(Input::Param(s)) => key[k] = SrcOrConst::Src(s),
+                _ => ok = false,
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let id = match keys.iter().position(|x| *x == key) {
+            Some(p) => p,
+            None => {
+                keys.push(key);
+                keys.len() - 1
+            }
+        };
+        a.binding = Some(id as u16);
+        f.loads[i] = Load::Buffer(a);
+    }
+    // --checked guards of those accesses.
+    for e in 0..f.effects.len() {
+        if let ir::Effect::Check { pc, binding, .. } = &mut f.effects[e] {
+            if *binding == u16::MAX {
+                let b = f.loads.iter().find_map(|l| match l {
+                    Load::Buffer(a) if a.pc == *pc => a.binding,
+                    _ => None,
+                });
+                if let Some(b) = b {
+                    *binding = b;
+                }
+            }
+        }
+    }
+    keys
+}
+
+/// An instruction that may turn lanes on inside a region a per-lane exec
+/// branch skips: lanes the lowering skips could have run it.
+fn raised_in_regions(
+    f: &Func,
+    nodes: &[structure::Node],
+    div: &std::collections::HashMap<ir::Block, u32>,
+    raises: &std::collections::HashMap<ir::Block, u32>,
+    out: &mut Vec<Unsupported>,
+) {
+    fn blocks(nodes: &[structure::Node], acc: &mut Vec<ir::Block>) {
+        for n in nodes {
+            match n {
+                structure::Node::Block(b) => acc.push(*b),
+                structure::Node::If { then, els, .. } => {
+                    blocks(then, acc);
+                    blocks(els, acc);
+                }
+                structure::Node::Loop { body, .. } => blocks(body, acc),
+            }
+        }
+    }
+    for n in nodes {
+        if let structure::Node::Loop { body, .. } = n {
+            raised_in_regions(f, body, div, raises, out);
+        }
+        if let structure::Node::If {
+            from, then, els, ..
+        } = n
+        {
+            if let Some(&bpc) = div.get(from) {
+                let mut inner = Vec::new();
+                blocks(then, &mut inner);
+                blocks(els, &mut inner);
+                for b in inner {
+                    if let Some(&pc) = raises.get(&b) {
+                        out.push(Unsupported {
+                            pc,
+                            inst: format!("(EXEC write in block at pc {:#x})", f.blocks[b.0 as usize].pc),
+                            reason: format!(
+                                "may turn on lanes inside the region that the exec branch at pc {bpc:#x} skips per lane"
+                            ),
+                        });
+                    }
+                }
+            }
+            raised_in_regions(f, then, div, raises, out);
+            raised_in_regions(f, els, div, raises, out);
+        }
+    }
+}
+
+fn collect_divergent_merges(
+    nodes: &[structure::Node],
+    div: &std::collections::HashMap<ir::Block, u32>,
+    out: &mut Vec<(ir::Block, u32)>,
+) {
+    for n in nodes {
+        if let structure::Node::Loop { body, .. } = n {
+            collect_divergent_merges(body, div, out);
+        }
+        if let structure::Node::If {
+            from,
+            then,
+            els,
+            merge,
+            ..
+        } = n
+        {
+            if let (Some(pc), Some(m)) = (div.get(from), merge) {
+                out.push((*m, *pc));
+            }
+            collect_divergent_merges(then, div, out);
+            collect_divergent_merges(els, div, out);
+        }
+    }
+}
+
+/// Validate a module with naga's SPIR-V front end and validator; returns
+/// the module and its info.
+pub fn validate(spirv: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo), String> {
+    let bytes: Vec<u8> = spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let o = naga::front::spv::Options {
+        adjust_coordinate_space: false,
+        strict_capabilities: true,
+        block_ctx_dump_prefix: None,
+    };
+    let module = naga::front::spv::parse_u8_slice(&bytes, &o).map_err(|e| format!("{e:?}"))?;
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::IMMEDIATES | naga::valid::Capabilities::FLOAT64,
+    )
+    .validate(&module)
+    .map_err(|e| format!("{:?}", e.into_inner()))?;
+    Ok((module, info))
+}
+
+/// naga's WGSL of a module (for reading).
+pub fn to_wgsl(spirv: &[u32]) -> Result<String, String> {
+    let (m, i) = validate(spirv)?;
+    naga::back::wgsl::write_string(&m, &i, naga::back::wgsl::WriterFlags::empty())
+        .map_err(|e| format!("{e:?}"))
+}
+
+/// A source as a host-evaluable expression.
+fn word_expr(f: &Func, s: SrcOrConst) -> WordExpr {
+    match s {
+        SrcOrConst::Const(value) => WordExpr::Const { value },
+        SrcOrConst::Src(i) => source_expr(f, i),
+    }
+}
+
+fn source_expr(f: &Func, i: u16) -> WordExpr {
+    match f.sources[i as usize] {
+        Source::UserData(k) => WordExpr::UserData { k },
+        Source::TableWord { lo, hi, offset } => WordExpr::TableWord {
+            lo: Box::new(word_expr(f, lo)),
+            hi: Box::new(word_expr(f, hi)),
+            offset,
+        },
+        Source::BufferWord { desc, offset } => WordExpr::BufferWord {
+            desc: Box::new(desc.map(|d| word_expr(f, d))),
+            offset,
+        },
+    }
+}
+
+/// A source's name, in the tracer's style (`ud1`, `table(ud0)+0x10`).
+fn source_name(f: &Func, s: SrcOrConst) -> String {
+    match s {
+        SrcOrConst::Const(c) => format!("{c:#x}"),
+        SrcOrConst::Src(i) => match f.sources[i as usize] {
+            Source::UserData(k) => format!("ud{k}"),
+            Source::TableWord { lo, hi, offset } => {
+                let p = if hi == SrcOrConst::Const(0xffff_8000) {
+                    source_name(f, lo)
+                } else {
+                    format!("ptr({}, {})", source_name(f, lo), source_name(f, hi))
+                };
+                format!("table({p})+{offset:#x}")
+            }
+            Source::BufferWord { desc, offset } => {
+                // Four consecutive words of one table read as one name.
+                let d = match (desc[0], desc[1], desc[2], desc[3]) {
+                    (
+                        SrcOrConst::Src(a),
+                        SrcOrConst::Src(_),
+                        SrcOrConst::Src(_),
+                        SrcOrConst::Src(_),
+                    ) if consecutive(f, &desc) => source_name(f, SrcOrConst::Src(a)),
+                    _ => desc
+                        .iter()
+                        .map(|x| source_name(f, *x))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                };
+                format!("buf({d})+{offset:#x}")
+            }
+        },
+    }
+}
+
+fn consecutive(f: &Func, d: &[SrcOrConst; 4]) -> bool {
+    let mut first = None;
+    for (k, x) in d.iter().enumerate() {
+        let SrcOrConst::Src(i) = x else { return false };
+        let Source::TableWord { lo, hi, offset } = f.sources[*i as usize] else {
+            return false;
+        };
+        match first {
+            None => first = Some((lo, hi, offset)),
+            Some((l, h, o)) => {
+                if l != lo || h != hi || o.wrapping_add(4 * k as u32) != offset {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+fn layout(
+    f: &Func,
+    trace: Option<&ShaderTrace>,
+    derived: &[[SrcOrConst; 4]],
+    input: &ShaderInput<'_>,
+    opts: &Options,
+    system_sgprs: &[manifest::SystemSgpr],
+    dropped: &[manifest::Dropped],
+) -> Result<(Plan, Manifest), TranslateError> {
+    let mut plan = Plan::default();
+    let mut push = Vec::new();
+    let member = |kind: PushKind, push: &mut Vec<PushWord>| {
+        let m = push.len() as u32;
+        push.push(PushWord {
+            offset: 4 * m,
+            kind,
+        });
+        m
+    };
+    // What is live.
+    let mut uses_vid = false;
+    let mut uses_iid = false;
+    let mut params = BTreeSet::new();
+    let mut bindings = BTreeSet::new();
+    let mut any_load = false;
+    let mut outputs = BTreeSet::new();
+    for (i, inst) in f.insts.iter().enumerate() {
+        if !f.is_live(ir::Value(i as u32)) {
+            continue;
+        }
+        match inst.op {
+            Op::Input(Input::VertexId) => uses_vid = true,
+            Op::Input(Input::InstanceId) => uses_iid = true,
+            Op::Input(Input::Param(s)) => {
+                params.insert(s);
+            }
+            Op::Load(l) => {
+                any_load = true;
+                match f.loads[l as usize] {
+                    Load::Buffer(BufferAccess {
+                        binding: Some(b), ..
+                    })
+                    | Load::ScalarBuf {
+                        binding: Some(b), ..
+                    } => {
+                        bindings.insert(b);
+                    }
+                    _ => {}
+                }
+            }
+            Op::Effect(e) => match f.effects[e as usize] {
+                ir::Effect::Export { target, .. } => {
+                    outputs.insert(target);
+                }
+                ir::Effect::Check { binding, .. } if binding != u16::MAX => {
+                    bindings.insert(binding);
+                }
+                ir::Effect::Check { .. } => {}
+                ir::Effect::Store { .. } | ir::Effect::Problem { .. } => {}
+            },
+            _ => {}
+        }
+    }
+    if opts.test_outputs {
+        uses_vid = true;
+        uses_iid = true;
+    }
+    if uses_vid {
+        plan.vertex_id_offset = Some(member(PushKind::VertexIdOffset, &mut push));
+    }
+    if uses_iid {
+        plan.instance_id_offset = Some(member(PushKind::InstanceIdOffset, &mut push));
+    }
+    for &s in &params {
+        let m = member(
+            PushKind::Word {
+                source: source_name(f, SrcOrConst::Src(s)),
+                expr: source_expr(f, s),
+            },
+            &mut push,
+        );
+        plan.source_member.insert(s, m);
+    }
+    let mut next_binding = 0u32;
+    #[allow(unused_assignments)]
+    let mut mbindings = Vec::new();
+    for &b in &bindings {
+        let binding = next_binding;
+        next_binding += 1;
+        let slots = BindingSlots {
+            binding,
+            base_lo: member(PushKind::BindingBaseLo { binding }, &mut push),
+            base_hi: member(PushKind::BindingBaseHi { binding }, &mut push),
+            size: member(PushKind::BindingSize { binding }, &mut push),
+            last: opts
+                .checked
+                .then(|| member(PushKind::BindingLastRecord { binding }, &mut push)),
+        };
+        plan.bindings.insert(b, slots);
+        let (source, accesses) = match trace.and_then(|t| {
+            t.descriptors
+                .iter()
+                .find(|d| d.id.0 == b)
+                .map(|d| (t.descriptor_source(d), d.accesses.clone()))
+        }) {
+            Some(x) => x,
+            None => {
+                let name = match derived.get(b as usize) {
+                    Some(d) if consecutive(f, d) => source_name(f, d[0]),
+                    Some(d) => format!(
+                        "[{}]",
+                        d.iter()
+                            .map(|x| source_name(f, *x))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    None => format!("descriptor {b}"),
+                };
+                let mut pcs: Vec<u32> = f
+                    .loads
+                    .iter()
+                    .filter_map(|l| match l {
+                        Load::Buffer(a) if a.binding == Some(b) => Some(a.pc),
+                        _ => None,
+                    })
+                    .collect();
+                pcs.dedup();
+                (name, pcs)
+            }
+        };
+        mbindings.push(Binding {
+            binding,
+            kind: BindingKind::Descriptor {
+                descriptor: b,
+                source,
+                accesses,
+            },
+            writable: false,
+        });
+    }
+    if any_load {
+        let binding = next_binding;
+        next_binding += 1;
+        let lo = member(PushKind::WindowBaseLo, &mut push);
+        let hi = member(PushKind::WindowBaseHi, &mut push);
+        let sz = member(PushKind::WindowSize, &mut push);
+        plan.window = Some((binding, lo, hi, sz));
+        mbindings.push(Binding {
+            binding,
+            kind: BindingKind::Window,
+            writable: false,
+        });
+    }
+    if opts.checked {
+        let binding = next_binding;
+        next_binding += 1;
+        plan.feedback = Some(binding);
+        mbindings.push(Binding {
+            binding,
+            kind: BindingKind::Feedback,
+            writable: true,
+        });
+    }
+    plan.outputs = outputs.iter().copied().collect();
+    if opts.test_outputs {
+        let binding = next_binding;
+        let first = member(PushKind::OutFirstVertex, &mut push);
+        let count = member(PushKind::OutVertexCount, &mut push);
+        plan.test = Some((binding, first, count));
+        mbindings.push(Binding {
+            binding,
+            kind: BindingKind::TestOutputs,
+            writable: true,
+        });
+    }
+    // Physical places: at most PUSH_WORDS words in the push-constant block
+    // (Vulkan guarantees 128 bytes); the per-draw values and user data go
+    // first, words read through pointers spill into the params buffer.
+    if opts.test_outputs {
+        next_binding += 1;
+    }
+    let n = push.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| match &push[i].kind {
+        PushKind::Word {
+            expr: WordExpr::UserData { .. },
+            ..
+        } => 1,
+        PushKind::Word { .. } => 3,
+        _ => 0,
+    });
+    let mut phys = vec![0u32; n];
+    for (rank, &i) in order.iter().enumerate() {
+        phys[i] = rank as u32;
+    }
+    let p = |m: u32| phys[m as usize];
+    plan.vertex_id_offset = plan.vertex_id_offset.map(p);
+    plan.instance_id_offset = plan.instance_id_offset.map(p);
+    for v in plan.source_member.values_mut() {
+        *v = p(*v);
+    }
+    for b in plan.bindings.values_mut() {
+        b.base_lo = p(b.base_lo);
+        b.base_hi = p(b.base_hi);
+        b.size = p(b.size);
+        b.last = b.last.map(p);
+    }
+    plan.window = plan.window.map(|(b, x, y, z)| (b, p(x), p(y), p(z)));
+    plan.test = plan.test.map(|(b, x, y)| (b, p(x), p(y)));
+    let mut placed: Vec<(u32, PushKind)> = push
+        .into_iter()
+        .enumerate()
+        .map(|(i, w)| (phys[i], w.kind))
+        .collect();
+    placed.sort_by_key(|x| x.0);
+    let mut push = Vec::new();
+    let mut param_buffer = Vec::new();
+    for (ph, kind) in placed {
+        if ph < emit::PUSH_WORDS {
+            push.push(PushWord {
+                offset: 4 * ph,
+                kind,
+            });
+        } else {
+            param_buffer.push(PushWord {
+                offset: 4 * (ph - emit::PUSH_WORDS),
+                kind,
+            });
+        }
+    }
+    plan.push_members = push.len() as u32;
+    if !param_buffer.is_empty() {
+        plan.params = Some(next_binding);
+        mbindings.push(Binding {
+            binding: next_binding,
+            kind: BindingKind::Params,
+            writable: false,
+        });
+    }
+    let bytes = 4 * plan.push_members;
+    let mut outs = BTreeMap::new();
+    for (slot, t) in plan.outputs.iter().enumerate() {
+        outs.insert(*t, slot as u32);
+    }
+    let outputs = outs
+        .iter()
+        .map(|(t, slot)| match t {
+            ExportTarget::Pos(n) => Output {
+                export: format!("pos{n}"),
+                builtin: (*n == 0).then(|| "position".to_string()),
+                location: (*n != 0).then_some(32 + *n as u32),
+                test_slot: *slot,
+            },
+            ExportTarget::Param(n) => Output {
+                export: format!("param{n}"),
+                builtin: None,
+                location: Some(*n as u32),
+                test_slot: *slot,
+            },
+        })
+        .collect();
+    let mut notes = vec![
+        "registers the ABI does not define at entry read as 0".to_string(),
+        "buffer range checks: structured (stride > 0, OOB_SELECT 0/1): index < num_records (and, for OOB_SELECT 0, the in-record offset < stride); raw (stride 0 or OOB_SELECT 3): the byte offset of each dword < num_records; OOB_SELECT 2: none; soffset is not part of the check; out of range reads 0".to_string(),
+        "swizzled and ADD_TID descriptors are addressed linearly".to_string(),
+        "a descriptor read only by s_buffer_load at constant offsets (a uniform buffer) needs no binding: its words are push/param words (`buf(...)`)".to_string(),
+        "v_fma_f32/v_fmac_f32 are computed in f64 (exact product, one f64 rounding, then f32): at most 1 ulp from the fused result; the device needs shaderFloat64".to_string(),
+        "a dword read at an unaligned guest address combines two aligned dwords (unaligned buffer access)".to_string(),
+    ];
+    if opts.checked || opts.test_outputs {
+        notes.push("the feedback and test-output buffers are written from the vertex stage: the device needs vertexPipelineStoresAndAtomics".into());
+    }
+    if !dropped.is_empty() {
+        notes.push("dropped instructions have no host counterpart (see `dropped`)".into());
+    }
+    let manifest = Manifest {
+        version: MANIFEST_VERSION,
+        spirv: "1.3".into(),
+        entry_point: "main (Vertex)".into(),
+        guest_stage: input.stage.name().into(),
+        wave_size: input.wave_size,
+        ids: "vertex_id = VertexIndex + vertex_id_offset; instance_id = InstanceIndex + instance_id_offset (guest ids exclude base vertex and start instance)".into(),
+        checked: opts.checked,
+        test_outputs: opts.test_outputs,
+        push_constant_bytes: bytes,
+        push_constants: push,
+        param_buffer,
+        bindings: mbindings,
+        outputs,
+        system_sgprs: system_sgprs.to_vec(),
+        dropped: dropped.to_vec(),
+        notes,
+    };
+    Ok((plan, manifest))
+}

@@ -372,6 +372,31 @@ fn raw_and_unchecked_descriptors_keep_the_baseline() {
     }
 }
 
+/// Stride 0 under OOB_SELECT 1 is checked by index only: every index below
+/// num_records reads at the base, so the cube's widest access (offset 16,
+/// 16 bytes) is reachable although num_records counts only 2 "bytes"
+/// (found by the interpreter's soundness fuzzing).
+#[test]
+fn stride_zero_index_checked_descriptor_binds_its_widest_access() {
+    let fx = cube(encode_linear(VB, 0, 2, OobSelect::Structured), 0);
+    pin(
+        &fx,
+        Draw::auto(0, 36, 1),
+        &[(32, false, Reason::Raw)],
+        sab::STRIDE0_AS_BYTES,
+    );
+    // Truly raw (OOB_SELECT 3): num_records bytes.
+    let raw = cube(encode_linear(VB, 0, 2, OobSelect::Raw), 0);
+    assert_eq!(
+        matches(
+            &raw,
+            &raw.bind(&Draw::auto(0, 36, 1)),
+            &[(2, false, Reason::Raw)]
+        ),
+        Ok(())
+    );
+}
+
 #[test]
 fn swizzled_add_tid_and_non_buffer_descriptors_keep_their_baselines() {
     let mut swz = linear(32, 13);

@@ -51,7 +51,7 @@ pub struct CaptureArgs {
     pub instance_id_vgpr: Option<u8>,
 }
 
-fn parse_abi(s: &str) -> Result<Abi, String> {
+pub(crate) fn parse_abi(s: &str) -> Result<Abi, String> {
     corpus::abi_preset(s)
         .ok_or_else(|| format!("unknown ABI preset `{s}` (expected ngg, legacy-vs, ps or cs)"))
 }

@@ -1,21 +1,678 @@
-//! `shaderlift corpus` (placeholder: its owner replaces this file).
+//! `shaderlift corpus`: every capture under a directory through the whole
+//! pipeline, one row per shader.
 //!
-//! [`::corpus::find_captures`] lists the captures under a directory and
-//! [`::corpus::bundled_root`] is the bundled corpus.
+//! For each capture (any form [`::corpus::find_captures`] recognises):
+//! decode → trace → bind the default draws → verify them with the reference
+//! interpreter → translate to SPIR-V (validated by naga, and by `spirv-val`
+//! when it is installed) → with `--run`, execute on the Vulkan device. The
+//! default draws come from the capture's metadata when it has them, else
+//! from [`interp::scene`]: a scene laid out from the trace with the standard
+//! auto, split, instanced and indexed draws.
+//!
+//! Captures run in parallel (rayon); the rows come out in the walk's order.
+//! A panic inside one capture is caught and reported as that row's failure.
+//! Exit status 1 when any row has a violation or failed; an unsupported
+//! construct in translation is a status, not a failure.
 
+use super::error::output_result;
 use super::CliError;
-use std::path::PathBuf;
+use analysis::trace::{trace_code, ShaderTrace, TraceConfig};
+use corpus::{Capture, CaptureOptions, WaveSize};
+use drawbind::{BindPlan, BindRange};
+use indicatif::{ProgressBar, ProgressStyle};
+use interp::scene::synthesize;
+use interp::{verify, Shader, VerifyOptions};
+use isa::{Abi, Decoder, Instruction, Mode};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::io::{self, IsTerminal, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
-/// Run every check on each capture under a directory (default: the
-/// bundled RADV corpus).
+/// Run every check on each capture under the given directories (default:
+/// the bundled corpus) and print one row per shader.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Directory to search for captures.
+    /// Directories (or capture files) to search for captures.
     #[arg(value_name = "DIR")]
-    pub dir: Option<PathBuf>,
+    pub dirs: Vec<PathBuf>,
+
+    /// Print the rows as a JSON array.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// Entry-register ABI preset for captures without metadata (raw code).
+    #[arg(long, value_name = "PRESET", value_parser = super::args::parse_abi)]
+    pub abi: Option<Abi>,
+
+    /// Also run each translated shader on the Vulkan device and compare its
+    /// outputs with the interpreter's (lavapipe by default).
+    #[arg(long)]
+    pub run: bool,
+}
+
+/// One descriptor's verdict.
+#[derive(Clone, Debug, Serialize)]
+pub struct Verdict {
+    /// Where its words come from (`table(ud0)+0x10`).
+    pub source: String,
+    /// The agreed index source (`vertex_id + ud1`), or null.
+    pub bound: Option<String>,
+    /// Why it is unbound.
+    pub reason: Option<String>,
+}
+
+/// One row of the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// The capture, relative to the directory searched.
+    pub name: String,
+    /// `ngg`, `vs`, `ps`, `cs` (empty when the capture did not open).
+    pub stage: String,
+    /// Lanes per wave.
+    pub wave: u32,
+    /// Decoded instructions.
+    pub instructions: usize,
+    /// Undecodable dwords.
+    pub invalid: usize,
+    /// Descriptors with their verdicts.
+    pub descriptors: Vec<Verdict>,
+    /// Draws bound and verified.
+    pub draws: usize,
+    /// Bytes bound over the default draws with narrowing.
+    pub narrowed_bytes: u64,
+    /// Bytes the baseline rules bind over the same draws.
+    pub baseline_bytes: u64,
+    /// Bindings (one per descriptor per draw) the draws bound.
+    pub bindings: usize,
+    /// Of those, how many were narrowed.
+    pub narrowed_bindings: usize,
+    /// Fetched bytes outside their bound range.
+    pub violations: usize,
+    /// Draws the interpreter could not check completely.
+    pub unverified: usize,
+    /// Translation: `ok`, `unsupported (N)`, or an error.
+    pub translate: String,
+    /// Device run: `not requested`, `n/a`, a result, or an error.
+    pub run: String,
+    /// True when the row counts as a failure (violation, panic, unreadable
+    /// capture, internal error).
+    pub failed: bool,
+    /// What failed, when something did.
+    pub error: Option<String>,
+}
+
+impl Row {
+    fn failed(name: String, error: String) -> Row {
+        Row {
+            name,
+            stage: String::new(),
+            wave: 0,
+            instructions: 0,
+            invalid: 0,
+            descriptors: Vec::new(),
+            draws: 0,
+            narrowed_bytes: 0,
+            baseline_bytes: 0,
+            bindings: 0,
+            narrowed_bindings: 0,
+            violations: 0,
+            unverified: 0,
+            translate: "-".into(),
+            run: "-".into(),
+            failed: true,
+            error: Some(error),
+        }
+    }
 }
 
 /// Run `shaderlift corpus`.
-pub fn run(_args: Args) -> Result<(), CliError> {
-    Err(CliError::NotImplemented("corpus"))
+pub fn run(args: Args) -> Result<(), CliError> {
+    let roots = if args.dirs.is_empty() {
+        vec![::corpus::bundled_root()]
+    } else {
+        args.dirs.clone()
+    };
+    let mut jobs: Vec<(PathBuf, String)> = Vec::new();
+    for root in &roots {
+        let found = ::corpus::find_captures(root).map_err(|e| CliError::Input(e.to_string()))?;
+        for p in found {
+            let name = display_name(root, &p);
+            jobs.push((p, name));
+        }
+    }
+    if jobs.is_empty() {
+        return Err(CliError::Input(format!(
+            "no captures found under {}",
+            roots
+                .iter()
+                .map(|r| r.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let opts = CaptureOptions {
+        abi: args.abi,
+        ..CaptureOptions::default()
+    };
+    let spirv_val = find_tool("spirv-val");
+    let progress = (!args.json && io::stderr().is_terminal()).then(|| {
+        let pb = ProgressBar::new(jobs.len() as u64);
+        pb.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} {wide_msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        pb
+    });
+    let work = || -> Vec<Row> {
+        jobs.par_iter()
+            .map(|(path, name)| {
+                let row = match catch_unwind(AssertUnwindSafe(|| {
+                    check_capture(path, name, &opts, spirv_val.as_deref(), args.run)
+                })) {
+                    Ok(row) => row,
+                    Err(panic) => {
+                        Row::failed(name.clone(), format!("panic: {}", panic_text(&panic)))
+                    }
+                };
+                if let Some(pb) = &progress {
+                    pb.set_message(name.clone());
+                    pb.inc(1);
+                }
+                row
+            })
+            .collect()
+    };
+    let mut rows = match args.jobs {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build()
+            .map_err(|e| CliError::Input(format!("--jobs {n}: {e}")))?
+            .install(work),
+        None => work(),
+    };
+    if let Some(pb) = &progress {
+        pb.finish_and_clear();
+    }
+    if args.run {
+        run_on_device(&jobs, &mut rows, &opts);
+    }
+    let text = if args.json {
+        let mut s =
+            serde_json::to_string_pretty(&rows).map_err(|e| CliError::Input(e.to_string()))?;
+        s.push('\n');
+        s
+    } else {
+        table(&rows)
+    };
+    output_result(io::stdout().lock().write_all(text.as_bytes()))?;
+    let failed = rows.iter().filter(|r| r.failed || r.violations > 0).count();
+    if failed > 0 {
+        return Err(CliError::Failed(format!(
+            "{failed} of {} shaders failed or have violations",
+            rows.len()
+        )));
+    }
+    Ok(())
+}
+
+/// The capture's name relative to the searched root (the root's own name
+/// when the root is the capture).
+fn display_name(root: &Path, p: &Path) -> String {
+    match p.strip_prefix(root) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
+        _ => p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| p.display().to_string()),
+    }
+}
+
+fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(no message)".into()
+    }
+}
+
+fn find_tool(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// The whole pipeline for one capture.
+fn check_capture(
+    path: &Path,
+    name: &str,
+    opts: &CaptureOptions,
+    spirv_val: Option<&Path>,
+    run: bool,
+) -> Row {
+    let capture = match Capture::open(path, opts) {
+        Ok(c) => c,
+        Err(e) => return Row::failed(name.to_string(), e.to_string()),
+    };
+    let stage = capture.stage();
+    let abi = capture.abi();
+    let wave64 = capture.wave_size() == WaveSize::W64;
+    let mode = Mode::with_wave_size(capture.target(), capture.wave_size().lanes());
+    let mut row = Row {
+        name: name.to_string(),
+        stage: stage.name().to_string(),
+        wave: capture.wave_size().lanes(),
+        ..Row::failed(name.to_string(), String::new())
+    };
+    row.failed = false;
+    row.error = None;
+
+    // Decode.
+    let mut inst = Instruction::default();
+    let mut d = Decoder::new(&capture.code, mode);
+    while let Some((_, r)) = d.next_into(&mut inst) {
+        match r {
+            Ok(()) => row.instructions += 1,
+            Err(_) => row.invalid += 1,
+        }
+    }
+
+    // Trace.
+    let config = TraceConfig::new(stage, abi, !wave64);
+    let trace = trace_code(&capture.code, capture.target(), &config);
+    row.descriptors = verdicts(&trace);
+
+    // Bind and verify the default draws (vertex stages only).
+    if stage.is_vertex() {
+        match bind_and_verify(&capture, &trace, wave64) {
+            Ok(b) => {
+                row.draws = b.draws;
+                row.narrowed_bytes = b.narrowed;
+                row.baseline_bytes = b.baseline;
+                row.bindings = b.bindings;
+                row.narrowed_bindings = b.narrowed_bindings;
+                row.violations = b.violations;
+                row.unverified = b.unverified;
+            }
+            Err(e) => {
+                row.failed = true;
+                row.error = Some(e);
+            }
+        }
+    }
+
+    // Translate and validate.
+    let input = crate::ShaderInput::from_capture(&capture);
+    row.translate = match crate::translate(&input, Some(&trace), &crate::Options::default()) {
+        Ok(t) => match spirv_val.map(|tool| spirv_val_ok(tool, &t.spirv)) {
+            Some(Ok(())) => "ok (naga, spirv-val)".into(),
+            Some(Err(e)) => {
+                row.failed = true;
+                row.error = Some(format!("spirv-val rejected the module: {e}"));
+                "invalid".into()
+            }
+            None => "ok (naga)".into(),
+        },
+        Err(crate::TranslateError::Unsupported(list)) => {
+            format!("unsupported ({})", list.0.len())
+        }
+        Err(e) => {
+            row.failed = true;
+            row.error = Some(e.to_string());
+            "error".into()
+        }
+    };
+    row.run = if !run {
+        "not requested".into()
+    } else if stage.is_vertex() && row.translate.starts_with("ok") {
+        "pending".into()
+    } else {
+        "n/a".into()
+    };
+    row
+}
+
+/// `--run`: every translated vertex shader on the Vulkan device (one device
+/// for the whole run), its exports compared with the interpreter's on the
+/// default scene's draws.
+fn run_on_device(jobs: &[(PathBuf, String)], rows: &mut [Row], opts: &CaptureOptions) {
+    let harness = match vkharness::Harness::new(vkharness::DeviceChoice::Default) {
+        Ok(h) => h,
+        Err(e) => {
+            for r in rows.iter_mut().filter(|r| r.run == "pending") {
+                r.run = format!("skipped: no Vulkan device ({e})");
+            }
+            return;
+        }
+    };
+    for ((path, _), row) in jobs.iter().zip(rows.iter_mut()) {
+        if row.run != "pending" {
+            continue;
+        }
+        let result = catch_unwind(AssertUnwindSafe(|| -> Result<String, String> {
+            let capture = Capture::open(path, opts).map_err(|e| e.to_string())?;
+            let config = TraceConfig::new(
+                capture.stage(),
+                capture.abi(),
+                capture.wave_size() == WaveSize::W32,
+            );
+            let trace = trace_code(&capture.code, capture.target(), &config);
+            let scene = synthesize(&trace, &capture.abi()).to_draws_file();
+            let report = super::run::execute(
+                &capture,
+                &scene,
+                &super::run::RunOptions::default(),
+                &harness,
+            )
+            .map_err(|e| e.to_string())?;
+            if report.mismatches > 0 {
+                return Err(format!(
+                    "{} vertices, {} mismatches",
+                    report.vertices, report.mismatches
+                ));
+            }
+            Ok(format!("{} vertices, 0 mismatches", report.vertices))
+        }));
+        match result {
+            Ok(Ok(s)) => row.run = s,
+            Ok(Err(e)) => {
+                row.run = "mismatch or error".into();
+                row.failed = true;
+                row.error = Some(e);
+            }
+            Err(p) => {
+                row.run = "panic".into();
+                row.failed = true;
+                row.error = Some(format!("panic: {}", panic_text(&p)));
+            }
+        }
+    }
+}
+
+/// The descriptors' verdicts, as `shaderlift trace` names them.
+fn verdicts(trace: &ShaderTrace) -> Vec<Verdict> {
+    let n = trace.namer();
+    trace
+        .descriptors
+        .iter()
+        .map(|d| Verdict {
+            source: trace.descriptor_source(d),
+            bound: d.bound.map(|b| {
+                let mut s = b.id.name().to_string();
+                if let Some(w) = b.plus {
+                    let _ = write!(s, " + {}", n.word_string(w));
+                }
+                s
+            }),
+            reason: d.reason.clone(),
+        })
+        .collect()
+}
+
+struct BindFigures {
+    draws: usize,
+    bindings: usize,
+    narrowed_bindings: usize,
+    narrowed: u64,
+    baseline: u64,
+    violations: usize,
+    unverified: usize,
+}
+
+fn bind_and_verify(
+    capture: &Capture,
+    trace: &ShaderTrace,
+    wave64: bool,
+) -> Result<BindFigures, String> {
+    let abi = capture.abi();
+    let stage = capture.stage();
+    let scene = synthesize(trace, &abi);
+    let plan = BindPlan::new(trace, stage).map_err(|e| format!("bind plan: {e}"))?;
+    let mut out = vec![BindRange::EMPTY; trace.descriptors.len()];
+    let n = plan
+        .bind_baseline(&scene.user_data, &scene.memory, &mut out)
+        .map_err(|e| format!("baseline bind: {e}"))?;
+    let baseline_one: u64 = out[..n].iter().map(|r| r.size).sum();
+    let mut narrowed = 0u64;
+    let (mut bindings, mut narrowed_bindings) = (0, 0);
+    for d in &scene.draws {
+        let n = plan
+            .bind(&d.as_draw(), &scene.user_data, &scene.memory, &mut out)
+            .map_err(|e| format!("bind: {e}"))?;
+        narrowed += out[..n].iter().map(|r| r.size).sum::<u64>();
+        bindings += n;
+        narrowed_bindings += out[..n].iter().filter(|r| r.narrowed).count();
+    }
+    let shader = Shader {
+        name: capture.path.to_str().unwrap_or("capture"),
+        code: &capture.code,
+        target: capture.target(),
+        stage,
+        abi,
+        wave64,
+    };
+    let report = verify(
+        &shader,
+        &scene.draws,
+        &scene.user_data,
+        &scene.memory,
+        &VerifyOptions::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(BindFigures {
+        draws: scene.draws.len(),
+        bindings,
+        narrowed_bindings,
+        narrowed,
+        baseline: baseline_one * scene.draws.len() as u64,
+        violations: report.violations,
+        unverified: report.unverified,
+    })
+}
+
+fn spirv_val_ok(tool: &Path, words: &[u32]) -> Result<(), String> {
+    let dir = std::env::temp_dir().join(format!(
+        "shaderlift-corpus-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let file = dir.join("m.spv");
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&file, bytes).map_err(|e| e.to_string())?;
+    let out = Command::new(tool)
+        .args(["--target-env", "vulkan1.1"])
+        .arg(&file)
+        .output()
+        .map_err(|e| e.to_string());
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = out?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+    }
+}
+
+/// Short forms of the tracer's reasons, for the table.
+fn abbreviate(reason: &str) -> &'static str {
+    if reason.contains("LDS") {
+        "lds"
+    } else if reason.contains("disagree") {
+        "disagree"
+    } else if reason.contains("no idxen") {
+        "no-index"
+    } else if reason.contains("untraced") || reason.contains("not traced") {
+        "untraced"
+    } else if reason.contains("memory") {
+        "memory"
+    } else {
+        "other"
+    }
+}
+
+fn human_bytes(b: u64) -> String {
+    const K: u64 = 1024;
+    if b >= K * K * K {
+        format!("{:.1} GiB", b as f64 / (K * K * K) as f64)
+    } else if b >= K * K {
+        format!("{:.1} MiB", b as f64 / (K * K) as f64)
+    } else if b >= K {
+        format!("{:.1} KiB", b as f64 / K as f64)
+    } else {
+        format!("{b} B")
+    }
+}
+
+/// The text table.
+fn table(rows: &[Row]) -> String {
+    let mut lines: Vec<[String; 9]> = vec![[
+        "shader".into(),
+        "stage".into(),
+        "insts".into(),
+        "desc".into(),
+        "bound/unbound".into(),
+        "narrowed / baseline".into(),
+        "violations".into(),
+        "translate".into(),
+        "run".into(),
+    ]];
+    for r in rows {
+        if r.stage.is_empty() {
+            lines.push([
+                r.name.clone(),
+                "-".into(),
+                "-".into(),
+                "-".into(),
+                "-".into(),
+                "-".into(),
+                "-".into(),
+                "-".into(),
+                format!("FAILED: {}", r.error.as_deref().unwrap_or("")),
+            ]);
+            continue;
+        }
+        let bound = r.descriptors.iter().filter(|d| d.bound.is_some()).count();
+        let mut reasons: Vec<&str> = r
+            .descriptors
+            .iter()
+            .filter_map(|d| d.reason.as_deref())
+            .map(abbreviate)
+            .collect();
+        reasons.sort_unstable();
+        reasons.dedup();
+        let unbound = r.descriptors.len() - bound;
+        let bu = if reasons.is_empty() {
+            format!("{bound}/{unbound}")
+        } else {
+            format!("{bound}/{unbound} ({})", reasons.join(","))
+        };
+        let bytes = if r.draws == 0 {
+            "-".into()
+        } else {
+            format!(
+                "{} / {} ({}/{} narrowed)",
+                human_bytes(r.narrowed_bytes),
+                human_bytes(r.baseline_bytes),
+                r.narrowed_bindings,
+                r.bindings
+            )
+        };
+        let violations = if r.draws == 0 {
+            "-".into()
+        } else if r.unverified > 0 {
+            format!("{} ({} unverified)", r.violations, r.unverified)
+        } else {
+            r.violations.to_string()
+        };
+        let mut run = r.run.clone();
+        if let Some(e) = &r.error {
+            run = format!("{run}; FAILED: {e}");
+        }
+        lines.push([
+            r.name.clone(),
+            format!("{}/w{}", r.stage, r.wave),
+            r.instructions.to_string(),
+            r.descriptors.len().to_string(),
+            bu,
+            bytes,
+            violations,
+            r.translate.clone(),
+            run,
+        ]);
+    }
+    let mut width = [0usize; 9];
+    for l in &lines {
+        for (i, c) in l.iter().enumerate() {
+            width[i] = width[i].max(c.chars().count());
+        }
+    }
+    let mut s = String::new();
+    for l in &lines {
+        for (i, c) in l.iter().enumerate() {
+            if i == 8 {
+                let _ = write!(s, "{c}");
+            } else {
+                let _ = write!(s, "{c:<w$}  ", w = width[i]);
+            }
+        }
+        s = s.trim_end().to_string();
+        s.push('\n');
+    }
+    let total_narrowed: u64 = rows.iter().map(|r| r.narrowed_bytes).sum();
+    let total_baseline: u64 = rows.iter().map(|r| r.baseline_bytes).sum();
+    let violations: usize = rows.iter().map(|r| r.violations).sum();
+    let translated = rows
+        .iter()
+        .filter(|r| r.translate.starts_with("ok"))
+        .count();
+    let failed = rows.iter().filter(|r| r.failed).count();
+    let draws: usize = rows.iter().map(|r| r.draws).sum();
+    let _ = writeln!(
+        s,
+        "{} shaders: {} draws verified, {} violations, {} translated, {} failed; bound {} of {} baseline bytes ({:.0}x less)",
+        rows.len(),
+        draws,
+        violations,
+        translated,
+        failed,
+        human_bytes(total_narrowed),
+        human_bytes(total_baseline),
+        if total_narrowed > 0 {
+            total_baseline as f64 / total_narrowed as f64
+        } else {
+            1.0
+        }
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasons_abbreviate_to_stable_codes() {
+        assert_eq!(
+            abbreviate("pc 0x4fc: index from LDS (pc 0x430: ds_read_b32)"),
+            "lds"
+        );
+        assert_eq!(abbreviate("accesses disagree"), "disagree");
+        assert_eq!(abbreviate("no idxen access"), "no-index");
+    }
+
+    #[test]
+    fn byte_counts_print_in_binary_units() {
+        assert_eq!(human_bytes(512), "512 B");
+        assert_eq!(human_bytes(3 << 20), "3.0 MiB");
+    }
 }

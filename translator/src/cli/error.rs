@@ -28,6 +28,9 @@ pub enum CliError {
     /// Writing the output failed.
     #[error("cannot write output: {0}")]
     Output(#[source] io::Error),
+    /// The checks ran and found failures (the report was printed).
+    #[error("{0}")]
+    Failed(String),
     /// The subcommand exists but does nothing yet.
     #[error("`shaderlift {0}` is not implemented yet")]
     NotImplemented(&'static str),

@@ -2,15 +2,15 @@
 //! once with the baseline (D733) bind ranges and once with the narrowed
 //! (D879) ones, in the same process; both telemetry sets side by side.
 //!
-//! The shader is `corpus/radv/cube`. Until the register-source tracer is on
-//! main its trace is the hand-built `drawbind::fixtures::cube_trace()`,
-//! which the drawbind tests check against the entry's meta.json.
+//! The shader is the real `corpus/radv/cube` (its code is built into the
+//! binary), traced by the register-source tracer like any capture.
 
 use super::error::output_result;
 use super::CliError;
+use analysis::trace::{trace_code, TraceConfig};
 use drawbind::replay::{self, Comparison, Event, ReplayStats, RingConfig};
 use drawbind::BindPlan;
-use isa::Stage;
+use isa::{Abi, Stage, Target};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Write};
 use std::path::PathBuf;
@@ -59,9 +59,18 @@ pub struct Args {
     pub json: bool,
 }
 
+/// The code of `corpus/radv/cube` (RADV NGG, wave64, gfx1030).
+const CUBE_CODE: &[u8] = include_bytes!("../../../corpus/radv/cube/code.bin");
+
+/// The tracer's result for `corpus/radv/cube`.
+pub fn cube_trace() -> analysis::trace::ShaderTrace {
+    let config = TraceConfig::new(Stage::Ngg, Abi::ngg(), false);
+    trace_code(CUBE_CODE, Target::Gfx1030, &config)
+}
+
 /// Run `shaderlift replay`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let plan = BindPlan::new(&drawbind::fixtures::cube_trace(), Stage::Ngg)
+    let plan = BindPlan::new(&cube_trace(), Stage::Ngg)
         .map_err(|e| CliError::Input(format!("corpus/radv/cube: {e}")))?;
     let (title, cmp) = match &args.stream {
         Some(path) => {

@@ -1,16 +1,843 @@
-//! `shaderlift run` (placeholder: its owner replaces this file).
+//! `shaderlift run`: translate a vertex shader, execute it on a Vulkan
+//! device (lavapipe by default) for every draw of a DRAWS.json, and compare
+//! every export of every vertex with the reference interpreter's.
+//!
+//! Per draw:
+//! 1. drawbind binds each traced descriptor ([`BindPlan::bind`]); the bytes
+//!    of each range are copied from guest memory into that descriptor's
+//!    storage buffer, and its guest base, size and (with `--checked`)
+//!    narrowed last record go into the parameters the manifest lists (push
+//!    constants, and the params buffer for words past 128 bytes);
+//! 2. the fallback window binding gets the guest bytes spanning every
+//!    descriptor's baseline range (reads past a narrowed binding land
+//!    there, as the baseline would have read them);
+//! 3. each chunk of the draw (the whole draw when unsplit) is one host
+//!    draw: `firstVertex` is the chunk's first vertex id and
+//!    `firstInstance` 0, so the guest ids are the host indices; the
+//!    translation's test mode stores each export into the output buffer;
+//! 4. the interpreter runs the same draw; its exports and the device's
+//!    are compared word by word ([`compare::compare`]).
+//!
+//! It prints one line per draw and ends with `N vertices, M mismatches`;
+//! the exit code is 1 when M > 0.
+
+pub mod compare;
 
 use super::{CaptureArgs, CliError};
+use crate::manifest::{BindingKind, BindingRange, DrawParams, Manifest};
+use crate::{translate, Options, ShaderInput};
+use analysis::source::Word;
+use analysis::trace::ShaderTrace;
+use analysis::trace::{trace_code, TraceConfig};
+use compare::{compare, Verdict};
+use corpus::{Capture, WaveSize};
+use drawbind::draws::{DrawSpec, DrawsFile};
+use drawbind::{BindPlan, BindRange, GuestMemory, SparseMemory, VSharp};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Instant;
+use vkharness::{Binding, DeviceChoice, DrawCall, Harness, Interface};
 
-/// Run a translated shader on a software Vulkan device.
+/// Execute a translated vertex shader on a Vulkan device for each draw of a
+/// DRAWS.json and compare its exports with the reference interpreter's.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The shader.
     #[command(flatten)]
     pub capture: CaptureArgs,
+
+    /// The draws, user data and guest memory (the format of `shaderlift
+    /// bind`).
+    #[arg(long, value_name = "DRAWS.json")]
+    pub draws: PathBuf,
+
+    /// Compile the --checked guards in and report the violations each draw
+    /// counts in the feedback buffer.
+    #[arg(long)]
+    pub checked: bool,
+
+    /// The Vulkan device, by its index in the loader's list (default: the
+    /// first CPU device, lavapipe).
+    #[arg(long, value_name = "N")]
+    pub device: Option<usize>,
+
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Negative control for --checked: bind every narrowed descriptor one
+    /// record short (bytes and checked bound), as a wrong narrowing would;
+    /// the violations must then be counted while the exports stay right.
+    #[arg(long, hide = true)]
+    pub one_record_short: bool,
+}
+
+/// Bytes of guest memory the fallback window may span.
+const WINDOW_LIMIT: u64 = 64 << 20;
+/// Bytes one descriptor binding may hold, at most (larger ranges are cut to
+/// this or the device's storage-buffer range; the rest is read through the
+/// window).
+const BINDING_LIMIT: u64 = 256 << 20;
+/// The 48 bits of a guest GPU address.
+const ADDR_MASK: u64 = (1 << 48) - 1;
+/// Mismatches listed per draw.
+const LISTED: usize = 16;
+
+/// Knobs of [`execute`] beyond the CLI's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// `--checked`.
+    pub checked: bool,
+    /// Negative control: bind every narrowed descriptor one record short
+    /// (its bytes and its checked last record), as a wrong narrowing would.
+    pub one_record_short: bool,
+}
+
+/// One device word that disagrees with the interpreter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mismatch {
+    /// Guest vertex id.
+    pub vertex: u32,
+    /// Guest instance id.
+    pub instance: u32,
+    /// The export (`pos0`, `param0`, ...).
+    pub export: String,
+    /// Component 0..=3.
+    pub component: u8,
+    /// The device's word (`None`: the device did not write the record).
+    pub device: Option<u32>,
+    /// The interpreter's word (`None`: the interpreter did not export it).
+    pub reference: Option<u32>,
+}
+
+/// One descriptor binding of a draw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoundDescriptor {
+    /// Binding number in set 0.
+    pub binding: u32,
+    /// The descriptor's source.
+    pub source: String,
+    /// Guest base.
+    pub base: u64,
+    /// Bytes bound.
+    pub size: u64,
+    /// drawbind narrowed it.
+    pub narrowed: bool,
+    /// The last record the checked guard allows (`None`: not narrowed).
+    pub last_record: Option<u32>,
+    /// Bytes of the range that guest memory does not hold (bound as 0).
+    pub unmapped_bytes: u64,
+}
+
+/// One draw's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DrawReport {
+    /// Its index in the DRAWS.json.
+    pub index: usize,
+    /// Why it was not run (indexed draws).
+    pub skipped: Option<String>,
+    /// Vertices compared (vertices × instances).
+    pub vertices: u64,
+    /// Export words compared.
+    pub words: u64,
+    /// Words within one ulp but not bit-identical.
+    pub within_ulp: u64,
+    /// Words that disagree (or are missing on one side).
+    pub mismatches: u64,
+    /// Words the interpreter left undefined (not compared).
+    pub undefined: u64,
+    /// `--checked`: violations the feedback buffer counted.
+    pub violations: Option<u32>,
+    /// The descriptor bindings.
+    pub bindings: Vec<BoundDescriptor>,
+    /// The fallback window: guest base and bytes.
+    pub window: (u64, u64),
+    /// The window spans less than every descriptor's baseline range (it is
+    /// capped at 64 MiB).
+    pub window_capped: bool,
+    /// The first mismatches.
+    pub first_mismatches: Vec<Mismatch>,
+    /// Seconds on the device (all chunks).
+    pub device_seconds: f64,
+    /// Seconds in the interpreter.
+    pub interp_seconds: f64,
+}
+
+/// The whole run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunReport {
+    /// The Vulkan device.
+    pub device: String,
+    /// `--checked`.
+    pub checked: bool,
+    /// Per draw.
+    pub draws: Vec<DrawReport>,
+    /// Vertices compared.
+    pub vertices: u64,
+    /// Mismatching words.
+    pub mismatches: u64,
+    /// Seconds to translate.
+    pub translate_seconds: f64,
+    /// Seconds to make the pipeline.
+    pub pipeline_seconds: f64,
 }
 
 /// Run `shaderlift run`.
-pub fn run(_args: Args) -> Result<(), CliError> {
-    Err(CliError::NotImplemented("run"))
+pub fn run(args: Args) -> Result<(), CliError> {
+    let capture = args.capture.open()?;
+    let text = std::fs::read_to_string(&args.draws)
+        .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
+    let draws = DrawsFile::parse(&text)
+        .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
+    let choice = match args.device {
+        Some(n) => DeviceChoice::Index(n),
+        None => DeviceChoice::Default,
+    };
+    let harness = Harness::new(choice).map_err(|e| CliError::Input(e.to_string()))?;
+    let opts = RunOptions {
+        checked: args.checked,
+        one_record_short: args.one_record_short,
+    };
+    let report = execute(&capture, &draws, &opts, &harness)?;
+    let out = if args.json {
+        serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+    } else {
+        text_report(&report)
+    };
+    super::error::output_result(std::io::Write::write_all(
+        &mut std::io::stdout(),
+        out.as_bytes(),
+    ))?;
+    if report.mismatches > 0 {
+        return Err(CliError::Input(format!(
+            "{} of the device's export words differ from the interpreter's",
+            report.mismatches
+        )));
+    }
+    Ok(())
+}
+
+/// The report as text: a line per draw, then `N vertices, M mismatches`.
+pub fn text_report(r: &RunReport) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(s, "device: {}", r.device);
+    for d in &r.draws {
+        if let Some(why) = &d.skipped {
+            let _ = writeln!(s, "draw {}: skipped: {why}", d.index);
+            continue;
+        }
+        let _ = write!(
+            s,
+            "draw {}: {} vertices, {} words, {} mismatches, {} within 1 ulp, {} undefined",
+            d.index, d.vertices, d.words, d.mismatches, d.within_ulp, d.undefined
+        );
+        if let Some(v) = d.violations {
+            let _ = write!(s, ", {v} violations");
+        }
+        let _ = writeln!(s);
+        if d.window_capped {
+            let _ = writeln!(
+                s,
+                "  note: the window covers only {:#x}..{:#x} of the descriptors' baseline ranges",
+                d.window.0,
+                d.window.0 + d.window.1
+            );
+        }
+        for b in &d.bindings {
+            let _ = writeln!(
+                s,
+                "  binding {} {}: base {:#x} size {}{}{}",
+                b.binding,
+                b.source,
+                b.base,
+                b.size,
+                if b.narrowed { " narrowed" } else { "" },
+                b.last_record
+                    .map(|l| format!(" last record {l}"))
+                    .unwrap_or_default()
+            );
+            if b.unmapped_bytes > 0 {
+                let _ = writeln!(
+                    s,
+                    "    note: guest memory lacks {} of these bytes (bound as 0)",
+                    b.unmapped_bytes
+                );
+            }
+        }
+        for m in &d.first_mismatches {
+            let show = |w: Option<u32>| match w {
+                Some(w) => format!("{w:#010x} ({})", f32::from_bits(w)),
+                None => "missing".into(),
+            };
+            let _ = writeln!(
+                s,
+                "  vertex {} instance {} {}.{}: device {} interpreter {}",
+                m.vertex,
+                m.instance,
+                m.export,
+                ["x", "y", "z", "w"][m.component as usize & 3],
+                show(m.device),
+                show(m.reference)
+            );
+        }
+    }
+    let _ = writeln!(s, "{} vertices, {} mismatches", r.vertices, r.mismatches);
+    s
+}
+
+/// Evaluate a traced word for a draw.
+fn eval_word(
+    trace: &ShaderTrace,
+    w: Word,
+    user_data: &[u32],
+    mem: &SparseMemory,
+    depth: u32,
+) -> Option<u32> {
+    match w {
+        Word::UserData { k } => user_data.get(k as usize).copied(),
+        Word::Const { value } => Some(value),
+        Word::TableWord { table, byte_offset } => {
+            if depth > 8 {
+                return None;
+            }
+            let p = trace.pointers.get(table.0 as usize)?;
+            let lo = u64::from(eval_word(trace, p.lo, user_data, mem, depth + 1)?);
+            let hi = u64::from(eval_word(trace, p.hi, user_data, mem, depth + 1)?);
+            let addr = ((hi << 32) | lo)
+                .wrapping_add(p.add)
+                .wrapping_add(u64::from(byte_offset))
+                & ADDR_MASK
+                & !3;
+            mem.read_u32(addr)
+        }
+        Word::BufferWord { desc, byte_offset } => {
+            if depth > 8 {
+                return None;
+            }
+            let d = trace.descriptors.get(desc.0 as usize)?;
+            let mut w = [0u32; 4];
+            for (i, x) in d.words.iter().enumerate() {
+                w[i] = eval_word(trace, *x, user_data, mem, depth + 1)?;
+            }
+            let v = VSharp::decode(w);
+            // s_buffer_load's range check: bytes for stride 0, else records
+            // times stride; out of range reads 0.
+            let limit = if v.stride == 0 {
+                u64::from(v.num_records)
+            } else {
+                u64::from(v.num_records) * u64::from(v.stride)
+            };
+            if u64::from(byte_offset) + 4 > limit {
+                return Some(0);
+            }
+            mem.read_u32(v.base.wrapping_add(u64::from(byte_offset)) & !3)
+        }
+        Word::Unknown => None,
+    }
+}
+
+/// The narrowed last record of a range (`None` when not narrowed): the
+/// range ends at the end of record `last`, or where the widest access of
+/// that record ends when it reaches past the stride.
+fn last_record(range: &BindRange, stride: u32, reach: u64) -> Option<u32> {
+    if !range.narrowed || stride == 0 {
+        return None;
+    }
+    let stride = u64::from(stride);
+    let tail = reach.max(stride);
+    let last = range.size.checked_sub(tail)? / stride;
+    u32::try_from(last).ok()
+}
+
+/// Copy `len` guest bytes at `base`; unmapped dwords read 0. Returns the
+/// bytes and how many were unmapped.
+fn guest_bytes(mem: &SparseMemory, base: u64, len: u64) -> (Vec<u8>, u64) {
+    let mut out = vec![0u8; len as usize];
+    let mut missing = 0;
+    let mut i = 0u64;
+    while i < len {
+        let a = base.wrapping_add(i);
+        let aligned = a & !3;
+        let skip = (a - aligned) as usize;
+        let take = (4 - skip).min((len - i) as usize);
+        match mem.read_u32(aligned) {
+            Some(w) => {
+                let b = w.to_le_bytes();
+                out[i as usize..i as usize + take].copy_from_slice(&b[skip..skip + take]);
+            }
+            None => missing += take as u64,
+        }
+        i += take as u64;
+    }
+    (out, missing)
+}
+
+/// One export of one vertex as the interpreter gave it: the four words,
+/// the enable mask and the defined mask.
+type RefExport = ([u32; 4], u8, u8);
+
+/// Key of a vertex of a draw: (guest vertex id, instance id).
+type VertexKey = (u32, u32);
+
+/// Everything a shader's draws share.
+struct Session<'a> {
+    capture: &'a Capture,
+    trace: ShaderTrace,
+    manifest: Manifest,
+    plan: BindPlan,
+    entries: Vec<drawbind::plan::PlanEntry>,
+    user_data: Vec<u32>,
+    mem: SparseMemory,
+    iprog: interp::Program,
+    icfg: interp::DrawConfig,
+    opts: &'a RunOptions,
+    binding_limit: u64,
+}
+
+/// The storage buffers of one draw, in manifest order: (binding, bytes,
+/// size, read back).
+type DrawBuffers = Vec<(u32, Vec<u8>, u64, bool)>;
+
+/// Translate, bind, run on the device and compare, for every draw.
+pub fn execute(
+    capture: &Capture,
+    draws: &DrawsFile,
+    opts: &RunOptions,
+    harness: &Harness,
+) -> Result<RunReport, CliError> {
+    let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
+    let t0 = Instant::now();
+    let config = TraceConfig::new(
+        capture.stage(),
+        capture.abi(),
+        capture.wave_size() == WaveSize::W32,
+    );
+    let trace = trace_code(&capture.code, capture.target(), &config);
+    let tr = translate(
+        &ShaderInput::from_capture(capture),
+        Some(&trace),
+        &Options {
+            checked: opts.checked,
+            test_outputs: true,
+            validate: true,
+        },
+    )
+    .map_err(|e| named(&e))?;
+    let translate_seconds = t0.elapsed().as_secs_f64();
+
+    let t0 = Instant::now();
+    let interface = Interface {
+        entry_point: "main".into(),
+        bindings: tr.manifest.bindings.iter().map(|b| b.binding).collect(),
+        push_constant_bytes: tr.manifest.push_constant_bytes,
+    };
+    let program = harness
+        .program(&tr.spirv, &interface)
+        .map_err(|e| named(&e))?;
+    let pipeline_seconds = t0.elapsed().as_secs_f64();
+
+    let plan = BindPlan::new(&trace, capture.stage()).map_err(|e| named(&e))?;
+    let iprog = interp::Program::new(&capture.code, capture.target());
+    let icfg = interp::DrawConfig::new(
+        &iprog,
+        capture.stage(),
+        capture.abi(),
+        capture.wave_size() == WaveSize::W64,
+    );
+    let session = Session {
+        capture,
+        entries: plan.entries().collect(),
+        plan,
+        trace,
+        manifest: tr.manifest,
+        user_data: draws.user_data(),
+        mem: draws.memory(),
+        iprog,
+        icfg,
+        opts,
+        binding_limit: BINDING_LIMIT.min(harness.max_storage_buffer_range()),
+    };
+
+    let mut report = RunReport {
+        device: harness.device_info().name.clone(),
+        checked: opts.checked,
+        draws: Vec::new(),
+        vertices: 0,
+        mismatches: 0,
+        translate_seconds,
+        pipeline_seconds,
+    };
+    for (index, spec) in draws.draws.iter().enumerate() {
+        let dr = session.draw(index, spec, &program)?;
+        report.vertices += dr.vertices;
+        report.mismatches += dr.mismatches;
+        report.draws.push(dr);
+    }
+    Ok(report)
+}
+
+impl Session<'_> {
+    /// Bind, run and compare one draw.
+    fn draw(
+        &self,
+        index: usize,
+        spec: &DrawSpec,
+        program: &vkharness::VertexProgram<'_>,
+    ) -> Result<DrawReport, CliError> {
+        let mut dr = DrawReport {
+            index,
+            skipped: None,
+            vertices: 0,
+            words: 0,
+            within_ulp: 0,
+            mismatches: 0,
+            undefined: 0,
+            violations: None,
+            bindings: Vec::new(),
+            window: (0, 0),
+            window_capped: false,
+            first_mismatches: Vec::new(),
+            device_seconds: 0.0,
+            interp_seconds: 0.0,
+        };
+        let DrawSpec::Auto {
+            first_vertex,
+            vertex_count,
+            instance_count,
+            chunks,
+        } = spec
+        else {
+            dr.skipped = Some(
+                "an indexed draw needs its index buffer, which DRAWS.json does not hold".into(),
+            );
+            return Ok(dr);
+        };
+        let bad = |e: String| CliError::Input(format!("{}: draw {index}: {e}", self.capture.name));
+        let (buffers, mut params) = self.bind(spec, &mut dr).map_err(bad)?;
+        // One host draw per chunk (the whole draw when unsplit).
+        let runs: Vec<(u32, u32)> = if chunks.is_empty() {
+            vec![(*first_vertex, *vertex_count)]
+        } else {
+            chunks.clone()
+        };
+        let mut device = HashMap::new();
+        let mut violations = 0u32;
+        for &(first, count) in &runs {
+            params.out_first_vertex = first;
+            params.out_vertex_count = count;
+            let t = Instant::now();
+            let v = self
+                .run_device(
+                    program,
+                    &buffers,
+                    &params,
+                    first,
+                    count,
+                    *instance_count,
+                    &mut device,
+                )
+                .map_err(bad)?;
+            dr.device_seconds += t.elapsed().as_secs_f64();
+            violations = violations.saturating_add(v);
+        }
+        if self.manifest.checked {
+            dr.violations = Some(violations);
+        }
+        let t = Instant::now();
+        let reference = self
+            .run_reference(&interp::Draw::Auto {
+                first_vertex: *first_vertex,
+                vertex_count: *vertex_count,
+                instance_count: *instance_count,
+                chunks: chunks.clone(),
+            })
+            .map_err(bad)?;
+        dr.interp_seconds = t.elapsed().as_secs_f64();
+        for &(first, count) in &runs {
+            for instance in 0..*instance_count {
+                for v in 0..count {
+                    let key = (first.wrapping_add(v), instance);
+                    self.compare_vertex(key, device.get(&key), reference.get(&key), &mut dr);
+                }
+            }
+        }
+        Ok(dr)
+    }
+
+    /// The storage buffers and per-draw parameters of a draw: each traced
+    /// descriptor at its drawbind range, the window, the feedback and
+    /// output buffers (the output buffer is sized per host draw).
+    fn bind(
+        &self,
+        spec: &DrawSpec,
+        dr: &mut DrawReport,
+    ) -> Result<(DrawBuffers, DrawParams), String> {
+        let mut ranges = vec![BindRange::EMPTY; self.plan.len()];
+        let mut baseline = vec![BindRange::EMPTY; self.plan.len()];
+        let n = self
+            .plan
+            .bind(&spec.as_draw(), &self.user_data, &self.mem, &mut ranges)
+            .map_err(|e| e.to_string())?;
+        self.plan
+            .bind_baseline(&self.user_data, &self.mem, &mut baseline)
+            .map_err(|e| e.to_string())?;
+        // The window spans every descriptor's baseline range (capped).
+        let lo = baseline[..n].iter().map(|r| r.base).min().unwrap_or(0);
+        let hi = baseline[..n].iter().map(|r| r.end()).max().unwrap_or(0);
+        let window_len = hi.saturating_sub(lo).min(WINDOW_LIMIT);
+        dr.window = (lo, window_len);
+        dr.window_capped = hi.saturating_sub(lo) > window_len;
+        let mut params = DrawParams {
+            window: (lo, window_len as u32),
+            ..DrawParams::default()
+        };
+        let mut buffers = Vec::new();
+        for b in &self.manifest.bindings {
+            match &b.kind {
+                BindingKind::Descriptor {
+                    descriptor, source, ..
+                } => {
+                    let slot = self
+                        .entries
+                        .iter()
+                        .position(|e| e.descriptor.0 == *descriptor)
+                        .ok_or_else(|| {
+                            format!("binding {} ({source}) has no bind range", b.binding)
+                        })?;
+                    let mut r = ranges[slot];
+                    let stride = self.stride(*descriptor);
+                    let mut last = last_record(&r, stride, self.entries[slot].reach);
+                    if self.opts.one_record_short {
+                        if let Some(l) = last {
+                            last = l.checked_sub(1);
+                            r.size = r.size.saturating_sub(u64::from(stride));
+                        }
+                    }
+                    let size = r.size.min(self.binding_limit);
+                    let (bytes, unmapped) = guest_bytes(&self.mem, r.base, size);
+                    params.bindings.push(BindingRange {
+                        binding: b.binding,
+                        base: r.base,
+                        size: size as u32,
+                        last_record: last.unwrap_or(u32::MAX),
+                    });
+                    dr.bindings.push(BoundDescriptor {
+                        binding: b.binding,
+                        source: source.clone(),
+                        base: r.base,
+                        size,
+                        narrowed: r.narrowed,
+                        last_record: last,
+                        unmapped_bytes: unmapped,
+                    });
+                    buffers.push((b.binding, bytes, size, false));
+                }
+                BindingKind::Window => {
+                    let (bytes, _) = guest_bytes(&self.mem, lo, window_len);
+                    buffers.push((b.binding, bytes, window_len, false));
+                }
+                BindingKind::Feedback => buffers.push((b.binding, Vec::new(), 4, true)),
+                // Both are filled per host draw (run_device).
+                BindingKind::Params | BindingKind::TestOutputs => {
+                    buffers.push((b.binding, Vec::new(), 0, false))
+                }
+            }
+        }
+        Ok((buffers, params))
+    }
+
+    /// The stride of a traced descriptor for this draw's user data and
+    /// memory (0 when its words cannot be read).
+    fn stride(&self, descriptor: u16) -> u32 {
+        let Some(d) = self.trace.descriptors.get(descriptor as usize) else {
+            return 0;
+        };
+        let w = d
+            .words
+            .map(|w| eval_word(&self.trace, w, &self.user_data, &self.mem, 0));
+        match w {
+            [Some(a), Some(b), Some(c), Some(d)] => VSharp::decode([a, b, c, d]).stride,
+            _ => 0,
+        }
+    }
+
+    /// One host draw of vertex ids `first..first + count`; stores each
+    /// vertex's output words in `device` and returns the violations the
+    /// feedback buffer counted.
+    #[allow(clippy::too_many_arguments)]
+    fn run_device(
+        &self,
+        program: &vkharness::VertexProgram<'_>,
+        buffers: &DrawBuffers,
+        params: &DrawParams,
+        first: u32,
+        count: u32,
+        instances: u32,
+        device: &mut HashMap<VertexKey, Vec<u32>>,
+    ) -> Result<u32, String> {
+        // Guest addresses are 48-bit (the pointers RADV builds carry
+        // 0xffff8000 in their high half).
+        let mut read = |a: u64| self.mem.read_u32(a & ADDR_MASK);
+        let push = self
+            .manifest
+            .push_words(&self.user_data, params, &mut read)
+            .map_err(|e| e.to_string())?;
+        let push: Vec<u8> = push.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let params_words = self
+            .manifest
+            .param_buffer_words(&self.user_data, params, &mut read)
+            .map_err(|e| e.to_string())?;
+        let params_bytes: Vec<u8> = params_words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let per = 4 * self.manifest.outputs.len();
+        let records = u64::from(count) * u64::from(instances);
+        // Records the shader never writes keep this pattern.
+        let unwritten = vec![0xa5u8; (records * per as u64 * 4) as usize];
+        let kind = |binding: u32| {
+            self.manifest
+                .bindings
+                .iter()
+                .find(|m| m.binding == binding)
+                .map(|m| &m.kind)
+        };
+        let bindings: Vec<Binding<'_>> = buffers
+            .iter()
+            .map(|(binding, bytes, size, read_back)| match kind(*binding) {
+                Some(BindingKind::TestOutputs) => Binding {
+                    binding: *binding,
+                    bytes: &unwritten,
+                    size: unwritten.len() as u64,
+                    read_back: true,
+                },
+                Some(BindingKind::Params) => Binding::input(*binding, &params_bytes),
+                _ => Binding {
+                    binding: *binding,
+                    bytes,
+                    size: *size,
+                    read_back: *read_back,
+                },
+            })
+            .collect();
+        let out = program
+            .run(
+                &DrawCall {
+                    vertex_count: count,
+                    instance_count: instances,
+                    first_vertex: first,
+                    first_instance: 0,
+                },
+                &bindings,
+                &push,
+            )
+            .map_err(|e| e.to_string())?;
+        let mut violations = 0u32;
+        for m in &self.manifest.bindings {
+            let Some(b) = out.buffer(m.binding) else {
+                continue;
+            };
+            let words: Vec<u32> = b
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            match m.kind {
+                BindingKind::Feedback => {
+                    violations = violations.saturating_add(words.first().copied().unwrap_or(0));
+                }
+                BindingKind::TestOutputs => {
+                    for (rec, w) in words.chunks_exact(per.max(1)).enumerate() {
+                        if w.iter().all(|&x| x == 0xa5a5_a5a5) {
+                            continue;
+                        }
+                        let rec = rec as u32;
+                        let key = (first.wrapping_add(rec % count), rec / count);
+                        device.insert(key, w.to_vec());
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(violations)
+    }
+
+    /// The interpreter's exports of a draw, per vertex and output slot.
+    fn run_reference(
+        &self,
+        draw: &interp::Draw,
+    ) -> Result<HashMap<VertexKey, Vec<Option<RefExport>>>, String> {
+        let run = interp::run_draw(&self.iprog, &self.mem, &self.user_data, draw, &self.icfg)
+            .map_err(|e| format!("interpreter: {e}"))?;
+        let outputs = self.manifest.outputs.len();
+        let mut reference: HashMap<VertexKey, Vec<Option<RefExport>>> = HashMap::new();
+        for e in &run.obs.exports {
+            let name = e.target_name();
+            let Some(o) = self.manifest.outputs.iter().find(|o| o.export == name) else {
+                continue;
+            };
+            let Some(w) = run.waves.get(e.wave as usize) else {
+                continue;
+            };
+            let Some(&vid) = w.vertex_ids.get(e.lane as usize) else {
+                continue;
+            };
+            let slots = reference
+                .entry((vid, w.instance))
+                .or_insert_with(|| vec![None; outputs]);
+            if let Some(s) = slots.get_mut(o.test_slot as usize) {
+                *s = Some((e.values, e.en, e.defined));
+            }
+        }
+        Ok(reference)
+    }
+
+    /// Compare one vertex's outputs, component by component (only the
+    /// components the interpreter's export enables).
+    fn compare_vertex(
+        &self,
+        key: VertexKey,
+        device: Option<&Vec<u32>>,
+        reference: Option<&Vec<Option<RefExport>>>,
+        dr: &mut DrawReport,
+    ) {
+        dr.vertices += 1;
+        for o in &self.manifest.outputs {
+            let s = o.test_slot as usize;
+            let r = reference.and_then(|r| r.get(s).copied().flatten());
+            for c in 0..4u8 {
+                let bit = 1u8 << c;
+                let rword = match r {
+                    Some((_, en, _)) if en & bit == 0 => continue,
+                    Some((_, _, def)) if def & bit == 0 => {
+                        dr.undefined += 1;
+                        continue;
+                    }
+                    Some((vals, _, _)) => Some(vals[c as usize]),
+                    None => None,
+                };
+                let dword = device.and_then(|d| d.get(s * 4 + c as usize).copied());
+                dr.words += 1;
+                let verdict = match (dword, rword) {
+                    (Some(d), Some(r)) => compare(d, r),
+                    _ => Verdict::Mismatch,
+                };
+                match verdict {
+                    Verdict::Exact => {}
+                    Verdict::WithinUlp => dr.within_ulp += 1,
+                    Verdict::Mismatch => {
+                        dr.mismatches += 1;
+                        if dr.first_mismatches.len() < LISTED {
+                            dr.first_mismatches.push(Mismatch {
+                                vertex: key.0,
+                                instance: key.1,
+                                export: o.export.clone(),
+                                component: c,
+                                device: dword,
+                                reference: rword,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,334 @@
+//! A default scene for any traced vertex shader: user data, guest memory
+//! and a standard set of draws, derived from the trace alone.
+//!
+//! `shaderlift corpus` (and `verify`/`bind` without a DRAWS.json) need
+//! something to draw. The trace says where every descriptor word comes
+//! from, so the scene can lay memory out the way the shader expects:
+//!
+//! - every traced pointer gets a table of its own (4 KiB apart from
+//!   [`TABLES`] upward in its low 32 bits; a constant high half such as
+//!   RADV's `0xffff8000` is honoured, so the table lands where the shader
+//!   will read it), and user-data words or table words that form the pointer
+//!   are written accordingly;
+//! - every descriptor whose four words are four consecutive table dwords (or
+//!   four consecutive user-data words) gets a buffer resource: structured
+//!   (OOB_SELECT 1) with the stride its widest indexed access needs and
+//!   ring-like `num_records` reaching the end of a 64 MiB window when the
+//!   shader indexes it, raw (64 KiB) otherwise;
+//! - the windows are procedural: every dword reads as a finite float derived
+//!   from its address, so any record a draw can fetch is mapped;
+//! - a user-data word added to an id gets a small non-zero value (7 for a
+//!   vertex id, 2 for an instance id), so the `+ word` rules are exercised;
+//!   other words are 0.
+//!
+//! The draws are [`standard_draws`]: an auto draw, a split draw, an
+//! instanced draw and an indexed draw.
+
+use analysis::source::{Id, IndexSource, Ptr, Word};
+use analysis::trace::ShaderTrace;
+use drawbind::draws::{Addr, DrawSpec, DrawsFile, MemoryBlock, Word32};
+use drawbind::GuestMemory;
+use isa::Abi;
+use std::collections::BTreeMap;
+
+/// Low 32 bits of the first table the scene places.
+pub const TABLES: u32 = 0x0010_0000;
+/// First procedural data window.
+pub const DATA: u64 = 0x1_0000_0000;
+/// Size of each descriptor's data window: the ring a vertex buffer's
+/// records reach the end of.
+pub const WINDOW: u64 = 1 << 20;
+/// How much of each window [`Scene::to_draws_file`] writes out: enough for
+/// the records the standard draws fetch.
+pub const MATERIALIZED: u64 = 64 << 10;
+
+/// User data, memory and draws for one shader.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// The user-data words.
+    pub user_data: Vec<u32>,
+    /// Guest memory.
+    pub memory: SceneMemory,
+    /// The draws.
+    pub draws: Vec<DrawSpec>,
+}
+
+/// Explicit dwords (tables) plus procedural data windows.
+#[derive(Clone, Debug, Default)]
+pub struct SceneMemory {
+    words: BTreeMap<u64, u32>,
+    windows: u64,
+}
+
+impl SceneMemory {
+    /// Write dwords at `addr` (48-bit).
+    pub fn write(&mut self, addr: u64, words: &[u32]) {
+        for (i, w) in words.iter().enumerate() {
+            self.words.insert((addr + 4 * i as u64) & ADDR_MASK, *w);
+        }
+    }
+
+    fn dword(&self, a: u64) -> Option<u32> {
+        if let Some(w) = self.words.get(&a) {
+            return Some(*w);
+        }
+        if a >= DATA && a < DATA + self.windows * WINDOW {
+            // A float in [-1.5, 1.5); every fourth dword near 1 (a w).
+            let h = (a.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as u32;
+            let x = (h % 3000) as f32 / 1000.0 - 1.5;
+            let x = if (a / 4) % 4 == 3 { 1.0 + x / 8.0 } else { x };
+            return Some(x.to_bits());
+        }
+        None
+    }
+}
+
+const ADDR_MASK: u64 = (1 << 48) - 1;
+
+impl GuestMemory for SceneMemory {
+    fn read_u32(&self, addr: u64) -> Option<u32> {
+        let addr = addr & ADDR_MASK;
+        if addr.is_multiple_of(4) {
+            return self.dword(addr);
+        }
+        let a = addr & !3;
+        let s = (addr - a) * 8;
+        let lo = self.dword(a)? as u64;
+        let hi = self.dword(a + 4)? as u64;
+        Some(((lo | hi << 32) >> s) as u32)
+    }
+}
+
+impl Scene {
+    /// The scene as a DRAWS.json document: the table words, and the first
+    /// [`MATERIALIZED`] bytes of every data window as explicit memory.
+    pub fn to_draws_file(&self) -> DrawsFile {
+        let mut memory: Vec<MemoryBlock> = self
+            .memory
+            .words
+            .iter()
+            .map(|(a, w)| MemoryBlock {
+                addr: Addr(*a),
+                words: vec![Word32(*w)],
+            })
+            .collect();
+        for i in 0..self.memory.windows {
+            let base = DATA + i * WINDOW;
+            let words = (0..MATERIALIZED / 4)
+                .map(|k| Word32(self.memory.dword(base + 4 * k).unwrap_or(0)))
+                .collect();
+            memory.push(MemoryBlock {
+                addr: Addr(base),
+                words,
+            });
+        }
+        DrawsFile {
+            user_data: self.user_data.iter().map(|w| Word32(*w)).collect(),
+            memory,
+            draws: self.draws.clone(),
+        }
+    }
+}
+
+/// The standard draws: 36 vertices (12 triangles) auto, the same split into
+/// two chunks, 3 instances, and an indexed draw of 36 indices.
+pub fn standard_draws() -> Vec<DrawSpec> {
+    vec![
+        DrawSpec::Auto {
+            first_vertex: 0,
+            vertex_count: 36,
+            instance_count: 1,
+            chunks: Vec::new(),
+        },
+        DrawSpec::Auto {
+            first_vertex: 0,
+            vertex_count: 36,
+            instance_count: 1,
+            chunks: vec![(0, 18), (18, 18)],
+        },
+        DrawSpec::Auto {
+            first_vertex: 0,
+            vertex_count: 36,
+            instance_count: 3,
+            chunks: Vec::new(),
+        },
+        DrawSpec::Indexed {
+            index_count: 36,
+            instance_count: 1,
+            first_index: 0,
+        },
+    ]
+}
+
+/// Values of the words a scene assigns while it lays memory out.
+struct Layout {
+    user_data: Vec<Option<u32>>,
+    /// Resolved 48-bit address of each pointer.
+    ptr_addr: Vec<Option<u64>>,
+    /// Dwords to write into tables: (pointer, byte offset, value).
+    table_words: Vec<(usize, u32, u32)>,
+    next_table: u32,
+}
+
+impl Layout {
+    /// The value a word will have, if it is fixed already.
+    fn value(&self, w: Word) -> Option<u32> {
+        match w {
+            Word::UserData { k } => self.user_data.get(k as usize).copied().flatten(),
+            Word::Const { value } => Some(value),
+            Word::TableWord { table, byte_offset } => self
+                .table_words
+                .iter()
+                .find(|(p, o, _)| *p == table.0 as usize && *o == byte_offset)
+                .map(|t| t.2),
+            _ => None,
+        }
+    }
+
+    /// Make word `w` hold `v`; false when it cannot (already fixed
+    /// differently, or not a word the scene controls).
+    fn assign(&mut self, w: Word, v: u32) -> bool {
+        if let Some(old) = self.value(w) {
+            return old == v;
+        }
+        match w {
+            Word::UserData { k } => match self.user_data.get_mut(k as usize) {
+                Some(slot) => {
+                    *slot = Some(v);
+                    true
+                }
+                None => false,
+            },
+            Word::TableWord { table, byte_offset } => {
+                if self
+                    .ptr_addr
+                    .get(table.0 as usize)
+                    .copied()
+                    .flatten()
+                    .is_none()
+                {
+                    return false;
+                }
+                self.table_words.push((table.0 as usize, byte_offset, v));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Place pointer `i` if its halves can be fixed.
+    fn place(&mut self, i: usize, p: Ptr) -> bool {
+        let lo = match self.value(p.lo) {
+            Some(v) => v,
+            None => {
+                let v = self.next_table;
+                if !self.assign(p.lo, v) {
+                    return false;
+                }
+                self.next_table = self.next_table.wrapping_add(0x1000);
+                v
+            }
+        };
+        let hi = match self.value(p.hi) {
+            Some(v) => v,
+            None => {
+                if !self.assign(p.hi, 0) {
+                    return false;
+                }
+                0
+            }
+        };
+        let addr = (((hi as u64) << 32) | lo as u64).wrapping_add(p.add) & ADDR_MASK;
+        self.ptr_addr[i] = Some(addr);
+        true
+    }
+}
+
+/// A scene for `trace` under `abi`.
+pub fn synthesize(trace: &ShaderTrace, abi: &Abi) -> Scene {
+    let mut l = Layout {
+        user_data: vec![None; abi.user_data_count as usize],
+        ptr_addr: vec![None; trace.pointers.len()],
+        table_words: Vec::new(),
+        next_table: TABLES,
+    };
+    // Pointers, until no more can be placed (tables inside tables).
+    for _ in 0..=trace.pointers.len() {
+        let mut progress = false;
+        for (i, p) in trace.pointers.iter().enumerate() {
+            if l.ptr_addr[i].is_none() && l.place(i, *p) {
+                progress = true;
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    // Words added to ids.
+    for a in &trace.accesses {
+        if let Some(IndexSource::IdPlus { id, word }) = a.index {
+            let v = if id == Id::InstanceId { 2 } else { 7 };
+            let _ = l.assign(word, v);
+        }
+    }
+    // Descriptors.
+    let mut windows = 0u64;
+    for d in &trace.descriptors {
+        let accesses: Vec<_> = trace
+            .accesses
+            .iter()
+            .filter(|a| a.descriptor == Some(d.id))
+            .collect();
+        let indexed = accesses.iter().any(|a| a.idxen);
+        let base = DATA + windows * WINDOW;
+        let v = if indexed {
+            let reach = accesses
+                .iter()
+                .map(|a| a.imm_offset.saturating_add(a.bytes))
+                .max()
+                .unwrap_or(4);
+            let stride = reach.div_ceil(4).saturating_mul(4).clamp(4, 0x3ffc);
+            let records = (WINDOW / stride as u64) as u32;
+            vsharp(base, stride, records, 1)
+        } else {
+            vsharp(base, 0, 64 << 10, 3)
+        };
+        let mut ok = true;
+        for (w, value) in d.words.iter().zip(v) {
+            ok &= l.assign(*w, value);
+        }
+        if ok {
+            windows += 1;
+        }
+    }
+    let mut memory = SceneMemory {
+        words: BTreeMap::new(),
+        windows,
+    };
+    for (p, off, v) in &l.table_words {
+        if let Some(Some(addr)) = l.ptr_addr.get(*p) {
+            memory.write(addr.wrapping_add(*off as u64), &[*v]);
+        }
+    }
+    Scene {
+        user_data: l.user_data.iter().map(|w| w.unwrap_or(0)).collect(),
+        memory,
+        draws: standard_draws(),
+    }
+}
+
+/// A linear buffer resource (RADV's word 3: XYZW, format 32_32_32_32_FLOAT,
+/// resource level 1) with the given OOB_SELECT.
+fn vsharp(base: u64, stride: u32, records: u32, oob: u32) -> [u32; 4] {
+    drawbind::vsharp::encode_linear(
+        base,
+        stride,
+        records,
+        match oob {
+            0 => drawbind::vsharp::OobSelect::StructuredWithOffset,
+            1 => drawbind::vsharp::OobSelect::Structured,
+            2 => drawbind::vsharp::OobSelect::Disabled,
+            _ => drawbind::vsharp::OobSelect::Raw,
+        },
+    )
+}

@@ -1,0 +1,58 @@
+//! Shared test helpers: programs from dwords, a small guest memory.
+#![allow(dead_code)]
+
+use interp::{Env, GuestMemory, Lds, Limits, Observations, Program, Wave};
+use std::collections::BTreeMap;
+
+/// Code bytes from little-endian dwords.
+pub fn code(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Guest memory made of dwords at aligned addresses.
+#[derive(Default, Clone)]
+pub struct Mem {
+    pub words: BTreeMap<u64, u32>,
+}
+
+impl Mem {
+    pub fn write(&mut self, addr: u64, words: &[u32]) {
+        for (i, w) in words.iter().enumerate() {
+            self.words.insert(addr + 4 * i as u64, *w);
+        }
+    }
+}
+
+impl GuestMemory for Mem {
+    fn read_u32(&self, addr: u64) -> Option<u32> {
+        if addr.is_multiple_of(4) {
+            return self.words.get(&addr).copied();
+        }
+        let a = addr & !3;
+        let s = (addr - a) * 8;
+        let lo = *self.words.get(&a)? as u64;
+        let hi = *self.words.get(&(a + 4))? as u64;
+        Some(((lo | hi << 32) >> s) as u32)
+    }
+}
+
+/// Run one wave of `words` to its end.
+pub fn run1(
+    words: &[u32],
+    wave: &mut Wave,
+    mem: &Mem,
+) -> Result<Observations, interp::InterpError> {
+    let p = Program::new(&code(words), isa::Target::Gfx1030);
+    let env = Env {
+        program: &p,
+        memory: mem,
+        limits: Limits { max_steps: 10_000 },
+    };
+    let mut lds = Lds::new();
+    let mut obs = Observations::new();
+    interp::run_wave(&env, wave, 0, &mut lds, &mut obs)?;
+    Ok(obs)
+}
+
+pub mod scene;
+pub mod soundness;

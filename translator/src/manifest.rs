@@ -1,0 +1,406 @@
+//! The layout manifest: the machine-readable contract between a translated
+//! module and the host that runs it.
+//!
+//! It is written as JSON next to the `.spv`. It lists:
+//! - the push-constant words (one `u32` member each, at `offset`), and
+//!   what the host puts in each: a guest word (`word`, with a structured
+//!   [`WordExpr`] the host evaluates per draw with [`Manifest::push_words`]),
+//!   a binding's guest range, the vertex/instance-id offsets, ...;
+//! - the storage-buffer bindings (descriptor set 0): one per traced
+//!   descriptor, the fallback guest-memory window, and in `--checked` and
+//!   test modes the feedback and output buffers;
+//! - the outputs (`exp pos0` → `Position`, `exp paramN` → location N);
+//! - the system-SGPR values the translation assumed and the instructions
+//!   it dropped.
+
+use serde::{Deserialize, Serialize};
+
+/// Version of the manifest format.
+pub const MANIFEST_VERSION: u32 = 1;
+
+/// A guest word the host resolves per draw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WordExpr {
+    /// User-data word `k`.
+    UserData {
+        /// Word number.
+        k: u8,
+    },
+    /// A constant.
+    Const {
+        /// The value.
+        value: u32,
+    },
+    /// The dword of guest memory at `(hi << 32 | lo) + offset`.
+    TableWord {
+        /// Pointer low half.
+        lo: Box<WordExpr>,
+        /// Pointer high half.
+        hi: Box<WordExpr>,
+        /// Byte offset.
+        offset: u32,
+    },
+    /// The dword `s_buffer_load` reads at byte `offset` through the
+    /// descriptor made of the four words, with its range check (0 when out
+    /// of range: `offset + 4 > num_records` for stride 0, else
+    /// `offset + 4 > num_records × stride`).
+    BufferWord {
+        /// The descriptor's words.
+        desc: Box<[WordExpr; 4]>,
+        /// Byte offset.
+        offset: u32,
+    },
+}
+
+/// Guest addresses are 48 bits wide.
+const ADDR_MASK: u64 = (1 << 48) - 1;
+
+/// Why a word could not be resolved.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    /// The user data has no word `k`.
+    #[error("user-data word {0} is missing")]
+    MissingUserData(u8),
+    /// Guest memory has no dword at the address.
+    #[error("guest memory has no dword at {0:#x}")]
+    MissingMemory(u64),
+}
+
+impl WordExpr {
+    /// Evaluate for a draw: `user_data`, and `mem(addr)` reading the guest
+    /// dword at a byte address.
+    pub fn eval(
+        &self,
+        user_data: &[u32],
+        mem: &mut dyn FnMut(u64) -> Option<u32>,
+    ) -> Result<u32, ResolveError> {
+        Ok(match self {
+            WordExpr::UserData { k } => *user_data
+                .get(*k as usize)
+                .ok_or(ResolveError::MissingUserData(*k))?,
+            WordExpr::Const { value } => *value,
+            WordExpr::TableWord { lo, hi, offset } => {
+                let lo = lo.eval(user_data, mem)? as u64;
+                let hi = hi.eval(user_data, mem)? as u64;
+                // Scalar loads ignore the low two address bits; addresses
+                // are 48-bit GPU addresses (RADV's `0xffff8000_xxxxxxxx`
+                // table pointers read guest `0x8000_xxxxxxxx`), as drawbind
+                // and the interpreter read them.
+                let a = ((hi << 32) | lo).wrapping_add(*offset as u64) & !3 & ADDR_MASK;
+                mem(a).ok_or(ResolveError::MissingMemory(a))?
+            }
+            WordExpr::BufferWord { desc, offset } => {
+                let mut w = [0u32; 4];
+                for (i, d) in desc.iter().enumerate() {
+                    w[i] = d.eval(user_data, mem)?;
+                }
+                let base = (w[0] as u64) | (((w[1] & 0xffff) as u64) << 32);
+                let stride = (w[1] >> 16) & 0x3fff;
+                let limit = if stride == 0 {
+                    w[2] as u64
+                } else {
+                    w[2] as u64 * stride as u64
+                };
+                if *offset as u64 + 4 > limit {
+                    0
+                } else {
+                    let a = base.wrapping_add(*offset as u64) & !3 & ADDR_MASK;
+                    mem(a).ok_or(ResolveError::MissingMemory(a))?
+                }
+            }
+        })
+    }
+}
+
+/// What the host puts in one push-constant word.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PushKind {
+    /// Added (wrapping) to the host's `VertexIndex` to give the guest
+    /// vertex id: `guest_first_vertex − host_first_vertex`; 0 when the host
+    /// draws with `firstVertex` = the guest's first vertex id.
+    VertexIdOffset,
+    /// Added to the host's `InstanceIndex` to give the guest instance id
+    /// (which starts at 0): `−host_first_instance`; 0 when the host draws
+    /// with `firstInstance` = 0.
+    InstanceIdOffset,
+    /// A guest word (user data, or a word the shader reads through a
+    /// pointer or descriptor built from user data).
+    Word {
+        /// The word, as the tracer names it.
+        source: String,
+        /// How to compute it.
+        expr: WordExpr,
+    },
+    /// Low 32 bits of the guest address of a binding's first byte.
+    BindingBaseLo {
+        /// The binding.
+        binding: u32,
+    },
+    /// High 32 bits of that address.
+    BindingBaseHi {
+        /// The binding.
+        binding: u32,
+    },
+    /// Bytes bound (reads past them go to the fallback window).
+    BindingSize {
+        /// The binding.
+        binding: u32,
+    },
+    /// `--checked`: the narrowed last record; `0xffffffff` when the binding
+    /// is not narrowed.
+    BindingLastRecord {
+        /// The binding.
+        binding: u32,
+    },
+    /// Low 32 bits of the guest address of the window's first byte.
+    WindowBaseLo,
+    /// High 32 bits.
+    WindowBaseHi,
+    /// Bytes in the window (reads outside give 0).
+    WindowSize,
+    /// Test outputs: subtracted from the guest vertex id to give the record.
+    OutFirstVertex,
+    /// Test outputs: records per instance.
+    OutVertexCount,
+}
+
+/// One push-constant word.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PushWord {
+    /// Byte offset in the push-constant block.
+    pub offset: u32,
+    /// What it holds.
+    #[serde(flatten)]
+    pub kind: PushKind,
+}
+
+/// What a storage-buffer binding holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BindingKind {
+    /// The bytes of a traced descriptor's bind range, from its guest base
+    /// (read-only).
+    Descriptor {
+        /// The descriptor's id in the trace.
+        descriptor: u16,
+        /// Its source, as the tracer prints it (`table(ud0)+0x0`).
+        source: String,
+        /// pcs of the accesses through it.
+        accesses: Vec<u32>,
+    },
+    /// A window of guest memory for accesses through untraced descriptors
+    /// and raw pointers (read-only; may be a 4-byte dummy when unused).
+    Window,
+    /// `--checked`: one `u32`, atomically incremented per violating lane.
+    Feedback,
+    /// The parameter words that did not fit in the push-constant block
+    /// (read-only `u32`s, see [`Manifest::param_buffer`]).
+    Params,
+    /// Test mode: every export of every vertex, as raw 32-bit words:
+    /// `record × (4 × outputs) + 4 × output + component`, where
+    /// `record = (vertex_id − out_first_vertex) + instance_id ×
+    /// out_vertex_count`. Records past the buffer are not written.
+    TestOutputs,
+}
+
+/// A storage-buffer binding (descriptor set 0).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Binding {
+    /// Binding number in set 0.
+    pub binding: u32,
+    /// What it holds.
+    #[serde(flatten)]
+    pub kind: BindingKind,
+    /// The shader writes it.
+    pub writable: bool,
+}
+
+/// An output of the translated vertex shader.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Output {
+    /// The guest export (`pos0`, `param0`, ...).
+    pub export: String,
+    /// `position` for `pos0`, else `None`.
+    pub builtin: Option<String>,
+    /// The `Location` of a `vec4` float output (the export's bits), for
+    /// params.
+    pub location: Option<u32>,
+    /// Index of the output in a test-mode record.
+    pub test_slot: u32,
+}
+
+/// A system SGPR value the translation assumed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SystemSgpr {
+    /// The register (`s3`).
+    pub sgpr: String,
+    /// Its name (`merged_wave_info`).
+    pub name: String,
+    /// The value.
+    pub value: u32,
+    /// Why this value.
+    pub meaning: String,
+}
+
+/// An instruction left out of the translation on purpose.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dropped {
+    /// pc.
+    pub pc: u32,
+    /// The instruction's text.
+    pub inst: String,
+    /// Why it has no host counterpart.
+    pub reason: String,
+}
+
+/// The layout manifest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// [`MANIFEST_VERSION`].
+    pub version: u32,
+    /// SPIR-V version of the module (`1.3`).
+    pub spirv: String,
+    /// Entry point name and execution model.
+    pub entry_point: String,
+    /// Guest stage (`ngg`, `vs`).
+    pub guest_stage: String,
+    /// Guest wave size (32 or 64); one host invocation is one guest lane.
+    pub wave_size: u32,
+    /// The guest vertex id is `VertexIndex + vertex_id_offset` and the
+    /// instance id `InstanceIndex + instance_id_offset` (see
+    /// [`PushKind::VertexIdOffset`]).
+    pub ids: String,
+    /// `--checked` guards are compiled in.
+    pub checked: bool,
+    /// Test-mode output buffer compiled in.
+    pub test_outputs: bool,
+    /// Bytes of push constants.
+    pub push_constant_bytes: u32,
+    /// The push-constant words (at most 128 bytes).
+    pub push_constants: Vec<PushWord>,
+    /// The words that did not fit, in the `params` binding (offsets are
+    /// byte offsets in that buffer); empty when everything fits.
+    pub param_buffer: Vec<PushWord>,
+    /// Storage-buffer bindings in set 0.
+    pub bindings: Vec<Binding>,
+    /// Outputs.
+    pub outputs: Vec<Output>,
+    /// System SGPR values assumed.
+    pub system_sgprs: Vec<SystemSgpr>,
+    /// Instructions left out.
+    pub dropped: Vec<Dropped>,
+    /// Other facts about the translation.
+    pub notes: Vec<String>,
+}
+
+/// The guest range bound at one descriptor binding for a draw (from
+/// drawbind's `BindRange`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BindingRange {
+    /// Binding number in set 0.
+    pub binding: u32,
+    /// Guest address of the first bound byte.
+    pub base: u64,
+    /// Bytes bound.
+    pub size: u32,
+    /// `--checked`: the narrowed last record, or `u32::MAX` when the range
+    /// is not narrowed.
+    pub last_record: u32,
+}
+
+/// Per-draw values the host supplies for the non-word push constants.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DrawParams {
+    /// See [`PushKind::VertexIdOffset`].
+    pub vertex_id_offset: u32,
+    /// See [`PushKind::InstanceIdOffset`].
+    pub instance_id_offset: u32,
+    /// The range of each descriptor binding (missing ones read as empty).
+    pub bindings: Vec<BindingRange>,
+    /// Window (guest base, size).
+    pub window: (u64, u32),
+    /// Test mode: first guest vertex id and vertices per instance.
+    pub out_first_vertex: u32,
+    /// Test mode: records per instance.
+    pub out_vertex_count: u32,
+}
+
+impl Manifest {
+    /// The binding number of a traced descriptor, if the shader reads it.
+    pub fn binding_of_descriptor(&self, descriptor: u16) -> Option<u32> {
+        self.bindings.iter().find_map(|b| match &b.kind {
+            BindingKind::Descriptor { descriptor: d, .. } if *d == descriptor => Some(b.binding),
+            _ => None,
+        })
+    }
+
+    /// The binding number of the window, the feedback counter or the test
+    /// outputs.
+    pub fn binding_of(&self, kind: &BindingKind) -> Option<u32> {
+        self.bindings
+            .iter()
+            .find(|b| std::mem::discriminant(&b.kind) == std::mem::discriminant(kind))
+            .map(|b| b.binding)
+    }
+
+    /// The manifest as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The push-constant words for a draw, in block order.
+    pub fn push_words(
+        &self,
+        user_data: &[u32],
+        draw: &DrawParams,
+        mem: &mut dyn FnMut(u64) -> Option<u32>,
+    ) -> Result<Vec<u32>, ResolveError> {
+        self.words_of(&self.push_constants, user_data, draw, mem)
+    }
+
+    /// The params buffer's words for a draw (empty when nothing spilled).
+    pub fn param_buffer_words(
+        &self,
+        user_data: &[u32],
+        draw: &DrawParams,
+        mem: &mut dyn FnMut(u64) -> Option<u32>,
+    ) -> Result<Vec<u32>, ResolveError> {
+        self.words_of(&self.param_buffer, user_data, draw, mem)
+    }
+
+    fn words_of(
+        &self,
+        list: &[PushWord],
+        user_data: &[u32],
+        draw: &DrawParams,
+        mem: &mut dyn FnMut(u64) -> Option<u32>,
+    ) -> Result<Vec<u32>, ResolveError> {
+        let bind = |b: u32| {
+            draw.bindings
+                .iter()
+                .find(|x| x.binding == b)
+                .map(|x| (x.base, x.size, x.last_record))
+                .unwrap_or((0, 0, u32::MAX))
+        };
+        let mut out = Vec::with_capacity(list.len());
+        for w in list {
+            out.push(match &w.kind {
+                PushKind::VertexIdOffset => draw.vertex_id_offset,
+                PushKind::InstanceIdOffset => draw.instance_id_offset,
+                PushKind::Word { expr, .. } => expr.eval(user_data, mem)?,
+                PushKind::BindingBaseLo { binding } => bind(*binding).0 as u32,
+                PushKind::BindingBaseHi { binding } => (bind(*binding).0 >> 32) as u32,
+                PushKind::BindingSize { binding } => bind(*binding).1,
+                PushKind::BindingLastRecord { binding } => bind(*binding).2,
+                PushKind::WindowBaseLo => draw.window.0 as u32,
+                PushKind::WindowBaseHi => (draw.window.0 >> 32) as u32,
+                PushKind::WindowSize => draw.window.1,
+                PushKind::OutFirstVertex => draw.out_first_vertex,
+                PushKind::OutVertexCount => draw.out_vertex_count,
+            });
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,81 @@
+//! `shaderlift translate`, run as a process.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli_translate")
+        .join(name);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn translate_writes_the_module_and_its_manifest_and_prints_wgsl() {
+    let d = out_dir("cube");
+    let spv = d.join("cube.spv");
+    let out = Command::new(env!("CARGO_BIN_EXE_shaderlift"))
+        .args(["translate", "corpus/radv/cube", "--wgsl", "-o"])
+        .arg(&spv)
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let wgsl = String::from_utf8(out.stdout).unwrap();
+    assert!(wgsl.contains("@vertex"), "{wgsl}");
+    assert!(wgsl.contains("@builtin(position)"), "{wgsl}");
+    let words = std::fs::read(&spv).unwrap();
+    assert_eq!(&words[..4], &0x0723_0203u32.to_le_bytes());
+    let manifest = std::fs::read_to_string(d.join("cube.spv.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(v["spirv"], "1.3");
+    assert!(v["bindings"].as_array().unwrap().len() >= 2);
+}
+
+#[test]
+fn an_untranslatable_shader_lists_its_constructs_and_exits_1() {
+    let d = out_dir("nggc");
+    let out = Command::new(env!("CARGO_BIN_EXE_shaderlift"))
+        .args(["translate", "corpus/radv/cube-nggc", "-o"])
+        .arg(d.join("x.spv"))
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unsupported construct(s)"), "{err}");
+    assert!(err.contains("pc 0x00fc: ds_write_b32"), "{err}");
+    assert!(!d.join("x.spv").exists());
+}
+
+#[test]
+fn translate_of_garbage_is_an_error_not_a_panic() {
+    let d = out_dir("garbage");
+    let g = d.join("garbage.bin");
+    std::fs::write(&g, [0xffu8; 12]).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_shaderlift"))
+        .args(["translate"])
+        .arg(&g)
+        .arg("-o")
+        .arg(d.join("g.spv"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

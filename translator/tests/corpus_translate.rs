@@ -1,0 +1,303 @@
+//! Every shader of the bundled RADV corpus: the vertex shaders translate,
+//! naga and spirv-val accept the modules, and their SPIR-V disassembly and
+//! manifest are pinned; the others fail with the full list of unsupported
+//! constructs, which is pinned too.
+
+use rspirv::binary::Disassemble;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use translator::{translate, Options, ShaderInput, TranslateError};
+
+fn radv(name: &str) -> corpus::Capture {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .join("corpus/radv")
+        .join(name);
+    corpus::Capture::open(&dir, &Default::default()).expect("open corpus entry")
+}
+
+const VERTEX: &[&str] = &[
+    "cube",
+    "cube-w32",
+    "cube-legacy-vs",
+    "instanced",
+    "instanced-w32",
+    "instanced-legacy-vs",
+];
+
+const OTHERS: &[&str] = &[
+    "cube-nggc",
+    "cube-nggc-w32",
+    "instanced-nggc",
+    "instanced-nggc-w32",
+    "fragment-color",
+    "compute",
+    "compute-w32",
+];
+
+fn disassemble(words: &[u32]) -> String {
+    let mut loader = rspirv::dr::Loader::new();
+    rspirv::binary::parse_words(words, &mut loader).expect("parse our own module");
+    loader.module().disassemble()
+}
+
+/// Run spirv-val on a module; `None` (with a note) when it is not installed.
+fn spirv_val(name: &str, words: &[u32]) -> Option<Result<(), String>> {
+    let tool = Path::new("/usr/bin/spirv-val");
+    let tool: PathBuf = if tool.exists() {
+        tool.into()
+    } else {
+        match which("spirv-val") {
+            Some(p) => p,
+            None => {
+                eprintln!("note: spirv-val is not installed; skipping its check of {name}");
+                return None;
+            }
+        }
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("spirv_val");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(format!("{name}.spv"));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&p, bytes).unwrap();
+    let out = Command::new(tool)
+        .args(["--target-env", "vulkan1.1"])
+        .arg(&p)
+        .output()
+        .expect("run spirv-val");
+    Some(if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    })
+}
+
+fn which(tool: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(tool))
+            .find(|p| p.exists())
+    })
+}
+
+#[test]
+fn every_vertex_shader_translates_and_validates_with_naga_and_spirv_val() {
+    for opts in [
+        Options::default(),
+        Options {
+            checked: true,
+            test_outputs: true,
+            validate: true,
+        },
+    ] {
+        for name in VERTEX {
+            let c = radv(name);
+            let t = translate(&ShaderInput::from_capture(&c), None, &opts)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            // translate() already ran naga's validator; run spirv-val too.
+            if let Some(r) = spirv_val(name, &t.spirv) {
+                r.unwrap_or_else(|e| panic!("{name} (checked={}): spirv-val: {e}", opts.checked));
+            }
+            assert_eq!(t.spirv[0], 0x0723_0203, "{name}: SPIR-V magic");
+            assert_eq!(t.spirv[1], 0x0001_0300, "{name}: SPIR-V 1.3");
+        }
+    }
+}
+
+#[test]
+fn vertex_shader_spirv_and_manifest_snapshots() {
+    for name in VERTEX {
+        // As `shaderlift translate` does it: with the tracer's descriptors.
+        let c = radv(name);
+        let input = ShaderInput::from_capture(&c);
+        let trace = translator::trace_for(&input);
+        let t = translate(&input, trace.as_ref(), &Options::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        insta::assert_snapshot!(format!("{name}.spvasm"), disassemble(&t.spirv));
+        insta::assert_snapshot!(format!("{name}.manifest"), t.manifest.to_json());
+    }
+}
+
+#[test]
+fn non_vertex_and_culling_shaders_list_every_unsupported_construct() {
+    for name in OTHERS {
+        let c = radv(name);
+        match translate(&ShaderInput::from_capture(&c), None, &Options::default()) {
+            Ok(_) => panic!("{name}: translated, but it has constructs the translator refuses"),
+            Err(TranslateError::Unsupported(list)) => {
+                assert!(!list.0.is_empty());
+                // Sorted by pc, no duplicates.
+                assert!(list
+                    .0
+                    .windows(2)
+                    .all(|w| w[0].pc <= w[1].pc && w[0] != w[1]));
+                insta::assert_snapshot!(format!("{name}.unsupported"), list.to_string());
+            }
+            Err(e) => panic!("{name}: expected a list of unsupported constructs, got {e}"),
+        }
+    }
+}
+
+#[test]
+fn push_constants_stay_within_128_bytes_and_the_rest_spills_to_a_params_buffer() {
+    use translator::manifest::BindingKind;
+    for name in VERTEX {
+        let c = radv(name);
+        let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+        let m = &t.manifest;
+        assert!(m.push_constant_bytes <= 128, "{name}");
+        let spills = m
+            .bindings
+            .iter()
+            .any(|b| matches!(b.kind, BindingKind::Params));
+        assert_eq!(spills, !m.param_buffer.is_empty(), "{name}");
+        // Per-draw values never spill.
+        assert!(m
+            .param_buffer
+            .iter()
+            .all(|w| matches!(w.kind, translator::manifest::PushKind::Word { .. })));
+    }
+    // instanced needs more than 128 bytes in all: it spills.
+    let c = radv("instanced");
+    let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+    assert!(!t.manifest.param_buffer.is_empty());
+}
+
+#[test]
+fn the_ngg_prologue_drops_the_primitive_export_and_the_alloc_message() {
+    for name in ["cube", "cube-w32", "instanced"] {
+        let c = radv(name);
+        let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+        let m = &t.manifest;
+        let reasons: Vec<&str> = m.dropped.iter().map(|d| d.inst.as_str()).collect();
+        assert!(
+            reasons.iter().any(|r| r.starts_with("exp prim")),
+            "{name}: {reasons:?}"
+        );
+        assert!(
+            reasons.iter().any(|r| r.starts_with("s_sendmsg")),
+            "{name}: {reasons:?}"
+        );
+        assert_eq!(m.system_sgprs.len(), 2, "{name}");
+        // Legacy VS has no such prologue.
+    }
+    let c = radv("cube-legacy-vs");
+    let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+    assert!(t.manifest.dropped.is_empty());
+    assert!(t.manifest.system_sgprs.is_empty());
+}
+
+#[test]
+fn vertex_buffers_get_one_binding_per_descriptor_and_uniforms_become_push_words() {
+    use translator::manifest::{BindingKind, PushKind};
+    for (name, sources) in [
+        ("cube", vec!["table(ud0)+0x0"]),
+        ("instanced", vec!["table(ud0)+0x10", "table(ud0)+0x0"]),
+        (
+            "instanced-legacy-vs",
+            vec!["table(ud0)+0x10", "table(ud0)+0x0"],
+        ),
+    ] {
+        let c = radv(name);
+        let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+        let got: Vec<String> = t
+            .manifest
+            .bindings
+            .iter()
+            .filter_map(|b| match &b.kind {
+                BindingKind::Descriptor { source, .. } => Some(source.clone()),
+                _ => None,
+            })
+            .collect();
+        let mut want: Vec<String> = sources.iter().map(|s| s.to_string()).collect();
+        let mut g = got.clone();
+        g.sort();
+        want.sort();
+        assert_eq!(g, want, "{name}");
+        // The MVP matrix (16 words of the UBO) arrives as push words.
+        let ubo = t
+            .manifest
+            .push_constants
+            .iter()
+            .chain(&t.manifest.param_buffer)
+            .filter(
+                |w| matches!(&w.kind, PushKind::Word { source, .. } if source.starts_with("buf(")),
+            )
+            .count();
+        assert_eq!(ubo, 16, "{name}");
+    }
+}
+
+#[test]
+fn with_the_tracer_each_binding_is_a_traced_descriptor() {
+    use translator::manifest::BindingKind;
+    for name in VERTEX {
+        let c = radv(name);
+        let input = ShaderInput::from_capture(&c);
+        let trace = translator::trace_for(&input).unwrap();
+        for checked in [false, true] {
+            let opts = Options {
+                checked,
+                test_outputs: checked,
+                validate: true,
+            };
+            let t =
+                translate(&input, Some(&trace), &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+            if let Some(r) = spirv_val(name, &t.spirv) {
+                r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
+            }
+            for d in &trace.descriptors {
+                let source = trace.descriptor_source(d);
+                let Some(b) = t.manifest.binding_of_descriptor(d.id.0) else {
+                    // A uniform buffer read at constant offsets: its words
+                    // are push or param words instead.
+                    let words = t
+                        .manifest
+                        .push_constants
+                        .iter()
+                        .chain(&t.manifest.param_buffer)
+                        .filter(|w| matches!(&w.kind, translator::manifest::PushKind::Word { source: s, .. } if s.starts_with(&format!("buf({source})"))))
+                        .count();
+                    assert!(
+                        words > 0,
+                        "{name}: descriptor {source} is neither bound nor resolved"
+                    );
+                    continue;
+                };
+                let kind = &t
+                    .manifest
+                    .bindings
+                    .iter()
+                    .find(|x| x.binding == b)
+                    .unwrap()
+                    .kind;
+                match kind {
+                    BindingKind::Descriptor {
+                        source, accesses, ..
+                    } => {
+                        assert_eq!(source, &trace.descriptor_source(d), "{name}");
+                        assert_eq!(accesses, &d.accesses, "{name}");
+                    }
+                    k => panic!("{name}: {k:?}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn cube_ir_after_the_passes_snapshot() {
+    // What the lifter and passes make of cube-legacy-vs: one block, the
+    // table and uniform words as parameters, eight buffer dwords, the
+    // transform, two exports.
+    let c = radv("cube-legacy-vs");
+    let input = ShaderInput::from_capture(&c);
+    let trace = translator::trace_for(&input);
+    let f = translator::translate_ir(&input, trace.as_ref(), &Options::default());
+    insta::assert_snapshot!("cube-legacy-vs.ir", f.to_string());
+}

@@ -1,0 +1,137 @@
+//! Random structured programs (built through `isa::encode`, the same
+//! generator as the `translate` fuzz target) never make the translator
+//! panic, and every module it reports as a success passes naga (inside
+//! `translate`) and spirv-val.
+
+#[path = "support/progs.rs"]
+mod progs;
+
+use std::path::Path;
+use std::process::Command;
+use translator::{translate, Options, ShaderInput, TranslateError};
+
+fn spirv_val_ok(words: &[u32], n: usize) -> Option<Result<(), String>> {
+    let tool = Path::new("/usr/bin/spirv-val");
+    if !tool.exists() {
+        return None;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("generated");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(format!("p{n}.spv"));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&p, bytes).unwrap();
+    let out = Command::new(tool)
+        .args(["--target-env", "vulkan1.1"])
+        .arg(&p)
+        .output()
+        .ok()?;
+    Some(if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    })
+}
+
+fn has_loop(items: &[progs::Item]) -> bool {
+    items.iter().any(|i| match i {
+        progs::Item::Loop { .. } => true,
+        progs::Item::If { body, .. } => has_loop(body),
+        progs::Item::Inst { .. } => false,
+    })
+}
+
+#[test]
+fn generated_programs_translate_or_fail_cleanly_and_successes_validate() {
+    let mut rng = progs::Rng(0x5eed_1234_abcd_0001);
+    let (mut ok, mut refused, mut checked, mut loops) = (0, 0, 0, 0);
+    if !Path::new("/usr/bin/spirv-val").exists() {
+        eprintln!("note: spirv-val is not installed; only naga checks the generated modules");
+    }
+    for n in 0..1500 {
+        let items = rng.items(0);
+        let code = progs::build(&items);
+        let abi = if n % 2 == 0 {
+            isa::Abi::ngg()
+        } else {
+            isa::Abi::legacy_vs()
+        };
+        let input = ShaderInput {
+            code: &code,
+            target: isa::Target::Gfx1030,
+            stage: if n % 2 == 0 {
+                isa::Stage::Ngg
+            } else {
+                isa::Stage::LegacyVs
+            },
+            abi,
+            wave_size: 64,
+        };
+        let opts = Options {
+            checked: n % 3 == 0,
+            test_outputs: n % 5 == 0,
+            validate: true,
+        };
+        let trace = if n % 4 == 1 {
+            translator::trace_for(&input)
+        } else {
+            None
+        };
+        match translate(&input, trace.as_ref(), &opts) {
+            Ok(t) => {
+                ok += 1;
+                loops += has_loop(&items) as u32;
+                if checked < 300 {
+                    if let Some(r) = spirv_val_ok(&t.spirv, n) {
+                        checked += 1;
+                        r.unwrap_or_else(|e| panic!("program {n}: spirv-val: {e}\n{items:?}"));
+                    }
+                }
+            }
+            Err(TranslateError::Unsupported(list)) => {
+                refused += 1;
+                assert!(!list.0.is_empty());
+            }
+            Err(e) => panic!("program {n}: {e}\n{items:?}"),
+        }
+    }
+    eprintln!(
+        "{ok} translated ({loops} with loops), {refused} refused, {checked} checked by spirv-val"
+    );
+    assert!(
+        loops >= 20,
+        "too few translated programs with loops ({loops})"
+    );
+    assert!(
+        ok >= 150,
+        "too few programs translate ({ok}); the generator or lifter regressed"
+    );
+    assert!(
+        refused >= 150,
+        "too few refusals ({refused}); the generator lost its unsupported templates"
+    );
+}
+
+#[test]
+fn random_bytes_translate_or_fail_without_panicking() {
+    let mut rng = progs::Rng(0x0bad_c0de_1234_5678);
+    for n in 0..3000 {
+        let len = (rng.next() % 64) as usize * 4 + (n % 4);
+        let code: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        for (stage, abi, wave) in [
+            (isa::Stage::Ngg, isa::Abi::ngg(), 64),
+            (isa::Stage::LegacyVs, isa::Abi::legacy_vs(), 32),
+        ] {
+            let input = ShaderInput {
+                code: &code,
+                target: isa::Target::Gfx1030,
+                stage,
+                abi,
+                wave_size: wave,
+            };
+            match translate(&input, None, &Options::default()) {
+                Ok(_) | Err(TranslateError::Unsupported(_)) => {}
+                Err(e) => panic!("blob {n}: {e}"),
+            }
+        }
+    }
+}
