@@ -201,7 +201,7 @@ pub fn decode_into(
     decode_at(bytes, 0, mode.into(), out)
 }
 
-#[inline]
+#[inline(always)]
 fn decode_at(
     bytes: &[u8],
     offset: usize,
@@ -219,7 +219,7 @@ fn decode_at(
     }
 }
 
-#[inline]
+#[inline(always)]
 fn decode_words(w: Words<'_>, mode: Mode, out: &mut Instruction) -> Result<(), DecodeErrorKind> {
     let d0 = w.get(0)?;
     if d0 >> 31 == 0 {
@@ -310,7 +310,7 @@ impl<'a> Decoder<'a> {
     }
     /// Decode the next instruction into `out` (the fast path: nothing is
     /// moved). Returns its offset and whether it decoded; `None` at the end.
-    #[inline]
+    #[inline(always)]
     pub fn next_into(&mut self, out: &mut Instruction) -> Option<(usize, Result<(), DecodeError>)> {
         if self.pos >= self.bytes.len() {
             return None;
