@@ -83,7 +83,7 @@ static VOP3P_NAMES: [NameBytes; tp::VOP3P.len()] = {
     names
 };
 
-/// The table row of a VOP or VOP3P opcode (as [`vop::info`]) with its
+/// The table row of a VOP or VOP3P opcode (as [`crate::family::vop::info`]) with its
 /// mnemonic as [`NameBytes`].
 #[inline(always)]
 pub(crate) fn row(op: Opcode) -> Option<(&'static VopInfo, &'static NameBytes)> {
