@@ -172,6 +172,8 @@ pub(crate) struct Engine<'a> {
     /// What each line is and writes, worked out once.
     fx: Vec<Fx>,
     defs: Vec<Def>,
+    /// The VGPR ranges each line reads (see `Fx::vuses`).
+    vuses: Vec<(u8, u8)>,
     smap: [u16; 128],
     ns: usize,
     nv: usize,
@@ -196,7 +198,9 @@ impl<'a> Engine<'a> {
         let n = prog.lines.len();
         let mut fx = Vec::with_capacity(n);
         let mut defs = Vec::with_capacity(n);
-        let mut used = [false; 128];
+        let mut vuses = Vec::with_capacity(n);
+        // Scalar codes 0..125 the program names (bit c: code c).
+        let mut used = 0u128;
         let mut nv = 0usize;
         for l in &prog.lines {
             let Ok(inst) = &l.inst else {
@@ -204,37 +208,50 @@ impl<'a> Engine<'a> {
                     rule: Rule::Generic,
                     imp: Implicit::empty(),
                     why: Why::new(WhyKind::Havoc, l.pc),
-                    defs: 0..0,
+                    defs: Span::EMPTY,
+                    vuses: Span::EMPTY,
                     exec_lo: false,
                     exec_hi: false,
                     first_exec: false,
                     noop: false,
+                    plain: false,
                 });
                 continue;
             };
             let rl = rule(inst);
             let imp = inst.implicit();
             let start = defs.len() as u32;
+            let ustart = vuses.len() as u32;
             let mut exec_lo = false;
             let mut exec_hi = false;
             let mut first_exec = false;
             let mut partial = false;
             for (k, sl) in inst.operands.as_slice().iter().enumerate() {
-                if let Operand::Reg { code, count } = sl.op {
-                    let end = code.saturating_add(count as u16);
-                    if code >= 256 {
-                        nv = nv.max((end - 256) as usize);
-                    } else if code < 125 {
-                        used[code as usize..end.min(125) as usize].fill(true);
-                    }
+                let def = sl.is_def();
+                if def {
+                    partial |= sl.access.contains(Access::PARTIAL);
                 }
-                if !sl.is_def() {
+                let Operand::Reg { code, count } = sl.op else {
+                    continue;
+                };
+                if code >= 256 {
+                    let r = (code - 256) as u8;
+                    nv = nv.max((code.saturating_add(count as u16) - 256) as usize);
+                    if sl.is_use() {
+                        vuses.push((r, count));
+                    }
+                    if def {
+                        defs.push(Def::V { start: r, count });
+                    }
                     continue;
                 }
-                partial |= sl.access.contains(Access::PARTIAL);
-                if let Some((r, n)) = sl.op.vgpr_range() {
-                    defs.push(Def::V { start: r, count: n });
-                } else if let Some((c, n)) = scalar_def(sl, conf.wave32) {
+                if code < 125 {
+                    used |= code_bits(code, code.saturating_add(count as u16));
+                }
+                if !def {
+                    continue;
+                }
+                if let Some((c, n)) = scalar_def(sl, conf.wave32) {
                     let end = c + n as u16;
                     if c <= 126 && 126 < end {
                         exec_lo = true;
@@ -244,7 +261,7 @@ impl<'a> Engine<'a> {
                         exec_hi = true;
                         first_exec |= k == 0;
                     }
-                    mark_used(&mut used, c, n);
+                    used |= code_bits(c, end);
                     defs.push(Def::S {
                         code: c,
                         count: n,
@@ -253,9 +270,10 @@ impl<'a> Engine<'a> {
                 }
             }
             let end = defs.len() as u32;
+            let lds_fault = faults.ignore_lds && inst.family == Family::Ds;
             let noop = rl == Rule::Generic
                 && start == end
-                && !(faults.ignore_lds && inst.family == Family::Ds)
+                && !lds_fault
                 && !imp.intersects(
                     Implicit::WRITE_SCC
                         | Implicit::WRITE_VCC
@@ -263,29 +281,36 @@ impl<'a> Engine<'a> {
                         | Implicit::WRITE_EXEC
                         | Implicit::RELATIVE,
                 );
+            let plain = rl == Rule::Generic
+                && !noop
+                && !lds_fault
+                && !exec_lo
+                && !exec_hi
+                && !imp.intersects(Implicit::WRITE_EXEC | Implicit::RELATIVE);
             fx.push(Fx {
                 rule: rl,
                 imp,
                 why: generic_why(inst, imp, partial, l.pc),
-                defs: start..end,
+                defs: Span::new(start, end),
+                vuses: Span::new(ustart, vuses.len() as u32),
                 exec_lo,
                 exec_hi,
                 first_exec,
                 noop,
+                plain,
             });
             if imp.intersects(Implicit::READ_VCC | Implicit::WRITE_VCC) {
-                used[106] = true;
-                used[107] = true;
+                used |= code_bits(106, 108);
             }
             if imp.intersects(Implicit::READ_M0 | Implicit::WRITE_M0) {
-                used[124] = true;
+                used |= code_bits(124, 125);
             }
         }
         let mut smap = [NOSLOT; 128];
         let mut ns = 0usize;
-        for (c, u) in used.iter().enumerate() {
-            if *u {
-                smap[c] = ns as u16;
+        for (c, slot) in smap.iter_mut().enumerate() {
+            if used & (1 << c) != 0 {
+                *slot = ns as u16;
                 ns += 1;
             }
         }
@@ -296,6 +321,7 @@ impl<'a> Engine<'a> {
             conf,
             fx,
             defs,
+            vuses,
             smap,
             ns,
             nv,
@@ -668,11 +694,16 @@ impl<'a> Engine<'a> {
                 return;
             }
         };
-        if self.fx[li].noop {
+        let fx = self.fx[li];
+        if fx.noop {
             return;
         }
-        let imp = self.fx[li].imp;
-        let why = self.data_why(st, li, inst);
+        if fx.plain {
+            self.forget_writes(st, &fx, pc);
+            return;
+        }
+        let imp = fx.imp;
+        let why = self.data_why(st, &fx);
         let ops = inst.operands.as_slice();
         let w64 = !self.conf.wave32;
         let def_width = ops
@@ -875,16 +906,12 @@ impl<'a> Engine<'a> {
     /// Why what line `li` writes is unknown: its own reason, or, when it
     /// reads a VGPR that holds data from LDS or memory, that origin (so a
     /// value moved or computed from an LDS read still says so).
-    fn data_why(&self, st: &State, li: usize, inst: &Instruction) -> Why {
-        let fx = &self.fx[li];
+    fn data_why(&self, st: &State, fx: &Fx) -> Why {
         let mut why = fx.why;
         if fx.defs.is_empty() || why.kind >= WhyKind::Load {
             return why;
         }
-        for s in inst.operands.as_slice().iter().filter(|s| s.is_use()) {
-            let Some((r, n)) = s.op.vgpr_range() else {
-                continue;
-            };
+        for &(r, n) in &self.vuses[fx.vuses.range()] {
             for rep in st.v.iter().skip(r as usize).take(n as usize) {
                 for v in [rep.new, rep.out] {
                     if let VVal::Unknown(w) = v {
@@ -896,6 +923,39 @@ impl<'a> Engine<'a> {
             }
         }
         why
+    }
+
+    /// The writes of a line without a rule that leaves exec alone
+    /// (`Fx::plain`): everything it writes is forgotten. This is what
+    /// [`Engine::finish`] does for such a line, without the rest.
+    fn forget_writes(&mut self, st: &mut State, fx: &Fx, pc: u32) {
+        let imp = fx.imp;
+        let cross = imp.contains(Implicit::CROSS_LANE);
+        let why = self.data_why(st, fx);
+        for d in fx.defs.range() {
+            match self.defs[d] {
+                Def::V { start, count } => {
+                    for k in start as usize..start as usize + count as usize {
+                        self.vwrite(st, k, VVal::Unknown(why), cross, pc);
+                    }
+                }
+                Def::S { code, count, .. } => {
+                    for i in 0..count as u16 {
+                        self.swrite(st, code + i, SVal::Unknown);
+                    }
+                }
+            }
+        }
+        if imp.contains(Implicit::WRITE_SCC) {
+            st.scc = Scc::Unknown;
+        }
+        if imp.contains(Implicit::WRITE_VCC) {
+            self.swrite(st, 106, SVal::Unknown);
+            self.swrite(st, 107, SVal::Unknown);
+        }
+        if imp.contains(Implicit::WRITE_M0) {
+            self.swrite(st, 124, SVal::Unknown);
+        }
     }
 
     /// Apply the writes of one instruction.
@@ -915,8 +975,8 @@ impl<'a> Engine<'a> {
     ) {
         let pc = self.prog.lines[li].pc;
         let cross = imp.contains(Implicit::CROSS_LANE);
-        let fx = self.fx[li].clone();
-        let defs = fx.defs.start as usize..fx.defs.end as usize;
+        let fx = self.fx[li];
+        let defs = fx.defs.range();
         // VGPR writes happen under the exec mask before the instruction.
         if !vgpr_done {
             for d in defs.clone() {
@@ -1423,8 +1483,28 @@ impl Worklist {
     }
 }
 
+/// A range of indices into one of the engine's per-line side tables.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    const EMPTY: Span = Span { start: 0, end: 0 };
+    fn new(start: u32, end: u32) -> Span {
+        Span { start, end }
+    }
+    fn range(self) -> core::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+    fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
 /// What a line writes (see `Engine::fx`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Fx {
     /// The tracer's rule for it.
     rule: Rule,
@@ -1433,13 +1513,18 @@ struct Fx {
     /// Why what it writes is unknown (rules that know better override).
     why: Why,
     /// Its defs, in `Engine::defs`.
-    defs: core::ops::Range<u32>,
+    defs: Span,
+    /// The VGPR ranges it reads, in `Engine::vuses`.
+    vuses: Span,
     exec_lo: bool,
     exec_hi: bool,
     /// The first operand (the rule's result) writes exec.
     first_exec: bool,
     /// Writes nothing the tracer keeps (`s_waitcnt`, `exp`, stores...).
     noop: bool,
+    /// Has no rule and leaves exec alone: everything it writes is
+    /// forgotten (see `Engine::forget_writes`).
+    plain: bool,
 }
 
 /// One written register range.
@@ -1468,11 +1553,14 @@ fn scalar_def(s: &isa::Slot, wave32: bool) -> Option<(u16, u8)> {
     Some((c, n))
 }
 
-/// Mark the registers of a scalar def as tracked.
-fn mark_used(used: &mut [bool; 128], c: u16, n: u8) {
-    for r in c..(c + n as u16).min(125) {
-        used[r as usize] = true;
+/// The bits of scalar codes `lo..hi` that the tracer keeps (those below
+/// 125: SGPRs, vcc, ttmp, m0).
+fn code_bits(lo: u16, hi: u16) -> u128 {
+    let hi = hi.min(125);
+    if hi <= lo {
+        return 0;
     }
+    ((1u128 << (hi - lo)) - 1) << lo
 }
 
 /// Low half of `a + b` and the carry.
