@@ -475,13 +475,11 @@ impl<'a> Engine<'a> {
         widen: bool,
     ) -> bool {
         let y = if exec_zero { EMPTY } else { inc.exec };
-        let (ts, tv, meta) = ins.parts(b.index());
-        let Some((tscc, tx)) = *meta else {
-            ts.copy_from_slice(&inc.s);
-            tv.copy_from_slice(&inc.v);
-            *meta = Some((inc.scc, y));
+        let Some((ts, tv, meta)) = ins.parts(b.index()) else {
+            ins.first(b.index(), inc, inc.scc, y);
             return true;
         };
+        let (tscc, tx) = (meta.scc, meta.exec);
         let pc = self.cfg.graph[b].start;
         let jb = self.join_state(b);
         let mut changed = false;
@@ -523,19 +521,26 @@ impl<'a> Engine<'a> {
         if rx != tx {
             changed = true;
         }
-        *meta = Some((scc, rx));
+        meta.scc = scc;
+        meta.exec = rx;
         for (a, c) in ts.iter_mut().zip(inc.s.iter()) {
+            if matches!(a, SVal::Unknown) {
+                continue;
+            }
             let c = if kill_inc {
                 killed_sval(*c, jb, tree)
             } else {
                 *c
             };
-            if *a != c && *a != SVal::Unknown {
+            if *a != c {
                 *a = SVal::Unknown;
                 changed = true;
             }
         }
         for (a, c) in tv.iter_mut().zip(inc.v.iter()) {
+            if !kill_inc && a == c {
+                continue;
+            }
             let c = if kill_inc {
                 killed_vrep(*c, jb, tree, pc)
             } else {
@@ -1408,43 +1413,65 @@ impl<'a> Engine<'a> {
 }
 
 /// The in-states of all blocks, in two flat arrays (no allocation per
-/// block).
+/// block). A block gets its place in them when a path first reaches it.
 struct InStates {
     ns: usize,
     nv: usize,
     s: Vec<SVal>,
     v: Vec<VRep>,
-    /// SCC and exec of each block; `None` until a path reaches it.
-    meta: Vec<Option<(Scc, StateId)>>,
+    /// Per block: its place in `s`/`v` (in units of `ns`/`nv`), SCC and
+    /// exec; `None` until a path reaches it.
+    meta: Vec<Option<InMeta>>,
+    /// Blocks with a place.
+    reached: usize,
+}
+
+#[derive(Clone, Copy)]
+struct InMeta {
+    at: usize,
+    scc: Scc,
+    exec: StateId,
 }
 
 impl InStates {
     fn new(nb: usize, ns: usize, nv: usize) -> InStates {
-        let unknown = VRep::flat(VVal::Unknown(Why::new(WhyKind::Entry, 0)));
         InStates {
             ns,
             nv,
-            s: vec![SVal::Unknown; nb * ns],
-            v: vec![unknown; nb * nv],
+            s: Vec::with_capacity(nb * ns),
+            v: Vec::with_capacity(nb * nv),
             meta: vec![None; nb],
+            reached: 0,
         }
     }
-    fn parts(&mut self, b: usize) -> (&mut [SVal], &mut [VRep], &mut Option<(Scc, StateId)>) {
-        (
-            &mut self.s[b * self.ns..(b + 1) * self.ns],
-            &mut self.v[b * self.nv..(b + 1) * self.nv],
-            &mut self.meta[b],
-        )
+    /// Block `b`'s first in-state: `inc`'s registers, SCC `scc`, exec
+    /// `exec`.
+    fn first(&mut self, b: usize, inc: &State, scc: Scc, exec: StateId) {
+        let at = self.reached;
+        self.reached += 1;
+        self.s.extend_from_slice(&inc.s);
+        self.v.extend_from_slice(&inc.v);
+        self.meta[b] = Some(InMeta { at, scc, exec });
+    }
+    fn parts(&mut self, b: usize) -> Option<(&mut [SVal], &mut [VRep], &mut InMeta)> {
+        let m = self.meta[b].as_mut()?;
+        let (ns, nv, at) = (self.ns, self.nv, m.at);
+        Some((
+            &mut self.s[at * ns..(at + 1) * ns],
+            &mut self.v[at * nv..(at + 1) * nv],
+            m,
+        ))
     }
     /// Copy block `b`'s in-state into `st`; false when it has none.
     fn load(&self, b: usize, st: &mut State) -> bool {
-        let Some((scc, exec)) = self.meta[b] else {
+        let Some(m) = self.meta[b] else {
             return false;
         };
-        st.s.copy_from_slice(&self.s[b * self.ns..(b + 1) * self.ns]);
-        st.v.copy_from_slice(&self.v[b * self.nv..(b + 1) * self.nv]);
-        st.scc = scc;
-        st.exec = exec;
+        let (ns, nv) = (self.ns, self.nv);
+        st.s.copy_from_slice(&self.s[m.at * ns..(m.at + 1) * ns]);
+        st.v.copy_from_slice(&self.v[m.at * nv..(m.at + 1) * nv]);
+        st.scc = m.scc;
+        st.exec = m.exec;
         true
     }
 }
