@@ -148,11 +148,26 @@ enum ExecOp {
     Keep,
 }
 
+/// A line the output looks at: a buffer access, a memory access or a
+/// write to a register chosen by m0. Lines that are none of these add
+/// nothing to a `ShaderTrace`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Marked {
+    /// Index in `Program::lines`.
+    pub line: u32,
+    /// The tracer's rule for it.
+    pub rule: Rule,
+    /// `isa`'s implicit accesses.
+    pub imp: Implicit,
+    /// The access as the final fixpoint saw it (`None`: never reached, or
+    /// not an access).
+    pub rec: Option<Rec>,
+}
+
 /// The result of tracing, before it is turned into a `ShaderTrace`.
 pub(crate) struct Outcome {
-    pub recs: Vec<Option<Rec>>,
-    /// `isa`'s implicit accesses of each line.
-    pub imps: Vec<Implicit>,
+    /// The marked lines, in code order.
+    pub marked: Vec<Marked>,
     pub ptrs: Vec<Ptr>,
     pub descs: Vec<[Word; 4]>,
     /// The trace cannot be trusted as a whole (non-convergence).
@@ -180,7 +195,8 @@ pub(crate) struct Engine<'a> {
     tree: ExecTree,
     ptrs: Interner<Ptr>,
     descs: Interner<[Word; 4]>,
-    recs: Vec<Option<Rec>>,
+    /// The lines the output looks at (see `Fx::mark`).
+    marked: Vec<Marked>,
     restart: bool,
     nlines: u32,
     faults: TraceFaults,
@@ -199,6 +215,7 @@ impl<'a> Engine<'a> {
         let mut fx = Vec::with_capacity(n);
         let mut defs = Vec::with_capacity(n);
         let mut vuses = Vec::with_capacity(n);
+        let mut marked = Vec::new();
         // Scalar codes 0..125 the program names (bit c: code c).
         let mut used = 0u128;
         let mut nv = 0usize;
@@ -215,6 +232,7 @@ impl<'a> Engine<'a> {
                     first_exec: false,
                     noop: false,
                     plain: false,
+                    mark: NOMARK,
                 });
                 continue;
             };
@@ -287,9 +305,23 @@ impl<'a> Engine<'a> {
                 && !exec_lo
                 && !exec_hi
                 && !imp.intersects(Implicit::WRITE_EXEC | Implicit::RELATIVE);
+            let mark = if matches!(rl, Rule::Buf | Rule::SBufLoad)
+                || imp.intersects(Implicit::MEMORY | Implicit::RELATIVE)
+            {
+                marked.push(Marked {
+                    line: fx.len() as u32,
+                    rule: rl,
+                    imp,
+                    rec: None,
+                });
+                marked.len() as u32 - 1
+            } else {
+                NOMARK
+            };
             fx.push(Fx {
                 rule: rl,
                 imp,
+                mark,
                 why: generic_why(inst, imp, partial, l.pc),
                 defs: Span::new(start, end),
                 vuses: Span::new(ustart, vuses.len() as u32),
@@ -328,7 +360,7 @@ impl<'a> Engine<'a> {
             tree: ExecTree::new(FIRST_DYN as usize + n + nb),
             ptrs: Interner::new(),
             descs: Interner::new(),
-            recs: vec![None; n],
+            marked,
             restart: false,
             nlines: n as u32,
             faults,
@@ -400,8 +432,8 @@ impl<'a> Engine<'a> {
         loop {
             self.tree.new_run();
             self.restart = false;
-            for r in self.recs.iter_mut() {
-                *r = None;
+            for m in self.marked.iter_mut() {
+                m.rec = None;
             }
             let mut ins = InStates::new(nb, self.ns, self.nv);
             let mut visits = vec![0u32; nb];
@@ -449,8 +481,7 @@ impl<'a> Engine<'a> {
 
     fn outcome(self, incomplete: Option<String>) -> Outcome {
         Outcome {
-            recs: self.recs,
-            imps: self.fx.iter().map(|f| f.imp).collect(),
+            marked: self.marked,
             ptrs: self.ptrs.items,
             descs: self.descs.items,
             incomplete,
@@ -1323,16 +1354,19 @@ impl<'a> Engine<'a> {
             None => Word::konst(0),
             Some(so) => self.sread(st, so, 0, 1).as_word(),
         };
-        self.recs[li] = Some(Rec {
-            kind: AccessKind::Load,
-            desc,
-            idxen: false,
-            offen: false,
-            index: IdxRead::NotIndexed,
-            imm_offset: a.offset as u32,
-            soffset,
-            bytes: 4 * n as u32,
-        });
+        self.set_rec(
+            li,
+            Rec {
+                kind: AccessKind::Load,
+                desc,
+                idxen: false,
+                offen: false,
+                index: IdxRead::NotIndexed,
+                imm_offset: a.offset as u32,
+                soffset,
+                bytes: 4 * n as u32,
+            },
+        );
         let (Some(d), Some(off)) = (desc, self.smem_offset(st, &a)) else {
             return;
         };
@@ -1343,6 +1377,13 @@ impl<'a> Engine<'a> {
                     byte_offset: o,
                 });
             }
+        }
+    }
+
+    /// Record the access at line `li` (a marked line).
+    fn set_rec(&mut self, li: usize, rec: Rec) {
+        if let Some(m) = self.marked.get_mut(self.fx[li].mark as usize) {
+            m.rec = Some(rec);
         }
     }
 
@@ -1381,16 +1422,19 @@ impl<'a> Engine<'a> {
             }
             _ => Word::konst(0),
         };
-        self.recs[li] = Some(Rec {
-            kind,
-            desc,
-            idxen: m.idxen,
-            offen: m.offen,
-            index,
-            imm_offset: m.offset as u32,
-            soffset,
-            bytes: acc.bytes.unwrap_or(acc.max_bytes),
-        });
+        self.set_rec(
+            li,
+            Rec {
+                kind,
+                desc,
+                idxen: m.idxen,
+                offen: m.offen,
+                index,
+                imm_offset: m.offset as u32,
+                soffset,
+                bytes: acc.bytes.unwrap_or(acc.max_bytes),
+            },
+        );
     }
 
     /// Forget a register file (or all of it) after an instruction the tracer
@@ -1552,7 +1596,12 @@ struct Fx {
     /// Has no rule and leaves exec alone: everything it writes is
     /// forgotten (see `Engine::forget_writes`).
     plain: bool,
+    /// Its index in `Engine::marked`, or [`NOMARK`].
+    mark: u32,
 }
+
+/// `Fx::mark` of a line the output does not look at.
+const NOMARK: u32 = u32::MAX;
 
 /// One written register range.
 #[derive(Clone, Copy, Debug)]

@@ -3,7 +3,7 @@
 
 use super::domain::{VVal, Why, WhyKind};
 use super::engine::{IdxRead, Outcome, Rec, TraceConfig};
-use super::rules::{rule, Rule};
+use super::rules::Rule;
 use crate::cfg::{Cfg, Program};
 use crate::source::{IndexSource, Namer, Ptr, PtrId, Word};
 use crate::trace::{AccessKind, BufferAccess, DescId, Descriptor, IndexBound, ShaderTrace};
@@ -164,10 +164,13 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
     // The first access (that runs) whose descriptor is not traced: it may go
     // through any descriptor, with any index.
     let mut untraced: Option<u32> = None;
-    for (li, line) in prog.lines.iter().enumerate() {
+    // Only marked lines can add anything (see `Marked`).
+    for m in &out.marked {
+        let Some(line) = prog.lines.get(m.line as usize) else {
+            continue;
+        };
         let Ok(inst) = &line.inst else { continue };
-        let r = rule(inst);
-        let imp = out.imps.get(li).copied().unwrap_or_default();
+        let (r, imp) = (m.rule, m.imp);
         if imp.contains(Implicit::RELATIVE) && inst.operands.as_slice().iter().any(|s| s.is_def()) {
             notes.push(format!(
                 "pc {:#x}: {} writes a register chosen by m0; the tracer forgets that register file",
@@ -175,11 +178,12 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
                 inst.opcode.name()
             ));
         }
-        let rec: Option<Rec> = match out.recs.get(li).copied().flatten() {
+        let reached = m.rec.is_some();
+        let rec: Option<Rec> = match m.rec {
             Some(rec) => Some(rec),
             None => unreached_access(inst, r),
         };
-        let stores = match &rec {
+        let stores = || match &rec {
             Some(rec) => rec.kind != AccessKind::Load,
             None if imp.contains(Implicit::MEMORY) => {
                 let name = inst.opcode.name();
@@ -187,7 +191,7 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
             }
             None => false,
         };
-        if stores && !wrote_memory {
+        if !wrote_memory && stores() {
             wrote_memory = true;
             let name = inst.opcode.name();
             notes.push(format!(
@@ -197,7 +201,6 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         }
         let Some(rec) = rec else { continue };
         let name = inst.opcode.name();
-        let reached = out.recs.get(li).copied().flatten().is_some();
         let desc = rec.desc.and_then(|d| remap.desc(d));
         let (index, index_note) = match rec.index {
             IdxRead::NotIndexed => (None, None),
