@@ -215,7 +215,7 @@ impl<'a> Engine<'a> {
         let mut fx = Vec::with_capacity(n);
         let mut defs = Vec::with_capacity(n);
         let mut vuses = Vec::with_capacity(n);
-        let mut marked = Vec::new();
+        let mut marked = Vec::with_capacity(n / 4 + 8);
         // Scalar codes 0..125 the program names (bit c: code c).
         let mut used = 0u128;
         let mut nv = 0usize;
@@ -299,7 +299,10 @@ impl<'a> Engine<'a> {
                         | Implicit::WRITE_EXEC
                         | Implicit::RELATIVE,
                 );
-            let plain = rl == Rule::Generic
+            // `s_and`/`s_andn2`/`s_or` have a rule only for exec; into
+            // another register they are plain too.
+            let exec_rule_only = matches!(rl, Rule::SAnd | Rule::SAndn2 | Rule::SOr);
+            let plain = (rl == Rule::Generic || exec_rule_only)
                 && !noop
                 && !lds_fault
                 && !exec_lo
@@ -430,7 +433,10 @@ impl<'a> Engine<'a> {
         }
         let mut restarts = 0;
         loop {
-            self.tree.new_run();
+            if restarts > 0 {
+                // A fresh tree starts as `new_run` leaves it.
+                self.tree.new_run();
+            }
             self.restart = false;
             for m in self.marked.iter_mut() {
                 m.rec = None;
@@ -451,6 +457,7 @@ impl<'a> Engine<'a> {
                 for li in lines {
                     self.step(&mut st, li as usize);
                 }
+                ins.bump();
                 if self.restart {
                     break;
                 }
@@ -554,6 +561,7 @@ impl<'a> Engine<'a> {
         }
         meta.scc = scc;
         meta.exec = rx;
+        meta.copy_of = NOT_A_COPY;
         for (a, c) in ts.iter_mut().zip(inc.s.iter()) {
             if matches!(a, SVal::Unknown) {
                 continue;
@@ -948,7 +956,8 @@ impl<'a> Engine<'a> {
             return why;
         }
         for &(r, n) in &self.vuses[fx.vuses.range()] {
-            for rep in st.v.iter().skip(r as usize).take(n as usize) {
+            let read = st.v.get(r as usize..).unwrap_or_default();
+            for rep in &read[..read.len().min(n as usize)] {
                 for v in [rep.new, rep.out] {
                     if let VVal::Unknown(w) = v {
                         if w.kind >= WhyKind::Load && w.kind != WhyKind::Lanes && w > why {
@@ -961,9 +970,10 @@ impl<'a> Engine<'a> {
         why
     }
 
-    /// The writes of a line without a rule that leaves exec alone
-    /// (`Fx::plain`): everything it writes is forgotten. This is what
-    /// [`Engine::finish`] does for such a line, without the rest.
+    /// The writes of a line that leaves exec alone and has no rule that
+    /// applies (`Fx::plain`): everything it writes is forgotten. This is
+    /// what [`Engine::step`] and [`Engine::finish`] do for such a line,
+    /// without the rest.
     fn forget_writes(&mut self, st: &mut State, fx: &Fx, pc: u32) {
         let imp = fx.imp;
         let cross = imp.contains(Implicit::CROSS_LANE);
@@ -1468,6 +1478,9 @@ struct InStates {
     meta: Vec<Option<InMeta>>,
     /// Blocks with a place.
     reached: usize,
+    /// The version of the working state's registers: it goes up whenever
+    /// they may have changed.
+    version: u64,
 }
 
 #[derive(Clone, Copy)]
@@ -1475,7 +1488,12 @@ struct InMeta {
     at: usize,
     scc: Scc,
     exec: StateId,
+    /// The in-state's registers are a copy of the working state's at this
+    /// version (`NOT_A_COPY` once a join changed them).
+    copy_of: u64,
 }
+
+const NOT_A_COPY: u64 = u64::MAX;
 
 impl InStates {
     fn new(nb: usize, ns: usize, nv: usize) -> InStates {
@@ -1486,6 +1504,7 @@ impl InStates {
             v: Vec::with_capacity(nb * nv),
             meta: vec![None; nb],
             reached: 0,
+            version: 0,
         }
     }
     /// Block `b`'s first in-state: `inc`'s registers, SCC `scc`, exec
@@ -1495,7 +1514,12 @@ impl InStates {
         self.reached += 1;
         self.s.extend_from_slice(&inc.s);
         self.v.extend_from_slice(&inc.v);
-        self.meta[b] = Some(InMeta { at, scc, exec });
+        self.meta[b] = Some(InMeta {
+            at,
+            scc,
+            exec,
+            copy_of: self.version,
+        });
     }
     fn parts(&mut self, b: usize) -> Option<(&mut [SVal], &mut [VRep], &mut InMeta)> {
         let m = self.meta[b].as_mut()?;
@@ -1506,17 +1530,25 @@ impl InStates {
             m,
         ))
     }
-    /// Copy block `b`'s in-state into `st`; false when it has none.
+    /// Copy block `b`'s in-state into `st`, the working state; false when
+    /// it has none. The registers are not copied when they are a copy of
+    /// `st`'s current ones (a block right after its only path in).
     fn load(&self, b: usize, st: &mut State) -> bool {
         let Some(m) = self.meta[b] else {
             return false;
         };
-        let (ns, nv) = (self.ns, self.nv);
-        st.s.copy_from_slice(&self.s[m.at * ns..(m.at + 1) * ns]);
-        st.v.copy_from_slice(&self.v[m.at * nv..(m.at + 1) * nv]);
+        if m.copy_of != self.version {
+            let (ns, nv) = (self.ns, self.nv);
+            st.s.copy_from_slice(&self.s[m.at * ns..(m.at + 1) * ns]);
+            st.v.copy_from_slice(&self.v[m.at * nv..(m.at + 1) * nv]);
+        }
         st.scc = m.scc;
         st.exec = m.exec;
         true
+    }
+    /// The working state's registers may have changed.
+    fn bump(&mut self) {
+        self.version += 1;
     }
 }
 
@@ -1593,8 +1625,9 @@ struct Fx {
     first_exec: bool,
     /// Writes nothing the tracer keeps (`s_waitcnt`, `exp`, stores...).
     noop: bool,
-    /// Has no rule and leaves exec alone: everything it writes is
-    /// forgotten (see `Engine::forget_writes`).
+    /// Leaves exec alone and has no rule (or one that only applies to
+    /// exec): everything it writes is forgotten (see
+    /// `Engine::forget_writes`).
     plain: bool,
     /// Its index in `Engine::marked`, or [`NOMARK`].
     mark: u32,
