@@ -354,7 +354,7 @@ impl Cfg {
         }
         // Block leaders, and the lines that change control flow (in code
         // order, with the line a branch goes to).
-        let mut jumps: Vec<(usize, Flow, Option<usize>)> = Vec::new();
+        let mut jumps: Vec<(usize, Flow, Option<usize>)> = Vec::with_capacity(n / 8 + 4);
         let mut leader = vec![false; n];
         leader[0] = true;
         for (i, s) in slots.iter().enumerate() {

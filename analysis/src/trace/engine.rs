@@ -9,8 +9,9 @@ use isa::family::buf::{self, BufKind};
 use isa::family::smem::SmemAddress;
 use isa::operand::{inline_b32, inline_b64};
 use isa::{Abi, Access, Family, Implicit, Instruction, Modifiers, Operand, Stage, ValType};
+use petgraph::graph::DiGraph;
 use petgraph::graph::NodeIndex;
-use petgraph::visit::{DfsPostOrder, EdgeRef};
+use petgraph::visit::EdgeRef;
 use std::collections::HashMap;
 use std::hash::Hash;
 
@@ -421,12 +422,7 @@ impl<'a> Engine<'a> {
         let cfg = self.cfg;
         let g = &cfg.graph;
         let nb = g.node_count();
-        let mut order = Vec::with_capacity(nb);
-        let mut dfs = DfsPostOrder::new(g, entry);
-        while let Some(n) = dfs.next(g) {
-            order.push(n);
-        }
-        order.reverse();
+        let order = reverse_postorder(g, entry);
         let mut rpo_of = vec![usize::MAX; nb];
         for (i, n) in order.iter().enumerate() {
             rpo_of[n.index()] = i;
@@ -1550,6 +1546,39 @@ impl InStates {
     fn bump(&mut self) {
         self.version += 1;
     }
+}
+
+/// The blocks reachable from `entry`, in reverse postorder: exactly the
+/// order of petgraph's `DfsPostOrder` from `entry`, reversed (successors
+/// are pushed in `neighbors` order, a node is finished when it comes back
+/// to the top of the stack).
+fn reverse_postorder(
+    g: &DiGraph<crate::cfg::Block, crate::cfg::Edge>,
+    entry: NodeIndex,
+) -> Vec<NodeIndex> {
+    const NEW: u8 = 0;
+    const DISCOVERED: u8 = 1;
+    const FINISHED: u8 = 2;
+    let mut mark = vec![NEW; g.node_count()];
+    let mut stack = vec![entry];
+    let mut order = Vec::with_capacity(g.node_count());
+    while let Some(&n) = stack.last() {
+        match mark[n.index()] {
+            NEW => {
+                mark[n.index()] = DISCOVERED;
+                stack.extend(g.neighbors(n).filter(|s| mark[s.index()] == NEW));
+            }
+            m => {
+                stack.pop();
+                if m == DISCOVERED {
+                    mark[n.index()] = FINISHED;
+                    order.push(n);
+                }
+            }
+        }
+    }
+    order.reverse();
+    order
 }
 
 /// Pending blocks by reverse-postorder position; the lowest goes first.

@@ -125,6 +125,24 @@ fn why_text(prog: &Program, w: Why) -> String {
     }
 }
 
+/// [`why_text`]s made so far (an access's note and its descriptor's
+/// reason often give the same one).
+struct WhyTexts<'a> {
+    prog: &'a Program,
+    done: Vec<(Why, String)>,
+}
+
+impl WhyTexts<'_> {
+    fn text(&mut self, w: Why) -> String {
+        if let Some((_, t)) = self.done.iter().find(|(x, _)| *x == w) {
+            return t.clone();
+        }
+        let t = why_text(self.prog, w);
+        self.done.push((w, t.clone()));
+        t
+    }
+}
+
 fn source_text(pointers: &[Ptr], s: IndexSource) -> String {
     match IndexBound::from_source(s) {
         Some(IndexBound { id, plus: None }) => id.name().to_string(),
@@ -157,9 +175,13 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         pointers: Vec::new(),
         descriptors: Vec::new(),
     };
-    let mut accesses = Vec::new();
+    let mut accesses = Vec::with_capacity(out.marked.len());
     // (descriptor, pc, index) of every access, for the bounds.
-    let mut uses: Vec<(u16, u32, IdxRead)> = Vec::new();
+    let mut uses: Vec<(u16, u32, IdxRead)> = Vec::with_capacity(out.marked.len());
+    let mut whys = WhyTexts {
+        prog,
+        done: Vec::new(),
+    };
     let mut wrote_memory = false;
     // The first access (that runs) whose descriptor is not traced: it may go
     // through any descriptor, with any index.
@@ -211,7 +233,7 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
             IdxRead::Val(v) => {
                 let s = remap.index(v);
                 let note = match v {
-                    VVal::Unknown(w) if reached => Some(why_text(prog, w)),
+                    VVal::Unknown(w) if reached => Some(whys.text(w)),
                     _ if !reached => Some("never reached from the entry".to_string()),
                     _ => None,
                 };
@@ -258,7 +280,7 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
             .filter(|u| u.0 == d.id.0)
             .map(|u| (u.1, u.2))
             .collect();
-        let (bound, reason) = decide(prog, &mut remap, &mine, incomplete.as_deref());
+        let (bound, reason) = decide(&mut whys, &mut remap, &mine, incomplete.as_deref());
         d.bound = bound;
         d.reason = reason;
     }
@@ -269,7 +291,7 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
 
 /// The bound of one descriptor from its accesses (pc, index read).
 fn decide(
-    prog: &Program,
+    whys: &mut WhyTexts<'_>,
     remap: &mut Remap<'_>,
     uses: &[(u32, IdxRead)],
     incomplete: Option<&str>,
@@ -294,7 +316,7 @@ fn decide(
         return (None, Some(why.to_string()));
     }
     if let Some(&(pc, VVal::Unknown(w))) = live.iter().find(|(_, v)| !v.is_known()) {
-        return (None, Some(format!("pc {pc:#x}: {}", why_text(prog, w))));
+        return (None, Some(format!("pc {pc:#x}: {}", whys.text(w))));
     }
     let (pc0, v0) = live[0];
     if let Some(&(pc1, v1)) = live.iter().find(|(_, v)| *v != v0) {
