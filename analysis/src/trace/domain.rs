@@ -93,11 +93,14 @@ impl VVal {
     /// keeps its reason, two different knowns give `Unknown(Join at pc)`.
     #[inline]
     pub(crate) fn join(a: VVal, b: VVal, pc: u32) -> VVal {
+        // Two unknowns first: the common case, and equal ones give the same.
+        if let (VVal::Unknown(x), VVal::Unknown(y)) = (a, b) {
+            return VVal::Unknown(x.max(y));
+        }
         if a == b {
             return a;
         }
         match (a, b) {
-            (VVal::Unknown(x), VVal::Unknown(y)) => VVal::Unknown(x.max(y)),
             (VVal::Unknown(x), _) | (_, VVal::Unknown(x)) => VVal::Unknown(x),
             _ => VVal::Unknown(Why::new(WhyKind::Join, pc)),
         }
@@ -108,11 +111,13 @@ impl VVal {
     /// but a disagreement is blamed on the mask.
     #[inline]
     pub(crate) fn mix(new: VVal, out: VVal, pc: u32) -> VVal {
+        if let (VVal::Unknown(x), VVal::Unknown(y)) = (new, out) {
+            return VVal::Unknown(x.max(y));
+        }
         if new == out {
             return new;
         }
         match (new, out) {
-            (VVal::Unknown(x), VVal::Unknown(y)) => VVal::Unknown(x.max(y)),
             (VVal::Unknown(x), _) => VVal::Unknown(x),
             (_, VVal::Unknown(y)) if y.kind >= WhyKind::Load => VVal::Unknown(y),
             _ => VVal::Unknown(Why::new(WhyKind::Mixed, pc)),
@@ -146,7 +151,7 @@ impl VRep {
     /// A layered value, normalised (equal halves or `ALL` give a flat one).
     #[inline]
     pub(crate) fn layered(new: VVal, state: StateId, out: VVal) -> VRep {
-        if new == out || state == ALL || state == FLAT {
+        if state == ALL || state == FLAT || new == out {
             VRep::flat(new)
         } else {
             VRep { new, state, out }
