@@ -264,29 +264,34 @@ impl<'a> Engine<'a> {
                     }
                     continue;
                 }
-                if code < 125 {
-                    used |= code_bits(code, code.saturating_add(count as u16));
+                if code >= 128 {
+                    continue;
                 }
+                // A scalar register range; a def's range may be wider than
+                // the operand (see `scalar_def_count`).
+                let n = if def {
+                    scalar_def_count(sl, code, count, conf.wave32)
+                } else {
+                    count
+                };
+                let end = code + n as u16;
+                used |= code_bits(code, end);
                 if !def {
                     continue;
                 }
-                if let Some((c, n)) = scalar_def(sl, conf.wave32) {
-                    let end = c + n as u16;
-                    if c <= 126 && 126 < end {
-                        exec_lo = true;
-                        first_exec |= k == 0;
-                    }
-                    if c <= 127 && 127 < end {
-                        exec_hi = true;
-                        first_exec |= k == 0;
-                    }
-                    used |= code_bits(c, end);
-                    defs.push(Def::S {
-                        code: c,
-                        count: n,
-                        first: k == 0 && !sl.access.contains(Access::PARTIAL),
-                    });
+                if code <= 126 && 126 < end {
+                    exec_lo = true;
+                    first_exec |= k == 0;
                 }
+                if code <= 127 && 127 < end {
+                    exec_hi = true;
+                    first_exec |= k == 0;
+                }
+                defs.push(Def::S {
+                    code,
+                    count: n,
+                    first: k == 0 && !sl.access.contains(Access::PARTIAL),
+                });
             }
             let end = defs.len() as u32;
             let lds_fault = faults.ignore_lds && inst.family == Family::Ds;
@@ -1681,14 +1686,16 @@ enum Def {
     },
 }
 
-/// The scalar registers a def writes. A lane mask decoded as one SGPR
-/// (wave32 form) is a pair when the wave has 64 lanes.
-fn scalar_def(s: &isa::Slot, wave32: bool) -> Option<(u16, u8)> {
-    let (c, n) = s.op.scalar_range()?;
-    if !wave32 && s.ty == ValType::Mask && n == 1 && (c < 124 || c == 126) {
-        return Some((c, 2));
+/// How many scalar registers a def of `code..code + count` writes: a lane
+/// mask decoded as one SGPR (wave32 form) is a pair when the wave has 64
+/// lanes.
+#[inline]
+fn scalar_def_count(s: &isa::Slot, code: u16, count: u8, wave32: bool) -> u8 {
+    if !wave32 && s.ty == ValType::Mask && count == 1 && (code < 124 || code == 126) {
+        2
+    } else {
+        count
     }
-    Some((c, n))
 }
 
 /// The bits of scalar codes `lo..hi` that the tracer keeps (those below
