@@ -3,7 +3,7 @@
 
 use super::domain::{VVal, Why, WhyKind};
 use super::engine::{IdxRead, Outcome, Rec, TraceConfig};
-use super::rules::Rule;
+use super::rules::{named_store, Rule};
 use crate::cfg::{Cfg, Program};
 use crate::source::{IndexSource, Namer, Ptr, PtrId, Word};
 use crate::trace::{AccessKind, BufferAccess, DescId, Descriptor, IndexBound, ShaderTrace};
@@ -207,10 +207,7 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         };
         let stores = || match &rec {
             Some(rec) => rec.kind != AccessKind::Load,
-            None if imp.contains(Implicit::MEMORY) => {
-                let name = inst.opcode.name();
-                name.contains("store") || name.contains("atomic")
-            }
+            None if imp.contains(Implicit::MEMORY) => named_store(inst.opcode),
             None => false,
         };
         if !wrote_memory && stores() {
