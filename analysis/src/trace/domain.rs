@@ -130,7 +130,8 @@ impl VVal {
 }
 
 /// A VGPR: lanes in exec state `state` hold `new`, the other lanes `out`
-/// (`state == FLAT`: every lane holds `new`).
+/// (`state == FLAT`: every lane holds `new`, and `out == new`). Built only
+/// by [`VRep::flat`] and [`VRep::layered`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct VRep {
     pub new: VVal,

@@ -577,19 +577,9 @@ impl<'a> Engine<'a> {
                 changed = true;
             }
         }
-        for (a, c) in tv.iter_mut().zip(inc.v.iter()) {
-            if !kill_inc && a == c {
-                continue;
-            }
-            let c = if kill_inc {
-                killed_vrep(*c, jb, tree, pc)
-            } else {
-                *c
-            };
-            if *a == c {
-                continue;
-            }
-            let mut n = join_rep(a, tx, &c, y, rx, tree, pc);
+        // A VGPR whose paths disagree.
+        let merge = |a: &mut VRep, c: &VRep| -> bool {
+            let mut n = join_rep(a, tx, c, y, rx, tree, pc);
             if widen && n != *a {
                 n = VRep::flat(VVal::join(
                     n.any_lane(pc),
@@ -597,9 +587,22 @@ impl<'a> Engine<'a> {
                     pc,
                 ));
             }
-            if n != *a {
-                *a = n;
-                changed = true;
+            let differs = n != *a;
+            *a = n;
+            differs
+        };
+        if kill_inc {
+            for (a, c) in tv.iter_mut().zip(inc.v.iter()) {
+                let c = killed_vrep(*c, jb, tree, pc);
+                if *a != c {
+                    changed |= merge(a, &c);
+                }
+            }
+        } else {
+            for (a, c) in tv.iter_mut().zip(inc.v.iter()) {
+                if a != c {
+                    changed |= merge(a, c);
+                }
             }
         }
         changed
@@ -956,15 +959,20 @@ impl<'a> Engine<'a> {
         if fx.defs.is_empty() || why.kind >= WhyKind::Load {
             return why;
         }
+        let mut origin = |v: VVal| {
+            if let VVal::Unknown(w) = v {
+                if w.kind >= WhyKind::Load && w.kind != WhyKind::Lanes && w > why {
+                    why = w;
+                }
+            }
+        };
         for &(r, n) in &self.vuses[fx.vuses.range()] {
             let read = st.v.get(r as usize..).unwrap_or_default();
             for rep in &read[..read.len().min(n as usize)] {
-                for v in [rep.new, rep.out] {
-                    if let VVal::Unknown(w) = v {
-                        if w.kind >= WhyKind::Load && w.kind != WhyKind::Lanes && w > why {
-                            why = Why::new(w.kind, w.pc);
-                        }
-                    }
+                origin(rep.new);
+                // A flat register holds `new` in every lane.
+                if rep.state != FLAT {
+                    origin(rep.out);
                 }
             }
         }
