@@ -1768,6 +1768,24 @@ fn join_rep(
     tree: &ExecTree,
     pc: u32,
 ) -> VRep {
+    match (a.new, a.out, c.new, c.out) {
+        (VVal::Unknown(an), VVal::Unknown(ao), VVal::Unknown(cn), VVal::Unknown(co)) => {
+            join_unknown_reps([an, ao], a.state, ta, [cn, co], c.state, tc, r, tree)
+        }
+        _ => join_rep_values(a, ta, c, tc, r, tree, pc),
+    }
+}
+
+/// [`join_rep`] in general.
+fn join_rep_values(
+    a: &VRep,
+    ta: StateId,
+    c: &VRep,
+    tc: StateId,
+    r: StateId,
+    tree: &ExecTree,
+    pc: u32,
+) -> VRep {
     if a.state == c.state && a.state != FLAT {
         return VRep::layered(
             VVal::join(a.new, c.new, pc),
@@ -1783,5 +1801,98 @@ fn join_rep(
     match inside {
         Some(v) if r != EMPTY => VRep::layered(v, r, out),
         _ => VRep::flat(out),
+    }
+}
+
+/// [`join_rep_values`] for two registers that hold unknowns in every lane
+/// (`[new, out]` reasons), the common case: joining or mixing two unknowns
+/// keeps the larger reason, so every step is a maximum of reasons.
+#[allow(clippy::too_many_arguments)]
+fn join_unknown_reps(
+    [an, ao]: [Why; 2],
+    sa: StateId,
+    ta: StateId,
+    [cn, co]: [Why; 2],
+    sc: StateId,
+    tc: StateId,
+    r: StateId,
+    tree: &ExecTree,
+) -> VRep {
+    let u = VVal::Unknown;
+    if sa == sc && sa != FLAT {
+        return VRep::layered(u(an.max(cn)), sa, u(ao.max(co)));
+    }
+    // `VRep::any_lane` and `VRep::read` on reasons.
+    let any_lane = |n: Why, o: Why, s: StateId| if s == FLAT { n } else { n.max(o) };
+    let read = |n: Why, o: Why, s: StateId, t: StateId| {
+        if t == EMPTY {
+            None
+        } else if s == FLAT || tree.within(t, s) {
+            Some(n)
+        } else {
+            Some(n.max(o))
+        }
+    };
+    let out = any_lane(an, ao, sa).max(any_lane(cn, co, sc));
+    let inside = match (read(an, ao, sa, ta), read(cn, co, sc, tc)) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, y) => x.or(y),
+    };
+    match inside {
+        Some(v) if r != EMPTY => VRep::layered(u(v), r, u(out)),
+        _ => VRep::flat(u(out)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every combination of a few reasons, layer states and exec states
+    /// over a small tree: the unknown-only join gives exactly what the
+    /// general one gives.
+    #[test]
+    fn joining_unknowns_by_reason_matches_the_general_join() {
+        const A: StateId = FIRST_DYN;
+        const B: StateId = FIRST_DYN + 1;
+        const C: StateId = FIRST_DYN + 2;
+        let mut tree = ExecTree::new(8);
+        assert!(!tree.set_parent(A, VL));
+        assert!(!tree.set_parent(B, A));
+        assert!(!tree.set_parent(C, NONE));
+        let whys = [
+            Why::new(WhyKind::Entry, 0),
+            Why::new(WhyKind::Other, 8),
+            Why::new(WhyKind::Lds, 12),
+            Why::new(WhyKind::Lds, 16),
+        ];
+        let mut reps = Vec::new();
+        for s in [FLAT, ALL, ENTRY, VL, A, B, C] {
+            for n in whys {
+                for o in whys {
+                    reps.push(VRep::layered(VVal::Unknown(n), s, VVal::Unknown(o)));
+                }
+            }
+        }
+        let execs = [EMPTY, ENTRY, VL, A, B, C];
+        let mut checked = 0usize;
+        for a in &reps {
+            for c in &reps {
+                for ta in execs {
+                    for tc in execs {
+                        for r in [EMPTY, B, C] {
+                            let general = join_rep_values(a, ta, c, tc, r, &tree, 40);
+                            assert_eq!(
+                                join_rep(a, ta, c, tc, r, &tree, 40),
+                                general,
+                                "a {a:?} ta {ta} c {c:?} tc {tc} r {r}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000);
     }
 }
