@@ -355,8 +355,11 @@ impl Cfg {
         // Block leaders, and the lines that change control flow (in code
         // order, with the line a branch goes to).
         let mut jumps: Vec<(usize, Flow, Option<usize>)> = Vec::with_capacity(n / 8 + 4);
-        let mut leader = vec![false; n];
-        leader[0] = true;
+        // `LEADER` marks block leaders until the block loop below puts each
+        // line's block there.
+        const LEADER: u32 = u32::MAX;
+        let mut block_of = vec![0u32; n];
+        block_of[0] = LEADER;
         for (i, s) in slots.iter().enumerate() {
             let f = match &s.inst {
                 Ok(inst) => flow(s.pc, inst),
@@ -370,7 +373,7 @@ impl Cfg {
                 Flow::Branch(t) | Flow::Cond(_, t) => {
                     let to = resolve(program, s.pc, t, &mut problems);
                     if let Some(j) = to {
-                        leader[j] = true;
+                        block_of[j] = LEADER;
                     }
                     to
                 }
@@ -384,19 +387,19 @@ impl Cfg {
                 }
             };
             if i + 1 < n {
-                leader[i + 1] = true;
+                block_of[i + 1] = LEADER;
             }
             jumps.push((i, f, to));
         }
         // Blocks; `ends[b]`: block b's last line's flow and target line.
         let mut graph: DiGraph<Block, Edge> = DiGraph::with_capacity(n / 4 + 1, n / 3 + 1);
         let mut ends: Vec<(Flow, Option<usize>)> = Vec::with_capacity(n / 4 + 1);
-        let mut block_of = vec![0u32; n];
         let mut next_jump = jumps.iter().peekable();
         let mut start = 0usize;
         for i in 0..n {
+            // Line i + 1's mark is still there: it is overwritten next.
+            let last = i + 1 == n || block_of[i + 1] == LEADER;
             block_of[i] = graph.node_count() as u32;
-            let last = i + 1 == n || leader[i + 1];
             if !last {
                 continue;
             }

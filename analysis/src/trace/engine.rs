@@ -427,11 +427,7 @@ impl<'a> Engine<'a> {
         let cfg = self.cfg;
         let g = &cfg.graph;
         let nb = g.node_count();
-        let order = reverse_postorder(g, entry);
-        let mut rpo_of = vec![usize::MAX; nb];
-        for (i, n) in order.iter().enumerate() {
-            rpo_of[n.index()] = i;
-        }
+        let (order, rpo_of) = reverse_postorder(g, entry);
         let mut restarts = 0;
         loop {
             if restarts > 0 {
@@ -1564,14 +1560,16 @@ impl InStates {
 /// The blocks reachable from `entry`, in reverse postorder: exactly the
 /// order of petgraph's `DfsPostOrder` from `entry`, reversed (successors
 /// are pushed in `neighbors` order, a node is finished when it comes back
-/// to the top of the stack).
+/// to the top of the stack). Also each block's position in that order
+/// (`usize::MAX` for blocks not reached).
 fn reverse_postorder(
     g: &DiGraph<crate::cfg::Block, crate::cfg::Edge>,
     entry: NodeIndex,
-) -> Vec<NodeIndex> {
-    const NEW: u8 = 0;
-    const DISCOVERED: u8 = 1;
-    const FINISHED: u8 = 2;
+) -> (Vec<NodeIndex>, Vec<usize>) {
+    // The marks become the positions at the end.
+    const NEW: usize = usize::MAX;
+    const DISCOVERED: usize = usize::MAX - 1;
+    const FINISHED: usize = usize::MAX - 2;
     let mut mark = vec![NEW; g.node_count()];
     let mut stack = vec![entry];
     let mut order = Vec::with_capacity(g.node_count());
@@ -1591,7 +1589,10 @@ fn reverse_postorder(
         }
     }
     order.reverse();
-    order
+    for (i, n) in order.iter().enumerate() {
+        mark[n.index()] = i;
+    }
+    (order, mark)
 }
 
 /// Pending blocks by reverse-postorder position; the lowest goes first.

@@ -271,12 +271,10 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         incomplete = incomplete.or(Some(why));
     }
     let mut descriptors = core::mem::take(&mut remap.descriptors);
+    let mut mine: Vec<(u32, IdxRead)> = Vec::with_capacity(uses.len());
     for d in descriptors.iter_mut() {
-        let mine: Vec<(u32, IdxRead)> = uses
-            .iter()
-            .filter(|u| u.0 == d.id.0)
-            .map(|u| (u.1, u.2))
-            .collect();
+        mine.clear();
+        mine.extend(uses.iter().filter(|u| u.0 == d.id.0).map(|u| (u.1, u.2)));
         let (bound, reason) = decide(&mut whys, &mut remap, &mine, incomplete.as_deref());
         d.bound = bound;
         d.reason = reason;
@@ -296,14 +294,13 @@ fn decide(
     if let Some(why) = incomplete {
         return (None, Some(format!("trace incomplete: {why}")));
     }
-    let live: Vec<(u32, VVal)> = uses
-        .iter()
-        .filter_map(|&(pc, r)| match r {
+    let live = || {
+        uses.iter().filter_map(|&(pc, r)| match r {
             IdxRead::Val(v) => Some((pc, v)),
             _ => None,
         })
-        .collect();
-    if live.is_empty() {
+    };
+    let Some((pc0, v0)) = live().next() else {
         let any_idx = uses.iter().any(|u| u.1 == IdxRead::NoLanes);
         let why = if any_idx {
             "no idxen access runs with active lanes"
@@ -311,12 +308,11 @@ fn decide(
             "no idxen access"
         };
         return (None, Some(why.to_string()));
-    }
-    if let Some(&(pc, VVal::Unknown(w))) = live.iter().find(|(_, v)| !v.is_known()) {
+    };
+    if let Some((pc, VVal::Unknown(w))) = live().find(|(_, v)| !v.is_known()) {
         return (None, Some(format!("pc {pc:#x}: {}", whys.text(w))));
     }
-    let (pc0, v0) = live[0];
-    if let Some(&(pc1, v1)) = live.iter().find(|(_, v)| *v != v0) {
+    if let Some((pc1, v1)) = live().find(|(_, v)| *v != v0) {
         let a = remap.index(v0);
         let b = remap.index(v1);
         return (
