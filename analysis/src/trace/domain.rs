@@ -230,6 +230,25 @@ pub(crate) enum SVal {
 }
 
 impl SVal {
+    /// `self == other`, written out so that it inlines into the joins
+    /// (which compare every scalar register); exhaustive in `self`, so a
+    /// new variant must be added here too.
+    #[inline]
+    pub(crate) fn same(self, other: SVal) -> bool {
+        match self {
+            SVal::Unknown => matches!(other, SVal::Unknown),
+            SVal::W(x) => matches!(other, SVal::W(y) if x == y),
+            SVal::Mwi => matches!(other, SVal::Mwi),
+            SVal::BfmMwi { hi } => matches!(other, SVal::BfmMwi { hi: h } if hi == h),
+            SVal::Snap { state, hi } => {
+                matches!(other, SVal::Snap { state: s, hi: h } if state == s && hi == h)
+            }
+            SVal::AddLo { base, add } => {
+                matches!(other, SVal::AddLo { base: b, add: a } if base == b && add == a)
+            }
+            SVal::AddHi { ptr } => matches!(other, SVal::AddHi { ptr: p } if ptr == p),
+        }
+    }
     #[inline]
     pub(crate) const fn konst(c: u32) -> SVal {
         SVal::W(Word::Const { value: c })

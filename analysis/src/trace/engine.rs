@@ -568,7 +568,7 @@ impl<'a> Engine<'a> {
             } else {
                 *c
             };
-            if *a != c {
+            if !a.same(c) {
                 *a = SVal::Unknown;
                 changed = true;
             }
