@@ -217,8 +217,8 @@ impl<'a> Engine<'a> {
         let mut defs = Vec::with_capacity(n);
         let mut vuses = Vec::with_capacity(n);
         let mut marked = Vec::with_capacity(n / 4 + 8);
-        // Scalar codes 0..125 the program names (bit c: code c).
-        let mut used = 0u128;
+        // Scalar codes 0..125 the program names.
+        let mut used = [false; 128];
         let mut nv = 0usize;
         for l in &prog.lines {
             let Ok(inst) = &l.inst else {
@@ -275,7 +275,7 @@ impl<'a> Engine<'a> {
                     count
                 };
                 let end = code + n as u16;
-                used |= code_bits(code, end);
+                mark_used(&mut used, code, end);
                 if !def {
                     continue;
                 }
@@ -341,16 +341,16 @@ impl<'a> Engine<'a> {
                 plain,
             });
             if imp.intersects(Implicit::READ_VCC | Implicit::WRITE_VCC) {
-                used |= code_bits(106, 108);
+                mark_used(&mut used, 106, 108);
             }
             if imp.intersects(Implicit::READ_M0 | Implicit::WRITE_M0) {
-                used |= code_bits(124, 125);
+                mark_used(&mut used, 124, 125);
             }
         }
         let mut smap = [NOSLOT; 128];
         let mut ns = 0usize;
         for (c, slot) in smap.iter_mut().enumerate() {
-            if used & (1 << c) != 0 {
+            if used[c] {
                 *slot = ns as u16;
                 ns += 1;
             }
@@ -1707,14 +1707,13 @@ fn scalar_def_count(s: &isa::Slot, code: u16, count: u8, wave32: bool) -> u8 {
     }
 }
 
-/// The bits of scalar codes `lo..hi` that the tracer keeps (those below
-/// 125: SGPRs, vcc, ttmp, m0).
-fn code_bits(lo: u16, hi: u16) -> u128 {
-    let hi = hi.min(125);
-    if hi <= lo {
-        return 0;
+/// Mark scalar codes `lo..hi` as tracked (those below 125: SGPRs, vcc,
+/// ttmp, m0).
+#[inline]
+fn mark_used(used: &mut [bool; 128], lo: u16, hi: u16) {
+    for c in lo..hi.min(125) {
+        used[c as usize] = true;
     }
-    ((1u128 << (hi - lo)) - 1) << lo
 }
 
 /// Low half of `a + b` and the carry.
