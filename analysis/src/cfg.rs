@@ -276,6 +276,7 @@ pub struct Cfg {
 }
 
 /// What an instruction does to control flow.
+#[derive(Clone, Copy)]
 enum Flow {
     Next,
     Branch(i64),
@@ -351,10 +352,14 @@ impl Cfg {
                 problems: vec![Problem::Empty],
             };
         }
-        // Control flow of each slot, and block leaders.
-        let mut flows = Vec::with_capacity(n);
-        let mut leader = vec![false; n];
-        leader[0] = true;
+        // Block leaders, and the lines that change control flow (in code
+        // order, with the line a branch goes to).
+        let mut jumps: Vec<(usize, Flow, Option<usize>)> = Vec::with_capacity(n / 8 + 4);
+        // `LEADER` marks block leaders until the block loop below puts each
+        // line's block there.
+        const LEADER: u32 = u32::MAX;
+        let mut block_of = vec![0u32; n];
+        block_of[0] = LEADER;
         for (i, s) in slots.iter().enumerate() {
             let f = match &s.inst {
                 Ok(inst) => flow(s.pc, inst),
@@ -363,41 +368,46 @@ impl Cfg {
                     Flow::Next
                 }
             };
-            match f {
-                Flow::Next => {}
+            let to = match f {
+                Flow::Next => continue,
                 Flow::Branch(t) | Flow::Cond(_, t) => {
-                    if let Some(j) = resolve(program, s.pc, t, &mut problems) {
-                        leader[j] = true;
+                    let to = resolve(program, s.pc, t, &mut problems);
+                    if let Some(j) = to {
+                        block_of[j] = LEADER;
                     }
-                    if i + 1 < n {
-                        leader[i + 1] = true;
-                    }
+                    to
                 }
-                Flow::End | Flow::Indirect { .. } => {
-                    if let Flow::Indirect { .. } = f {
-                        problems.push(Problem::Indirect {
-                            pc: s.pc,
-                            opcode: s.inst.as_ref().map(|i| i.opcode.name()).unwrap_or("?"),
-                        });
-                    }
-                    if i + 1 < n {
-                        leader[i + 1] = true;
-                    }
+                Flow::End => None,
+                Flow::Indirect { .. } => {
+                    problems.push(Problem::Indirect {
+                        pc: s.pc,
+                        opcode: s.inst.as_ref().map(|i| i.opcode.name()).unwrap_or("?"),
+                    });
+                    None
                 }
+            };
+            if i + 1 < n {
+                block_of[i + 1] = LEADER;
             }
-            flows.push(f);
+            jumps.push((i, f, to));
         }
-        // Blocks.
+        // Blocks; `ends[b]`: block b's last line's flow and target line.
         let mut graph: DiGraph<Block, Edge> = DiGraph::with_capacity(n / 4 + 1, n / 3 + 1);
-        let mut block_of = vec![0u32; n];
+        let mut ends: Vec<(Flow, Option<usize>)> = Vec::with_capacity(n / 4 + 1);
+        let mut next_jump = jumps.iter().peekable();
         let mut start = 0usize;
         for i in 0..n {
+            // Line i + 1's mark is still there: it is overwritten next.
+            let last = i + 1 == n || block_of[i + 1] == LEADER;
             block_of[i] = graph.node_count() as u32;
-            let last = i + 1 == n || leader[i + 1];
             if !last {
                 continue;
             }
-            let term = match flows[i] {
+            let (f, to) = match next_jump.next_if(|j| j.0 == i) {
+                Some(&(_, f, to)) => (f, to),
+                None => (Flow::Next, None),
+            };
+            let term = match f {
                 Flow::Next if i + 1 == n => Terminator::OffEnd,
                 Flow::Next => Terminator::FallThrough,
                 Flow::Branch(t) => Terminator::Branch { target: t as u32 },
@@ -421,13 +431,13 @@ impl Cfg {
                 lines: start as u32..(i + 1) as u32,
                 term,
             });
+            ends.push((f, to));
             start = i + 1;
         }
         // Edges.
         let nb = graph.node_count();
-        for b in 0..nb {
-            let blk = &graph[NodeIndex::new(b)];
-            let last = blk.lines.end as usize - 1;
+        for (b, &(f, to)) in ends.iter().enumerate() {
+            let last = graph[NodeIndex::new(b)].lines.end as usize - 1;
             let next = if b + 1 < nb {
                 Some(NodeIndex::new(b + 1))
             } else {
@@ -437,29 +447,20 @@ impl Cfg {
             let add = |g: &mut DiGraph<Block, Edge>, to: NodeIndex, kind, exec_zero| {
                 g.add_edge(NodeIndex::new(b), to, Edge { kind, exec_zero });
             };
-            match flows[last] {
+            let target = to.map(|j| NodeIndex::new(block_of[j] as usize));
+            match f {
                 Flow::Next => match next {
                     Some(nx) => add(&mut graph, nx, EdgeKind::Fall, false),
                     None => problems.push(Problem::OffEnd { pc }),
                 },
-                Flow::Branch(t) => {
-                    if let Some(j) = resolve(program, pc, t, &mut Vec::new()) {
-                        add(
-                            &mut graph,
-                            NodeIndex::new(block_of[j] as usize),
-                            EdgeKind::Taken,
-                            false,
-                        );
+                Flow::Branch(_) => {
+                    if let Some(t) = target {
+                        add(&mut graph, t, EdgeKind::Taken, false);
                     }
                 }
-                Flow::Cond(c, t) => {
-                    if let Some(j) = resolve(program, pc, t, &mut Vec::new()) {
-                        add(
-                            &mut graph,
-                            NodeIndex::new(block_of[j] as usize),
-                            EdgeKind::Taken,
-                            c == Cond::Execz,
-                        );
+                Flow::Cond(c, _) => {
+                    if let Some(t) = target {
+                        add(&mut graph, t, EdgeKind::Taken, c == Cond::Execz);
                     }
                     match next {
                         Some(nx) => add(&mut graph, nx, EdgeKind::Fall, c == Cond::Execnz),

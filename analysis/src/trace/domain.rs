@@ -93,11 +93,14 @@ impl VVal {
     /// keeps its reason, two different knowns give `Unknown(Join at pc)`.
     #[inline]
     pub(crate) fn join(a: VVal, b: VVal, pc: u32) -> VVal {
+        // Two unknowns first: the common case, and equal ones give the same.
+        if let (VVal::Unknown(x), VVal::Unknown(y)) = (a, b) {
+            return VVal::Unknown(x.max(y));
+        }
         if a == b {
             return a;
         }
         match (a, b) {
-            (VVal::Unknown(x), VVal::Unknown(y)) => VVal::Unknown(x.max(y)),
             (VVal::Unknown(x), _) | (_, VVal::Unknown(x)) => VVal::Unknown(x),
             _ => VVal::Unknown(Why::new(WhyKind::Join, pc)),
         }
@@ -108,11 +111,13 @@ impl VVal {
     /// but a disagreement is blamed on the mask.
     #[inline]
     pub(crate) fn mix(new: VVal, out: VVal, pc: u32) -> VVal {
+        if let (VVal::Unknown(x), VVal::Unknown(y)) = (new, out) {
+            return VVal::Unknown(x.max(y));
+        }
         if new == out {
             return new;
         }
         match (new, out) {
-            (VVal::Unknown(x), VVal::Unknown(y)) => VVal::Unknown(x.max(y)),
             (VVal::Unknown(x), _) => VVal::Unknown(x),
             (_, VVal::Unknown(y)) if y.kind >= WhyKind::Load => VVal::Unknown(y),
             _ => VVal::Unknown(Why::new(WhyKind::Mixed, pc)),
@@ -125,7 +130,8 @@ impl VVal {
 }
 
 /// A VGPR: lanes in exec state `state` hold `new`, the other lanes `out`
-/// (`state == FLAT`: every lane holds `new`).
+/// (`state == FLAT`: every lane holds `new`, and `out == new`). Built only
+/// by [`VRep::flat`] and [`VRep::layered`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct VRep {
     pub new: VVal,
@@ -146,7 +152,7 @@ impl VRep {
     /// A layered value, normalised (equal halves or `ALL` give a flat one).
     #[inline]
     pub(crate) fn layered(new: VVal, state: StateId, out: VVal) -> VRep {
-        if new == out || state == ALL || state == FLAT {
+        if state == ALL || state == FLAT || new == out {
             VRep::flat(new)
         } else {
             VRep { new, state, out }
@@ -224,6 +230,25 @@ pub(crate) enum SVal {
 }
 
 impl SVal {
+    /// `self == other`, written out so that it inlines into the joins
+    /// (which compare every scalar register); exhaustive in `self`, so a
+    /// new variant must be added here too.
+    #[inline]
+    pub(crate) fn same(self, other: SVal) -> bool {
+        match self {
+            SVal::Unknown => matches!(other, SVal::Unknown),
+            SVal::W(x) => matches!(other, SVal::W(y) if x == y),
+            SVal::Mwi => matches!(other, SVal::Mwi),
+            SVal::BfmMwi { hi } => matches!(other, SVal::BfmMwi { hi: h } if hi == h),
+            SVal::Snap { state, hi } => {
+                matches!(other, SVal::Snap { state: s, hi: h } if state == s && hi == h)
+            }
+            SVal::AddLo { base, add } => {
+                matches!(other, SVal::AddLo { base: b, add: a } if base == b && add == a)
+            }
+            SVal::AddHi { ptr } => matches!(other, SVal::AddHi { ptr: p } if ptr == p),
+        }
+    }
     #[inline]
     pub(crate) const fn konst(c: u32) -> SVal {
         SVal::W(Word::Const { value: c })

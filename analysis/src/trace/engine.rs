@@ -9,8 +9,9 @@ use isa::family::buf::{self, BufKind};
 use isa::family::smem::SmemAddress;
 use isa::operand::{inline_b32, inline_b64};
 use isa::{Abi, Access, Family, Implicit, Instruction, Modifiers, Operand, Stage, ValType};
+use petgraph::graph::DiGraph;
 use petgraph::graph::NodeIndex;
-use petgraph::visit::{DfsPostOrder, EdgeRef};
+use petgraph::visit::EdgeRef;
 use std::collections::HashMap;
 use std::hash::Hash;
 
@@ -148,11 +149,26 @@ enum ExecOp {
     Keep,
 }
 
+/// A line the output looks at: a buffer access, a memory access or a
+/// write to a register chosen by m0. Lines that are none of these add
+/// nothing to a `ShaderTrace`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Marked {
+    /// Index in `Program::lines`.
+    pub line: u32,
+    /// The tracer's rule for it.
+    pub rule: Rule,
+    /// `isa`'s implicit accesses.
+    pub imp: Implicit,
+    /// The access as the final fixpoint saw it (`None`: never reached, or
+    /// not an access).
+    pub rec: Option<Rec>,
+}
+
 /// The result of tracing, before it is turned into a `ShaderTrace`.
 pub(crate) struct Outcome {
-    pub recs: Vec<Option<Rec>>,
-    /// `isa`'s implicit accesses of each line.
-    pub imps: Vec<Implicit>,
+    /// The marked lines, in code order.
+    pub marked: Vec<Marked>,
     pub ptrs: Vec<Ptr>,
     pub descs: Vec<[Word; 4]>,
     /// The trace cannot be trusted as a whole (non-convergence).
@@ -172,13 +188,16 @@ pub(crate) struct Engine<'a> {
     /// What each line is and writes, worked out once.
     fx: Vec<Fx>,
     defs: Vec<Def>,
+    /// The VGPR ranges each line reads (see `Fx::vuses`).
+    vuses: Vec<(u8, u8)>,
     smap: [u16; 128],
     ns: usize,
     nv: usize,
     tree: ExecTree,
     ptrs: Interner<Ptr>,
     descs: Interner<[Word; 4]>,
-    recs: Vec<Option<Rec>>,
+    /// The lines the output looks at (see `Fx::mark`).
+    marked: Vec<Marked>,
     restart: bool,
     nlines: u32,
     faults: TraceFaults,
@@ -196,6 +215,9 @@ impl<'a> Engine<'a> {
         let n = prog.lines.len();
         let mut fx = Vec::with_capacity(n);
         let mut defs = Vec::with_capacity(n);
+        let mut vuses = Vec::with_capacity(n);
+        let mut marked = Vec::with_capacity(n / 4 + 8);
+        // Scalar codes 0..125 the program names.
         let mut used = [false; 128];
         let mut nv = 0usize;
         for l in &prog.lines {
@@ -204,58 +226,78 @@ impl<'a> Engine<'a> {
                     rule: Rule::Generic,
                     imp: Implicit::empty(),
                     why: Why::new(WhyKind::Havoc, l.pc),
-                    defs: 0..0,
+                    defs: Span::EMPTY,
+                    vuses: Span::EMPTY,
                     exec_lo: false,
                     exec_hi: false,
                     first_exec: false,
                     noop: false,
+                    plain: false,
+                    mark: NOMARK,
                 });
                 continue;
             };
             let rl = rule(inst);
             let imp = inst.implicit();
             let start = defs.len() as u32;
+            let ustart = vuses.len() as u32;
             let mut exec_lo = false;
             let mut exec_hi = false;
             let mut first_exec = false;
             let mut partial = false;
             for (k, sl) in inst.operands.as_slice().iter().enumerate() {
-                if let Operand::Reg { code, count } = sl.op {
-                    let end = code.saturating_add(count as u16);
-                    if code >= 256 {
-                        nv = nv.max((end - 256) as usize);
-                    } else if code < 125 {
-                        used[code as usize..end.min(125) as usize].fill(true);
-                    }
+                let def = sl.is_def();
+                if def {
+                    partial |= sl.access.contains(Access::PARTIAL);
                 }
-                if !sl.is_def() {
+                let Operand::Reg { code, count } = sl.op else {
+                    continue;
+                };
+                if code >= 256 {
+                    let r = (code - 256) as u8;
+                    nv = nv.max((code.saturating_add(count as u16) - 256) as usize);
+                    if sl.is_use() {
+                        vuses.push((r, count));
+                    }
+                    if def {
+                        defs.push(Def::V { start: r, count });
+                    }
                     continue;
                 }
-                partial |= sl.access.contains(Access::PARTIAL);
-                if let Some((r, n)) = sl.op.vgpr_range() {
-                    defs.push(Def::V { start: r, count: n });
-                } else if let Some((c, n)) = scalar_def(sl, conf.wave32) {
-                    let end = c + n as u16;
-                    if c <= 126 && 126 < end {
-                        exec_lo = true;
-                        first_exec |= k == 0;
-                    }
-                    if c <= 127 && 127 < end {
-                        exec_hi = true;
-                        first_exec |= k == 0;
-                    }
-                    mark_used(&mut used, c, n);
-                    defs.push(Def::S {
-                        code: c,
-                        count: n,
-                        first: k == 0 && !sl.access.contains(Access::PARTIAL),
-                    });
+                if code >= 128 {
+                    continue;
                 }
+                // A scalar register range; a def's range may be wider than
+                // the operand (see `scalar_def_count`).
+                let n = if def {
+                    scalar_def_count(sl, code, count, conf.wave32)
+                } else {
+                    count
+                };
+                let end = code + n as u16;
+                mark_used(&mut used, code, end);
+                if !def {
+                    continue;
+                }
+                if code <= 126 && 126 < end {
+                    exec_lo = true;
+                    first_exec |= k == 0;
+                }
+                if code <= 127 && 127 < end {
+                    exec_hi = true;
+                    first_exec |= k == 0;
+                }
+                defs.push(Def::S {
+                    code,
+                    count: n,
+                    first: k == 0 && !sl.access.contains(Access::PARTIAL),
+                });
             }
             let end = defs.len() as u32;
+            let lds_fault = faults.ignore_lds && inst.family == Family::Ds;
             let noop = rl == Rule::Generic
                 && start == end
-                && !(faults.ignore_lds && inst.family == Family::Ds)
+                && !lds_fault
                 && !imp.intersects(
                     Implicit::WRITE_SCC
                         | Implicit::WRITE_VCC
@@ -263,29 +305,53 @@ impl<'a> Engine<'a> {
                         | Implicit::WRITE_EXEC
                         | Implicit::RELATIVE,
                 );
+            // `s_and`/`s_andn2`/`s_or` have a rule only for exec; into
+            // another register they are plain too.
+            let exec_rule_only = matches!(rl, Rule::SAnd | Rule::SAndn2 | Rule::SOr);
+            let plain = (rl == Rule::Generic || exec_rule_only)
+                && !noop
+                && !lds_fault
+                && !exec_lo
+                && !exec_hi
+                && !imp.intersects(Implicit::WRITE_EXEC | Implicit::RELATIVE);
+            let mark = if matches!(rl, Rule::Buf | Rule::SBufLoad)
+                || imp.intersects(Implicit::MEMORY | Implicit::RELATIVE)
+            {
+                marked.push(Marked {
+                    line: fx.len() as u32,
+                    rule: rl,
+                    imp,
+                    rec: None,
+                });
+                marked.len() as u32 - 1
+            } else {
+                NOMARK
+            };
             fx.push(Fx {
                 rule: rl,
                 imp,
+                mark,
                 why: generic_why(inst, imp, partial, l.pc),
-                defs: start..end,
+                defs: Span::new(start, end),
+                vuses: Span::new(ustart, vuses.len() as u32),
                 exec_lo,
                 exec_hi,
                 first_exec,
                 noop,
+                plain,
             });
             if imp.intersects(Implicit::READ_VCC | Implicit::WRITE_VCC) {
-                used[106] = true;
-                used[107] = true;
+                mark_used(&mut used, 106, 108);
             }
             if imp.intersects(Implicit::READ_M0 | Implicit::WRITE_M0) {
-                used[124] = true;
+                mark_used(&mut used, 124, 125);
             }
         }
         let mut smap = [NOSLOT; 128];
         let mut ns = 0usize;
-        for (c, u) in used.iter().enumerate() {
-            if *u {
-                smap[c] = ns as u16;
+        for (c, slot) in smap.iter_mut().enumerate() {
+            if used[c] {
+                *slot = ns as u16;
                 ns += 1;
             }
         }
@@ -296,13 +362,14 @@ impl<'a> Engine<'a> {
             conf,
             fx,
             defs,
+            vuses,
             smap,
             ns,
             nv,
             tree: ExecTree::new(FIRST_DYN as usize + n + nb),
             ptrs: Interner::new(),
             descs: Interner::new(),
-            recs: vec![None; n],
+            marked,
             restart: false,
             nlines: n as u32,
             faults,
@@ -360,22 +427,16 @@ impl<'a> Engine<'a> {
         let cfg = self.cfg;
         let g = &cfg.graph;
         let nb = g.node_count();
-        let mut order = Vec::with_capacity(nb);
-        let mut dfs = DfsPostOrder::new(g, entry);
-        while let Some(n) = dfs.next(g) {
-            order.push(n);
-        }
-        order.reverse();
-        let mut rpo_of = vec![usize::MAX; nb];
-        for (i, n) in order.iter().enumerate() {
-            rpo_of[n.index()] = i;
-        }
+        let (order, rpo_of) = reverse_postorder(g, entry);
         let mut restarts = 0;
         loop {
-            self.tree.new_run();
+            if restarts > 0 {
+                // A fresh tree starts as `new_run` leaves it.
+                self.tree.new_run();
+            }
             self.restart = false;
-            for r in self.recs.iter_mut() {
-                *r = None;
+            for m in self.marked.iter_mut() {
+                m.rec = None;
             }
             let mut ins = InStates::new(nb, self.ns, self.nv);
             let mut visits = vec![0u32; nb];
@@ -393,6 +454,7 @@ impl<'a> Engine<'a> {
                 for li in lines {
                     self.step(&mut st, li as usize);
                 }
+                ins.bump();
                 if self.restart {
                     break;
                 }
@@ -423,8 +485,7 @@ impl<'a> Engine<'a> {
 
     fn outcome(self, incomplete: Option<String>) -> Outcome {
         Outcome {
-            recs: self.recs,
-            imps: self.fx.iter().map(|f| f.imp).collect(),
+            marked: self.marked,
             ptrs: self.ptrs.items,
             descs: self.descs.items,
             incomplete,
@@ -449,13 +510,11 @@ impl<'a> Engine<'a> {
         widen: bool,
     ) -> bool {
         let y = if exec_zero { EMPTY } else { inc.exec };
-        let (ts, tv, meta) = ins.parts(b.index());
-        let Some((tscc, tx)) = *meta else {
-            ts.copy_from_slice(&inc.s);
-            tv.copy_from_slice(&inc.v);
-            *meta = Some((inc.scc, y));
+        let Some((ts, tv, meta)) = ins.parts(b.index()) else {
+            ins.first(b.index(), inc, inc.scc, y);
             return true;
         };
+        let (tscc, tx) = (meta.scc, meta.exec);
         let pc = self.cfg.graph[b].start;
         let jb = self.join_state(b);
         let mut changed = false;
@@ -497,28 +556,26 @@ impl<'a> Engine<'a> {
         if rx != tx {
             changed = true;
         }
-        *meta = Some((scc, rx));
+        meta.scc = scc;
+        meta.exec = rx;
+        meta.copy_of = NOT_A_COPY;
         for (a, c) in ts.iter_mut().zip(inc.s.iter()) {
+            if matches!(a, SVal::Unknown) {
+                continue;
+            }
             let c = if kill_inc {
                 killed_sval(*c, jb, tree)
             } else {
                 *c
             };
-            if *a != c && *a != SVal::Unknown {
+            if !a.same(c) {
                 *a = SVal::Unknown;
                 changed = true;
             }
         }
-        for (a, c) in tv.iter_mut().zip(inc.v.iter()) {
-            let c = if kill_inc {
-                killed_vrep(*c, jb, tree, pc)
-            } else {
-                *c
-            };
-            if *a == c {
-                continue;
-            }
-            let mut n = join_rep(a, tx, &c, y, rx, tree, pc);
+        // A VGPR whose paths disagree.
+        let merge = |a: &mut VRep, c: &VRep| -> bool {
+            let mut n = join_rep(a, tx, c, y, rx, tree, pc);
             if widen && n != *a {
                 n = VRep::flat(VVal::join(
                     n.any_lane(pc),
@@ -526,9 +583,22 @@ impl<'a> Engine<'a> {
                     pc,
                 ));
             }
-            if n != *a {
-                *a = n;
-                changed = true;
+            let differs = n != *a;
+            *a = n;
+            differs
+        };
+        if kill_inc {
+            for (a, c) in tv.iter_mut().zip(inc.v.iter()) {
+                let c = killed_vrep(*c, jb, tree, pc);
+                if *a != c {
+                    changed |= merge(a, &c);
+                }
+            }
+        } else {
+            for (a, c) in tv.iter_mut().zip(inc.v.iter()) {
+                if a != c {
+                    changed |= merge(a, c);
+                }
             }
         }
         changed
@@ -668,11 +738,16 @@ impl<'a> Engine<'a> {
                 return;
             }
         };
-        if self.fx[li].noop {
+        let fx = self.fx[li];
+        if fx.noop {
             return;
         }
-        let imp = self.fx[li].imp;
-        let why = self.data_why(st, li, inst);
+        if fx.plain {
+            self.forget_writes(st, &fx, pc);
+            return;
+        }
+        let imp = fx.imp;
+        let why = self.data_why(st, &fx);
         let ops = inst.operands.as_slice();
         let w64 = !self.conf.wave32;
         let def_width = ops
@@ -875,27 +950,63 @@ impl<'a> Engine<'a> {
     /// Why what line `li` writes is unknown: its own reason, or, when it
     /// reads a VGPR that holds data from LDS or memory, that origin (so a
     /// value moved or computed from an LDS read still says so).
-    fn data_why(&self, st: &State, li: usize, inst: &Instruction) -> Why {
-        let fx = &self.fx[li];
+    fn data_why(&self, st: &State, fx: &Fx) -> Why {
         let mut why = fx.why;
         if fx.defs.is_empty() || why.kind >= WhyKind::Load {
             return why;
         }
-        for s in inst.operands.as_slice().iter().filter(|s| s.is_use()) {
-            let Some((r, n)) = s.op.vgpr_range() else {
-                continue;
-            };
-            for rep in st.v.iter().skip(r as usize).take(n as usize) {
-                for v in [rep.new, rep.out] {
-                    if let VVal::Unknown(w) = v {
-                        if w.kind >= WhyKind::Load && w.kind != WhyKind::Lanes && w > why {
-                            why = Why::new(w.kind, w.pc);
-                        }
-                    }
+        let mut origin = |v: VVal| {
+            if let VVal::Unknown(w) = v {
+                if w.kind >= WhyKind::Load && w.kind != WhyKind::Lanes && w > why {
+                    why = w;
+                }
+            }
+        };
+        for &(r, n) in &self.vuses[fx.vuses.range()] {
+            let read = st.v.get(r as usize..).unwrap_or_default();
+            for rep in &read[..read.len().min(n as usize)] {
+                origin(rep.new);
+                // A flat register holds `new` in every lane.
+                if rep.state != FLAT {
+                    origin(rep.out);
                 }
             }
         }
         why
+    }
+
+    /// The writes of a line that leaves exec alone and has no rule that
+    /// applies (`Fx::plain`): everything it writes is forgotten. This is
+    /// what [`Engine::step`] and [`Engine::finish`] do for such a line,
+    /// without the rest.
+    fn forget_writes(&mut self, st: &mut State, fx: &Fx, pc: u32) {
+        let imp = fx.imp;
+        let cross = imp.contains(Implicit::CROSS_LANE);
+        let why = self.data_why(st, fx);
+        for d in fx.defs.range() {
+            match self.defs[d] {
+                Def::V { start, count } => {
+                    for k in start as usize..start as usize + count as usize {
+                        self.vwrite(st, k, VVal::Unknown(why), cross, pc);
+                    }
+                }
+                Def::S { code, count, .. } => {
+                    for i in 0..count as u16 {
+                        self.swrite(st, code + i, SVal::Unknown);
+                    }
+                }
+            }
+        }
+        if imp.contains(Implicit::WRITE_SCC) {
+            st.scc = Scc::Unknown;
+        }
+        if imp.contains(Implicit::WRITE_VCC) {
+            self.swrite(st, 106, SVal::Unknown);
+            self.swrite(st, 107, SVal::Unknown);
+        }
+        if imp.contains(Implicit::WRITE_M0) {
+            self.swrite(st, 124, SVal::Unknown);
+        }
     }
 
     /// Apply the writes of one instruction.
@@ -915,8 +1026,8 @@ impl<'a> Engine<'a> {
     ) {
         let pc = self.prog.lines[li].pc;
         let cross = imp.contains(Implicit::CROSS_LANE);
-        let fx = self.fx[li].clone();
-        let defs = fx.defs.start as usize..fx.defs.end as usize;
+        let fx = self.fx[li];
+        let defs = fx.defs.range();
         // VGPR writes happen under the exec mask before the instruction.
         if !vgpr_done {
             for d in defs.clone() {
@@ -1258,16 +1369,19 @@ impl<'a> Engine<'a> {
             None => Word::konst(0),
             Some(so) => self.sread(st, so, 0, 1).as_word(),
         };
-        self.recs[li] = Some(Rec {
-            kind: AccessKind::Load,
-            desc,
-            idxen: false,
-            offen: false,
-            index: IdxRead::NotIndexed,
-            imm_offset: a.offset as u32,
-            soffset,
-            bytes: 4 * n as u32,
-        });
+        self.set_rec(
+            li,
+            Rec {
+                kind: AccessKind::Load,
+                desc,
+                idxen: false,
+                offen: false,
+                index: IdxRead::NotIndexed,
+                imm_offset: a.offset as u32,
+                soffset,
+                bytes: 4 * n as u32,
+            },
+        );
         let (Some(d), Some(off)) = (desc, self.smem_offset(st, &a)) else {
             return;
         };
@@ -1278,6 +1392,13 @@ impl<'a> Engine<'a> {
                     byte_offset: o,
                 });
             }
+        }
+    }
+
+    /// Record the access at line `li` (a marked line).
+    fn set_rec(&mut self, li: usize, rec: Rec) {
+        if let Some(m) = self.marked.get_mut(self.fx[li].mark as usize) {
+            m.rec = Some(rec);
         }
     }
 
@@ -1316,16 +1437,19 @@ impl<'a> Engine<'a> {
             }
             _ => Word::konst(0),
         };
-        self.recs[li] = Some(Rec {
-            kind,
-            desc,
-            idxen: m.idxen,
-            offen: m.offen,
-            index,
-            imm_offset: m.offset as u32,
-            soffset,
-            bytes: acc.bytes.unwrap_or(acc.max_bytes),
-        });
+        self.set_rec(
+            li,
+            Rec {
+                kind,
+                desc,
+                idxen: m.idxen,
+                offen: m.offen,
+                index,
+                imm_offset: m.offset as u32,
+                soffset,
+                bytes: acc.bytes.unwrap_or(acc.max_bytes),
+            },
+        );
     }
 
     /// Forget a register file (or all of it) after an instruction the tracer
@@ -1348,45 +1472,127 @@ impl<'a> Engine<'a> {
 }
 
 /// The in-states of all blocks, in two flat arrays (no allocation per
-/// block).
+/// block). A block gets its place in them when a path first reaches it.
 struct InStates {
     ns: usize,
     nv: usize,
     s: Vec<SVal>,
     v: Vec<VRep>,
-    /// SCC and exec of each block; `None` until a path reaches it.
-    meta: Vec<Option<(Scc, StateId)>>,
+    /// Per block: its place in `s`/`v` (in units of `ns`/`nv`), SCC and
+    /// exec; `None` until a path reaches it.
+    meta: Vec<Option<InMeta>>,
+    /// Blocks with a place.
+    reached: usize,
+    /// The version of the working state's registers: it goes up whenever
+    /// they may have changed.
+    version: u64,
 }
+
+#[derive(Clone, Copy)]
+struct InMeta {
+    at: usize,
+    scc: Scc,
+    exec: StateId,
+    /// The in-state's registers are a copy of the working state's at this
+    /// version (`NOT_A_COPY` once a join changed them).
+    copy_of: u64,
+}
+
+const NOT_A_COPY: u64 = u64::MAX;
 
 impl InStates {
     fn new(nb: usize, ns: usize, nv: usize) -> InStates {
-        let unknown = VRep::flat(VVal::Unknown(Why::new(WhyKind::Entry, 0)));
         InStates {
             ns,
             nv,
-            s: vec![SVal::Unknown; nb * ns],
-            v: vec![unknown; nb * nv],
+            s: Vec::with_capacity(nb * ns),
+            v: Vec::with_capacity(nb * nv),
             meta: vec![None; nb],
+            reached: 0,
+            version: 0,
         }
     }
-    fn parts(&mut self, b: usize) -> (&mut [SVal], &mut [VRep], &mut Option<(Scc, StateId)>) {
-        (
-            &mut self.s[b * self.ns..(b + 1) * self.ns],
-            &mut self.v[b * self.nv..(b + 1) * self.nv],
-            &mut self.meta[b],
-        )
+    /// Block `b`'s first in-state: `inc`'s registers, SCC `scc`, exec
+    /// `exec`.
+    fn first(&mut self, b: usize, inc: &State, scc: Scc, exec: StateId) {
+        let at = self.reached;
+        self.reached += 1;
+        self.s.extend_from_slice(&inc.s);
+        self.v.extend_from_slice(&inc.v);
+        self.meta[b] = Some(InMeta {
+            at,
+            scc,
+            exec,
+            copy_of: self.version,
+        });
     }
-    /// Copy block `b`'s in-state into `st`; false when it has none.
+    fn parts(&mut self, b: usize) -> Option<(&mut [SVal], &mut [VRep], &mut InMeta)> {
+        let m = self.meta[b].as_mut()?;
+        let (ns, nv, at) = (self.ns, self.nv, m.at);
+        Some((
+            &mut self.s[at * ns..(at + 1) * ns],
+            &mut self.v[at * nv..(at + 1) * nv],
+            m,
+        ))
+    }
+    /// Copy block `b`'s in-state into `st`, the working state; false when
+    /// it has none. The registers are not copied when they are a copy of
+    /// `st`'s current ones (a block right after its only path in).
     fn load(&self, b: usize, st: &mut State) -> bool {
-        let Some((scc, exec)) = self.meta[b] else {
+        let Some(m) = self.meta[b] else {
             return false;
         };
-        st.s.copy_from_slice(&self.s[b * self.ns..(b + 1) * self.ns]);
-        st.v.copy_from_slice(&self.v[b * self.nv..(b + 1) * self.nv]);
-        st.scc = scc;
-        st.exec = exec;
+        if m.copy_of != self.version {
+            let (ns, nv) = (self.ns, self.nv);
+            st.s.copy_from_slice(&self.s[m.at * ns..(m.at + 1) * ns]);
+            st.v.copy_from_slice(&self.v[m.at * nv..(m.at + 1) * nv]);
+        }
+        st.scc = m.scc;
+        st.exec = m.exec;
         true
     }
+    /// The working state's registers may have changed.
+    fn bump(&mut self) {
+        self.version += 1;
+    }
+}
+
+/// The blocks reachable from `entry`, in reverse postorder: exactly the
+/// order of petgraph's `DfsPostOrder` from `entry`, reversed (successors
+/// are pushed in `neighbors` order, a node is finished when it comes back
+/// to the top of the stack). Also each block's position in that order
+/// (`usize::MAX` for blocks not reached).
+fn reverse_postorder(
+    g: &DiGraph<crate::cfg::Block, crate::cfg::Edge>,
+    entry: NodeIndex,
+) -> (Vec<NodeIndex>, Vec<usize>) {
+    // The marks become the positions at the end.
+    const NEW: usize = usize::MAX;
+    const DISCOVERED: usize = usize::MAX - 1;
+    const FINISHED: usize = usize::MAX - 2;
+    let mut mark = vec![NEW; g.node_count()];
+    let mut stack = vec![entry];
+    let mut order = Vec::with_capacity(g.node_count());
+    while let Some(&n) = stack.last() {
+        match mark[n.index()] {
+            NEW => {
+                mark[n.index()] = DISCOVERED;
+                stack.extend(g.neighbors(n).filter(|s| mark[s.index()] == NEW));
+            }
+            m => {
+                stack.pop();
+                if m == DISCOVERED {
+                    mark[n.index()] = FINISHED;
+                    order.push(n);
+                }
+            }
+        }
+    }
+    order.reverse();
+    for (i, n) in order.iter().enumerate() {
+        mark[n.index()] = i;
+    }
+    (order, mark)
 }
 
 /// Pending blocks by reverse-postorder position; the lowest goes first.
@@ -1423,8 +1629,28 @@ impl Worklist {
     }
 }
 
+/// A range of indices into one of the engine's per-line side tables.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    const EMPTY: Span = Span { start: 0, end: 0 };
+    fn new(start: u32, end: u32) -> Span {
+        Span { start, end }
+    }
+    fn range(self) -> core::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+    fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
 /// What a line writes (see `Engine::fx`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Fx {
     /// The tracer's rule for it.
     rule: Rule,
@@ -1433,14 +1659,25 @@ struct Fx {
     /// Why what it writes is unknown (rules that know better override).
     why: Why,
     /// Its defs, in `Engine::defs`.
-    defs: core::ops::Range<u32>,
+    defs: Span,
+    /// The VGPR ranges it reads, in `Engine::vuses`.
+    vuses: Span,
     exec_lo: bool,
     exec_hi: bool,
     /// The first operand (the rule's result) writes exec.
     first_exec: bool,
     /// Writes nothing the tracer keeps (`s_waitcnt`, `exp`, stores...).
     noop: bool,
+    /// Leaves exec alone and has no rule (or one that only applies to
+    /// exec): everything it writes is forgotten (see
+    /// `Engine::forget_writes`).
+    plain: bool,
+    /// Its index in `Engine::marked`, or [`NOMARK`].
+    mark: u32,
 }
+
+/// `Fx::mark` of a line the output does not look at.
+const NOMARK: u32 = u32::MAX;
 
 /// One written register range.
 #[derive(Clone, Copy, Debug)]
@@ -1458,20 +1695,24 @@ enum Def {
     },
 }
 
-/// The scalar registers a def writes. A lane mask decoded as one SGPR
-/// (wave32 form) is a pair when the wave has 64 lanes.
-fn scalar_def(s: &isa::Slot, wave32: bool) -> Option<(u16, u8)> {
-    let (c, n) = s.op.scalar_range()?;
-    if !wave32 && s.ty == ValType::Mask && n == 1 && (c < 124 || c == 126) {
-        return Some((c, 2));
+/// How many scalar registers a def of `code..code + count` writes: a lane
+/// mask decoded as one SGPR (wave32 form) is a pair when the wave has 64
+/// lanes.
+#[inline]
+fn scalar_def_count(s: &isa::Slot, code: u16, count: u8, wave32: bool) -> u8 {
+    if !wave32 && s.ty == ValType::Mask && count == 1 && (code < 124 || code == 126) {
+        2
+    } else {
+        count
     }
-    Some((c, n))
 }
 
-/// Mark the registers of a scalar def as tracked.
-fn mark_used(used: &mut [bool; 128], c: u16, n: u8) {
-    for r in c..(c + n as u16).min(125) {
-        used[r as usize] = true;
+/// Mark scalar codes `lo..hi` as tracked (those below 125: SGPRs, vcc,
+/// ttmp, m0).
+#[inline]
+fn mark_used(used: &mut [bool; 128], lo: u16, hi: u16) {
+    for c in lo..hi.min(125) {
+        used[c as usize] = true;
     }
 }
 
@@ -1527,6 +1768,24 @@ fn join_rep(
     tree: &ExecTree,
     pc: u32,
 ) -> VRep {
+    match (a.new, a.out, c.new, c.out) {
+        (VVal::Unknown(an), VVal::Unknown(ao), VVal::Unknown(cn), VVal::Unknown(co)) => {
+            join_unknown_reps([an, ao], a.state, ta, [cn, co], c.state, tc, r, tree)
+        }
+        _ => join_rep_values(a, ta, c, tc, r, tree, pc),
+    }
+}
+
+/// [`join_rep`] in general.
+fn join_rep_values(
+    a: &VRep,
+    ta: StateId,
+    c: &VRep,
+    tc: StateId,
+    r: StateId,
+    tree: &ExecTree,
+    pc: u32,
+) -> VRep {
     if a.state == c.state && a.state != FLAT {
         return VRep::layered(
             VVal::join(a.new, c.new, pc),
@@ -1542,5 +1801,98 @@ fn join_rep(
     match inside {
         Some(v) if r != EMPTY => VRep::layered(v, r, out),
         _ => VRep::flat(out),
+    }
+}
+
+/// [`join_rep_values`] for two registers that hold unknowns in every lane
+/// (`[new, out]` reasons), the common case: joining or mixing two unknowns
+/// keeps the larger reason, so every step is a maximum of reasons.
+#[allow(clippy::too_many_arguments)]
+fn join_unknown_reps(
+    [an, ao]: [Why; 2],
+    sa: StateId,
+    ta: StateId,
+    [cn, co]: [Why; 2],
+    sc: StateId,
+    tc: StateId,
+    r: StateId,
+    tree: &ExecTree,
+) -> VRep {
+    let u = VVal::Unknown;
+    if sa == sc && sa != FLAT {
+        return VRep::layered(u(an.max(cn)), sa, u(ao.max(co)));
+    }
+    // `VRep::any_lane` and `VRep::read` on reasons.
+    let any_lane = |n: Why, o: Why, s: StateId| if s == FLAT { n } else { n.max(o) };
+    let read = |n: Why, o: Why, s: StateId, t: StateId| {
+        if t == EMPTY {
+            None
+        } else if s == FLAT || tree.within(t, s) {
+            Some(n)
+        } else {
+            Some(n.max(o))
+        }
+    };
+    let out = any_lane(an, ao, sa).max(any_lane(cn, co, sc));
+    let inside = match (read(an, ao, sa, ta), read(cn, co, sc, tc)) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, y) => x.or(y),
+    };
+    match inside {
+        Some(v) if r != EMPTY => VRep::layered(u(v), r, u(out)),
+        _ => VRep::flat(u(out)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every combination of a few reasons, layer states and exec states
+    /// over a small tree: the unknown-only join gives exactly what the
+    /// general one gives.
+    #[test]
+    fn joining_unknowns_by_reason_matches_the_general_join() {
+        const A: StateId = FIRST_DYN;
+        const B: StateId = FIRST_DYN + 1;
+        const C: StateId = FIRST_DYN + 2;
+        let mut tree = ExecTree::new(8);
+        assert!(!tree.set_parent(A, VL));
+        assert!(!tree.set_parent(B, A));
+        assert!(!tree.set_parent(C, NONE));
+        let whys = [
+            Why::new(WhyKind::Entry, 0),
+            Why::new(WhyKind::Other, 8),
+            Why::new(WhyKind::Lds, 12),
+            Why::new(WhyKind::Lds, 16),
+        ];
+        let mut reps = Vec::new();
+        for s in [FLAT, ALL, ENTRY, VL, A, B, C] {
+            for n in whys {
+                for o in whys {
+                    reps.push(VRep::layered(VVal::Unknown(n), s, VVal::Unknown(o)));
+                }
+            }
+        }
+        let execs = [EMPTY, ENTRY, VL, A, B, C];
+        let mut checked = 0usize;
+        for a in &reps {
+            for c in &reps {
+                for ta in execs {
+                    for tc in execs {
+                        for r in [EMPTY, B, C] {
+                            let general = join_rep_values(a, ta, c, tc, r, &tree, 40);
+                            assert_eq!(
+                                join_rep(a, ta, c, tc, r, &tree, 40),
+                                general,
+                                "a {a:?} ta {ta} c {c:?} tc {tc} r {r}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000);
     }
 }

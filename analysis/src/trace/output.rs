@@ -3,7 +3,7 @@
 
 use super::domain::{VVal, Why, WhyKind};
 use super::engine::{IdxRead, Outcome, Rec, TraceConfig};
-use super::rules::{rule, Rule};
+use super::rules::{named_store, Rule};
 use crate::cfg::{Cfg, Program};
 use crate::source::{IndexSource, Namer, Ptr, PtrId, Word};
 use crate::trace::{AccessKind, BufferAccess, DescId, Descriptor, IndexBound, ShaderTrace};
@@ -125,6 +125,24 @@ fn why_text(prog: &Program, w: Why) -> String {
     }
 }
 
+/// [`why_text`]s made so far (an access's note and its descriptor's
+/// reason often give the same one).
+struct WhyTexts<'a> {
+    prog: &'a Program,
+    done: Vec<(Why, String)>,
+}
+
+impl WhyTexts<'_> {
+    fn text(&mut self, w: Why) -> String {
+        if let Some((_, t)) = self.done.iter().find(|(x, _)| *x == w) {
+            return t.clone();
+        }
+        let t = why_text(self.prog, w);
+        self.done.push((w, t.clone()));
+        t
+    }
+}
+
 fn source_text(pointers: &[Ptr], s: IndexSource) -> String {
     match IndexBound::from_source(s) {
         Some(IndexBound { id, plus: None }) => id.name().to_string(),
@@ -157,17 +175,24 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         pointers: Vec::new(),
         descriptors: Vec::new(),
     };
-    let mut accesses = Vec::new();
+    let mut accesses = Vec::with_capacity(out.marked.len());
     // (descriptor, pc, index) of every access, for the bounds.
-    let mut uses: Vec<(u16, u32, IdxRead)> = Vec::new();
+    let mut uses: Vec<(u16, u32, IdxRead)> = Vec::with_capacity(out.marked.len());
+    let mut whys = WhyTexts {
+        prog,
+        done: Vec::new(),
+    };
     let mut wrote_memory = false;
     // The first access (that runs) whose descriptor is not traced: it may go
     // through any descriptor, with any index.
     let mut untraced: Option<u32> = None;
-    for (li, line) in prog.lines.iter().enumerate() {
+    // Only marked lines can add anything (see `Marked`).
+    for m in &out.marked {
+        let Some(line) = prog.lines.get(m.line as usize) else {
+            continue;
+        };
         let Ok(inst) = &line.inst else { continue };
-        let r = rule(inst);
-        let imp = out.imps.get(li).copied().unwrap_or_default();
+        let (r, imp) = (m.rule, m.imp);
         if imp.contains(Implicit::RELATIVE) && inst.operands.as_slice().iter().any(|s| s.is_def()) {
             notes.push(format!(
                 "pc {:#x}: {} writes a register chosen by m0; the tracer forgets that register file",
@@ -175,19 +200,17 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
                 inst.opcode.name()
             ));
         }
-        let rec: Option<Rec> = match out.recs.get(li).copied().flatten() {
+        let reached = m.rec.is_some();
+        let rec: Option<Rec> = match m.rec {
             Some(rec) => Some(rec),
             None => unreached_access(inst, r),
         };
-        let stores = match &rec {
+        let stores = || match &rec {
             Some(rec) => rec.kind != AccessKind::Load,
-            None if imp.contains(Implicit::MEMORY) => {
-                let name = inst.opcode.name();
-                name.contains("store") || name.contains("atomic")
-            }
+            None if imp.contains(Implicit::MEMORY) => named_store(inst.opcode),
             None => false,
         };
-        if stores && !wrote_memory {
+        if !wrote_memory && stores() {
             wrote_memory = true;
             let name = inst.opcode.name();
             notes.push(format!(
@@ -197,7 +220,6 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         }
         let Some(rec) = rec else { continue };
         let name = inst.opcode.name();
-        let reached = out.recs.get(li).copied().flatten().is_some();
         let desc = rec.desc.and_then(|d| remap.desc(d));
         let (index, index_note) = match rec.index {
             IdxRead::NotIndexed => (None, None),
@@ -208,7 +230,7 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
             IdxRead::Val(v) => {
                 let s = remap.index(v);
                 let note = match v {
-                    VVal::Unknown(w) if reached => Some(why_text(prog, w)),
+                    VVal::Unknown(w) if reached => Some(whys.text(w)),
                     _ if !reached => Some("never reached from the entry".to_string()),
                     _ => None,
                 };
@@ -249,13 +271,11 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         incomplete = incomplete.or(Some(why));
     }
     let mut descriptors = core::mem::take(&mut remap.descriptors);
+    let mut mine: Vec<(u32, IdxRead)> = Vec::with_capacity(uses.len());
     for d in descriptors.iter_mut() {
-        let mine: Vec<(u32, IdxRead)> = uses
-            .iter()
-            .filter(|u| u.0 == d.id.0)
-            .map(|u| (u.1, u.2))
-            .collect();
-        let (bound, reason) = decide(prog, &mut remap, &mine, incomplete.as_deref());
+        mine.clear();
+        mine.extend(uses.iter().filter(|u| u.0 == d.id.0).map(|u| (u.1, u.2)));
+        let (bound, reason) = decide(&mut whys, &mut remap, &mine, incomplete.as_deref());
         d.bound = bound;
         d.reason = reason;
     }
@@ -266,7 +286,7 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
 
 /// The bound of one descriptor from its accesses (pc, index read).
 fn decide(
-    prog: &Program,
+    whys: &mut WhyTexts<'_>,
     remap: &mut Remap<'_>,
     uses: &[(u32, IdxRead)],
     incomplete: Option<&str>,
@@ -274,14 +294,13 @@ fn decide(
     if let Some(why) = incomplete {
         return (None, Some(format!("trace incomplete: {why}")));
     }
-    let live: Vec<(u32, VVal)> = uses
-        .iter()
-        .filter_map(|&(pc, r)| match r {
+    let live = || {
+        uses.iter().filter_map(|&(pc, r)| match r {
             IdxRead::Val(v) => Some((pc, v)),
             _ => None,
         })
-        .collect();
-    if live.is_empty() {
+    };
+    let Some((pc0, v0)) = live().next() else {
         let any_idx = uses.iter().any(|u| u.1 == IdxRead::NoLanes);
         let why = if any_idx {
             "no idxen access runs with active lanes"
@@ -289,12 +308,11 @@ fn decide(
             "no idxen access"
         };
         return (None, Some(why.to_string()));
+    };
+    if let Some((pc, VVal::Unknown(w))) = live().find(|(_, v)| !v.is_known()) {
+        return (None, Some(format!("pc {pc:#x}: {}", whys.text(w))));
     }
-    if let Some(&(pc, VVal::Unknown(w))) = live.iter().find(|(_, v)| !v.is_known()) {
-        return (None, Some(format!("pc {pc:#x}: {}", why_text(prog, w))));
-    }
-    let (pc0, v0) = live[0];
-    if let Some(&(pc1, v1)) = live.iter().find(|(_, v)| *v != v0) {
+    if let Some((pc1, v1)) = live().find(|(_, v)| *v != v0) {
         let a = remap.index(v0);
         let b = remap.index(v1);
         return (

@@ -8,7 +8,8 @@
 //! rule: whatever it writes becomes unknown.
 //!
 //! The table is built once per process from the opcode names `isa` knows,
-//! so looking a rule up is one array index.
+//! so looking a rule up is one array index. It also says which opcodes are
+//! named as stores or atomics (see [`named_store`]).
 
 use isa::{Instruction, OpSpace, Opcode};
 use std::sync::OnceLock;
@@ -122,10 +123,21 @@ const SPACES: [OpSpace; 17] = [
     OpSpace::Exp,
 ];
 
-fn table() -> &'static [Rule] {
-    static TABLE: OnceLock<Vec<Rule>> = OnceLock::new();
+/// What the table knows about one opcode.
+#[derive(Clone, Copy)]
+struct Facts {
+    rule: Rule,
+    named_store: bool,
+}
+
+fn table() -> &'static [Facts] {
+    static TABLE: OnceLock<Vec<Facts>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut t = vec![Rule::Generic; 1 << 16];
+        let none = Facts {
+            rule: Rule::Generic,
+            named_store: false,
+        };
+        let mut t = vec![none; 1 << 16];
         for space in SPACES {
             for i in 0..2048u16 {
                 let op = Opcode::new(space, i);
@@ -133,7 +145,10 @@ fn table() -> &'static [Rule] {
                 if name == "<unknown>" {
                     continue;
                 }
-                t[op.raw() as usize] = rule_for_name(space, name);
+                t[op.raw() as usize] = Facts {
+                    rule: rule_for_name(space, name),
+                    named_store: name.contains("store") || name.contains("atomic"),
+                };
             }
         }
         t
@@ -142,5 +157,11 @@ fn table() -> &'static [Rule] {
 
 /// The rule of an instruction.
 pub(crate) fn rule(inst: &Instruction) -> Rule {
-    table()[inst.opcode.raw() as usize]
+    table()[inst.opcode.raw() as usize].rule
+}
+
+/// The opcode's name says it stores or is an atomic (`*store*`,
+/// `*atomic*`).
+pub(crate) fn named_store(op: Opcode) -> bool {
+    table()[op.raw() as usize].named_store
 }
