@@ -50,34 +50,34 @@ impl Program {
     pub fn decode(code: &[u8], mode: impl Into<Mode>) -> Program {
         let mode = mode.into();
         let code = &code[..code.len().min(u32::MAX as usize)];
-        // Every line covers at least 4 bytes, except a tail of 1..=3.
-        let mut lines: Vec<Line> = Vec::with_capacity(code.len() / 4 + 1);
+        // Every line covers at least 4 bytes, except a tail of 1..=3, so
+        // there are at most `code.len() / 4 + 1` lines. The list is filled
+        // with placeholders up front (one copy each, in one tight loop) and
+        // each line is decoded in place into its own storage; the unused
+        // tail is cut off at the end.
+        let max = code.len() / 4 + 1;
+        let placeholder = Line {
+            pc: 0,
+            len: 0,
+            inst: Ok(Instruction::default()),
+        };
+        let mut lines: Vec<Line> = vec![placeholder; max];
+        let mut n = 0;
         let mut dec = Decoder::new(code, mode);
-        loop {
-            // Decode in place, into the line's own storage.
-            lines.push(Line {
-                pc: dec.offset() as u32,
-                len: 0,
-                inst: Ok(Instruction::default()),
-            });
-            let Some(line) = lines.last_mut() else { break };
+        while let Some(line) = lines.get_mut(n) {
             let r = match &mut line.inst {
                 Ok(inst) => dec.next_into(inst),
                 Err(_) => None,
             };
-            match r {
-                None => {
-                    lines.pop();
-                    break;
-                }
-                Some((at, r)) => {
-                    line.len = (dec.offset() - at) as u8;
-                    if let Err(e) = r {
-                        line.inst = Err(e);
-                    }
-                }
+            let Some((at, r)) = r else { break };
+            line.pc = at as u32;
+            line.len = (dec.offset() - at) as u8;
+            if let Err(e) = r {
+                line.inst = Err(e);
             }
+            n += 1;
         }
+        lines.truncate(n);
         Program {
             target: mode.target,
             wave64: mode.wave64,
