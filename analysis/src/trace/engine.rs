@@ -728,6 +728,18 @@ impl<'a> Engine<'a> {
     }
 
     fn step(&mut self, st: &mut State, li: usize) {
+        // Most lines are settled from the per-line table alone, without
+        // reading the (large) instruction: undecodable lines are neither
+        // no-ops nor plain.
+        let fx = self.fx[li];
+        if fx.noop {
+            return;
+        }
+        if fx.plain {
+            // A plain line's reason names its own pc.
+            self.forget_writes(st, &fx, fx.why.pc);
+            return;
+        }
         let prog = self.prog;
         let line = &prog.lines[li];
         let pc = line.pc;
@@ -738,14 +750,6 @@ impl<'a> Engine<'a> {
                 return;
             }
         };
-        let fx = self.fx[li];
-        if fx.noop {
-            return;
-        }
-        if fx.plain {
-            self.forget_writes(st, &fx, pc);
-            return;
-        }
         let imp = fx.imp;
         let why = self.data_why(st, &fx);
         let ops = inst.operands.as_slice();
@@ -1656,7 +1660,8 @@ struct Fx {
     rule: Rule,
     /// `isa`'s implicit accesses.
     imp: Implicit,
-    /// Why what it writes is unknown (rules that know better override).
+    /// Why what it writes is unknown (rules that know better override);
+    /// its pc is the line's own.
     why: Why,
     /// Its defs, in `Engine::defs`.
     defs: Span,
