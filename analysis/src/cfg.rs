@@ -360,6 +360,10 @@ impl Cfg {
         const LEADER: u32 = u32::MAX;
         let mut block_of = vec![0u32; n];
         block_of[0] = LEADER;
+        // Blocks (one per leader) and conditional branches (a block's second
+        // edge), counted as the leaders are marked: the graph's exact size.
+        let mut blocks = 1usize;
+        let mut conds = 0usize;
         for (i, s) in slots.iter().enumerate() {
             let f = match &s.inst {
                 Ok(inst) => flow(s.pc, inst),
@@ -371,8 +375,10 @@ impl Cfg {
             let to = match f {
                 Flow::Next => continue,
                 Flow::Branch(t) | Flow::Cond(_, t) => {
+                    conds += usize::from(matches!(f, Flow::Cond(..)));
                     let to = resolve(program, s.pc, t, &mut problems);
                     if let Some(j) = to {
+                        blocks += usize::from(block_of[j] != LEADER);
                         block_of[j] = LEADER;
                     }
                     to
@@ -387,13 +393,14 @@ impl Cfg {
                 }
             };
             if i + 1 < n {
+                blocks += usize::from(block_of[i + 1] != LEADER);
                 block_of[i + 1] = LEADER;
             }
             jumps.push((i, f, to));
         }
         // Blocks; `ends[b]`: block b's last line's flow and target line.
-        let mut graph: DiGraph<Block, Edge> = DiGraph::with_capacity(n / 4 + 1, n / 3 + 1);
-        let mut ends: Vec<(Flow, Option<usize>)> = Vec::with_capacity(n / 4 + 1);
+        let mut graph: DiGraph<Block, Edge> = DiGraph::with_capacity(blocks, blocks + conds);
+        let mut ends: Vec<(Flow, Option<usize>)> = Vec::with_capacity(blocks);
         let mut next_jump = jumps.iter().peekable();
         let mut start = 0usize;
         for i in 0..n {
