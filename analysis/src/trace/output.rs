@@ -101,27 +101,31 @@ fn op_name(prog: &Program, pc: u32) -> &'static str {
 
 /// Why an index is unknown, in words.
 fn why_text(prog: &Program, w: Why) -> String {
-    let at = |pc: u32| format!("pc {pc:#x}: {}", op_name(prog, pc));
+    // Reasons about one instruction end in "(pc 0x..: name)"; each text is
+    // formatted in one go.
+    let pc = w.pc;
+    let name = || op_name(prog, pc);
     match w.kind {
         WhyKind::Entry => "the register held no vertex or instance id when the wave started".into(),
-        WhyKind::Other => format!(
-            "computed by an instruction no rule follows ({})",
-            at(w.pc)
-        ),
-        WhyKind::Partial => format!("partly overwritten ({})", at(w.pc)),
-        WhyKind::Widen => format!("a loop changes it on every round (pc {:#x})", w.pc),
-        WhyKind::Join => format!("paths with different values meet at pc {:#x}", w.pc),
+        WhyKind::Other => {
+            format!("computed by an instruction no rule follows (pc {pc:#x}: {})", name())
+        }
+        WhyKind::Partial => format!("partly overwritten (pc {pc:#x}: {})", name()),
+        WhyKind::Widen => format!("a loop changes it on every round (pc {pc:#x})"),
+        WhyKind::Join => format!("paths with different values meet at pc {pc:#x}"),
         WhyKind::Mixed => format!(
-            "lanes outside the exec mask it was written under hold another value (read at pc {:#x})",
-            w.pc
+            "lanes outside the exec mask it was written under hold another value (read at pc {pc:#x})"
         ),
-        WhyKind::CrossLane => format!("moved between lanes ({})", at(w.pc)),
-        WhyKind::Havoc => format!("written by an instruction the tracer cannot follow ({})", at(w.pc)),
-        WhyKind::Load => format!("index loaded from memory ({})", at(w.pc)),
+        WhyKind::CrossLane => format!("moved between lanes (pc {pc:#x}: {})", name()),
+        WhyKind::Havoc => format!(
+            "written by an instruction the tracer cannot follow (pc {pc:#x}: {})",
+            name()
+        ),
+        WhyKind::Load => format!("index loaded from memory (pc {pc:#x}: {})", name()),
         WhyKind::Lanes => {
             "the entry id is read while exec may include lanes the hardware gave no vertex".into()
         }
-        WhyKind::Lds => format!("index from LDS ({})", at(w.pc)),
+        WhyKind::Lds => format!("index from LDS (pc {pc:#x}: {})", name()),
     }
 }
 
