@@ -1,8 +1,8 @@
 //! RDNA2 (gfx10) machine code: decoding, encoding and LLVM-exact text.
 //!
-//! - [`decode`] / [`Decoder`]: bytes to typed [`Instruction`]s. Invalid
+//! - [`decode()`] / [`Decoder`]: bytes to typed [`Instruction`]s. Invalid
 //!   encodings are [`DecodeError`] values, never panics.
-//! - [`encode`]: instructions back to bytes; `encode(decode(b)) == b` up to
+//! - [`encode()`]: instructions back to bytes; `encode(decode(b)) == b` up to
 //!   the don't-care bits in [`dont_care_mask`].
 //! - [`Formatter`]: instructions to the text `llvm-objdump-19` prints,
 //!   written into a caller's buffer.

@@ -88,7 +88,7 @@ pub struct DsInfo {
     pub stride: u16,
     /// Bits LLVM ignores, per dword.
     pub dont_care: [u32; 2],
-    /// Implicit accesses with `gds` clear (see [`implicit`]).
+    /// Implicit accesses with `gds` clear (see the `implicit` function).
     pub implicit: Implicit,
     /// Operands in printing order.
     pub slots: &'static [DsSlot],

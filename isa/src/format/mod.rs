@@ -4,7 +4,7 @@
 //! prints for the same bytes, without the address/encoding comment. The
 //! formatter writes into any [`core::fmt::Write`] the caller owns and
 //! allocates nothing itself. Each family has a module of its own; shared
-//! operand printing is in [`operand`].
+//! operand printing is in the `operand` module.
 
 mod buf;
 mod ds;

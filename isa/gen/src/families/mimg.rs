@@ -2,8 +2,8 @@
 //!
 //! Probes:
 //! - every 8-bit opcode (bits 24:18 of the first dword plus bit 0 as
-//!   opcode bit 7) with dmask 1, vaddr = v5, vdata = v1, srsrc = s[8:15],
-//!   once with the sampler field 0 and once with s[12:15]: the mnemonic,
+//!   opcode bit 7) with dmask 1, vaddr = v5, vdata = v1, srsrc = `s[8:15]`,
+//!   once with the sampler field 0 and once with `s[12:15]`: the mnemonic,
 //!   the target validity, and whether the opcode takes a sampler (LLVM
 //!   rejects a non-zero sampler field on the others);
 //! - every opcode in the ray-tracing form (dmask 0xf, unorm, r128, a16 off

@@ -2,7 +2,7 @@
 //!
 //! Probes: every 4-bit opcode value (bits 18:16 of the first dword, bit 21
 //! of the second as opcode bit 3) with vaddr = v5, vdata = v1,
-//! srsrc = s[8:11], soffset = s3 and format 1, once plain and once with
+//! srsrc = `s[8:11]`, soffset = s3 and format 1, once plain and once with
 //! each of `tfe`, `glc`, `dlc`, `slc`, `idxen`, `offen` and `idxen offen`;
 //! and `tbuffer_load_format_x` with each of the 128 format values, whose
 //! printed `format:` operand names the format (or is a bare number, or is

@@ -1,7 +1,7 @@
 //! MUBUF (untyped buffer memory).
 //!
 //! Probes: every 8-bit opcode value (bits 24:18 of the first dword plus bit
-//! 25 as opcode bit 7) with vaddr = v5, vdata = v1, srsrc = s[8:11] and
+//! 25 as opcode bit 7) with vaddr = v5, vdata = v1, srsrc = `s[8:11]` and
 //! soffset = s3, once plain and once with each of `tfe`, `lds`, `glc`,
 //! `dlc`, `slc`, `idxen`, `offen` and `idxen offen` set. The printed text
 //! gives the mnemonic, the vdata width and which bits an opcode accepts.

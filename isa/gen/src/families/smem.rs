@@ -14,7 +14,7 @@
 //! | 63:57 | `soffset` (an SGPR code; `null` = none) |
 //!
 //! Probes, for every opcode value: distinct registers in each field (sdata =
-//! s10, sbase = s[20:21], soffset = s30, offset 0x1234), once without and
+//! s10, sbase = `s[20:21]`, soffset = s30, offset 0x1234), once without and
 //! once with glc and dlc set, so the printed text names each operand, its
 //! width, and the cache bits the instruction takes; and exec in the sdata
 //! and sbase fields, whose `/*Invalid register, operand has 'X' register

@@ -10,7 +10,7 @@
 //!   `/*Invalid immediate*/` note for register-only operands;
 //! - for SOPK and SOPP, simm16 = 0 and simm16 = 5 as well: together with
 //!   0x1e14 and 0xf8f8 they tell how the 16-bit immediate prints (see
-//!   [`Simm16Kind`]) and whether LLVM accepts a non-zero value at all.
+//!   `Simm16Kind`) and whether LLVM accepts a non-zero value at all.
 //!
 //! Extra probes record symbolic immediates: `s_getreg_b32` with every
 //! hardware-register id (the names differ between targets), and
