@@ -1,7 +1,7 @@
 //! The fixpoint: per-instruction transfer, joins, widening, restarts.
 
 use super::domain::*;
-use super::rules::{rule, Rule};
+use super::rules::{Rule, Rules};
 use crate::cfg::{Cfg, Program};
 use crate::source::{Id, Ptr, PtrId, Word};
 use crate::trace::{AccessKind, DescId};
@@ -220,6 +220,7 @@ impl<'a> Engine<'a> {
         // Scalar codes 0..125 the program names.
         let mut used = [false; 128];
         let mut nv = 0usize;
+        let rules = Rules::get();
         for l in &prog.lines {
             let Ok(inst) = &l.inst else {
                 fx.push(Fx {
@@ -233,7 +234,7 @@ impl<'a> Engine<'a> {
                 });
                 continue;
             };
-            let rl = rule(inst);
+            let rl = rules.rule(inst);
             let imp = inst.implicit();
             let start = defs.len() as u32;
             let ustart = vuses.len() as u32;
