@@ -51,33 +51,36 @@ impl Program {
         let mode = mode.into();
         let code = &code[..code.len().min(u32::MAX as usize)];
         // Every line covers at least 4 bytes, except a tail of 1..=3, so
-        // there are at most `code.len() / 4 + 1` lines. The list is filled
-        // with placeholders up front (one copy each, in one tight loop) and
-        // each line is decoded in place into its own storage; the unused
-        // tail is cut off at the end.
+        // there are at most `code.len() / 4 + 1` lines: the list never
+        // grows past the capacity reserved here. Each line is pushed as a
+        // placeholder and decoded in place into its own storage (no copy
+        // of a decoded instruction); the placeholder pushed after the last
+        // line is popped again.
         let max = code.len() / 4 + 1;
         let placeholder = Line {
             pc: 0,
             len: 0,
             inst: Ok(Instruction::default()),
         };
-        let mut lines: Vec<Line> = vec![placeholder; max];
-        let mut n = 0;
+        let mut lines: Vec<Line> = Vec::with_capacity(max);
         let mut dec = Decoder::new(code, mode);
-        while let Some(line) = lines.get_mut(n) {
+        while lines.len() < max {
+            lines.push(placeholder.clone());
+            let Some(line) = lines.last_mut() else { break };
             let r = match &mut line.inst {
                 Ok(inst) => dec.next_into(inst),
                 Err(_) => None,
             };
-            let Some((at, r)) = r else { break };
+            let Some((at, r)) = r else {
+                lines.pop();
+                break;
+            };
             line.pc = at as u32;
             line.len = (dec.offset() - at) as u8;
             if let Err(e) = r {
                 line.inst = Err(e);
             }
-            n += 1;
         }
-        lines.truncate(n);
         Program {
             target: mode.target,
             wave64: mode.wave64,

@@ -1,7 +1,7 @@
 //! The fixpoint: per-instruction transfer, joins, widening, restarts.
 
 use super::domain::*;
-use super::rules::{rule, Rule};
+use super::rules::{Rule, Rules};
 use crate::cfg::{Cfg, Program};
 use crate::source::{Id, Ptr, PtrId, Word};
 use crate::trace::{AccessKind, DescId};
@@ -220,6 +220,7 @@ impl<'a> Engine<'a> {
         // Scalar codes 0..125 the program names.
         let mut used = [false; 128];
         let mut nv = 0usize;
+        let rules = Rules::get();
         for l in &prog.lines {
             let Ok(inst) = &l.inst else {
                 fx.push(Fx {
@@ -228,22 +229,17 @@ impl<'a> Engine<'a> {
                     why: Why::new(WhyKind::Havoc, l.pc),
                     defs: Span::EMPTY,
                     vuses: Span::EMPTY,
-                    exec_lo: false,
-                    exec_hi: false,
-                    first_exec: false,
-                    noop: false,
-                    plain: false,
+                    flags: FxFlags::NONE,
                     mark: NOMARK,
                 });
                 continue;
             };
-            let rl = rule(inst);
+            let rl = rules.rule(inst);
             let imp = inst.implicit();
             let start = defs.len() as u32;
             let ustart = vuses.len() as u32;
-            let mut exec_lo = false;
-            let mut exec_hi = false;
-            let mut first_exec = false;
+            // Exec bits only, until the operands are all seen.
+            let mut flags = FxFlags::NONE;
             let mut partial = false;
             for (k, sl) in inst.operands.as_slice().iter().enumerate() {
                 let def = sl.is_def();
@@ -280,12 +276,16 @@ impl<'a> Engine<'a> {
                     continue;
                 }
                 if code <= 126 && 126 < end {
-                    exec_lo = true;
-                    first_exec |= k == 0;
+                    flags.set(FxFlags::EXEC_LO);
+                    if k == 0 {
+                        flags.set(FxFlags::FIRST_EXEC);
+                    }
                 }
                 if code <= 127 && 127 < end {
-                    exec_hi = true;
-                    first_exec |= k == 0;
+                    flags.set(FxFlags::EXEC_HI);
+                    if k == 0 {
+                        flags.set(FxFlags::FIRST_EXEC);
+                    }
                 }
                 defs.push(Def::S {
                     code,
@@ -311,9 +311,15 @@ impl<'a> Engine<'a> {
             let plain = (rl == Rule::Generic || exec_rule_only)
                 && !noop
                 && !lds_fault
-                && !exec_lo
-                && !exec_hi
+                && !flags.has(FxFlags::EXEC_LO)
+                && !flags.has(FxFlags::EXEC_HI)
                 && !imp.intersects(Implicit::WRITE_EXEC | Implicit::RELATIVE);
+            if noop {
+                flags.set(FxFlags::NOOP);
+            }
+            if plain {
+                flags.set(FxFlags::PLAIN);
+            }
             let mark = if matches!(rl, Rule::Buf | Rule::SBufLoad)
                 || imp.intersects(Implicit::MEMORY | Implicit::RELATIVE)
             {
@@ -334,11 +340,7 @@ impl<'a> Engine<'a> {
                 why: generic_why(inst, imp, partial, l.pc),
                 defs: Span::new(start, end),
                 vuses: Span::new(ustart, vuses.len() as u32),
-                exec_lo,
-                exec_hi,
-                first_exec,
-                noop,
-                plain,
+                flags,
             });
             if imp.intersects(Implicit::READ_VCC | Implicit::WRITE_VCC) {
                 mark_used(&mut used, 106, 108);
@@ -732,10 +734,10 @@ impl<'a> Engine<'a> {
         // reading the (large) instruction: undecodable lines are neither
         // no-ops nor plain.
         let fx = self.fx[li];
-        if fx.noop {
+        if fx.flags.has(FxFlags::NOOP) {
             return;
         }
-        if fx.plain {
+        if fx.flags.has(FxFlags::PLAIN) {
             // A plain line's reason names its own pc.
             self.forget_writes(st, &fx, fx.why.pc);
             return;
@@ -1043,7 +1045,9 @@ impl<'a> Engine<'a> {
             }
         }
         // Exec.
-        let (lo, hi, first_exec) = (fx.exec_lo, fx.exec_hi, fx.first_exec);
+        let lo = fx.flags.has(FxFlags::EXEC_LO);
+        let hi = fx.flags.has(FxFlags::EXEC_HI);
+        let first_exec = fx.flags.has(FxFlags::FIRST_EXEC);
         let old_exec = st.exec;
         let mut killed_old = false;
         if lo || hi || imp.contains(Implicit::WRITE_EXEC) {
@@ -1667,18 +1671,39 @@ struct Fx {
     defs: Span,
     /// The VGPR ranges it reads, in `Engine::vuses`.
     vuses: Span,
-    exec_lo: bool,
-    exec_hi: bool,
+    /// What kind of line it is, as far as exec and forgetting go.
+    flags: FxFlags,
+    /// Its index in `Engine::marked`, or [`NOMARK`].
+    mark: u32,
+}
+
+/// The yes/no facts of an [`Fx`], one bit each (a small per-line entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FxFlags(u8);
+
+impl FxFlags {
+    const NONE: FxFlags = FxFlags(0);
+    /// It writes `exec_lo`.
+    const EXEC_LO: u8 = 1;
+    /// It writes `exec_hi`.
+    const EXEC_HI: u8 = 1 << 1;
     /// The first operand (the rule's result) writes exec.
-    first_exec: bool,
+    const FIRST_EXEC: u8 = 1 << 2;
     /// Writes nothing the tracer keeps (`s_waitcnt`, `exp`, stores...).
-    noop: bool,
+    const NOOP: u8 = 1 << 3;
     /// Leaves exec alone and has no rule (or one that only applies to
     /// exec): everything it writes is forgotten (see
     /// `Engine::forget_writes`).
-    plain: bool,
-    /// Its index in `Engine::marked`, or [`NOMARK`].
-    mark: u32,
+    const PLAIN: u8 = 1 << 4;
+
+    #[inline]
+    fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+    #[inline]
+    fn set(&mut self, bit: u8) {
+        self.0 |= bit;
+    }
 }
 
 /// `Fx::mark` of a line the output does not look at.

@@ -130,14 +130,23 @@ struct Facts {
     named_store: bool,
 }
 
-fn table() -> &'static [Facts] {
-    static TABLE: OnceLock<Vec<Facts>> = OnceLock::new();
+/// The facts of every opcode, indexed by its raw 16-bit value (so a
+/// lookup needs no bounds check).
+type Table = [Facts; 1 << 16];
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Box<Table>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let none = Facts {
             rule: Rule::Generic,
             named_store: false,
         };
-        let mut t = vec![none; 1 << 16];
+        // Built on the heap (not as a 128 KiB array on the stack); the
+        // length is right by construction, so the conversion cannot fail.
+        let mut t: Box<Table> = match vec![none; 1 << 16].into_boxed_slice().try_into() {
+            Ok(t) => t,
+            Err(_) => unreachable!("one entry per 16-bit opcode"),
+        };
         for space in SPACES {
             for i in 0..2048u16 {
                 let op = Opcode::new(space, i);
@@ -155,13 +164,25 @@ fn table() -> &'static [Facts] {
     })
 }
 
-/// The rule of an instruction.
-pub(crate) fn rule(inst: &Instruction) -> Rule {
-    table()[inst.opcode.raw() as usize].rule
+/// The rule table, looked up once for many instructions (see
+/// [`Rules::rule`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Rules(&'static Table);
+
+impl Rules {
+    /// The table (built on first use).
+    pub(crate) fn get() -> Rules {
+        Rules(table())
+    }
+    /// The rule of an instruction.
+    #[inline]
+    pub(crate) fn rule(self, inst: &Instruction) -> Rule {
+        self.0[usize::from(inst.opcode.raw())].rule
+    }
 }
 
 /// The opcode's name says it stores or is an atomic (`*store*`,
 /// `*atomic*`).
 pub(crate) fn named_store(op: Opcode) -> bool {
-    table()[op.raw() as usize].named_store
+    table()[usize::from(op.raw())].named_store
 }
