@@ -134,7 +134,8 @@ pub enum OpSpace {
 }
 
 impl OpSpace {
-    const ALL: [OpSpace; 17] = [
+    /// Every opcode space, in declaration order.
+    pub const ALL: [OpSpace; 17] = [
         OpSpace::Sop2,
         OpSpace::Sopk,
         OpSpace::Sop1,

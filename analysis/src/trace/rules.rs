@@ -103,26 +103,6 @@ fn rule_for_name(space: OpSpace, name: &str) -> Rule {
     }
 }
 
-const SPACES: [OpSpace; 17] = [
-    OpSpace::Sop2,
-    OpSpace::Sopk,
-    OpSpace::Sop1,
-    OpSpace::Sopc,
-    OpSpace::Sopp,
-    OpSpace::Smem,
-    OpSpace::Vop,
-    OpSpace::Vop3p,
-    OpSpace::Vintrp,
-    OpSpace::Ds,
-    OpSpace::Mubuf,
-    OpSpace::Mtbuf,
-    OpSpace::Mimg,
-    OpSpace::Flat,
-    OpSpace::Global,
-    OpSpace::Scratch,
-    OpSpace::Exp,
-];
-
 /// What the table knows about one opcode.
 #[derive(Clone, Copy)]
 struct Facts {
@@ -147,7 +127,7 @@ fn table() -> &'static Table {
             Ok(t) => t,
             Err(_) => unreachable!("one entry per 16-bit opcode"),
         };
-        for space in SPACES {
+        for space in OpSpace::ALL {
             for i in 0..2048u16 {
                 let op = Opcode::new(space, i);
                 let name = op.name();
