@@ -34,19 +34,19 @@ llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=gfx1030 -filetype=obj "$work/blob.s" 
 cargo build --release -q -p translator
 sl=target/release/shaderlift
 
-time_ms() { # command... -> wall milliseconds
+time_us() { # command... -> wall microseconds (bash's clock: no fork around the command)
   local s e
-  s=$(date +%s%N); "$@" > /dev/null; e=$(date +%s%N)
-  echo $(( (e - s) / 1000000 ))
+  s=${EPOCHREALTIME/[.,]/}; "$@" > /dev/null; e=${EPOCHREALTIME/[.,]/}
+  echo $(( e - s ))
 }
 ours=(); theirs=()
 for _ in $(seq "$n"); do
-  ours+=("$(time_ms "$sl" disasm --raw --wave 32 "$work/blob.bin")")
-  theirs+=("$(time_ms llvm-objdump-19 -d --no-show-raw-insn --mcpu=gfx1030 "$work/blob.o")")
+  ours+=("$(time_us "$sl" disasm --raw --wave 32 "$work/blob.bin")")
+  theirs+=("$(time_us llvm-objdump-19 -d --no-show-raw-insn --mcpu=gfx1030 "$work/blob.o")")
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 mo=$(median "${ours[@]}"); mt=$(median "${theirs[@]}")
 echo "blob: $(stat -c %s "$work/blob.bin") bytes, $n runs each"
-echo "shaderlift disasm:   median ${mo} ms"
-echo "llvm-objdump-19 -d:  median ${mt} ms"
+awk -v a="$mo" 'BEGIN { printf "shaderlift disasm:   median %.2f ms\n", a / 1000 }'
+awk -v a="$mt" 'BEGIN { printf "llvm-objdump-19 -d:  median %.2f ms\n", a / 1000 }'
 awk -v a="$mt" -v b="$mo" 'BEGIN { if (b < 1) b = 1; printf "ratio: %.1fx\n", a / b }'
