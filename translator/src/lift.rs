@@ -1819,36 +1819,20 @@ impl Lifter<'_> {
                 let c = self.st.scc;
                 (self.b.select(c, al, bl), self.b.select(c, ah, bh), false)
             }
-            "s_and_b64" => {
-                let (l, h) = pair(self, Bin::And, false, false);
-                (l, h, true)
-            }
-            "s_or_b64" => {
-                let (l, h) = pair(self, Bin::Or, false, false);
-                (l, h, true)
-            }
-            "s_xor_b64" => {
-                let (l, h) = pair(self, Bin::Xor, false, false);
-                (l, h, true)
-            }
-            "s_andn2_b64" => {
-                let (l, h) = pair(self, Bin::And, true, false);
-                (l, h, true)
-            }
-            "s_orn2_b64" => {
-                let (l, h) = pair(self, Bin::Or, true, false);
-                (l, h, true)
-            }
-            "s_nand_b64" => {
-                let (l, h) = pair(self, Bin::And, false, true);
-                (l, h, true)
-            }
-            "s_nor_b64" => {
-                let (l, h) = pair(self, Bin::Or, false, true);
-                (l, h, true)
-            }
-            "s_xnor_b64" => {
-                let (l, h) = pair(self, Bin::Xor, false, true);
+            "s_and_b64" | "s_or_b64" | "s_xor_b64" | "s_andn2_b64" | "s_orn2_b64"
+            | "s_nand_b64" | "s_nor_b64" | "s_xnor_b64" => {
+                // (operation, invert the second operand, invert the result)
+                let (op, not_b, not_r) = match name {
+                    "s_and_b64" => (Bin::And, false, false),
+                    "s_or_b64" => (Bin::Or, false, false),
+                    "s_xor_b64" => (Bin::Xor, false, false),
+                    "s_andn2_b64" => (Bin::And, true, false),
+                    "s_orn2_b64" => (Bin::Or, true, false),
+                    "s_nand_b64" => (Bin::And, false, true),
+                    "s_nor_b64" => (Bin::Or, false, true),
+                    _ => (Bin::Xor, false, true),
+                };
+                let (l, h) = pair(self, op, not_b, not_r);
                 (l, h, true)
             }
             "s_not_b64" => (self.b.un(Un::Not, al), self.b.un(Un::Not, ah), true),
