@@ -7,7 +7,8 @@
 //!   "memory": [{"addr": "0x800000001000", "words": ["0x00100000", "0x00208000", 36, "0x1104dfac"]}],
 //!   "draws": [
 //!     {"kind": "auto", "first_vertex": 0, "vertex_count": 36, "instance_count": 1, "chunks": [[0, 18], [18, 18]]},
-//!     {"kind": "indexed", "index_count": 36, "instance_count": 1}
+//!     {"kind": "indexed", "index_count": 36, "instance_count": 1,
+//!      "index_addr": "0x800000002000", "index_format": "u16", "restart": "0xffff"}
 //!   ]
 //! }
 //! ```
@@ -18,12 +19,19 @@
 //! - `draws`: `auto` draws take `first_vertex` (default 0), `vertex_count`,
 //!   `instance_count` (default 1) and `chunks` (default none, a list of
 //!   `[first, count]`); `indexed` draws take `index_count`, `instance_count`
-//!   (default 1) and `first_index` (default 0, informational).
+//!   (default 1), `first_index` (default 0), and the index buffer:
+//!   `index_addr` (guest address of index 0; without it the index values are
+//!   unknown and vertex-id bindings keep the baseline), `index_format`
+//!   (`u8`, `u16` or `u32`, required with `index_addr`), `base_vertex` (what
+//!   the hardware adds to every index, `VGT_INDX_OFFSET`; default 0, and 0
+//!   for RADV, whose shaders add `vertexOffset` from user data) and
+//!   `restart` (the primitive-restart value; absent: restart off).
 //! - Addresses and words are JSON numbers or strings: `"0x…"` hexadecimal
 //!   or decimal. Unknown fields are errors.
 
-use crate::memory::SparseMemory;
-use crate::plan::Draw;
+use crate::index::{scan_guest, IndexBuffer, IndexError, IndexFormat, IndexRange};
+use crate::memory::{GuestMemory, SparseMemory};
+use crate::plan::{BindFaults, Draw};
 use core::fmt;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
@@ -116,10 +124,28 @@ pub enum DrawSpec {
         /// Instances.
         #[serde(default = "one")]
         instance_count: u32,
-        /// First index (informational: the index buffer is not read).
+        /// The first index the draw reads.
         #[serde(default)]
         first_index: u32,
+        /// Guest address of the index buffer (index 0); without it the
+        /// index values are unknown.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        index_addr: Option<Addr>,
+        /// Index width (`u8`, `u16`, `u32`); required with `index_addr`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        index_format: Option<IndexFormat>,
+        /// What the hardware adds to every index (`VGT_INDX_OFFSET`; 0 for
+        /// RADV, which adds `vertexOffset` in the shader).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        base_vertex: i32,
+        /// The primitive-restart value, when restart is on.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        restart: Option<Word32>,
     },
+}
+
+fn is_zero(x: &i32) -> bool {
+    *x == 0
 }
 
 fn one() -> u32 {
@@ -144,12 +170,65 @@ impl DrawSpec {
             DrawSpec::Indexed {
                 index_count,
                 instance_count,
-                ..
+                first_index,
+                index_addr,
+                index_format,
+                base_vertex,
+                restart,
             } => Draw::Indexed {
-                index_count: *index_count,
+                index_buffer: IndexBuffer {
+                    addr: index_addr.map_or(0, |a| a.0),
+                    format: index_format.unwrap_or_default(),
+                    count: *index_count,
+                    first_index: *first_index,
+                },
+                base_vertex: *base_vertex,
+                restart: restart.map(|r| r.0),
                 instance_count: *instance_count,
+                indices: IndexRange::Unknown,
             },
         }
+    }
+
+    /// The draw's index buffer, when it names one.
+    pub fn index_buffer(&self) -> Option<(IndexBuffer, Option<u32>)> {
+        match self {
+            DrawSpec::Indexed {
+                index_addr: Some(addr),
+                index_count,
+                first_index,
+                index_format,
+                restart,
+                ..
+            } => Some((
+                IndexBuffer {
+                    addr: addr.0,
+                    format: index_format.unwrap_or_default(),
+                    count: *index_count,
+                    first_index: *first_index,
+                },
+                restart.map(|r| r.0),
+            )),
+            _ => None,
+        }
+    }
+
+    /// The draw with its index range scanned from `memory` when it names an
+    /// index buffer (else as [`DrawSpec::as_draw`]). `faults` are the plan's
+    /// ([`crate::BindPlan::faults`]): the negative controls' broken scans.
+    pub fn as_draw_scanned<M: GuestMemory + ?Sized>(
+        &self,
+        memory: &M,
+        faults: BindFaults,
+    ) -> Result<Draw<'_>, IndexError> {
+        let mut draw = self.as_draw();
+        if let (Some((ib, restart)), Draw::Indexed { indices, .. }) =
+            (self.index_buffer(), &mut draw)
+        {
+            let (ib, restart) = faults.scan_input(ib, restart);
+            *indices = scan_guest(memory, &ib, restart)?;
+        }
+        Ok(draw)
     }
 }
 
@@ -173,6 +252,14 @@ pub enum DrawsError {
     /// Not valid JSON, or not this format.
     #[error("DRAWS.json: {0}")]
     Json(#[from] serde_json::Error),
+    /// An indexed draw names an index buffer without its format.
+    #[error(
+        "DRAWS.json: indexed draw {index} has an index_addr but no index_format (u8, u16 or u32)"
+    )]
+    IndexFormatMissing {
+        /// Draw number.
+        index: usize,
+    },
     /// A memory block runs past the end of the address space.
     #[error("DRAWS.json: memory block {index} at {addr:#x} ({words} words) runs past the end of the address space")]
     BlockOverflow {
@@ -189,6 +276,16 @@ impl DrawsFile {
     /// Parse and check a DRAWS.json text.
     pub fn parse(text: &str) -> Result<DrawsFile, DrawsError> {
         let f: DrawsFile = serde_json::from_str(text)?;
+        for (index, d) in f.draws.iter().enumerate() {
+            if let DrawSpec::Indexed {
+                index_addr: Some(_),
+                index_format: None,
+                ..
+            } = d
+            {
+                return Err(DrawsError::IndexFormatMissing { index });
+            }
+        }
         for (index, b) in f.memory.iter().enumerate() {
             let len = (b.words.len() as u64).saturating_mul(4);
             if b.addr.0.checked_add(len).is_none() {
@@ -244,10 +341,52 @@ mod tests {
         assert_eq!(
             f.draws[1].as_draw(),
             Draw::Indexed {
-                index_count: 6,
-                instance_count: 1
+                index_buffer: IndexBuffer {
+                    addr: 0,
+                    format: IndexFormat::U16,
+                    count: 6,
+                    first_index: 0
+                },
+                base_vertex: 0,
+                restart: None,
+                instance_count: 1,
+                indices: IndexRange::Unknown,
             }
         );
+    }
+
+    #[test]
+    fn an_indexed_draw_with_an_index_buffer_is_scanned_from_its_first_index() {
+        let text = r#"{"memory": [{"addr": "0x3000", "words": ["0x00070009", "0xffff0002", "0x00000001"]}],
+            "draws": [{"kind": "indexed", "index_count": 4, "first_index": 1, "index_addr": "0x3000",
+                       "index_format": "u16", "restart": "0xffff", "base_vertex": -1}]}"#;
+        let f = DrawsFile::parse(text).unwrap();
+        let d = f.draws[0]
+            .as_draw_scanned(&f.memory(), BindFaults::default())
+            .unwrap();
+        let Draw::Indexed {
+            indices,
+            base_vertex,
+            restart,
+            ..
+        } = d
+        else {
+            panic!("{d:?}")
+        };
+        // Indices 1..=4: 7, 2, 0xffff (restart), 1.
+        assert_eq!(indices, IndexRange::Span { min: 1, max: 7 });
+        assert_eq!((base_vertex, restart), (-1, Some(0xffff)));
+        // Written back, the draw reads the same.
+        let again = serde_json::to_string(&f.draws[0]).unwrap();
+        assert!(again.contains("\"index_format\":\"u16\""), "{again}");
+        let unreadable = DrawsFile::parse(
+            r#"{"draws": [{"kind": "indexed", "index_count": 4, "index_addr": 64, "index_format": "u32"}]}"#,
+        )
+        .unwrap();
+        let e = unreadable.draws[0]
+            .as_draw_scanned(&unreadable.memory(), BindFaults::default())
+            .unwrap_err();
+        assert!(e.to_string().contains("cannot be read"), "{e}");
     }
 
     #[test]
@@ -278,6 +417,14 @@ mod tests {
             (
                 r#"{"draws": [], "memory": [{"addr": "0xfffffffffffffffe", "words": [1]}]}"#,
                 "past the end",
+            ),
+            (
+                r#"{"draws": [{"kind": "indexed", "index_count": 3, "index_addr": 4096}]}"#,
+                "no index_format",
+            ),
+            (
+                r#"{"draws": [{"kind": "indexed", "index_count": 3, "index_addr": 4096, "index_format": "u64"}]}"#,
+                "unknown variant `u64`",
             ),
         ];
         for (text, want) in cases {

@@ -6,6 +6,8 @@
 //!   narrowing (D879) rules are documented there.
 //! - [`vsharp`]: the gfx10 buffer resource fields and range-check classes.
 //! - [`memory`]: the [`GuestMemory`] trait the emulator implements.
+//! - [`index`]: index-buffer scans (fused with the copy) and the
+//!   [`IndexRangeCache`], for narrowing indexed draws.
 //! - [`cache`]: [`BufferCache`], the reference cache, and its telemetry.
 //! - [`draws`]: the DRAWS.json format shared by `bind`, `verify` and `run`.
 //! - [`replay`]: draw streams (the mesa-ring scenario, JSON lines) replayed
@@ -18,12 +20,14 @@
 pub mod cache;
 pub mod draws;
 pub mod fixtures;
+pub mod index;
 pub mod memory;
 pub mod plan;
 pub mod replay;
 pub mod vsharp;
 
 pub use cache::{BufferCache, CacheError, Outcome, Telemetry};
+pub use index::{IndexBuffer, IndexError, IndexFormat, IndexRange, IndexRangeCache};
 pub use memory::{GuestMemory, SparseMemory, PAGE_SHIFT, PAGE_SIZE};
 pub use plan::{
     BindError, BindFaults, BindPlan, BindRange, BufferKey, Draw, PlanError, Reason, WordRole,

@@ -88,6 +88,30 @@ pub trait GuestMemory {
         let _ = page;
         None
     }
+
+    /// A number that changes whenever any byte of `len` bytes at `addr` may
+    /// have been written; `None` when writes are not tracked. Caches that
+    /// reuse work done on guest bytes ([`IndexRangeCache`]) compare it
+    /// before falling back to hashing the bytes.
+    ///
+    /// The default sums the [`GuestMemory::page_generation`]s of the pages
+    /// the range touches (generations only grow, so the sum changes when
+    /// any of them does): its cost grows with the range. An emulator that
+    /// tracks writes per region should answer in constant time.
+    ///
+    /// [`IndexRangeCache`]: crate::index::IndexRangeCache
+    fn range_generation(&self, addr: u64, len: u64) -> Option<u64> {
+        if len == 0 {
+            return Some(0);
+        }
+        let first = addr >> PAGE_SHIFT;
+        let last = addr.saturating_add(len - 1) >> PAGE_SHIFT;
+        let mut sum = 0u64;
+        for p in first..=last {
+            sum = sum.wrapping_add(self.page_generation(p)?);
+        }
+        Some(sum)
+    }
 }
 
 impl<T: GuestMemory + ?Sized> GuestMemory for &T {
@@ -105,6 +129,9 @@ impl<T: GuestMemory + ?Sized> GuestMemory for &T {
     }
     fn page_generation(&self, page: u64) -> Option<u64> {
         (**self).page_generation(page)
+    }
+    fn range_generation(&self, addr: u64, len: u64) -> Option<u64> {
+        (**self).range_generation(addr, len)
     }
 }
 

@@ -17,8 +17,11 @@
 //!   the ids are the union of `first ..= first + count − 1` over the chunks,
 //!   so the last id is the end of the last (highest) non-empty chunk.
 //! - Instance ids are `0 ..= instance_count − 1`, for auto and indexed draws.
-//! - An indexed draw's vertex ids are index-buffer values, which `bind` does
-//!   not read.
+//! - An indexed draw's vertex ids are its index values (restart values
+//!   skipped) plus the hardware's base vertex, mod 2³². `bind` does not read
+//!   the index buffer: the draw carries the scanned [`IndexRange`] (see
+//!   [`crate::index`]), so the vertex ids lie in
+//!   `min + base ..= max + base` when that addition wraps no id or every id.
 //!
 //! # Baseline (the D733 rules)
 //!
@@ -66,14 +69,17 @@
 //! in [`Reason`], for: non-vertex stages, no traced index bound, accesses
 //! that disagree, an untraced added word, every class but `Structured`, VGPR
 //! offsets, non-constant soffsets, `N = 0`, a zero-count draw (no lanes run;
-//! an empty range would be sound too, but the rule keeps the baseline), a
-//! vertex-id bound on an indexed draw, and `last_id + word` past 32 bits
-//! (the shader's 32-bit add wraps). When the draw reaches record `N − 1`
+//! an empty range would be sound too, but the rule keeps the baseline; an
+//! indexed draw whose indices are all restart values is one), a vertex-id
+//! bound on an indexed draw whose index range is unknown, a base vertex
+//! that wraps some but not all of the draw's indices past 32 bits, and `last_id + word`
+//! past 32 bits (the shader's 32-bit add wraps). When the draw reaches record `N − 1`
 //! anyway the result is the baseline with reason [`Reason::Capped`].
 //!
 //! An instance-id bound is narrowed on indexed draws too: instance ids do not
 //! come from the index buffer.
 
+use crate::index::{IndexBuffer, IndexRange};
 use crate::memory::GuestMemory;
 use crate::vsharp::{Class, OobSelect, VSharp, ADDRESS_MASK};
 use analysis::source::{Id, PtrId, Word};
@@ -86,6 +92,7 @@ pub const MAX_POINTERS: usize = 16;
 
 /// One draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Draw<'a> {
     /// A non-indexed draw.
     Auto {
@@ -99,12 +106,25 @@ pub enum Draw<'a> {
         /// vertex-id VGPR values; empty for an unsplit draw.
         chunks: &'a [(u32, u32)],
     },
-    /// An indexed draw.
+    /// An indexed draw. Each index that is not the restart value gives a
+    /// lane the vertex id `index + base_vertex` (mod 2³²) in the vertex-id
+    /// VGPR.
     Indexed {
-        /// Indices.
-        index_count: u32,
+        /// The index buffer (its `count` is the draw's index count).
+        index_buffer: IndexBuffer,
+        /// What the **hardware** adds to each index before it reaches the
+        /// vertex-id VGPR (gfx10's `VGT_INDX_OFFSET`). RADV leaves it 0 and
+        /// passes Vulkan's `vertexOffset` in user data, which the shader
+        /// adds itself (the trace's added word): do not count it twice.
+        base_vertex: i32,
+        /// The primitive-restart value, when restart is on.
+        restart: Option<u32>,
         /// Instances.
         instance_count: u32,
+        /// The range of the index values, from [`crate::index`]'s scans
+        /// (the caller's; `bind` never reads the index buffer). With
+        /// [`IndexRange::Unknown`] vertex-id bindings keep the baseline.
+        indices: IndexRange,
     },
 }
 
@@ -116,6 +136,18 @@ impl Draw<'_> {
             vertex_count,
             instance_count,
             chunks: &[],
+        }
+    }
+
+    /// An indexed draw without base vertex or restart, its indices not
+    /// yet scanned.
+    pub const fn indexed(index_buffer: IndexBuffer, instance_count: u32) -> Draw<'static> {
+        Draw::Indexed {
+            index_buffer,
+            base_vertex: 0,
+            restart: None,
+            instance_count,
+            indices: IndexRange::Unknown,
         }
     }
 }
@@ -156,7 +188,7 @@ pub enum Reason {
     NoRecords,
     /// The draw runs no lanes (a zero vertex, index or instance count).
     ZeroCount,
-    /// An indexed draw: vertex ids come from the index buffer.
+    /// An indexed draw whose index range is unknown (not scanned).
     IndexedDraw,
     /// The last id plus the added word passes 32 bits.
     Wrap,
@@ -452,6 +484,37 @@ pub struct BindFaults {
     pub forget_instance_ids: bool,
     /// Skip the `records − 1` cap: narrow past the last record.
     pub skip_cap: bool,
+    /// Narrow vertex-id bindings of indexed draws by the smallest index
+    /// instead of the largest.
+    pub use_min_index: bool,
+    /// [`BindFaults::scan_input`]: scan the index buffer from index 0,
+    /// ignoring the draw's first index.
+    pub scan_from_zero: bool,
+    /// [`BindFaults::scan_input`]: skip the format's all-ones value as a
+    /// restart index even when the draw has restart off.
+    pub restart_always: bool,
+}
+
+impl BindFaults {
+    /// The index buffer and restart value a caller's scan should use under
+    /// these faults (unchanged when none is set). Callers that scan index
+    /// buffers for [`Draw::Indexed`] in tests pass their inputs through this.
+    pub fn scan_input(&self, ib: IndexBuffer, restart: Option<u32>) -> (IndexBuffer, Option<u32>) {
+        let ib = if self.scan_from_zero {
+            IndexBuffer {
+                first_index: 0,
+                ..ib
+            }
+        } else {
+            ib
+        };
+        let restart = if self.restart_always {
+            restart.or(Some(ib.format.max_value()))
+        } else {
+            restart
+        };
+        (ib, restart)
+    }
 }
 
 /// One descriptor of a plan, as [`BindPlan::entries`] lists them.
@@ -767,6 +830,12 @@ impl BindPlan {
     pub fn with_faults(mut self, faults: BindFaults) -> BindPlan {
         self.faults = faults;
         self
+    }
+
+    /// The faults the plan was built with ([`BindFaults::default`] unless
+    /// [`BindPlan::with_faults`] set some).
+    pub fn faults(&self) -> BindFaults {
+        self.faults
     }
 
     /// The descriptors, in the order `bind` writes them.
@@ -1141,15 +1210,25 @@ impl DrawIds {
                 (vertex, instance_count)
             }
             Draw::Indexed {
-                index_count,
+                index_buffer,
+                base_vertex,
                 instance_count,
+                indices,
+                ..
             } => {
-                let vertex = if index_count == 0 && zero_check {
+                let vertex = if index_buffer.count == 0 && zero_check {
                     IdLast::None
                 } else if sabotaged(sab::IGNORE_INDEXED) {
-                    last_of(0, index_count, zero_check)
+                    last_of(0, index_buffer.count, zero_check)
                 } else {
-                    IdLast::IndexBuffer
+                    match indices {
+                        IndexRange::Unknown => IdLast::IndexBuffer,
+                        IndexRange::Empty if zero_check => IdLast::None,
+                        IndexRange::Empty => IdLast::IndexBuffer,
+                        IndexRange::Span { min, max } => {
+                            indexed_last(min, max, base_vertex, faults.use_min_index)
+                        }
+                    }
                 };
                 (vertex, instance_count)
             }
@@ -1167,6 +1246,30 @@ impl DrawIds {
         }
         DrawIds { vertex, instance }
     }
+}
+
+/// The largest vertex id of indices `min ..= max` with `base` added mod
+/// 2³²: `max + base` when no id wraps, `max + base ∓ 2³²` when every id
+/// wraps the same way, else the ids are not one interval (the baseline is
+/// kept).
+#[inline]
+fn indexed_last(min: u32, max: u32, base: i32, use_min: bool) -> IdLast {
+    let top = if use_min { min } else { max };
+    if sabotaged(sab::NO_WRAP_CHECK) {
+        return IdLast::Last(top.wrapping_add(base as u32));
+    }
+    const SPAN: i64 = 1 << 32;
+    let (lo, hi) = (min as i64 + base as i64, max as i64 + base as i64);
+    let shift = if lo >= 0 && hi < SPAN {
+        0
+    } else if lo >= SPAN {
+        -SPAN
+    } else if hi < 0 {
+        SPAN
+    } else {
+        return IdLast::Wrapped;
+    };
+    IdLast::Last((top as i64 + base as i64 + shift) as u32)
 }
 
 /// The last of `first ..= first + count − 1`.

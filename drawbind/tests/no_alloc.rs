@@ -4,8 +4,9 @@
 //! threads would allocate while the counter runs.
 
 use drawbind::fixtures::instanced_trace;
+use drawbind::index::{scan_copy, IndexRangeCache};
 use drawbind::vsharp::{encode_linear, OobSelect};
-use drawbind::{BindPlan, BindRange, Draw, SparseMemory};
+use drawbind::{BindPlan, BindRange, Draw, IndexBuffer, IndexFormat, IndexRange, SparseMemory};
 use isa::Stage;
 use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
 use std::alloc::System;
@@ -14,9 +15,50 @@ use std::hint::black_box;
 #[global_allocator]
 static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
+const IB: IndexBuffer = IndexBuffer {
+    addr: 0x30_0000,
+    format: IndexFormat::U16,
+    count: 36,
+    first_index: 2,
+};
+
 fn main() {
     bind_allocates_nothing_on_any_path();
-    println!("no_alloc: 1 passed, 0 failed");
+    index_scans_and_cache_lookups_allocate_nothing();
+    println!("no_alloc: 2 passed, 0 failed");
+}
+
+fn index_scans_and_cache_lookups_allocate_nothing() {
+    let mut memory = SparseMemory::with_generations();
+    let indices: Vec<u8> = (0..64u16)
+        .flat_map(|i| (i * 7 % 50).to_le_bytes())
+        .collect();
+    memory.write_bytes(IB.addr, &indices);
+    let mut cache = IndexRangeCache::new(64);
+    let mut dst = vec![0u8; indices.len()];
+    let missing = IndexBuffer {
+        addr: 0x90_0000,
+        ..IB
+    };
+    let r = Region::new(GLOBAL);
+    let mut seen = 0u32;
+    for round in 0..100u16 {
+        // A miss (rewritten bytes), a generation hit, an unreadable buffer.
+        memory.write_bytes(IB.addr + 4, &round.to_le_bytes());
+        for ib in [IB, IB, missing] {
+            if let Ok(IndexRange::Span { max, .. }) =
+                cache.range(&memory, black_box(&ib), Some(0xffff))
+            {
+                seen = seen.max(max);
+            }
+        }
+        let copied = scan_copy(black_box(&indices), &mut dst, IndexFormat::U16, None);
+        black_box(copied).ok();
+    }
+    let stats = r.change();
+    assert!(seen > 0 && cache.telemetry().misses > 0 && cache.telemetry().hits > 0);
+    assert_eq!(stats.allocations, 0, "{stats:?}");
+    assert_eq!(stats.reallocations, 0, "{stats:?}");
 }
 
 fn bind_allocates_nothing_on_any_path() {
@@ -42,9 +84,13 @@ fn bind_allocates_nothing_on_any_path() {
             instance_count: 2,
             chunks: &chunks,
         },
+        Draw::indexed(IB, 3),
         Draw::Indexed {
-            index_count: 36,
-            instance_count: 3,
+            index_buffer: IB,
+            base_vertex: -2,
+            restart: Some(0xffff),
+            instance_count: 2,
+            indices: IndexRange::Span { min: 2, max: 40 },
         },
         Draw::auto(0, 0, 1),
         Draw::auto(u32::MAX, 2, 1),

@@ -13,7 +13,8 @@ use analysis::trace::ShaderTrace;
 use arbitrary::Arbitrary;
 use drawbind::fixtures::{cube_trace, instanced_trace};
 use drawbind::vsharp::{Class, OobSelect, VSharp, ADDRESS_MASK};
-use drawbind::{BindPlan, BindRange, Draw, GuestMemory, SparseMemory};
+use drawbind::index;
+use drawbind::{BindPlan, BindRange, Draw, GuestMemory, IndexBuffer, IndexFormat, IndexRange, SparseMemory};
 use isa::Stage;
 use libfuzzer_sys::fuzz_target;
 
@@ -34,8 +35,12 @@ enum FuzzDraw {
         chunks: Vec<(u32, u32)>,
     },
     Indexed {
-        index_count: u32,
+        indices: Vec<u32>,
+        base_vertex: i32,
+        restart: Option<u32>,
         instance_count: u32,
+        /// Pass the scanned range (else `Unknown`).
+        scanned: bool,
     },
 }
 
@@ -130,12 +135,31 @@ fuzz_target!(|input: Input| {
             chunks: &chunks,
         },
         FuzzDraw::Indexed {
-            index_count,
+            ref indices,
+            base_vertex,
+            restart,
             instance_count,
-        } => Draw::Indexed {
-            index_count,
-            instance_count,
-        },
+            scanned,
+        } => {
+            let bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+            let index_buffer = IndexBuffer {
+                addr: 0x7000_0000,
+                format: IndexFormat::U32,
+                count: indices.len() as u32,
+                first_index: 0,
+            };
+            Draw::Indexed {
+                index_buffer,
+                base_vertex,
+                restart,
+                instance_count,
+                indices: if scanned {
+                    index::scan(&bytes, IndexFormat::U32, restart)
+                } else {
+                    IndexRange::Unknown
+                },
+            }
+        }
     };
     let mut out = [BindRange::EMPTY; 4];
     let mut base = [BindRange::EMPTY; 4];
@@ -192,7 +216,16 @@ fuzz_target!(|input: Input| {
                     }
                     (ids, input.user_data[1])
                 }
-                _ => panic!("narrowed a vertex binding on an indexed draw: {r:?}"),
+                (_, _, Draw::Indexed { base_vertex, restart, indices: IndexRange::Span { .. }, .. }) => {
+                    let FuzzDraw::Indexed { indices, .. } = &input.draw else { unreachable!() };
+                    let ids = indices
+                        .iter()
+                        .filter(|i| Some(**i) != *restart)
+                        .map(|i| i.wrapping_add(*base_vertex as u32))
+                        .collect();
+                    (ids, input.user_data[1])
+                }
+                _ => panic!("narrowed a vertex binding on an indexed draw without a scanned range: {r:?}"),
             };
             check_model(&t, r, &v, &ids, word);
         }

@@ -58,7 +58,7 @@
 //! work).
 
 use crate::exec::{run_wave, Env, Limits, Observations};
-use crate::memory::{GuestMemory, Lds};
+use crate::memory::{GuestMemory, Lds, ADDR_MASK};
 use crate::program::Program;
 use crate::record::InterpError;
 use crate::wave::{FpMode, Wave};
@@ -190,6 +190,55 @@ impl Draw {
             } => (vec![Seq::List(ids)], *instance_count),
         }
     }
+}
+
+/// The most indices [`index_buffer_ids`] reads for one draw.
+pub const MAX_DRAW_INDICES: u32 = 1 << 22;
+
+/// The vertex ids an indexed draw gives its lanes, read from guest memory as
+/// the hardware fetches them: index `i` at `addr + (first_index + i)·size`
+/// (`size` = 1, 2 or 4 bytes, little-endian, 48-bit addresses), indices
+/// equal to `restart` skipped (they name no vertex), `base_vertex` added mod
+/// 2³². The interpreter's own reading: it shares no code with drawbind's
+/// index scans, which it checks.
+pub fn index_buffer_ids(
+    memory: &dyn GuestMemory,
+    addr: u64,
+    index_bytes: u32,
+    first_index: u32,
+    count: u32,
+    restart: Option<u32>,
+    base_vertex: i32,
+) -> Result<Vec<u32>, String> {
+    if !matches!(index_bytes, 1 | 2 | 4) {
+        return Err(format!("index size {index_bytes} is not 1, 2 or 4 bytes"));
+    }
+    if count > MAX_DRAW_INDICES {
+        return Err(format!(
+            "{count} indices: the interpreter runs at most {MAX_DRAW_INDICES} per draw"
+        ));
+    }
+    let size = index_bytes as u64;
+    let start = addr as u128 + first_index as u128 * size as u128;
+    if start + count as u128 * size as u128 > ADDR_MASK as u128 + 1 {
+        return Err(format!(
+            "index buffer at {addr:#x}: indices {first_index}..+{count} pass the 48-bit address space"
+        ));
+    }
+    let mut ids = Vec::with_capacity(count as usize);
+    let mut b = [0u8; 4];
+    for i in 0..count as u64 {
+        let at = start as u64 + i * size;
+        if !crate::memory::read_bytes(memory, at, &mut b[..size as usize]) {
+            return Err(format!("index {i} at {at:#x} cannot be read"));
+        }
+        let v = u32::from_le_bytes(b) & (u32::MAX >> (32 - 8 * index_bytes));
+        if Some(v) == restart {
+            continue;
+        }
+        ids.push(v.wrapping_add(base_vertex as u32));
+    }
+    Ok(ids)
 }
 
 #[derive(Clone, Copy)]

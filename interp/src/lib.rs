@@ -62,7 +62,9 @@ pub mod wave;
 mod workgroup;
 
 pub use check::{check_draw, Binding, BindingCheck, DrawCheck, Violation, ViolationKind};
-pub use driver::{run_draw, Draw, DrawConfig, DrawError, DrawRun, PrimLayout, WaveInfo};
+pub use driver::{
+    index_buffer_ids, run_draw, Draw, DrawConfig, DrawError, DrawRun, PrimLayout, WaveInfo,
+};
 pub use exec::{run_wave, Env, Limits, Observations};
 pub use memops::Vsharp;
 pub use memory::{GuestMemory, Lds};

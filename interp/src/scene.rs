@@ -22,12 +22,13 @@
 //!   other words are 0.
 //!
 //! The draws are [`standard_draws`]: an auto draw, a split draw, an
-//! instanced draw and an indexed draw.
+//! instanced draw and an indexed draw, whose 16-bit index buffer
+//! ([`cube_index_words`]) the scene writes at [`INDEX_BUFFER`].
 
 use analysis::source::{Id, IndexSource, Ptr, Word};
 use analysis::trace::ShaderTrace;
 use drawbind::draws::{Addr, DrawSpec, DrawsFile, MemoryBlock, Word32};
-use drawbind::GuestMemory;
+use drawbind::{GuestMemory, IndexFormat};
 use isa::Abi;
 use std::collections::BTreeMap;
 
@@ -156,8 +157,34 @@ pub fn standard_draws() -> Vec<DrawSpec> {
             index_count: 36,
             instance_count: 1,
             first_index: 0,
+            index_addr: Some(Addr(INDEX_BUFFER)),
+            index_format: Some(IndexFormat::U16),
+            base_vertex: 0,
+            restart: None,
         },
     ]
+}
+
+/// Where a scene's index buffer lies (48-bit): below the tables and windows.
+pub const INDEX_BUFFER: u64 = 0x0800_0000;
+
+/// The standard indexed draw's 36 16-bit indices, two per dword: six quads
+/// of four vertices each (`4f, 4f+1, 4f+2, 4f, 4f+2, 4f+3`), so the largest
+/// index is 23 while the draw has 36 indices.
+pub fn cube_index_words() -> [u32; 18] {
+    let mut idx = [0u16; 36];
+    for f in 0..6u16 {
+        let q = 4 * f;
+        idx[6 * f as usize..6 * f as usize + 6].copy_from_slice(&[
+            q,
+            q + 1,
+            q + 2,
+            q,
+            q + 2,
+            q + 3,
+        ]);
+    }
+    core::array::from_fn(|i| idx[2 * i] as u32 | (idx[2 * i + 1] as u32) << 16)
 }
 
 /// Values of the words a scene assigns while it lays memory out.
@@ -310,6 +337,7 @@ pub fn synthesize(trace: &ShaderTrace, abi: &Abi) -> Scene {
             memory.write(addr.wrapping_add(*off as u64), &[*v]);
         }
     }
+    memory.write(INDEX_BUFFER, &cube_index_words());
     Scene {
         user_data: l.user_data.iter().map(|w| w.unwrap_or(0)).collect(),
         memory,

@@ -7,14 +7,17 @@
 //! executes the draw on its own and records the bytes each active lane
 //! fetched after the hardware's range checks.
 //!
-//! Indexed draws are run with the vertex ids `0 ..= index_count − 1` (the
-//! index buffer is not part of a DRAWS.json file): one sample of index
-//! values. Vertex-id bindings keep the baseline on indexed draws, which
-//! every in-range record satisfies; instance-id bindings are narrowed and
-//! checked as for auto draws.
+//! Indexed draws that name their index buffer (`index_addr`) run the ids
+//! the interpreter reads from it itself ([`index_buffer_ids`]: first index,
+//! restart and base vertex honoured), while drawbind binds with its own
+//! scan of the same bytes. An indexed draw without an index buffer is run
+//! with the vertex ids `0 ..= index_count − 1`, one sample of index values:
+//! its vertex-id bindings keep the baseline, which every in-range record
+//! satisfies; instance-id bindings are narrowed and checked as for auto
+//! draws.
 
 use crate::check::{check_draw, Binding, DrawCheck};
-use crate::driver::{run_draw, Draw, DrawConfig, PrimLayout, MAX_GROUP_PRIMS};
+use crate::driver::{index_buffer_ids, run_draw, Draw, DrawConfig, PrimLayout, MAX_GROUP_PRIMS};
 use crate::exec::Limits;
 use crate::memory::GuestMemory;
 use crate::program::Program;
@@ -203,10 +206,14 @@ impl<'a> Verifier<'a> {
             check: DrawCheck::default(),
             error: None,
         };
-        let n = match self
-            .plan
-            .bind(&spec.as_draw(), user_data, memory, &mut self.out)
-        {
+        let bound = match spec.as_draw_scanned(memory, self.plan.faults()) {
+            Ok(d) => self.plan.bind(&d, user_data, memory, &mut self.out),
+            Err(e) => {
+                report.error = Some(format!("bind: {e}"));
+                return report;
+            }
+        };
+        let n = match bound {
             Ok(n) => n,
             Err(e) => {
                 report.error = Some(format!("bind: {e}"));
@@ -238,11 +245,35 @@ impl<'a> Verifier<'a> {
             DrawSpec::Indexed {
                 index_count,
                 instance_count,
-                ..
-            } => Draw::Ids {
-                ids: (0..*index_count).collect(),
-                instance_count: *instance_count,
-            },
+                first_index,
+                index_addr,
+                index_format,
+                base_vertex,
+                restart,
+            } => {
+                let ids = match index_addr {
+                    None => Ok((0..*index_count).collect()),
+                    Some(addr) => index_buffer_ids(
+                        memory,
+                        addr.0,
+                        index_format.map_or(2, |f| f.bytes() as u32),
+                        *first_index,
+                        *index_count,
+                        restart.map(|r| r.0),
+                        *base_vertex,
+                    ),
+                };
+                match ids {
+                    Ok(ids) => Draw::Ids {
+                        ids,
+                        instance_count: *instance_count,
+                    },
+                    Err(e) => {
+                        report.error = Some(format!("{}: {e}", self.shader.name));
+                        return report;
+                    }
+                }
+            }
         };
         match run_draw(&self.program, memory, user_data, &draw, &self.cfg) {
             Ok(run) => report.check = check_draw(&run, &self.trace, &bindings),

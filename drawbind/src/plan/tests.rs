@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::fixtures::{cube_trace, idxen_load, instanced_trace, table_words};
+use crate::index::IndexFormat;
 use crate::memory::SparseMemory;
 use crate::vsharp::{encode_linear, radv_word3};
 use analysis::source::{IndexSource, Ptr};
@@ -226,16 +227,28 @@ fn last_id_plus_word_past_32_bits_keeps_the_baseline() {
     );
 }
 
+/// An indexed draw of 36 u16 indices whose scanned range is `indices`.
+fn indexed(indices: IndexRange, base_vertex: i32, instance_count: u32) -> Draw<'static> {
+    Draw::Indexed {
+        index_buffer: IndexBuffer {
+            addr: 0x8000_0020_0000,
+            format: IndexFormat::U16,
+            count: 36,
+            first_index: 0,
+        },
+        base_vertex,
+        restart: Some(0xffff),
+        instance_count,
+        indices,
+    }
+}
+
 #[test]
-fn indexed_draw_keeps_the_baseline_for_vertex_ids_only() {
+fn indexed_draw_without_a_scanned_range_keeps_the_baseline_for_vertex_ids_only() {
     let fx = cube(linear(32, RING_RECORDS), 0);
-    let draw = Draw::Indexed {
-        index_count: 36,
-        instance_count: 1,
-    };
     pin(
         &fx,
-        draw,
+        indexed(IndexRange::Unknown, 0, 1),
         &[(4 << 20, false, Reason::IndexedDraw)],
         sab::IGNORE_INDEXED,
     );
@@ -245,18 +258,70 @@ fn indexed_draw_keeps_the_baseline_for_vertex_ids_only() {
         &[linear(12, 1000), linear(32, 1000)],
         &[TABLE_UD, 0, 5],
     );
-    let draw = Draw::Indexed {
-        index_count: 36,
-        instance_count: 4,
-    };
     pin(
         &fx,
-        draw,
+        indexed(IndexRange::Unknown, 0, 4),
         &[
             (1000 * 12, false, Reason::IndexedDraw),
             (9 * 32, true, Reason::Narrowed),
         ],
         sab::INSTANCE_AS_VERTEX,
+    );
+}
+
+#[test]
+fn indexed_draw_narrows_to_its_largest_index_plus_base_vertex_and_added_word() {
+    // Indices 3..=40, hardware base vertex 10, shader base vertex (ud1) 100:
+    // records up to 150.
+    let fx = cube(linear(32, RING_RECORDS), 100);
+    pin(
+        &fx,
+        indexed(IndexRange::Span { min: 3, max: 40 }, 10, 1),
+        &[(151 * 32, true, Reason::Narrowed)],
+        sab::IGNORE_PLUS,
+    );
+    // The largest index, not the count, sets the end.
+    let fx = cube(linear(32, RING_RECORDS), 0);
+    pin(
+        &fx,
+        indexed(IndexRange::Span { min: 0, max: 500 }, 0, 1),
+        &[(501 * 32, true, Reason::Narrowed)],
+        sab::IGNORE_INDEXED,
+    );
+}
+
+#[test]
+fn a_negative_base_vertex_narrows_unless_it_wraps_some_indices() {
+    let fx = cube(linear(32, RING_RECORDS), 0);
+    // 50..=90 − 20: ids 30..=70.
+    pin(
+        &fx,
+        indexed(IndexRange::Span { min: 50, max: 90 }, -20, 1),
+        &[(71 * 32, true, Reason::Narrowed)],
+        sab::IGNORE_INDEXED,
+    );
+    // 10..=90 − 20: ids 0xffff_fff6..=0xffff_ffff and 0..=70, two intervals.
+    pin(
+        &fx,
+        indexed(IndexRange::Span { min: 10, max: 90 }, -20, 1),
+        &[(4 << 20, false, Reason::Wrap)],
+        sab::NO_WRAP_CHECK,
+    );
+    // Every id wraps downwards the same way: one interval near 2³².
+    let fx = cube(linear(32, RING_RECORDS), 300);
+    let r = fx.bind(&indexed(IndexRange::Span { min: 0, max: 5 }, -10, 1));
+    // Ids 2³² − 10 ..= 2³² − 5, plus 300 in the shader: the 32-bit add wraps.
+    assert_eq!(r.unwrap()[0].reason, Reason::Wrap);
+}
+
+#[test]
+fn indexed_draw_of_only_restart_values_runs_no_lane() {
+    let fx = cube(linear(32, 1000), 0);
+    pin(
+        &fx,
+        indexed(IndexRange::Empty, 0, 1),
+        &[(32000, false, Reason::ZeroCount)],
+        sab::NO_ZERO_CHECK,
     );
 }
 
@@ -509,10 +574,15 @@ fn zero_count_draws_keep_the_baseline() {
             instance_count: 1,
             chunks: &empty_chunks,
         },
-        Draw::Indexed {
-            index_count: 0,
-            instance_count: 1,
-        },
+        Draw::indexed(
+            IndexBuffer {
+                addr: 0,
+                format: IndexFormat::U32,
+                count: 0,
+                first_index: 0,
+            },
+            1,
+        ),
     ];
     for d in draws {
         pin(

@@ -108,8 +108,11 @@ pub fn bind_all(
     let mut out = vec![BindRange::EMPTY; plan.len()];
     let mut draws = Vec::with_capacity(file.draws.len());
     for (i, spec) in file.draws.iter().enumerate() {
+        let draw = spec
+            .as_draw_scanned(&memory, plan.faults())
+            .map_err(|e| CliError::Input(format!("draw {i}: {e}")))?;
         let n = plan
-            .bind(&spec.as_draw(), &user_data, &memory, &mut out)
+            .bind(&draw, &user_data, &memory, &mut out)
             .map_err(|e| CliError::Input(format!("draw {i}: {e}")))?;
         let ranges: Vec<Value> = out[..n]
             .iter()
@@ -150,12 +153,41 @@ fn describe(d: &DrawSpec) -> String {
             }
             s
         }
-        DrawSpec::Indexed {
-            index_count,
-            instance_count,
-            ..
-        } => format!("indexed: {index_count} indices, instances {instance_count}"),
+        DrawSpec::Indexed { .. } => describe_indexed(d),
     }
+}
+
+/// `indexed: N <format> indices from F at ADDR[, restart R][, base vertex B], instances I`
+/// (`indices unknown` without an index buffer).
+pub fn describe_indexed(d: &DrawSpec) -> String {
+    let DrawSpec::Indexed {
+        index_count,
+        instance_count,
+        first_index,
+        base_vertex,
+        ..
+    } = d
+    else {
+        return String::new();
+    };
+    let mut s = format!("indexed: {index_count} indices");
+    match d.index_buffer() {
+        Some((ib, restart)) => {
+            s = format!(
+                "indexed: {index_count} {} indices from {first_index} at {:#x}",
+                ib.format, ib.addr
+            );
+            if let Some(r) = restart {
+                s.push_str(&format!(", restart {r:#x}"));
+            }
+        }
+        None => s.push_str(" (index values unknown)"),
+    }
+    if *base_vertex != 0 {
+        s.push_str(&format!(", base vertex {base_vertex}"));
+    }
+    s.push_str(&format!(", instances {instance_count}"));
+    s
 }
 
 /// One block per draw, one line per descriptor.

@@ -445,8 +445,11 @@ fn bind_and_verify(
     let mut narrowed = 0u64;
     let (mut bindings, mut narrowed_bindings) = (0, 0);
     for d in &scene.draws {
+        let draw = d
+            .as_draw_scanned(&scene.memory, plan.faults())
+            .map_err(|e| format!("bind: {e}"))?;
         let n = plan
-            .bind(&d.as_draw(), &scene.user_data, &scene.memory, &mut out)
+            .bind(&draw, &scene.user_data, &scene.memory, &mut out)
             .map_err(|e| format!("bind: {e}"))?;
         narrowed += out[..n].iter().map(|r| r.size).sum::<u64>();
         bindings += n;

@@ -510,7 +510,7 @@ impl Session<'_> {
         } = spec
         else {
             dr.skipped = Some(
-                "an indexed draw needs its index buffer, which DRAWS.json does not hold".into(),
+                "indexed draws are not run on the device yet (`verify` checks them with the interpreter)".into(),
             );
             return Ok(dr);
         };

@@ -113,18 +113,25 @@ fn describe(d: &DrawSpec) -> String {
             instance_count,
             chunks,
         } => {
-            let mut s = format!("auto: vertices {first_vertex}+{vertex_count}, instances {instance_count}");
+            let mut s =
+                format!("auto: vertices {first_vertex}+{vertex_count}, instances {instance_count}");
             if !chunks.is_empty() {
                 let c: Vec<String> = chunks.iter().map(|(f, n)| format!("{f}+{n}")).collect();
                 s.push_str(&format!(", chunks {}", c.join(" ")));
             }
             s
         }
-        DrawSpec::Indexed {
-            index_count,
-            instance_count,
-            ..
-        } => format!("indexed: {index_count} indices (run as ids 0..{index_count}), instances {instance_count}"),
+        DrawSpec::Indexed { index_count, .. } => {
+            let s = super::bind::describe_indexed(d);
+            if d.index_buffer().is_some() {
+                s
+            } else {
+                s.replace(
+                    "(index values unknown)",
+                    &format!("(index values unknown: run as ids 0..{index_count})"),
+                )
+            }
+        }
     }
 }
 
