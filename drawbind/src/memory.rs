@@ -62,12 +62,19 @@ pub trait GuestMemory {
             } else if let Some(w) = self.read_u32(addr) {
                 // Shorter than a dword: the dword starting at the range...
                 out.copy_from_slice(&w.to_le_bytes()[..len]);
+            } else if let Some(w) = self.read_u32(addr.wrapping_add(len as u64).wrapping_sub(4)) {
+                // ...or the one ending where the range ends...
+                out.copy_from_slice(&w.to_le_bytes()[4 - len..]);
             } else {
-                // ...or, failing that, the one ending where the range ends.
-                let Some(w) = self.read_u32(addr.wrapping_add(len as u64).wrapping_sub(4)) else {
+                // ...or the aligned dword holding the whole range.
+                let at = (addr & 3) as usize;
+                if at + len > 4 {
+                    return false;
+                }
+                let Some(w) = self.read_u32(addr & !3) else {
                     return false;
                 };
-                out.copy_from_slice(&w.to_le_bytes()[4 - len..]);
+                out.copy_from_slice(&w.to_le_bytes()[at..at + len]);
             }
         }
         true
@@ -333,5 +340,19 @@ mod tests {
         assert_eq!(out, [1, 2, 3, 4, 5, 6, 7]);
         let mut out = [0u8; 8];
         assert!(!w.read_bytes(0x100, &mut out), "one byte past the mapping");
+    }
+
+    #[test]
+    fn default_read_bytes_reads_a_short_range_inside_one_mapped_dword() {
+        // Only the dword at 0x200 is mapped: the dwords starting at 0x201
+        // and ending at 0x203 are not, the aligned one holding both is.
+        let mut m = SparseMemory::new();
+        m.write_bytes(0x200, &[9, 8, 7, 6]);
+        let w = WordsOnly(m);
+        let mut out = [0u8; 2];
+        assert!(w.read_bytes(0x201, &mut out));
+        assert_eq!(out, [8, 7]);
+        let mut out = [0u8; 3];
+        assert!(!w.read_bytes(0x202, &mut out), "one byte past the mapping");
     }
 }

@@ -7,7 +7,7 @@
 mod common;
 
 use analysis::trace::{ShaderTrace, TraceConfig, TraceFaults, TraceOptions};
-use common::soundness::{case, Layout, Rng};
+use common::soundness::{case, indexed_case, Case, Layout, Rng};
 use corpus::{Capture, CaptureOptions};
 use drawbind::{BindFaults, BindPlan};
 use interp::gen::{DescSpec, GenProgram, Item};
@@ -47,6 +47,20 @@ impl Loaded {
 /// Violations over `draws` random draws of corpus shader `name` with the
 /// bind plan's `faults`.
 fn corpus_violations(name: &str, faults: BindFaults, draws: usize) -> usize {
+    corpus_violations_of(name, faults, draws, case)
+}
+
+/// The same over random indexed draws.
+fn indexed_violations(name: &str, faults: BindFaults, draws: usize) -> usize {
+    corpus_violations_of(name, faults, draws, indexed_case)
+}
+
+fn corpus_violations_of(
+    name: &str,
+    faults: BindFaults,
+    draws: usize,
+    make: fn(&mut Rng, Layout) -> Case,
+) -> usize {
     let l = Loaded::new(name);
     let trace = l.trace();
     let plan = BindPlan::new(&trace, l.cap.meta.stage)
@@ -57,13 +71,52 @@ fn corpus_violations(name: &str, faults: BindFaults, draws: usize) -> usize {
     let layout = Layout::of(name);
     let mut total = 0;
     for i in 0..draws {
-        let c = case(&mut rng, layout);
+        let c = make(&mut rng, layout);
         v.config_mut().group_prims = c.group_prims;
         let r = v.draw(i, &c.draw, &c.user_data, &c.mem);
         assert!(r.verified(), "{name} draw {i}: {:?}", r.error);
         total += r.check.violations.len();
     }
     total
+}
+
+#[test]
+fn narrowing_indexed_draws_by_the_smallest_index_turns_the_check_red() {
+    let faults = BindFaults {
+        use_min_index: true,
+        ..BindFaults::default()
+    };
+    assert_eq!(indexed_violations("cube", BindFaults::default(), 300), 0);
+    assert!(indexed_violations("cube", faults, 300) > 0);
+}
+
+#[test]
+fn scanning_indices_from_zero_instead_of_the_first_index_turns_the_check_red() {
+    let faults = BindFaults {
+        scan_from_zero: true,
+        ..BindFaults::default()
+    };
+    assert_eq!(
+        indexed_violations("cube-w32", BindFaults::default(), 300),
+        0
+    );
+    assert!(indexed_violations("cube-w32", faults, 300) > 0);
+}
+
+#[test]
+fn skipping_all_ones_indices_when_restart_is_off_turns_the_check_red() {
+    // Skipping restart values when restart is on is the rule; ignoring
+    // restart only widens the range. The wrong answer is the converse:
+    // treating the format's all-ones value as restart when restart is off.
+    let faults = BindFaults {
+        restart_always: true,
+        ..BindFaults::default()
+    };
+    assert_eq!(
+        indexed_violations("cube-legacy-vs", BindFaults::default(), 300),
+        0
+    );
+    assert!(indexed_violations("cube-legacy-vs", faults, 300) > 0);
 }
 
 #[test]

@@ -261,3 +261,90 @@ pub fn case(rng: &mut Rng, layout: Layout) -> Case {
         group_prims: rng.range(1, 42) as u32,
     }
 }
+
+/// Where [`indexed_case`] writes its index buffer.
+pub const INDEX_BUFFER: u64 = 0x40_0000;
+
+/// A random indexed draw of a shader with `layout`: the memory, user data
+/// and descriptors of [`case`], and an index buffer of 8-, 16- or 32-bit
+/// indices with a random first index, base vertex and restart setting.
+///
+/// The indices before the first index are 0 and the draw's own indices put
+/// their largest value near the end now and then, so a scan that starts at
+/// index 0 misses it; without restart, the format's all-ones value appears
+/// as an ordinary vertex now and then, so a scan that skips it anyway
+/// misses it.
+pub fn indexed_case(rng: &mut Rng, layout: Layout) -> Case {
+    use drawbind::draws::{Addr, Word32};
+    use drawbind::IndexFormat;
+    let mut c = case(rng, layout);
+    let DrawSpec::Auto { instance_count, .. } = c.draw else {
+        unreachable!("case makes auto draws")
+    };
+    let format = match rng.below(10) {
+        0 => IndexFormat::U8,
+        1..=6 => IndexFormat::U16,
+        _ => IndexFormat::U32,
+    };
+    let all_ones = format.max_value();
+    let count = match rng.below(10) {
+        0 => 0,
+        1..=6 => rng.range(1, 60) as u32,
+        _ => rng.range(60, 300) as u32,
+    };
+    let spread = match rng.below(4) {
+        0 => 24,
+        1 => 1000,
+        _ => 5000,
+    }
+    .min(all_ones as u64);
+    let mut values: Vec<u32> = (0..count).map(|_| rng.below(spread + 1) as u32).collect();
+    if count > 0 && rng.chance(30) {
+        // The largest index last.
+        let last = count as usize - 1;
+        values[last] = spread as u32 + 1 + rng.below(50) as u32;
+        values[last] = values[last].min(all_ones);
+    }
+    let restart = match rng.below(3) {
+        0 => None,
+        1 => Some(all_ones),
+        _ => Some(rng.below(spread + 1) as u32),
+    };
+    // Restart values sprinkled in; without restart, all-ones vertices.
+    for v in values.iter_mut() {
+        if rng.chance(8) {
+            *v = restart.unwrap_or(all_ones);
+        }
+    }
+    let first_index = if rng.chance(50) {
+        0
+    } else {
+        rng.range(1, 40) as u32
+    };
+    let base_vertex = match rng.below(10) {
+        0..=5 => 0,
+        6 | 7 => rng.below(3000) as i32,
+        8 => -(rng.below(30) as i32),
+        _ => i32::MAX - rng.below(100) as i32,
+    };
+    let mut bytes = vec![0u8; (first_index as usize) * format.bytes() as usize];
+    for v in &values {
+        bytes.extend_from_slice(&v.to_le_bytes()[..format.bytes() as usize]);
+    }
+    bytes.resize(bytes.len().div_ceil(4) * 4, 0);
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    c.mem.write(INDEX_BUFFER, &words);
+    c.draw = DrawSpec::Indexed {
+        index_count: count,
+        instance_count,
+        first_index,
+        index_addr: Some(Addr(INDEX_BUFFER)),
+        index_format: Some(format),
+        base_vertex,
+        restart: restart.map(Word32),
+    };
+    c
+}
