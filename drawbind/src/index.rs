@@ -221,48 +221,64 @@ impl MinMax {
     }
 }
 
-/// Generates the scanners of one index width: a plain one over values of
-/// type `$t` read from little-endian bytes.
+/// Generates the scanner of one index width: per-lane running minimum,
+/// maximum and "some lane named a vertex" across chunks of [`LANES`]
+/// indices (vertical operations the compiler turns into vector
+/// instructions), folded across lanes once at the end.
 macro_rules! scanner {
     ($name:ident, $t:ty, $n:literal) => {
         /// Scan `src` (whole indices) into `acc`, copying to `dst` when given.
         #[inline]
         fn $name(src: &[u8], mut dst: Option<&mut [u8]>, restart: Option<u32>, acc: &mut MinMax) {
-            // A restart value the format cannot hold matches nothing.
-            let skip = restart.and_then(|r| <$t>::try_from(r).ok());
             const STEP: usize = LANES * $n;
-            let mut chunks = src.chunks_exact(STEP);
-            let mut at = 0usize;
-            let (mut lo, mut hi) = (<$t>::MAX, <$t>::MIN);
-            let mut any = false;
-            for c in &mut chunks {
-                if let Some(d) = dst.as_deref_mut() {
-                    d[at..at + STEP].copy_from_slice(c);
-                }
-                at += STEP;
+            #[inline(always)]
+            fn load(c: &[u8]) -> [$t; LANES] {
                 let mut v = [0 as $t; LANES];
                 for (x, b) in v.iter_mut().zip(c.chunks_exact($n)) {
                     *x = <$t>::from_le_bytes(b.try_into().unwrap_or([0; $n]));
                 }
-                match skip {
-                    None => {
-                        for x in v {
-                            lo = lo.min(x);
-                            hi = hi.max(x);
+                v
+            }
+            let mut lo = [<$t>::MAX; LANES];
+            let mut hi = [<$t>::MIN; LANES];
+            // Per lane: all-ones once the lane saw an index naming a vertex.
+            let mut alive = [0 as $t; LANES];
+            // A restart value the format cannot hold matches nothing.
+            let skip = restart.and_then(|r| <$t>::try_from(r).ok());
+            let mut chunks = src.chunks_exact(STEP);
+            let mut at = 0usize;
+            match skip {
+                None => {
+                    for c in &mut chunks {
+                        if let Some(d) = dst.as_deref_mut() {
+                            d[at..at + STEP].copy_from_slice(c);
                         }
-                        any = true;
+                        at += STEP;
+                        let v = load(c);
+                        for i in 0..LANES {
+                            lo[i] = lo[i].min(v[i]);
+                            hi[i] = hi[i].max(v[i]);
+                        }
                     }
-                    Some(r) => {
-                        // Branch-free: a restart lane contributes the
-                        // neutral element of each fold.
-                        let mut live = 0u32;
-                        for x in v {
-                            let keep = x != r;
-                            lo = lo.min(if keep { x } else { <$t>::MAX });
-                            hi = hi.max(if keep { x } else { <$t>::MIN });
-                            live += keep as u32;
+                    if at > 0 {
+                        alive = [<$t>::MAX; LANES];
+                    }
+                }
+                Some(r) => {
+                    for c in &mut chunks {
+                        if let Some(d) = dst.as_deref_mut() {
+                            d[at..at + STEP].copy_from_slice(c);
                         }
-                        any |= live != 0;
+                        at += STEP;
+                        let v = load(c);
+                        // A restart lane gets the all-ones mask `m`, which
+                        // turns it into the neutral element of each fold.
+                        for i in 0..LANES {
+                            let m = ((v[i] == r) as $t).wrapping_neg();
+                            lo[i] = lo[i].min(v[i] | m);
+                            hi[i] = hi[i].max(v[i] & !m);
+                            alive[i] |= !m;
+                        }
                     }
                 }
             }
@@ -270,18 +286,20 @@ macro_rules! scanner {
             if let Some(d) = dst.as_deref_mut() {
                 d[at..at + tail.len()].copy_from_slice(tail);
             }
-            for b in tail.chunks_exact($n) {
+            for (i, b) in tail.chunks_exact($n).enumerate() {
                 let x = <$t>::from_le_bytes(b.try_into().unwrap_or([0; $n]));
                 if Some(x) != skip {
-                    lo = lo.min(x);
-                    hi = hi.max(x);
-                    any = true;
+                    lo[i] = lo[i].min(x);
+                    hi[i] = hi[i].max(x);
+                    alive[i] = <$t>::MAX;
                 }
             }
-            if any {
-                acc.min = acc.min.min(lo as u32);
-                acc.max = acc.max.max(hi as u32);
-                acc.any = true;
+            for i in 0..LANES {
+                if alive[i] != 0 {
+                    acc.min = acc.min.min(lo[i] as u32);
+                    acc.max = acc.max.max(hi[i] as u32);
+                    acc.any = true;
+                }
             }
         }
     };
@@ -430,34 +448,43 @@ struct Slot {
     hash: u64,
     /// The memory's range generation at the scan or the last proof.
     generation: Option<u64>,
+    /// Last use (for replacement within the set).
+    used: u64,
 }
+
+/// Entries per set.
+const WAYS: usize = 4;
 
 /// Scanned index ranges per guest range, proven current before reuse.
 ///
-/// The cache is direct-mapped: `slots` entries (a power of two) allocated
-/// when it is made; a lookup whose slot holds another key replaces it. A
-/// slot's range is reused when the memory's
+/// The cache is 4-way set-associative: `slots` entries (a power of two,
+/// at least 4) allocated when it is made; a key lives in the set its hash
+/// names, and a new key replaces the least recently used entry of the set.
+/// A slot's range is reused when the memory's
 /// [`range_generation`](GuestMemory::range_generation) of the bytes is the
 /// one recorded, or else when the bytes hash (xxh3-64) to the recorded hash.
 /// Keys are guest values only (address, length, width, restart value).
 #[derive(Clone, Debug)]
 pub struct IndexRangeCache {
     slots: Box<[Option<Slot>]>,
+    tick: u64,
     telemetry: IndexTelemetry,
 }
 
 impl Default for IndexRangeCache {
     fn default() -> Self {
-        IndexRangeCache::new(1024)
+        IndexRangeCache::new(4096)
     }
 }
 
 impl IndexRangeCache {
-    /// A cache of `slots` entries (rounded up to a power of two, at least 1).
+    /// A cache of `slots` entries (rounded up to a power of two, at least
+    /// one set of 4).
     pub fn new(slots: usize) -> IndexRangeCache {
-        let n = slots.max(1).next_power_of_two();
+        let n = slots.max(WAYS).next_power_of_two();
         IndexRangeCache {
             slots: vec![None; n].into_boxed_slice(),
+            tick: 0,
             telemetry: IndexTelemetry::default(),
         }
     }
@@ -496,10 +523,21 @@ impl IndexRangeCache {
             format: ib.format,
             restart,
         };
-        let at = slot_of(&key, self.slots.len());
+        self.tick += 1;
+        let set = set_of(&key, self.slots.len() / WAYS) * WAYS;
+        let ways = &mut self.slots[set..set + WAYS];
+        // The way holding the key, else the one to replace (empty, or least
+        // recently used).
+        let at = match ways.iter().position(|w| w.is_some_and(|w| w.key == key)) {
+            Some(i) => i,
+            None => (0..WAYS)
+                .min_by_key(|&i| ways[i].map_or(0, |w| w.used))
+                .unwrap_or(0),
+        };
         let generation = mem.range_generation(start, len);
-        if let Some(s) = &mut self.slots[at] {
+        if let Some(s) = &mut ways[at] {
             if s.key == key {
+                s.used = self.tick;
                 if generation.is_some() && s.generation == generation {
                     self.telemetry.hits += 1;
                     return Ok((s.range, IndexOutcome::Hit));
@@ -524,25 +562,26 @@ impl IndexRangeCache {
         self.telemetry.bytes_scanned += len;
         self.telemetry.bytes_hashed += len;
         let range = acc.result();
-        self.slots[at] = Some(Slot {
+        self.slots[set + at] = Some(Slot {
             key,
             range,
             hash: h.digest(),
             generation,
+            used: self.tick,
         });
         Ok((range, IndexOutcome::Miss))
     }
 }
 
-/// The slot of a key: its xxh3 folded to the table size.
-fn slot_of(key: &ScanKey, slots: usize) -> usize {
+/// The set of a key: its xxh3 folded to the number of sets.
+fn set_of(key: &ScanKey, sets: usize) -> usize {
     let mut b = [0u8; 24];
     b[..8].copy_from_slice(&key.start.to_le_bytes());
     b[8..16].copy_from_slice(&key.len.to_le_bytes());
     b[16] = key.format.bytes() as u8;
     b[17] = key.restart.is_some() as u8;
     b[20..24].copy_from_slice(&key.restart.unwrap_or(0).to_le_bytes());
-    (xxh3_64(&b) as usize) & (slots - 1)
+    (xxh3_64(&b) as usize) & (sets - 1)
 }
 
 #[cfg(test)]

@@ -23,6 +23,17 @@
 //! - The first wrap ends the first ring cycle; `steady_*` counts the draws
 //!   after it.
 //!
+//! # The mesa-ring-indexed scenario ([`mesa_ring_indexed`])
+//!
+//! The same ring, with indexed draws as Mesa streams them: each draw
+//! writes its unique vertices (two thirds of its index count: quads of four
+//! vertices drawn as two triangles), then its 16-bit index buffer (restart
+//! off), then its table, each 256-byte aligned. The descriptor's records
+//! still reach the end of the ring. The index buffer is fetched through
+//! the cache on every run (the emulator uploads it whatever the rules);
+//! only the third run ([`Rules::NarrowedScan`]) scans it, through an
+//! [`IndexRangeCache`], so vertex-id bindings narrow to the largest index.
+//!
 //! # Stream files (JSON lines)
 //!
 //! One JSON object per line, `kind` first; blank lines and lines starting
@@ -44,8 +55,9 @@
 
 use crate::cache::{BufferCache, CacheError, Telemetry, DEFAULT_CAPACITY};
 use crate::draws::{Addr, DrawSpec, Word32};
+use crate::index::{IndexError, IndexFormat, IndexRangeCache};
 use crate::memory::SparseMemory;
-use crate::plan::{BindError, BindPlan, BindRange};
+use crate::plan::{BindError, BindPlan, BindRange, BufferKey, Draw};
 use crate::vsharp::{encode_linear, OobSelect};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Write};
@@ -85,8 +97,12 @@ pub enum Event {
 pub enum Rules {
     /// [`BindPlan::bind_baseline`].
     Baseline,
-    /// [`BindPlan::bind`].
+    /// [`BindPlan::bind`], index buffers not scanned (indexed draws keep the
+    /// baseline for vertex-id bindings).
     Narrowed,
+    /// [`BindPlan::bind`] with each indexed draw's index range from an
+    /// [`IndexRangeCache`].
+    NarrowedScan,
 }
 
 /// One run's figures; the keys `shaderlift replay --json` prints.
@@ -106,17 +122,35 @@ pub struct ReplayStats {
     pub bytes_hashed: u64,
     /// Distinct keys.
     pub distinct_keys: u64,
+    /// Index-range lookups answered from the index cache (generation or
+    /// hash proof).
+    pub index_hits: u64,
+    /// Index buffers scanned.
+    pub index_misses: u64,
+    /// Index bytes scanned or hashed by the index cache.
+    pub index_bytes: u64,
     /// Seconds in bind + cache.
     pub seconds: f64,
 }
 
-/// Both runs.
+impl ReplayStats {
+    /// Guest bytes the run moved: copied and hashed by the buffer cache, and
+    /// scanned or hashed by the index cache.
+    pub fn bytes_moved(&self) -> u64 {
+        self.bytes_copied + self.bytes_hashed + self.index_bytes
+    }
+}
+
+/// The three runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Comparison {
     /// Baseline rules.
     pub baseline: ReplayStats,
-    /// Narrowed rules.
+    /// Narrowed rules, index buffers not scanned.
     pub narrowed: ReplayStats,
+    /// Narrowed rules with index buffers scanned (equal to `narrowed` on
+    /// streams without indexed draws, but for the time).
+    pub narrowed_scan: ReplayStats,
 }
 
 /// A replay failure, naming the event.
@@ -131,6 +165,16 @@ pub enum ReplayError {
         draw: u64,
         /// The error.
         source: BindError,
+    },
+    /// An index buffer could not be scanned.
+    #[error("event {event} (draw {draw}): {source}")]
+    Index {
+        /// Event index.
+        event: usize,
+        /// Draw index.
+        draw: u64,
+        /// The error.
+        source: IndexError,
     },
     /// The cache failed.
     #[error("event {event} (draw {draw}): {source}")]
@@ -162,6 +206,7 @@ pub struct Replayer<'p> {
     rules: Rules,
     memory: SparseMemory,
     cache: BufferCache,
+    indices: IndexRangeCache,
     out: Vec<BindRange>,
     user_data: Vec<u32>,
     steady_from: Option<Telemetry>,
@@ -179,6 +224,7 @@ impl<'p> Replayer<'p> {
             rules,
             memory: SparseMemory::with_generations(),
             cache: BufferCache::new(DEFAULT_CAPACITY),
+            indices: IndexRangeCache::default(),
             out: vec![BindRange::EMPTY; plan.len()],
             user_data: Vec::new(),
             steady_from: None,
@@ -209,13 +255,41 @@ impl<'p> Replayer<'p> {
                 self.user_data.clear();
                 self.user_data.extend(user_data.iter().map(|w| w.0));
                 let t0 = Instant::now();
-                let d = draw.as_draw();
+                let mut d = draw.as_draw();
+                if let Some((ib, restart)) = draw.index_buffer() {
+                    let index_error = |source| ReplayError::Index {
+                        event,
+                        draw: draw_no,
+                        source,
+                    };
+                    // The index buffer upload, the same under every rule.
+                    let (start, len) = ib.checked_range().map_err(index_error)?;
+                    let key = BufferKey {
+                        base: start,
+                        size: len,
+                    };
+                    self.cache
+                        .get(key, &self.memory)
+                        .map_err(|source| ReplayError::Cache {
+                            event,
+                            draw: draw_no,
+                            source,
+                        })?;
+                    if let (Rules::NarrowedScan, Draw::Indexed { indices, .. }) =
+                        (self.rules, &mut d)
+                    {
+                        *indices = self
+                            .indices
+                            .range(&self.memory, &ib, restart)
+                            .map_err(index_error)?;
+                    }
+                }
                 let n = match self.rules {
                     Rules::Baseline => {
                         self.plan
                             .bind_baseline(&self.user_data, &self.memory, &mut self.out)
                     }
-                    Rules::Narrowed => {
+                    Rules::Narrowed | Rules::NarrowedScan => {
                         self.plan
                             .bind(&d, &self.user_data, &self.memory, &mut self.out)
                     }
@@ -244,7 +318,11 @@ impl<'p> Replayer<'p> {
     pub fn stats(&self) -> ReplayStats {
         let t = self.cache.telemetry();
         let s = self.steady_from.unwrap_or_default();
+        let ix = self.indices.telemetry();
         ReplayStats {
+            index_hits: ix.hits + ix.hash_hits,
+            index_misses: ix.misses,
+            index_bytes: ix.bytes_scanned + ix.bytes_hashed,
             hits: t.hits,
             misses: t.misses,
             steady_hits: t.hits - s.hits,
@@ -262,7 +340,7 @@ impl<'p> Replayer<'p> {
     }
 }
 
-/// Replay `events` with both rule sets, baseline first.
+/// Replay `events` with the three rule sets, baseline first.
 pub fn compare(plan: &BindPlan, events: &[Event]) -> Result<Comparison, ReplayError> {
     compare_with(plan, || events.iter().cloned())
 }
@@ -282,7 +360,12 @@ pub fn compare_with<I: Iterator<Item = Event>>(
     };
     let baseline = run(Rules::Baseline)?;
     let narrowed = run(Rules::Narrowed)?;
-    Ok(Comparison { baseline, narrowed })
+    let narrowed_scan = run(Rules::NarrowedScan)?;
+    Ok(Comparison {
+        baseline,
+        narrowed,
+        narrowed_scan,
+    })
 }
 
 /// Read a JSON-lines stream.
@@ -324,7 +407,8 @@ pub const RING_VERTEX_COUNTS: [u32; 5] = [36, 72, 24, 36, 108];
 /// Bytes per vertex record (the `cube` binding's stride).
 pub const RING_STRIDE: u32 = 32;
 
-/// The shape of a ring scenario; [`RingConfig::MESA`] is `mesa-ring`.
+/// The shape of a ring scenario; [`RingConfig::MESA`] is `mesa-ring`,
+/// [`RingConfig::MESA_INDEXED`] `mesa-ring-indexed`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RingConfig {
     /// Ring size in bytes.
@@ -333,6 +417,8 @@ pub struct RingConfig {
     pub ring_addr: u64,
     /// Draws per frame.
     pub frame_draws: usize,
+    /// Indexed draws: each draw also streams a 16-bit index buffer.
+    pub indexed: bool,
 }
 
 impl RingConfig {
@@ -341,23 +427,41 @@ impl RingConfig {
         ring_bytes: RING_BYTES,
         ring_addr: RING_ADDR,
         frame_draws: RING_FRAME_DRAWS,
+        indexed: false,
     };
+
+    /// The mesa-ring-indexed scenario: the same ring and frames, indexed.
+    pub const MESA_INDEXED: RingConfig = RingConfig {
+        indexed: true,
+        ..RingConfig::MESA
+    };
+
+    /// Vertices draw `j` of a frame writes, and its index count (0 for
+    /// auto draws).
+    fn draw_shape(&self, j: usize) -> (u32, u32) {
+        let n = RING_VERTEX_COUNTS[j % RING_VERTEX_COUNTS.len()];
+        if self.indexed {
+            (n / 6 * 4, n)
+        } else {
+            (n, 0)
+        }
+    }
 
     /// Guest address of descriptor set 0 (64 KiB below the ring).
     pub fn set0_addr(&self) -> u64 {
         self.ring_addr - 0x1_0000
     }
 
-    /// Ring bytes one draw `j` of a frame takes: vertices and table, each
-    /// 256-byte aligned.
-    fn draw_bytes(j: usize) -> u64 {
-        let vc = RING_VERTEX_COUNTS[j % RING_VERTEX_COUNTS.len()] as u64;
-        align(vc * RING_STRIDE as u64, 256) + 256
+    /// Ring bytes one draw `j` of a frame takes: vertices, indices and
+    /// table, each 256-byte aligned.
+    fn draw_bytes(&self, j: usize) -> u64 {
+        let (vc, ic) = self.draw_shape(j);
+        align(vc as u64 * RING_STRIDE as u64, 256) + align(ic as u64 * 2, 256) + 256
     }
 
     /// Ring bytes one frame takes.
     pub fn frame_bytes(&self) -> u64 {
-        (0..self.frame_draws).map(Self::draw_bytes).sum()
+        (0..self.frame_draws).map(|j| self.draw_bytes(j)).sum()
     }
 
     /// The stream with `draws` draws for the `cube` shader (user data
@@ -406,7 +510,7 @@ impl RingStream {
                 self.pending.push_back(Event::Steady);
             }
         }
-        let vc = RING_VERTEX_COUNTS[j % RING_VERTEX_COUNTS.len()];
+        let (vc, ic) = cfg.draw_shape(j);
         let data = cfg.ring_addr + self.offset;
         // Deterministic vertex bytes, the same in every frame.
         let words: Vec<Word32> = (0..vc * RING_STRIDE / 4)
@@ -416,7 +520,25 @@ impl RingStream {
             addr: Addr(data),
             words,
         });
-        let table = data + align(vc as u64 * RING_STRIDE as u64, 256);
+        let indices = data + align(vc as u64 * RING_STRIDE as u64, 256);
+        if ic > 0 {
+            // Quads of four vertices as two triangles, two indices a dword.
+            let idx: Vec<u32> = (0..ic)
+                .map(|i| {
+                    let (q, k) = (i / 6, i % 6);
+                    4 * q + [0, 1, 2, 0, 2, 3][k as usize]
+                })
+                .collect();
+            let words = idx
+                .chunks(2)
+                .map(|p| Word32(p[0] | p.get(1).copied().unwrap_or(0) << 16))
+                .collect();
+            self.pending.push_back(Event::Write {
+                addr: Addr(indices),
+                words,
+            });
+        }
+        let table = indices + align(ic as u64 * 2, 256);
         let records = ((cfg.ring_addr + cfg.ring_bytes - data) / RING_STRIDE as u64) as u32;
         let v = encode_linear(data, RING_STRIDE, records, OobSelect::Structured);
         self.pending.push_back(Event::Write {
@@ -429,14 +551,26 @@ impl RingStream {
                 Word32(0),
                 Word32(cfg.set0_addr() as u32),
             ],
-            draw: DrawSpec::Auto {
-                first_vertex: 0,
-                vertex_count: vc,
-                instance_count: 1,
-                chunks: Vec::new(),
+            draw: if ic > 0 {
+                DrawSpec::Indexed {
+                    index_count: ic,
+                    instance_count: 1,
+                    first_index: 0,
+                    index_addr: Some(Addr(indices)),
+                    index_format: Some(IndexFormat::U16),
+                    base_vertex: 0,
+                    restart: None,
+                }
+            } else {
+                DrawSpec::Auto {
+                    first_vertex: 0,
+                    vertex_count: vc,
+                    instance_count: 1,
+                    chunks: Vec::new(),
+                }
             },
         });
-        self.offset += RingConfig::draw_bytes(j);
+        self.offset += cfg.draw_bytes(j);
         self.n += 1;
     }
 }
@@ -485,6 +619,12 @@ pub fn mesa_ring(draws: usize) -> Vec<Event> {
     RingConfig::MESA.events(draws)
 }
 
+/// The mesa-ring-indexed stream ([`RingConfig::MESA_INDEXED`]) with `draws`
+/// draws.
+pub fn mesa_ring_indexed(draws: usize) -> Vec<Event> {
+    RingConfig::MESA_INDEXED.events(draws)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -497,6 +637,7 @@ mod tests {
         ring_bytes: 256 << 10,
         ring_addr: RING_ADDR,
         frame_draws: 40,
+        indexed: false,
     };
 
     #[test]
@@ -527,6 +668,28 @@ mod tests {
     }
 
     #[test]
+    fn indexed_ring_replay_narrows_only_when_the_index_buffers_are_scanned() {
+        let plan = BindPlan::new(&cube_trace(), Stage::Ngg).unwrap();
+        let cfg = RingConfig {
+            indexed: true,
+            ..SMALL
+        };
+        let ev = cfg.events(7 * cfg.frame_draws);
+        let c = compare(&plan, &ev).unwrap();
+        let (b, n, s) = (c.baseline, c.narrowed, c.narrowed_scan);
+        // Without the scan, indexed draws keep the ring-long baseline.
+        assert_eq!(n.bytes_moved(), b.bytes_moved(), "{n:?} vs {b:?}");
+        assert_eq!(n.index_misses + n.index_hits, 0);
+        // With it, the vertex ranges end at the draw's last vertex.
+        assert!(b.bytes_moved() > 50 * s.bytes_moved(), "{b:?} vs {s:?}");
+        assert_eq!(s.steady_misses, 0, "{s:?}");
+        // Every index buffer scanned once per ring position, then proven
+        // by hashing (the ring rewrites the same bytes).
+        assert_eq!(s.index_misses, 3 * cfg.frame_draws as u64);
+        assert_eq!(s.index_hits, 4 * cfg.frame_draws as u64);
+    }
+
+    #[test]
     fn a_stream_written_as_json_lines_replays_the_same() {
         let plan = BindPlan::new(&cube_trace(), Stage::Ngg).unwrap();
         let ev = SMALL.events(3 * SMALL.frame_draws + 20);
@@ -542,6 +705,7 @@ mod tests {
         };
         assert_eq!(strip(a.narrowed), strip(b.narrowed));
         assert_eq!(strip(a.baseline), strip(b.baseline));
+        assert_eq!(strip(a.narrowed_scan), strip(b.narrowed_scan));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `shaderlift replay`: a draw stream through the reference buffer cache,
-//! once with the baseline (D733) bind ranges and once with the narrowed
-//! (D879) ones, in the same process; both telemetry sets side by side.
+//! with the baseline (D733) bind ranges, the narrowed (D879) ones, and the
+//! narrowed ones with indexed draws' index buffers scanned, in the same
+//! process; the three telemetry sets side by side.
 //!
 //! The shader is the real `corpus/radv/cube` (its code is built into the
 //! binary), traced by the register-source tracer like any capture.
@@ -21,6 +22,9 @@ pub enum Scenario {
     /// Every draw streams its vertices into a 4 MiB upload ring; each
     /// binding's records reach the end of the ring; the frames repeat.
     MesaRing,
+    /// The same ring with indexed draws: each draw also streams a 16-bit
+    /// index buffer, which the third run scans for its largest index.
+    MesaRingIndexed,
 }
 
 /// Replay a draw stream through the reference buffer cache with the
@@ -54,7 +58,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with = "stream")]
     pub write_stream: Option<PathBuf>,
 
-    /// Print `{"baseline": {...}, "narrowed": {...}}`.
+    /// Print `{"baseline": {...}, "narrowed": {...}, "narrowed_scan": {...}}`.
     #[arg(long)]
     pub json: bool,
 }
@@ -87,7 +91,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
             (format!("{}: {draws} draws", path.display()), cmp)
         }
         None => {
-            let cfg = RingConfig::MESA;
+            let (cfg, name) = match args.scenario {
+                Some(Scenario::MesaRingIndexed) => (RingConfig::MESA_INDEXED, "mesa-ring-indexed"),
+                _ => (RingConfig::MESA, "mesa-ring"),
+            };
             if let Some(path) = &args.write_stream {
                 let f = File::create(path)
                     .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
@@ -96,8 +103,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
                     .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
             }
             let cmp = replay::compare_with(&plan, || cfg.stream(args.draws))
-                .map_err(|e| CliError::Input(format!("mesa-ring: {e}")))?;
-            (format!("mesa-ring: {} draws, 4 MiB ring", args.draws), cmp)
+                .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
+            (format!("{name}: {} draws, 4 MiB ring", args.draws), cmp)
         }
     };
     let stdout = io::stdout();
@@ -133,53 +140,56 @@ fn pct(hits: u64, misses: u64) -> String {
     }
 }
 
-/// The side-by-side table.
+/// One row's figure of a run.
+type Figure = fn(&ReplayStats) -> u64;
+
+/// The side-by-side table: baseline, narrowed, narrowed with index scans,
+/// and the baseline's ratio to the last.
 fn write_table(out: &mut impl Write, title: &str, c: &Comparison) -> io::Result<()> {
-    let (b, n): (&ReplayStats, &ReplayStats) = (&c.baseline, &c.narrowed);
+    let (b, n, x): (&ReplayStats, &ReplayStats, &ReplayStats) =
+        (&c.baseline, &c.narrowed, &c.narrowed_scan);
     writeln!(out, "{title}, shader corpus/radv/cube")?;
     writeln!(
         out,
-        "{:<22} {:>16} {:>16} {:>12}",
-        "", "baseline", "narrowed", "baseline/narrowed"
+        "{:<22} {:>14} {:>14} {:>14} {:>10}",
+        "", "baseline", "narrowed", "narrowed+scan", "base/scan"
     )?;
-    let rows: [(&str, u64, u64); 7] = [
-        ("hits", b.hits, n.hits),
-        ("misses", b.misses, n.misses),
-        ("steady_hits", b.steady_hits, n.steady_hits),
-        ("steady_misses", b.steady_misses, n.steady_misses),
-        ("bytes_copied", b.bytes_copied, n.bytes_copied),
-        ("bytes_hashed", b.bytes_hashed, n.bytes_hashed),
-        ("distinct_keys", b.distinct_keys, n.distinct_keys),
+    let rows: [(&str, Figure); 11] = [
+        ("hits", |s| s.hits),
+        ("misses", |s| s.misses),
+        ("steady_hits", |s| s.steady_hits),
+        ("steady_misses", |s| s.steady_misses),
+        ("bytes_copied", |s| s.bytes_copied),
+        ("bytes_hashed", |s| s.bytes_hashed),
+        ("distinct_keys", |s| s.distinct_keys),
+        ("index_hits", |s| s.index_hits),
+        ("index_misses", |s| s.index_misses),
+        ("index_bytes", |s| s.index_bytes),
+        ("bytes moved (all)", ReplayStats::bytes_moved),
     ];
-    for (name, x, y) in rows {
+    for (name, f) in rows {
+        let (p, q, r) = (f(b), f(n), f(x));
         writeln!(
             out,
-            "{name:<22} {x:>16} {y:>16} {:>12}",
-            ratio(x as f64, y as f64)
+            "{name:<22} {p:>14} {q:>14} {r:>14} {:>10}",
+            ratio(p as f64, r as f64)
         )?;
     }
-    let moved = |s: &ReplayStats| (s.bytes_copied + s.bytes_hashed) as f64;
     writeln!(
         out,
-        "{:<22} {:>16} {:>16} {:>12}",
-        "bytes copied+hashed",
-        moved(b),
-        moved(n),
-        ratio(moved(b), moved(n))
-    )?;
-    writeln!(
-        out,
-        "{:<22} {:>16} {:>16}",
+        "{:<22} {:>14} {:>14} {:>14}",
         "steady hit rate",
         pct(b.steady_hits, b.steady_misses),
-        pct(n.steady_hits, n.steady_misses)
+        pct(n.steady_hits, n.steady_misses),
+        pct(x.steady_hits, x.steady_misses)
     )?;
     writeln!(
         out,
-        "{:<22} {:>16.4} {:>16.4} {:>12}",
+        "{:<22} {:>14.4} {:>14.4} {:>14.4} {:>10}",
         "seconds",
         b.seconds,
         n.seconds,
-        ratio(b.seconds, n.seconds)
+        x.seconds,
+        ratio(b.seconds, x.seconds)
     )
 }
