@@ -264,6 +264,31 @@ macro_rules! scanner {
                         alive = [<$t>::MAX; LANES];
                     }
                 }
+                Some(r) if r == <$t>::MAX => {
+                    // The usual restart value, all-ones, is already neutral
+                    // for the minimum; for the maximum, fold `x + 1`
+                    // (wrapping), which sends it to 0, neutral there, and
+                    // keeps every other value in order. A lane whose
+                    // maximum stays 0 saw only restart values.
+                    let mut hi1 = [0 as $t; LANES];
+                    for c in &mut chunks {
+                        if let Some(d) = dst.as_deref_mut() {
+                            d[at..at + STEP].copy_from_slice(c);
+                        }
+                        at += STEP;
+                        let v = load(c);
+                        for i in 0..LANES {
+                            lo[i] = lo[i].min(v[i]);
+                            hi1[i] = hi1[i].max(v[i].wrapping_add(1));
+                        }
+                    }
+                    for i in 0..LANES {
+                        if hi1[i] != 0 {
+                            hi[i] = hi1[i] - 1;
+                            alive[i] = <$t>::MAX;
+                        }
+                    }
+                }
                 Some(r) => {
                     for c in &mut chunks {
                         if let Some(d) = dst.as_deref_mut() {
