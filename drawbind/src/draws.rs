@@ -102,6 +102,7 @@ pub struct MemoryBlock {
 /// One draw of a DRAWS.json file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
 pub enum DrawSpec {
     /// A non-indexed draw.
     Auto {

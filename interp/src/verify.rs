@@ -274,6 +274,13 @@ impl<'a> Verifier<'a> {
                     }
                 }
             }
+            _ => {
+                report.error = Some(format!(
+                    "{}: the interpreter does not run this kind of draw",
+                    self.shader.name
+                ));
+                return report;
+            }
         };
         match run_draw(&self.program, memory, user_data, &draw, &self.cfg) {
             Ok(run) => report.check = check_draw(&run, &self.trace, &bindings),

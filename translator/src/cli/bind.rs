@@ -154,6 +154,7 @@ fn describe(d: &DrawSpec) -> String {
             s
         }
         DrawSpec::Indexed { .. } => describe_indexed(d),
+        _ => "a draw of a kind this version does not describe".into(),
     }
 }
 
@@ -261,6 +262,52 @@ mod tests {
         assert!(
             text.contains("draw 1 (auto: vertices 0+36, instances 1, chunks 0+18 18+18)"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn an_indexed_draw_with_its_index_buffer_narrows_to_its_largest_index() {
+        // Indices from first index 2: 7, 40, 0xffff (restart), 3; hardware
+        // base vertex 10, shader base vertex (ud1) 100: records up to 150.
+        let file = DrawsFile::parse(
+            r#"{"user_data": [4096, 100, 5],
+            "memory": [{"addr": "0x800000001000", "words": [
+                "0x00100000", "0x000c8000", 100000, "0x1104dfac",
+                "0x00200000", "0x00208000", 64, "0x1104dfac"]},
+                {"addr": "0x9000", "words": ["0x00630063", "0x00280007", "0x0003ffff"]}],
+            "draws": [{"kind": "indexed", "index_count": 4, "first_index": 2, "index_addr": "0x9000",
+                       "index_format": "u16", "restart": "0xffff", "base_vertex": 10}]}"#,
+        )
+        .unwrap();
+        let cap = capture("instanced");
+        let report = bind_all(&instanced_trace(), &cap, &file).unwrap();
+        let r = &report["draws"][0]["ranges"][0];
+        assert_eq!(
+            (r["size"].as_u64(), r["reason"].as_str()),
+            (Some(151 * 12), Some("narrowed"))
+        );
+        let mut text = Vec::new();
+        write_text(&mut text, &report).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(
+            text.contains("draw 0 (indexed: 4 u16 indices from 2 at 0x9000, restart 0xffff, base vertex 10, instances 1)"),
+            "{text}"
+        );
+        // An index buffer that is not in memory is an error naming it.
+        let file = DrawsFile::parse(
+            r#"{"user_data": [4096, 100, 5],
+            "memory": [{"addr": "0x800000001000", "words": [
+                "0x00100000", "0x000c8000", 100000, "0x1104dfac",
+                "0x00200000", "0x00208000", 64, "0x1104dfac"]}],
+            "draws": [{"kind": "indexed", "index_count": 4, "index_addr": "0x9000", "index_format": "u32"}]}"#,
+        )
+        .unwrap();
+        let e = bind_all(&instanced_trace(), &cap, &file)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("draw 0: index buffer: the 16 bytes at 0x9000"),
+            "{e}"
         );
     }
 

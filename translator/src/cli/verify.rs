@@ -132,6 +132,7 @@ fn describe(d: &DrawSpec) -> String {
                 )
             }
         }
+        _ => "a draw of a kind this version does not describe".into(),
     }
 }
 
