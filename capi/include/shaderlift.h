@@ -14,9 +14,10 @@
  *
  * Threads: shaders, plans and draws are immutable once created and may be
  * shared by any number of threads. shaderlift_bind takes no lock, touches no
- * shared mutable state and allocates nothing: it reads the plan, its
- * arguments and a per-thread scratch buffer, and calls `read` on the calling
- * thread only. Do not free a handle while another thread uses it.
+ * shared mutable state and allocates nothing: it reads the plan and its
+ * arguments, works in a scratch buffer on the stack (per thread for plans of
+ * more than 32 descriptors), and calls `read` on the calling thread only.
+ * Do not free a handle while another thread uses it.
  */
 
 
@@ -393,8 +394,9 @@ const char *shaderlift_plan_descriptor_source(const struct shaderlift_plan *plan
                                               uint32_t descriptor);
 
 // Bind one draw: write one range per descriptor of the plan to `out` and
-// their count to `*written`. Allocates nothing on success and takes no
-// lock; the plan is only read.
+// their count to `*written`. Takes no lock and allocates nothing on
+// success (plans of more than 32 descriptors: once per thread, on its
+// first such bind, for a per-thread scratch); the plan is only read.
 //
 // `user_data` holds `user_data_count` user-data words (word k is in SGPR
 // `abi.user_data_sgpr + k` at entry; NULL when the count is 0). `read`

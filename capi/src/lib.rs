@@ -25,9 +25,10 @@
 //! # Threads
 //!
 //! Shaders, plans and draws are immutable after creation and may be shared
-//! by any number of threads. `shaderlift_bind` reads only its arguments and
-//! a per-thread scratch buffer (no lock, no shared mutable state, no
-//! allocation); it calls the read callback on the calling thread only.
+//! by any number of threads. `shaderlift_bind` reads only the plan and its
+//! arguments and works in a stack scratch buffer (per thread for plans of
+//! more than 32 descriptors): no lock, no shared mutable state, no
+//! allocation. It calls the read callback on the calling thread only.
 //! Freeing a handle while another thread uses it is the caller's bug.
 
 #![warn(missing_docs)]
@@ -80,13 +81,19 @@ unsafe fn free_box<T>(p: *mut T) {
     });
 }
 
+/// A NULL pointer argument, by name: the helpers' error, small so the
+/// per-draw path moves no large values (it becomes a [`CapiError`] or a
+/// [`plan::BindCallError`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NullArg(pub &'static str);
+
 /// `&T` from a pointer argument, or the NULL error naming it.
 ///
 /// # Safety
 /// `p` is NULL or points to a valid `T` that outlives `'a`.
-unsafe fn ref_arg<'a, T>(p: *const T, name: &'static str) -> Result<&'a T, CapiError> {
+unsafe fn ref_arg<'a, T>(p: *const T, name: &'static str) -> Result<&'a T, NullArg> {
     // SAFETY: the caller's promise.
-    unsafe { p.as_ref() }.ok_or(CapiError::Null(name))
+    unsafe { p.as_ref() }.ok_or(NullArg(name))
 }
 
 /// `&mut T` from an out-pointer argument, or the NULL error naming it.
@@ -94,9 +101,9 @@ unsafe fn ref_arg<'a, T>(p: *const T, name: &'static str) -> Result<&'a T, CapiE
 /// # Safety
 /// `p` is NULL or points to writable memory for a `T` (already valid, or
 /// of a type without drop glue) that outlives `'a`, not aliased.
-unsafe fn out_arg<'a, T>(p: *mut T, name: &'static str) -> Result<&'a mut T, CapiError> {
+unsafe fn out_arg<'a, T>(p: *mut T, name: &'static str) -> Result<&'a mut T, NullArg> {
     // SAFETY: the caller's promise.
-    unsafe { p.as_mut() }.ok_or(CapiError::Null(name))
+    unsafe { p.as_mut() }.ok_or(NullArg(name))
 }
 
 /// A slice from a pointer and a count: empty for count 0 (any pointer),
@@ -109,12 +116,12 @@ unsafe fn slice_arg<'a, T>(
     p: *const T,
     len: usize,
     name: &'static str,
-) -> Result<&'a [T], CapiError> {
+) -> Result<&'a [T], NullArg> {
     if len == 0 {
         return Ok(&[]);
     }
     if p.is_null() {
-        return Err(CapiError::Null(name));
+        return Err(NullArg(name));
     }
     // SAFETY: the caller's promise, for a non-NULL pointer and len > 0.
     Ok(unsafe { core::slice::from_raw_parts(p, len) })
@@ -129,12 +136,12 @@ unsafe fn slice_out<'a, T>(
     p: *mut T,
     len: usize,
     name: &'static str,
-) -> Result<&'a mut [T], CapiError> {
+) -> Result<&'a mut [T], NullArg> {
     if len == 0 {
         return Ok(&mut []);
     }
     if p.is_null() {
-        return Err(CapiError::Null(name));
+        return Err(NullArg(name));
     }
     // SAFETY: the caller's promise, for a non-NULL pointer and len > 0.
     Ok(unsafe { core::slice::from_raw_parts_mut(p, len) })

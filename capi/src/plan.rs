@@ -6,6 +6,7 @@ use crate::shader::shaderlift_shader;
 use crate::status::{guard, shaderlift_status, CapiError};
 use crate::{out_arg, ref_arg, slice_arg};
 use core::ffi::{c_char, c_void};
+use core::mem::MaybeUninit;
 use drawbind::{BindPlan, BindRange, Draw, GuestMemory};
 use std::cell::RefCell;
 use std::ffi::CString;
@@ -185,12 +186,47 @@ const _: () = {
     assert!(offset_of!((u32, u32), 1) == offset_of!(shaderlift_chunk, count));
 };
 
+/// Why `shaderlift_bind` failed. Small and `Copy`, so the per-draw path
+/// moves no large values; it becomes a [`CapiError`] only on failure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BindCallError {
+    /// A NULL argument.
+    #[error("`{0}` is NULL")]
+    Null(&'static str),
+    /// `out_cap` is below the plan's range count.
+    #[error("the output buffer (ranges) holds {got} but {needed} are needed")]
+    TooSmall {
+        /// The capacity given.
+        got: usize,
+        /// The plan's range count.
+        needed: usize,
+    },
+    /// An unknown `shaderlift_draw::kind`.
+    #[error("draw kind {0} is not a shaderlift_draw_kind")]
+    DrawKind(u32),
+    /// An unknown `shaderlift_draw::index_format`.
+    #[error("index format {0} is not a shaderlift_index_format")]
+    IndexFormat(u32),
+    /// The read callback called `shaderlift_bind` on the same thread.
+    #[error("shaderlift_bind was called from its own read callback")]
+    Reentered,
+    /// drawbind's per-draw failure.
+    #[error(transparent)]
+    Bind(#[from] drawbind::BindError),
+}
+
+impl From<crate::NullArg> for BindCallError {
+    fn from(n: crate::NullArg) -> BindCallError {
+        BindCallError::Null(n.0)
+    }
+}
+
 /// The `drawbind::Draw` of a C draw: the one place that maps the C struct
 /// onto drawbind's draw, so it changes alone when `Draw` does.
 ///
 /// # Safety
 /// `d.chunks` is NULL or points to `d.chunk_count` chunks that outlive `'a`.
-pub(crate) unsafe fn to_draw<'a>(d: &'a shaderlift_draw) -> Result<Draw<'a>, CapiError> {
+pub(crate) unsafe fn to_draw<'a>(d: &'a shaderlift_draw) -> Result<Draw<'a>, BindCallError> {
     match d.kind {
         0 => {
             // SAFETY: the caller promises `chunks` holds `chunk_count`
@@ -211,29 +247,37 @@ pub(crate) unsafe fn to_draw<'a>(d: &'a shaderlift_draw) -> Result<Draw<'a>, Cap
         }
         1 => {
             if d.index_format > shaderlift_index_format::U32 as u32 {
-                return Err(CapiError::Invalid(format!(
-                    "index format {} is not a shaderlift_index_format",
-                    d.index_format
-                )));
+                return Err(BindCallError::IndexFormat(d.index_format));
             }
             Ok(Draw::Indexed {
                 index_count: d.index_count,
                 instance_count: d.instance_count,
             })
         }
-        k => Err(CapiError::Invalid(format!(
-            "draw kind {k} is not a shaderlift_draw_kind"
-        ))),
+        k => Err(BindCallError::DrawKind(k)),
     }
 }
 
-/// Guest memory behind a C read callback.
-struct CallbackMemory {
+/// Guest memory behind a C read callback (what `shaderlift_bind` reads
+/// through; public so benchmarks can time `BindPlan::bind` over it).
+pub struct CallbackMemory {
     read: unsafe extern "C" fn(*mut c_void, u64, *mut c_void, usize) -> bool,
     ctx: *mut c_void,
 }
 
 impl CallbackMemory {
+    /// Memory read through `read(ctx, ...)`.
+    ///
+    /// # Safety
+    /// `read` keeps the `shaderlift_read_fn` contract for `ctx` as long as
+    /// the memory is used.
+    pub unsafe fn new(
+        read: unsafe extern "C" fn(*mut c_void, u64, *mut c_void, usize) -> bool,
+        ctx: *mut c_void,
+    ) -> CallbackMemory {
+        CallbackMemory { read, ctx }
+    }
+
     #[inline]
     fn fill(&self, addr: u64, out: &mut [u8]) -> bool {
         // SAFETY: `out` is writable for its length; the callback's contract
@@ -264,15 +308,12 @@ impl GuestMemory for CallbackMemory {
     }
 }
 
-/// Ranges a thread's scratch holds without allocating.
-const INLINE_RANGES: usize = 64;
+/// Plans of up to this many descriptors bind through a stack scratch.
+const STACK_RANGES: usize = 32;
 
 thread_local! {
-    /// Per-thread scratch for `BindPlan::bind`'s output (plans of up to
-    /// [`INLINE_RANGES`] descriptors).
-    static SCRATCH: RefCell<[BindRange; INLINE_RANGES]> =
-        const { RefCell::new([BindRange::EMPTY; INLINE_RANGES]) };
-    /// The same for larger plans (grown once per thread).
+    /// Per-thread scratch for `BindPlan::bind`'s output for plans of more
+    /// than [`STACK_RANGES`] descriptors (grown once per thread).
     static BIG_SCRATCH: RefCell<Vec<BindRange>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -357,8 +398,9 @@ pub unsafe extern "C" fn shaderlift_plan_descriptor_source(
 }
 
 /// Bind one draw: write one range per descriptor of the plan to `out` and
-/// their count to `*written`. Allocates nothing on success and takes no
-/// lock; the plan is only read.
+/// their count to `*written`. Takes no lock and allocates nothing on
+/// success (plans of more than 32 descriptors: once per thread, on its
+/// first such bind, for a per-thread scratch); the plan is only read.
 ///
 /// `user_data` holds `user_data_count` user-data words (word k is in SGPR
 /// `abi.user_data_sgpr + k` at entry; NULL when the count is 0). `read`
@@ -391,53 +433,91 @@ pub unsafe extern "C" fn shaderlift_bind(
     written: *mut usize,
 ) -> shaderlift_status {
     guard(|| {
-        // SAFETY: the caller promises every pointer is NULL or valid for
-        // its count; the helpers refuse NULL where a value is needed.
-        let (plan, draw, user_data, written) = unsafe {
-            (
-                ref_arg(plan, "plan")?,
-                ref_arg(draw, "draw")?,
-                slice_arg(user_data, user_data_count, "user_data")?,
-                out_arg(written, "written")?,
+        // SAFETY: the caller's promises, passed on.
+        unsafe {
+            bind_draw(
+                plan,
+                draw,
+                user_data,
+                user_data_count,
+                read,
+                ctx,
+                out,
+                out_cap,
+                written,
             )
-        };
-        let read = read.ok_or(CapiError::Null("read"))?;
-        let n = plan.plan.len();
-        if out_cap < n {
-            *written = n;
-            return Err(CapiError::TooSmall {
-                what: "the output buffer (ranges)",
-                got: out_cap,
-                needed: n,
-            });
         }
-        // SAFETY: the caller promises `out` holds `out_cap` ranges, and
-        // `out_cap >= n`.
-        let out = unsafe { crate::slice_out(out, n, "out") }?;
-        // SAFETY: the caller promises `draw.chunks` holds `chunk_count`.
-        let draw = unsafe { to_draw(draw) }?;
-        let memory = CallbackMemory { read, ctx };
-        let mut bind = |scratch: &mut [BindRange]| -> Result<(), CapiError> {
-            let scratch = &mut scratch[..n];
-            plan.plan.bind(&draw, user_data, &memory, scratch)?;
-            for (o, r) in out.iter_mut().zip(scratch.iter()) {
-                *o = (*r).into();
-            }
-            *written = n;
-            Ok(())
-        };
-        let reentered =
-            || CapiError::Invalid("shaderlift_bind was called from its own read callback".into());
-        if n <= INLINE_RANGES {
-            SCRATCH.with(|s| bind(&mut *s.try_borrow_mut().map_err(|_| reentered())?))
-        } else {
-            BIG_SCRATCH.with(|s| {
-                let mut s = s.try_borrow_mut().map_err(|_| reentered())?;
-                if s.len() < n {
-                    s.resize(n, BindRange::EMPTY);
-                }
-                bind(&mut s)
-            })
-        }
+        .map_err(CapiError::from)
     })
+}
+
+/// The body of [`shaderlift_bind`], with a small error type.
+///
+/// # Safety
+/// As [`shaderlift_bind`].
+#[allow(clippy::too_many_arguments)]
+#[inline]
+unsafe fn bind_draw(
+    plan: *const shaderlift_plan,
+    draw: *const shaderlift_draw,
+    user_data: *const u32,
+    user_data_count: usize,
+    read: shaderlift_read_fn,
+    ctx: *mut c_void,
+    out: *mut shaderlift_range,
+    out_cap: usize,
+    written: *mut usize,
+) -> Result<(), BindCallError> {
+    // SAFETY: the caller promises every pointer is NULL or valid for its
+    // count; the helpers refuse NULL where a value is needed.
+    let (plan, draw, user_data, written) = unsafe {
+        (
+            ref_arg(plan, "plan")?,
+            ref_arg(draw, "draw")?,
+            slice_arg(user_data, user_data_count, "user_data")?,
+            out_arg(written, "written")?,
+        )
+    };
+    let read = read.ok_or(BindCallError::Null("read"))?;
+    let n = plan.plan.len();
+    if out_cap < n {
+        *written = n;
+        return Err(BindCallError::TooSmall {
+            got: out_cap,
+            needed: n,
+        });
+    }
+    // SAFETY: the caller promises `out` holds `out_cap` ranges, and
+    // `out_cap >= n`.
+    let out = unsafe { crate::slice_out(out, n, "out") }?;
+    // SAFETY: the caller promises `draw.chunks` holds `chunk_count`.
+    let draw = unsafe { to_draw(draw) }?;
+    let memory = CallbackMemory { read, ctx };
+    let mut bind = |scratch: &mut [BindRange]| -> Result<(), BindCallError> {
+        let scratch = &mut scratch[..n];
+        plan.plan.bind(&draw, user_data, &memory, scratch)?;
+        for (o, r) in out.iter_mut().zip(scratch.iter()) {
+            *o = (*r).into();
+        }
+        *written = n;
+        Ok(())
+    };
+    if n <= STACK_RANGES {
+        let mut stack = [MaybeUninit::<BindRange>::uninit(); STACK_RANGES];
+        for slot in &mut stack[..n] {
+            slot.write(BindRange::EMPTY);
+        }
+        // SAFETY: the first `n` slots were just initialised, and
+        // `MaybeUninit<BindRange>` has `BindRange`'s layout.
+        let scratch = unsafe { &mut *(core::ptr::from_mut(&mut stack[..n]) as *mut [BindRange]) };
+        bind(scratch)
+    } else {
+        BIG_SCRATCH.with(|s| {
+            let mut s = s.try_borrow_mut().map_err(|_| BindCallError::Reentered)?;
+            if s.len() < n {
+                s.resize(n, BindRange::EMPTY);
+            }
+            bind(&mut s)
+        })
+    }
 }

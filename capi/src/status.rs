@@ -106,17 +106,24 @@ pub enum CapiError {
         /// What it needs.
         needed: usize,
     },
-    /// A per-draw failure.
+    /// A `shaderlift_bind` failure.
     #[error(transparent)]
-    Bind(#[from] drawbind::BindError),
+    Bind(#[from] crate::plan::BindCallError),
     /// A translation failure.
     #[error(transparent)]
     Translate(#[from] translator::TranslateError),
 }
 
+impl From<crate::NullArg> for CapiError {
+    fn from(n: crate::NullArg) -> CapiError {
+        CapiError::Null(n.0)
+    }
+}
+
 impl CapiError {
     /// The status code of this error.
     pub fn status(&self) -> shaderlift_status {
+        use crate::plan::BindCallError as C;
         use drawbind::BindError as B;
         match self {
             CapiError::Null(_) => shaderlift_status::NullPointer,
@@ -124,11 +131,18 @@ impl CapiError {
             CapiError::Capture(_) => shaderlift_status::Capture,
             CapiError::Draws(_) => shaderlift_status::Draws,
             CapiError::Plan(_) => shaderlift_status::Plan,
-            CapiError::TooSmall { .. } | CapiError::Bind(B::OutputTooSmall { .. }) => {
+            CapiError::TooSmall { .. }
+            | CapiError::Bind(C::TooSmall { .. } | C::Bind(B::OutputTooSmall { .. })) => {
                 shaderlift_status::OutputTooSmall
             }
-            CapiError::Bind(B::MissingUserData { .. }) => shaderlift_status::MissingUserData,
-            CapiError::Bind(B::Unreadable { .. }) => shaderlift_status::UnreadableMemory,
+            CapiError::Bind(C::Null(_)) => shaderlift_status::NullPointer,
+            CapiError::Bind(C::DrawKind(_) | C::IndexFormat(_) | C::Reentered) => {
+                shaderlift_status::InvalidArgument
+            }
+            CapiError::Bind(C::Bind(B::MissingUserData { .. })) => {
+                shaderlift_status::MissingUserData
+            }
+            CapiError::Bind(C::Bind(B::Unreadable { .. })) => shaderlift_status::UnreadableMemory,
             CapiError::Translate(translator::TranslateError::Unsupported(_)) => {
                 shaderlift_status::Unsupported
             }
@@ -197,20 +211,31 @@ pub extern "C" fn shaderlift_error_text(code: i32) -> *const c_char {
 pub(crate) fn guard(body: impl FnOnce() -> Result<(), CapiError>) -> shaderlift_status {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => shaderlift_status::Ok,
-        Ok(Err(e)) => {
-            set_last_error(&e);
-            e.status()
-        }
-        Err(payload) => {
-            let what = payload
-                .downcast_ref::<&str>()
-                .copied()
-                .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-                .unwrap_or("(no message)");
-            set_last_error(format_args!("internal panic: {what}"));
-            shaderlift_status::Panic
-        }
+        Ok(Err(e)) => failed(e),
+        Err(payload) => panicked(payload),
     }
+}
+
+/// Record a failure's message; its status. Out of line, so the success
+/// path of every function (the per-draw bind above all) stays short.
+#[cold]
+#[inline(never)]
+fn failed(e: CapiError) -> shaderlift_status {
+    set_last_error(&e);
+    e.status()
+}
+
+/// Record a caught panic's message.
+#[cold]
+#[inline(never)]
+fn panicked(payload: Box<dyn std::any::Any + Send>) -> shaderlift_status {
+    let what = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)");
+    set_last_error(format_args!("internal panic: {what}"));
+    shaderlift_status::Panic
 }
 
 #[cfg(test)]
