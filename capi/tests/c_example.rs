@@ -118,3 +118,43 @@ fn c_example_reports_a_missing_capture_with_the_status_text_and_detail() {
         "{stderr}"
     );
 }
+
+#[test]
+fn header_compiles_as_cpp_with_typed_enums() {
+    let dir = profile_dir().join("capi-example");
+    std::fs::create_dir_all(&dir).expect("output directory");
+    let src = dir.join("header_check.cpp");
+    std::fs::write(
+        &src,
+        r#"#include "shaderlift.h"
+static_assert(sizeof(shaderlift_draw_kind) == 4, "uint32_t-based enums");
+static_assert(sizeof(shaderlift_chunk) == 8, "two uint32_t");
+int check(const shaderlift_plan *plan, const shaderlift_draw *draw) {
+    shaderlift_range out[4];
+    size_t n = 0;
+    shaderlift_draw d = *draw;
+    d.kind = SHADERLIFT_DRAW_KIND_INDEXED;
+    d.index_format = SHADERLIFT_INDEX_FORMAT_U16;
+    shaderlift_status s = shaderlift_bind(plan, &d, nullptr, 0, shaderlift_draws_read, nullptr,
+                                          out, 4, &n);
+    return s == SHADERLIFT_STATUS_OK ? static_cast<int>(out[0].reason) : -1;
+}
+"#,
+    )
+    .expect("write the C++ file");
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
+    let status = Command::new(&cxx)
+        .args([
+            "-std=c++17",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-fsyntax-only",
+            "-I",
+        ])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("include"))
+        .arg(&src)
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run the C++ compiler `{cxx}`: {e}"));
+    assert!(status.success(), "{cxx} rejected shaderlift.h: {status}");
+}
