@@ -493,15 +493,24 @@ unsafe fn bind_draw(
     // SAFETY: the caller promises `draw.chunks` holds `chunk_count`.
     let draw = unsafe { to_draw(draw) }?;
     let memory = CallbackMemory { read, ctx };
-    let mut bind = |scratch: &mut [BindRange]| -> Result<(), BindCallError> {
-        let scratch = &mut scratch[..n];
+    with_scratch(n, |scratch| {
         plan.plan.bind(&draw, user_data, &memory, scratch)?;
         for (o, r) in out.iter_mut().zip(scratch.iter()) {
             *o = (*r).into();
         }
         *written = n;
         Ok(())
-    };
+    })
+}
+
+/// Run `f` on a scratch of exactly `n` ranges: on the stack for up to
+/// [`STACK_RANGES`], else in this thread's [`BIG_SCRATCH`] (which a
+/// re-entrant call finds borrowed: [`BindCallError::Reentered`]).
+#[inline]
+fn with_scratch(
+    n: usize,
+    f: impl FnOnce(&mut [BindRange]) -> Result<(), BindCallError>,
+) -> Result<(), BindCallError> {
     if n <= STACK_RANGES {
         let mut stack = [MaybeUninit::<BindRange>::uninit(); STACK_RANGES];
         for slot in &mut stack[..n] {
@@ -510,14 +519,47 @@ unsafe fn bind_draw(
         // SAFETY: the first `n` slots were just initialised, and
         // `MaybeUninit<BindRange>` has `BindRange`'s layout.
         let scratch = unsafe { &mut *(core::ptr::from_mut(&mut stack[..n]) as *mut [BindRange]) };
-        bind(scratch)
+        f(scratch)
     } else {
         BIG_SCRATCH.with(|s| {
             let mut s = s.try_borrow_mut().map_err(|_| BindCallError::Reentered)?;
             if s.len() < n {
                 s.resize(n, BindRange::EMPTY);
             }
-            bind(&mut s)
+            f(&mut s[..n])
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scratch_has_exactly_n_ranges_on_the_stack_and_past_it() {
+        for n in [0, 1, STACK_RANGES, STACK_RANGES + 1, 3 * STACK_RANGES] {
+            let mut seen = None;
+            with_scratch(n, |s| {
+                seen = Some(s.len());
+                s.fill(BindRange {
+                    size: 7,
+                    ..BindRange::EMPTY
+                });
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(seen, Some(n));
+        }
+    }
+
+    #[test]
+    fn a_reentrant_bind_past_the_stack_is_an_error_not_a_panic() {
+        let n = STACK_RANGES + 1;
+        let inner = with_scratch(n, |_| with_scratch(n, |_| Ok(())));
+        assert_eq!(inner, Err(BindCallError::Reentered));
+        // Small plans bind re-entrantly: each call has its own stack scratch.
+        assert_eq!(with_scratch(2, |_| with_scratch(2, |_| Ok(()))), Ok(()));
+        // The per-thread scratch is free again afterwards.
+        assert_eq!(with_scratch(n, |_| Ok(())), Ok(()));
     }
 }
