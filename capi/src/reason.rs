@@ -105,10 +105,13 @@ impl From<Reason> for shaderlift_reason {
 /// that is not one. Never NULL; never freed.
 #[no_mangle]
 pub extern "C" fn shaderlift_reason_text(code: i32) -> *const c_char {
-    usize::try_from(code)
-        .ok()
-        .and_then(|i| REASONS.get(i))
-        .map_or(c"unknown reason".as_ptr(), |(_, t)| t.as_ptr())
+    std::panic::catch_unwind(|| {
+        usize::try_from(code)
+            .ok()
+            .and_then(|i| REASONS.get(i))
+            .map_or(c"unknown reason".as_ptr(), |(_, t)| t.as_ptr())
+    })
+    .unwrap_or(c"unknown reason".as_ptr())
 }
 
 #[cfg(test)]

@@ -200,10 +200,13 @@ pub extern "C" fn shaderlift_last_error() -> *const c_char {
 /// that is not one). Never NULL; never freed.
 #[no_mangle]
 pub extern "C" fn shaderlift_error_text(code: i32) -> *const c_char {
-    shaderlift_status::ALL
-        .iter()
-        .find(|s| **s as i32 == code)
-        .map_or(c"unknown status code".as_ptr(), |s| s.text().as_ptr())
+    catch_unwind(|| {
+        shaderlift_status::ALL
+            .iter()
+            .find(|s| **s as i32 == code)
+            .map_or(c"unknown status code".as_ptr(), |s| s.text().as_ptr())
+    })
+    .unwrap_or(c"unknown status code".as_ptr())
 }
 
 /// Run an exported function's body: catch any panic (it never crosses the
