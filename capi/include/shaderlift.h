@@ -239,12 +239,16 @@ typedef struct shaderlift_draw {
   uint32_t index_count;
   // Indexed: the first index read.
   uint32_t first_index;
-  // Indexed: added to every index.
+  // Indexed: what the hardware adds to every index (`VGT_INDX_OFFSET`;
+  // 0 for RADV, whose shaders add Vulkan's `vertexOffset` themselves).
   int32_t base_vertex;
   // Indexed: nonzero when primitive restart is on.
   uint8_t has_restart;
-  // Indexed: nonzero when `index_min`/`index_max` hold the draw's
-  // smallest and largest index (from a scan of the index buffer).
+  // Indexed: a `shaderlift_index_range_kind`: 0 unknown (vertex-id
+  // bindings keep the baseline), 1 `index_min`/`index_max` hold the
+  // smallest and largest index that names a vertex (from
+  // `shaderlift_index_scan_copy` or your own scan), 2 no index names a
+  // vertex (only restart values).
   uint8_t has_index_range;
   // Indexed: the restart index (when `has_restart`).
   uint32_t restart;
@@ -425,6 +429,29 @@ enum shaderlift_status shaderlift_bind(const struct shaderlift_plan *plan,
                                        struct shaderlift_range *out,
                                        size_t out_cap,
                                        size_t *written);
+
+// Copy `len` bytes of indices from `src` to `dst` and find, in the same
+// pass, the smallest and largest index that names a vertex: the
+// `index_min`/`index_max` an indexed `shaderlift_draw` wants. `format` is
+// a `shaderlift_index_format`; with `has_restart`, indices equal to
+// `restart` are skipped. On success `*range_kind` is 1 with
+// `*index_min`/`*index_max` set, or 2 when no index names a vertex
+// (`shaderlift_draw::has_index_range` takes the value as it is). `dst` may
+// be NULL to scan without copying. A trailing partial index is copied but
+// not scanned. Allocates nothing; safe to call from any thread.
+//
+// # Safety
+// `src` holds `len` readable bytes; `dst` is NULL or holds `len` writable
+// bytes not overlapping `src`; the out-pointers are writable.
+enum shaderlift_status shaderlift_index_scan_copy(const uint8_t *src,
+                                                  uint8_t *dst,
+                                                  size_t len,
+                                                  uint32_t format,
+                                                  uint8_t has_restart,
+                                                  uint32_t restart,
+                                                  uint8_t *range_kind,
+                                                  uint32_t *index_min,
+                                                  uint32_t *index_max);
 
 // The static short name of a reason code, as `shaderlift bind` prints it
 // (`"narrowed"`, `"no-index-bound"`, ...); `"unknown reason"` for a value

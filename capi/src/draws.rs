@@ -6,7 +6,7 @@ use crate::status::{guard, shaderlift_status, CapiError};
 use crate::{c_str_arg, out_arg, ref_arg};
 use core::ffi::{c_char, c_void};
 use drawbind::draws::{DrawSpec, DrawsFile};
-use drawbind::{GuestMemory, SparseMemory};
+use drawbind::{BindFaults, Draw, GuestMemory, IndexRange, SparseMemory};
 
 /// The contents of a DRAWS.json file (the format `shaderlift bind` reads):
 /// user-data words, guest memory and draws. Immutable after loading.
@@ -22,6 +22,7 @@ pub struct shaderlift_draws {
 impl shaderlift_draws {
     fn new(file: &DrawsFile) -> Box<shaderlift_draws> {
         let mut chunks = Vec::new();
+        let memory = file.memory();
         let draws = file
             .draws
             .iter()
@@ -56,18 +57,52 @@ impl shaderlift_draws {
                     index_count,
                     instance_count,
                     first_index,
-                } => shaderlift_draw {
-                    kind: shaderlift_draw_kind::Indexed as u32,
-                    instance_count: *instance_count,
-                    index_count: *index_count,
-                    first_index: *first_index,
+                    index_format,
+                    base_vertex,
+                    ..
+                } => {
+                    let (addr, restart) = spec
+                        .index_buffer()
+                        .map_or((0, None), |(ib, r)| (ib.addr, r));
+                    // The range `shaderlift bind` uses: scanned from the
+                    // file's memory (unknown without an index buffer, or
+                    // when it cannot be read).
+                    let indices = match spec.as_draw_scanned(&memory, BindFaults::default()) {
+                        Ok(Draw::Indexed { indices, .. }) => indices,
+                        _ => IndexRange::Unknown,
+                    };
+                    let (has_index_range, index_min, index_max) = match indices {
+                        IndexRange::Unknown => (0, 0, 0),
+                        IndexRange::Span { min, max } => (1, min, max),
+                        IndexRange::Empty => (2, 0, 0),
+                    };
+                    shaderlift_draw {
+                        kind: shaderlift_draw_kind::Indexed as u32,
+                        instance_count: *instance_count,
+                        index_addr: addr,
+                        index_format: index_format.unwrap_or_default() as u32,
+                        index_count: *index_count,
+                        first_index: *first_index,
+                        base_vertex: *base_vertex,
+                        has_restart: restart.is_some() as u8,
+                        restart: restart.unwrap_or(0),
+                        has_index_range,
+                        index_min,
+                        index_max,
+                        ..shaderlift_draw::default()
+                    }
+                }
+                // A draw kind the C API does not know yet: an unknown kind,
+                // which shaderlift_bind refuses.
+                _ => shaderlift_draw {
+                    kind: u32::MAX,
                     ..shaderlift_draw::default()
                 },
             })
             .collect();
         Box::new(shaderlift_draws {
             user_data: file.user_data(),
-            memory: file.memory(),
+            memory,
             draws,
             _chunks: chunks,
         })

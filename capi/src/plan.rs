@@ -7,7 +7,7 @@ use crate::status::{guard, shaderlift_status, CapiError};
 use crate::{out_arg, ref_arg, slice_arg};
 use core::ffi::{c_char, c_void};
 use core::mem::MaybeUninit;
-use drawbind::{BindPlan, BindRange, Draw, GuestMemory};
+use drawbind::{BindPlan, BindRange, Draw, GuestMemory, IndexBuffer, IndexFormat, IndexRange};
 use std::cell::RefCell;
 use std::ffi::CString;
 
@@ -100,12 +100,16 @@ pub struct shaderlift_draw {
     pub index_count: u32,
     /// Indexed: the first index read.
     pub first_index: u32,
-    /// Indexed: added to every index.
+    /// Indexed: what the hardware adds to every index (`VGT_INDX_OFFSET`;
+    /// 0 for RADV, whose shaders add Vulkan's `vertexOffset` themselves).
     pub base_vertex: i32,
     /// Indexed: nonzero when primitive restart is on.
     pub has_restart: u8,
-    /// Indexed: nonzero when `index_min`/`index_max` hold the draw's
-    /// smallest and largest index (from a scan of the index buffer).
+    /// Indexed: a `shaderlift_index_range_kind`: 0 unknown (vertex-id
+    /// bindings keep the baseline), 1 `index_min`/`index_max` hold the
+    /// smallest and largest index that names a vertex (from
+    /// `shaderlift_index_scan_copy` or your own scan), 2 no index names a
+    /// vertex (only restart values).
     pub has_index_range: u8,
     /// Indexed: the restart index (when `has_restart`).
     pub restart: u32,
@@ -207,6 +211,9 @@ pub enum BindCallError {
     /// An unknown `shaderlift_draw::index_format`.
     #[error("index format {0} is not a shaderlift_index_format")]
     IndexFormat(u32),
+    /// An unknown `shaderlift_draw::has_index_range`.
+    #[error("has_index_range {0} is not 0 (unknown), 1 (index_min/index_max) or 2 (no vertex)")]
+    IndexRangeKind(u8),
     /// The read callback called `shaderlift_bind` on the same thread.
     #[error("shaderlift_bind was called from its own read callback")]
     Reentered,
@@ -246,15 +253,40 @@ pub(crate) unsafe fn to_draw<'a>(d: &'a shaderlift_draw) -> Result<Draw<'a>, Bin
             })
         }
         1 => {
-            if d.index_format > shaderlift_index_format::U32 as u32 {
-                return Err(BindCallError::IndexFormat(d.index_format));
-            }
+            let format = index_format(d.index_format)?;
+            let indices = match d.has_index_range {
+                0 => IndexRange::Unknown,
+                1 => IndexRange::Span {
+                    min: d.index_min,
+                    max: d.index_max,
+                },
+                2 => IndexRange::Empty,
+                k => return Err(BindCallError::IndexRangeKind(k)),
+            };
             Ok(Draw::Indexed {
-                index_count: d.index_count,
+                index_buffer: IndexBuffer {
+                    addr: d.index_addr,
+                    format,
+                    count: d.index_count,
+                    first_index: d.first_index,
+                },
+                base_vertex: d.base_vertex,
+                restart: (d.has_restart != 0).then_some(d.restart),
                 instance_count: d.instance_count,
+                indices,
             })
         }
         k => Err(BindCallError::DrawKind(k)),
+    }
+}
+
+/// The index format a `shaderlift_index_format` value names.
+pub(crate) fn index_format(f: u32) -> Result<IndexFormat, BindCallError> {
+    match f {
+        0 => Ok(IndexFormat::U8),
+        1 => Ok(IndexFormat::U16),
+        2 => Ok(IndexFormat::U32),
+        f => Err(BindCallError::IndexFormat(f)),
     }
 }
 
@@ -529,6 +561,61 @@ fn with_scratch(
             f(&mut s[..n])
         })
     }
+}
+
+/// Copy `len` bytes of indices from `src` to `dst` and find, in the same
+/// pass, the smallest and largest index that names a vertex: the
+/// `index_min`/`index_max` an indexed `shaderlift_draw` wants. `format` is
+/// a `shaderlift_index_format`; with `has_restart`, indices equal to
+/// `restart` are skipped. On success `*range_kind` is 1 with
+/// `*index_min`/`*index_max` set, or 2 when no index names a vertex
+/// (`shaderlift_draw::has_index_range` takes the value as it is). `dst` may
+/// be NULL to scan without copying. A trailing partial index is copied but
+/// not scanned. Allocates nothing; safe to call from any thread.
+///
+/// # Safety
+/// `src` holds `len` readable bytes; `dst` is NULL or holds `len` writable
+/// bytes not overlapping `src`; the out-pointers are writable.
+#[no_mangle]
+pub unsafe extern "C" fn shaderlift_index_scan_copy(
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+    format: u32,
+    has_restart: u8,
+    restart: u32,
+    range_kind: *mut u8,
+    index_min: *mut u32,
+    index_max: *mut u32,
+) -> shaderlift_status {
+    guard(|| {
+        // SAFETY: the caller promises the out-pointers are NULL or writable
+        // and `src` holds `len` bytes.
+        let (kind, lo, hi, src) = unsafe {
+            (
+                out_arg(range_kind, "range_kind")?,
+                out_arg(index_min, "index_min")?,
+                out_arg(index_max, "index_max")?,
+                slice_arg(src, len, "src")?,
+            )
+        };
+        let format = index_format(format)?;
+        let restart = (has_restart != 0).then_some(restart);
+        let range = if dst.is_null() {
+            drawbind::index::scan(src, format, restart)
+        } else {
+            // SAFETY: the caller promises `dst` holds `len` writable bytes
+            // that do not overlap `src`.
+            let dst = unsafe { core::slice::from_raw_parts_mut(dst, len) };
+            drawbind::index::scan_copy(src, dst, format, restart)
+                .map_err(|e| CapiError::Invalid(e.to_string()))?
+        };
+        (*kind, *lo, *hi) = match range {
+            IndexRange::Span { min, max } => (1, min, max),
+            IndexRange::Empty | IndexRange::Unknown => (2, 0, 0),
+        };
+        Ok(())
+    })
 }
 
 #[cfg(test)]

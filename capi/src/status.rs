@@ -136,9 +136,9 @@ impl CapiError {
                 shaderlift_status::OutputTooSmall
             }
             CapiError::Bind(C::Null(_)) => shaderlift_status::NullPointer,
-            CapiError::Bind(C::DrawKind(_) | C::IndexFormat(_) | C::Reentered) => {
-                shaderlift_status::InvalidArgument
-            }
+            CapiError::Bind(
+                C::DrawKind(_) | C::IndexFormat(_) | C::IndexRangeKind(_) | C::Reentered,
+            ) => shaderlift_status::InvalidArgument,
             CapiError::Bind(C::Bind(B::MissingUserData { .. })) => {
                 shaderlift_status::MissingUserData
             }

@@ -2,7 +2,9 @@
 //! Rust API's, and bad arguments are status codes, never crashes.
 
 use core::ffi::{c_char, c_void};
-use drawbind::{BindPlan, BindRange, Draw, GuestMemory, SparseMemory};
+use drawbind::{
+    BindPlan, BindRange, Draw, GuestMemory, IndexBuffer, IndexFormat, IndexRange, SparseMemory,
+};
 use shaderlift_capi::draws::*;
 use shaderlift_capi::plan::*;
 use shaderlift_capi::reason::shaderlift_reason_text;
@@ -514,9 +516,63 @@ fn indexed_and_chunked_c_draws_map_to_the_rust_draws() {
                 instance_count: 3,
                 ..Default::default()
             },
-            Draw::Indexed {
+            Draw::indexed(
+                IndexBuffer {
+                    addr: 0,
+                    format: IndexFormat::U16,
+                    count: 30,
+                    first_index: 0,
+                },
+                3,
+            ),
+        ),
+        (
+            shaderlift_draw {
+                kind: shaderlift_draw_kind::Indexed as u32,
+                index_addr: 0x9000,
+                index_format: shaderlift_index_format::U32 as u32,
                 index_count: 30,
-                instance_count: 3,
+                first_index: 4,
+                base_vertex: -3,
+                has_restart: 1,
+                restart: 77,
+                has_index_range: 1,
+                index_min: 5,
+                index_max: 20,
+                instance_count: 1,
+                ..Default::default()
+            },
+            Draw::Indexed {
+                index_buffer: IndexBuffer {
+                    addr: 0x9000,
+                    format: IndexFormat::U32,
+                    count: 30,
+                    first_index: 4,
+                },
+                base_vertex: -3,
+                restart: Some(77),
+                instance_count: 1,
+                indices: IndexRange::Span { min: 5, max: 20 },
+            },
+        ),
+        (
+            shaderlift_draw {
+                kind: shaderlift_draw_kind::Indexed as u32,
+                index_count: 30,
+                has_index_range: 2,
+                ..Default::default()
+            },
+            Draw::Indexed {
+                index_buffer: IndexBuffer {
+                    addr: 0,
+                    format: IndexFormat::U16,
+                    count: 30,
+                    first_index: 0,
+                },
+                base_vertex: 0,
+                restart: None,
+                instance_count: 1,
+                indices: IndexRange::Empty,
             },
         ),
     ] {
@@ -787,4 +843,68 @@ fn plans_bind_from_many_threads_at_once() {
             });
         }
     });
+}
+
+#[test]
+fn index_scan_copy_copies_and_finds_the_range_or_names_the_bad_argument() {
+    let src: Vec<u8> = [9u16, 0xffff, 2, 40, 7]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    let mut dst = vec![0u8; src.len()];
+    let (mut kind, mut lo, mut hi) = (0u8, 0u32, 0u32);
+    let call =
+        |dst: *mut u8, format: u32, has_restart: u8, kind: &mut u8, lo: &mut u32, hi: &mut u32| {
+            // SAFETY: the buffers hold `src.len()` bytes; the out-pointers are
+            // live locals.
+            unsafe {
+                shaderlift_index_scan_copy(
+                    src.as_ptr(),
+                    dst,
+                    src.len(),
+                    format,
+                    has_restart,
+                    0xffff,
+                    kind,
+                    lo,
+                    hi,
+                )
+            }
+        };
+    let u16f = shaderlift_index_format::U16 as u32;
+    assert_eq!(
+        call(dst.as_mut_ptr(), u16f, 1, &mut kind, &mut lo, &mut hi),
+        shaderlift_status::Ok
+    );
+    assert_eq!((kind, lo, hi), (1, 2, 40));
+    assert_eq!(dst, src, "the copy is exact");
+    assert_eq!(
+        call(null_mut(), u16f, 0, &mut kind, &mut lo, &mut hi),
+        shaderlift_status::Ok
+    );
+    assert_eq!(
+        (kind, lo, hi),
+        (1, 2, 0xffff),
+        "without restart all-ones is a vertex"
+    );
+    assert_eq!(
+        call(null_mut(), 7, 0, &mut kind, &mut lo, &mut hi),
+        shaderlift_status::InvalidArgument
+    );
+    // SAFETY: NULL out-pointers are refused before anything is written.
+    let s = unsafe {
+        shaderlift_index_scan_copy(
+            src.as_ptr(),
+            null_mut(),
+            src.len(),
+            u16f,
+            0,
+            0,
+            null_mut(),
+            null_mut(),
+            null_mut(),
+        )
+    };
+    assert_eq!(s, shaderlift_status::NullPointer);
+    assert!(last_error().contains("range_kind"), "{}", last_error());
 }
