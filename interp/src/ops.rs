@@ -251,6 +251,12 @@ pub(crate) enum VOp {
     FmacLegacy,
     Fmamk,
     Fmaak,
+    /// `v_fma_mix_f32` (`None`), `v_fma_mixlo_f16` (`Some(false)`),
+    /// `v_fma_mixhi_f16` (`Some(true)`): an f32 fma of sources that are each
+    /// f32 or one half of an f16 pair, the result f32 or one f16 half.
+    FmaMix {
+        half: Option<bool>,
+    },
     Mad,
     MadLegacy,
     Mac,
@@ -996,6 +1002,9 @@ fn vector(name: &str) -> Option<VOp> {
         "fmac_legacy_f32" => FmacLegacy,
         "fmamk_f32" => Fmamk,
         "fmaak_f32" => Fmaak,
+        "fma_mix_f32" => FmaMix { half: None },
+        "fma_mixlo_f16" => FmaMix { half: Some(false) },
+        "fma_mixhi_f16" => FmaMix { half: Some(true) },
         "mad_f32" => Mad,
         "mad_legacy_f32" => MadLegacy,
         "mac_f32" => Mac,

@@ -396,6 +396,55 @@ impl Exec<'_, '_> {
                 }
                 return Ok(());
             }
+            VOp::FmaMix { half } => {
+                let dst = vdefs[0].ok_or_else(|| self.unsupported("no destination"))?;
+                let reg = vreg(dst);
+                let mut used = inst.operands.iter().filter(|s| s.is_use() && !s.is_def());
+                let slots: [Option<&Slot>; 3] = [used.next(), used.next(), used.next()];
+                let mut out = [(0u32, 0u8); 64];
+                for lane in bits(exec) {
+                    let mut x = [0u32; 3];
+                    let mut def = true;
+                    for (i, slot) in slots.iter().enumerate() {
+                        let Some(slot) = slot else {
+                            return Err(self.unsupported("v_fma_mix needs three sources"));
+                        };
+                        let (raw, d) = src(i)?.get(w, lane);
+                        def &= d;
+                        x[i] = mix_source(slot, raw);
+                    }
+                    let r = f::fma(x[0], x[1], x[2], flush);
+                    let r = f::omod_clamp(r, 0, clamp, flush);
+                    out[lane] = match half {
+                        None => (r, if def { 0xf } else { 0 }),
+                        Some(hi) => {
+                            // Clamped in f32 above: [0, 1] rounds into [0, 1].
+                            let h = f::f32_to_f16(r, false) as u32;
+                            let m = if def { 0x3 } else { 0 };
+                            if hi {
+                                (h << 16, m << 2)
+                            } else {
+                                (h, m)
+                            }
+                        }
+                    };
+                }
+                for lane in bits(exec) {
+                    let (v, m) = out[lane];
+                    match half {
+                        None => w.write_v(reg, lane, v, m),
+                        Some(hi) => {
+                            // The other half keeps its bytes (and their
+                            // definedness).
+                            let (old, old_m) = w.read_v(reg, lane);
+                            let keep: u32 = if hi { 0x0000_ffff } else { 0xffff_0000 };
+                            let keep_m: u8 = if hi { 0x3 } else { 0xc };
+                            w.write_v(reg, lane, (old & keep) | v, (old_m & keep_m) | m);
+                        }
+                    }
+                }
+                return Ok(());
+            }
             VOp::Cmp { op: c, ty, x } => {
                 let a = src(0)?;
                 let b = src(1)?;
@@ -640,6 +689,34 @@ impl Exec<'_, '_> {
                 None => w.write_mask(VCC, res),
             }
         }
+    }
+}
+
+/// One `v_fma_mix*` source as f32 bits: with `op_sel_hi` it is the f16 in
+/// the half `op_sel` picks (an inline constant is then its f16 value),
+/// else the 32-bit value as f32; `neg_hi` (which `isa` reports as `ABS`
+/// for these opcodes, as LLVM prints it: `|v1|`) takes the absolute value
+/// and `neg_lo` negates, in that order.
+fn mix_source(slot: &Slot, raw: u32) -> u32 {
+    let x = if slot.mods.contains(OpMods::OP_SEL_HI) {
+        let h = match slot.op {
+            Operand::Inline(c) => isa::operand::inline_f16(c).unwrap_or(raw as u16),
+            _ if slot.mods.contains(OpMods::OP_SEL) => (raw >> 16) as u16,
+            _ => raw as u16,
+        };
+        f::f16_to_f32(h)
+    } else {
+        raw
+    };
+    let x = if slot.mods.intersects(OpMods::ABS | OpMods::NEG_HI) {
+        x & 0x7fff_ffff
+    } else {
+        x
+    };
+    if slot.mods.contains(OpMods::NEG) {
+        x ^ 0x8000_0000
+    } else {
+        x
     }
 }
 

@@ -372,3 +372,32 @@ fn sdwa_selects_sources_and_places_results() {
         [0xbbbb_cafe, 0x0057_cafe, 0x0002_cafe, 0x0003_cafe]
     );
 }
+
+#[test]
+fn fma_mix_takes_each_source_as_f32_or_the_f16_half_op_sel_picks() {
+    // v0: f16 pair (lo 2.0, hi 3.0); v1: f16 pair (lo 0.5, hi −4.0); v2: f32 0.25.
+    let run = |insn: &[u32], old_v3: u32| -> [u32; 4] {
+        let mut w = wave([0x4200_4000; 4], [0xc400_3800; 4], [0x3e80_0000; 4], [0; 4]);
+        for l in 0..4 {
+            w.set_vgpr(3, l, old_v3);
+        }
+        one(insn, &mut w, 3)
+    };
+    // v_fma_mix_f32 v3, v0, v1, v2 op_sel:[1,0,0] op_sel_hi:[1,1,0]: 3·0.5 + 0.25.
+    assert_eq!(run(&[0xcc20_0803, 0x1c0a_0300], 0), [0x3fe0_0000; 4]);
+    // v_fma_mixlo_f16 v3, v0, v1, v2 op_sel_hi:[1,1,1]: 2·0.5 + (f16 low half
+    // of 0x3e800000 = 0) = 1.0 into the low half; the high half is kept.
+    assert_eq!(
+        run(&[0xcc21_4003, 0x1c0a_0300], 0xdead_0000),
+        [0xdead_3c00; 4]
+    );
+    // v_fma_mixhi_f16 v3, -v0, |v1|, v2 op_sel:[0,1,0] op_sel_hi:[1,1,0] clamp:
+    // −2·|−4| + 0.25 clamps to 0 in the high half; the low half is kept.
+    assert_eq!(
+        run(&[0xcc22_9203, 0x3c0a_0300], 0xffff_beef),
+        [0x0000_beef; 4]
+    );
+    // v_fma_mix_f32 v3, v0, 1.0, v2 op_sel_hi:[1,1,0]: the inline constant of
+    // an f16 source is the f16 1.0: 2·1 + 0.25.
+    assert_eq!(run(&[0xcc20_0003, 0x1c09_e500], 0), [0x4010_0000; 4]);
+}
