@@ -2723,12 +2723,10 @@ impl Lifter<'_> {
                         };
                         (vals[0], vals[1], acc)
                     }
-                    "v_fmamk_f32" | "v_madmk_f32" => {
-                        if !need(self, 3) {
-                            return;
-                        }
-                        (vals[0], vals[2], vals[1])
-                    }
+                    // The operands come in LLVM's print order, which for
+                    // the literal forms is the order of the computation:
+                    // fmamk/madmk `src0, K, src1` (S0·K + S1), fmaak/madak
+                    // `src0, src1, K` (S0·S1 + K).
                     _ => {
                         if !need(self, 3) {
                             return;
