@@ -14,6 +14,7 @@
 //! Exit status 1 when any row has a violation or failed; an unsupported
 //! construct in translation is a status, not a failure.
 
+use super::args::{resolve_stage_abi, AbiPreset};
 use super::error::output_result;
 use super::CliError;
 use analysis::trace::{trace_code, ShaderTrace, TraceConfig};
@@ -22,7 +23,7 @@ use drawbind::{BindPlan, BindRange};
 use indicatif::{ProgressBar, ProgressStyle};
 use interp::scene::synthesize;
 use interp::{verify, Shader, VerifyOptions};
-use isa::{Abi, Decoder, Instruction, Mode};
+use isa::{Decoder, Instruction, Mode, Stage};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -47,9 +48,16 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
 
-    /// Entry-register ABI preset for captures without metadata (raw code).
+    /// Hardware stage (ngg, vs, ps, cs) for captures without metadata (raw
+    /// code, code objects); captures with metadata keep theirs.
+    #[arg(long)]
+    pub stage: Option<Stage>,
+
+    /// Entry-register ABI preset for captures without metadata (raw code,
+    /// code objects); alone it selects its stage too, as for every
+    /// subcommand. Captures with metadata keep theirs.
     #[arg(long, value_name = "PRESET", value_parser = super::args::parse_abi)]
-    pub abi: Option<Abi>,
+    pub abi: Option<AbiPreset>,
 
     /// Also run each translated shader on the Vulkan device and compare its
     /// outputs with the interpreter's (lavapipe by default).
@@ -157,8 +165,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 .join(", ")
         )));
     }
+    let (stage, abi) = resolve_stage_abi(args.stage, args.abi)?;
     let opts = CaptureOptions {
-        abi: args.abi,
+        stage,
+        abi,
+        only_unrecorded: true,
         ..CaptureOptions::default()
     };
     let spirv_val = find_tool("spirv-val");
