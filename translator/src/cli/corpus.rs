@@ -11,8 +11,10 @@
 //!
 //! Captures run in parallel (rayon); the rows come out in the walk's order.
 //! A panic inside one capture is caught and reported as that row's failure.
-//! Exit status 1 when any row has a violation or failed; an unsupported
-//! construct in translation is a status, not a failure.
+//! Exit status 1 when any row has a violation or failed (a draw not fully
+//! verified fails its row; so does a `--run` that compared nothing, unless
+//! `--allow-skip`); an unsupported construct in
+//! translation is a status, not a failure.
 
 use super::args::{resolve_stage_abi, AbiPreset};
 use super::error::output_result;
@@ -63,6 +65,12 @@ pub struct Args {
     /// outputs with the interpreter's (lavapipe by default).
     #[arg(long)]
     pub run: bool,
+
+    /// With --run: accept a run that checked nothing (no Vulkan device, or
+    /// a shader whose run compared no export word) instead of failing its
+    /// rows; the rows still say so.
+    #[arg(long)]
+    pub allow_skip: bool,
 }
 
 /// One descriptor's verdict.
@@ -212,7 +220,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         pb.finish_and_clear();
     }
     if args.run {
-        run_on_device(&jobs, &mut rows, &opts);
+        run_on_device(&jobs, &mut rows, &opts, args.allow_skip);
     }
     let text = if args.json {
         let mut s =
@@ -313,6 +321,15 @@ fn check_capture(
                 row.narrowed_bindings = b.narrowed_bindings;
                 row.violations = b.violations;
                 row.unverified = b.unverified;
+                if b.unverified > 0 {
+                    // As for `shaderlift verify`: a draw the interpreter
+                    // could not check completely is never silently clean.
+                    row.failed = true;
+                    row.error = Some(format!(
+                        "{} of {} draws could not be checked completely",
+                        b.unverified, b.draws
+                    ));
+                }
             }
             Err(e) => {
                 row.failed = true;
@@ -355,12 +372,26 @@ fn check_capture(
 /// `--run`: every translated vertex shader on the Vulkan device (one device
 /// for the whole run), its exports compared with the interpreter's on the
 /// default scene's draws.
-fn run_on_device(jobs: &[(PathBuf, String)], rows: &mut [Row], opts: &CaptureOptions) {
+fn run_on_device(
+    jobs: &[(PathBuf, String)],
+    rows: &mut [Row],
+    opts: &CaptureOptions,
+    allow_skip: bool,
+) {
+    let skip = |r: &mut Row, why: String| {
+        r.run = format!("skipped: {why}");
+        if !allow_skip {
+            r.failed = true;
+            r.error = Some(format!(
+                "--run checked nothing: {why} (pass --allow-skip to accept)"
+            ));
+        }
+    };
     let harness = match vkharness::Harness::new(vkharness::DeviceChoice::Default) {
         Ok(h) => h,
         Err(e) => {
             for r in rows.iter_mut().filter(|r| r.run == "pending") {
-                r.run = format!("skipped: no Vulkan device ({e})");
+                skip(r, format!("no Vulkan device ({e})"));
             }
             return;
         }
@@ -369,32 +400,38 @@ fn run_on_device(jobs: &[(PathBuf, String)], rows: &mut [Row], opts: &CaptureOpt
         if row.run != "pending" {
             continue;
         }
-        let result = catch_unwind(AssertUnwindSafe(|| -> Result<String, String> {
-            let capture = Capture::open(path, opts).map_err(|e| e.to_string())?;
-            let config = TraceConfig::new(
-                capture.stage(),
-                capture.abi(),
-                capture.wave_size() == WaveSize::W32,
-            );
-            let trace = trace_code(&capture.code, capture.target(), &config);
-            let scene = synthesize(&trace, &capture.abi()).to_draws_file();
-            let report = super::run::execute(
-                &capture,
-                &scene,
-                &super::run::RunOptions::default(),
-                &harness,
-            )
-            .map_err(|e| e.to_string())?;
-            if report.mismatches > 0 {
-                return Err(format!(
-                    "{} vertices, {} mismatches",
-                    report.vertices, report.mismatches
-                ));
-            }
-            Ok(format!("{} vertices, 0 mismatches", report.vertices))
-        }));
+        let result = catch_unwind(AssertUnwindSafe(
+            || -> Result<Result<String, String>, String> {
+                let capture = Capture::open(path, opts).map_err(|e| e.to_string())?;
+                let config = TraceConfig::new(
+                    capture.stage(),
+                    capture.abi(),
+                    capture.wave_size() == WaveSize::W32,
+                );
+                let trace = trace_code(&capture.code, capture.target(), &config);
+                let scene = synthesize(&trace, &capture.abi()).to_draws_file();
+                let report = super::run::execute(
+                    &capture,
+                    &scene,
+                    &super::run::RunOptions::default(),
+                    &harness,
+                )
+                .map_err(|e| e.to_string())?;
+                if report.mismatches > 0 {
+                    return Err(format!(
+                        "{} vertices, {} mismatches",
+                        report.vertices, report.mismatches
+                    ));
+                }
+                if let Some(why) = super::run::nothing_compared(&report) {
+                    return Ok(Err(why));
+                }
+                Ok(Ok(format!("{} vertices, 0 mismatches", report.vertices)))
+            },
+        ));
         match result {
-            Ok(Ok(s)) => row.run = s,
+            Ok(Ok(Ok(s))) => row.run = s,
+            Ok(Ok(Err(why))) => skip(row, why),
             Ok(Err(e)) => {
                 row.run = "mismatch or error".into();
                 row.failed = true;
@@ -648,11 +685,20 @@ fn table(rows: &[Row]) -> String {
         .count();
     let failed = rows.iter().filter(|r| r.failed).count();
     let draws: usize = rows.iter().map(|r| r.draws).sum();
+    let unverified: usize = rows.iter().map(|r| r.unverified).sum();
+    let skipped = rows.iter().filter(|r| r.run.starts_with("skipped")).count();
+    let mut checked = format!("{} draws verified", draws - unverified.min(draws));
+    if unverified > 0 {
+        let _ = write!(checked, ", {unverified} not verified");
+    }
+    if skipped > 0 {
+        let _ = write!(checked, ", {skipped} device runs skipped");
+    }
     let _ = writeln!(
         s,
-        "{} shaders: {} draws verified, {} violations, {} translated, {} failed; bound {} of {} baseline bytes ({:.0}x less)",
+        "{} shaders: {}, {} violations, {} translated, {} failed; bound {} of {} baseline bytes ({:.0}x less)",
         rows.len(),
-        draws,
+        checked,
         violations,
         translated,
         failed,
