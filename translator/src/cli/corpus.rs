@@ -326,8 +326,10 @@ fn check_capture(
                     // could not check completely is never silently clean.
                     row.failed = true;
                     row.error = Some(format!(
-                        "{} of {} draws could not be checked completely",
-                        b.unverified, b.draws
+                        "{} of {} draws could not be checked completely (first: {})",
+                        b.unverified,
+                        b.draws,
+                        b.first_unverified.as_deref().unwrap_or("-")
                     ));
                 }
             }
@@ -474,6 +476,8 @@ struct BindFigures {
     baseline: u64,
     violations: usize,
     unverified: usize,
+    /// Why the first unverified draw was not checked completely.
+    first_unverified: Option<String>,
 }
 
 fn bind_and_verify(
@@ -516,7 +520,15 @@ fn bind_and_verify(
         &VerifyOptions::default(),
     )
     .map_err(|e| e.to_string())?;
+    let first_unverified = report.draws.iter().find(|d| !d.verified()).map(|d| {
+        match (&d.error, d.check.undefined.first()) {
+            (Some(e), _) => e.clone(),
+            (None, Some(f)) => format!("{f:?}"),
+            (None, None) => "not checked completely".into(),
+        }
+    });
     Ok(BindFigures {
+        first_unverified,
         draws: scene.draws.len(),
         bindings,
         narrowed_bindings,
