@@ -44,7 +44,7 @@ mod walk;
 
 pub use error::{CaptureError, Note};
 pub use meta::{abi_preset, default_abi, Meta, UnknownWaveSize, WaveSize, META_VERSION};
-pub use walk::{bundled, bundled_root, find_captures};
+pub use walk::{bundled, bundled_root, find_captures, walk_captures};
 
 use isa::{Abi, Stage, Target};
 use std::fs;

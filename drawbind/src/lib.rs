@@ -24,7 +24,7 @@ pub mod replay;
 pub mod vsharp;
 
 pub use cache::{BufferCache, CacheError, Outcome, Telemetry};
-pub use memory::{GuestMemory, SparseMemory, PAGE_SHIFT, PAGE_SIZE};
+pub use memory::{GuestMemory, MemoryError, SparseMemory, MAX_MAPPED_BYTES, PAGE_SHIFT, PAGE_SIZE};
 pub use plan::{
     BindError, BindFaults, BindPlan, BindRange, BufferKey, Draw, PlanError, Reason, WordRole,
 };

@@ -155,12 +155,26 @@ pub fn run(args: Args) -> Result<(), CliError> {
     } else {
         args.dirs.clone()
     };
-    let mut jobs: Vec<(PathBuf, String)> = Vec::new();
+    // A directory the walk cannot read is a failed row in its place; the
+    // walk goes on.
+    let mut jobs: Vec<(PathBuf, String, Option<String>)> = Vec::new();
     for root in &roots {
-        let found = ::corpus::find_captures(root).map_err(|e| CliError::Input(e.to_string()))?;
-        for p in found {
-            let name = display_name(root, &p);
-            jobs.push((p, name));
+        let found = ::corpus::walk_captures(root).map_err(|e| CliError::Input(e.to_string()))?;
+        for item in found {
+            match item {
+                Ok(p) => {
+                    let name = display_name(root, &p);
+                    jobs.push((p, name, None));
+                }
+                Err(e) => {
+                    let p = match &e {
+                        ::corpus::CaptureError::Io { path, .. } => path.clone(),
+                        _ => root.clone(),
+                    };
+                    let name = display_name(root, &p);
+                    jobs.push((p, name, Some(e.to_string())));
+                }
+            }
         }
     }
     if jobs.is_empty() {
@@ -191,7 +205,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     });
     let work = || -> Vec<Row> {
         jobs.par_iter()
-            .map(|(path, name)| {
+            .map(|(path, name, walk_error)| {
+                if let Some(e) = walk_error {
+                    return Row::failed(name.clone(), e.clone());
+                }
                 let row = match catch_unwind(AssertUnwindSafe(|| {
                     check_capture(path, name, &opts, spirv_val.as_deref(), args.run)
                 })) {
@@ -375,7 +392,7 @@ fn check_capture(
 /// for the whole run), its exports compared with the interpreter's on the
 /// default scene's draws.
 fn run_on_device(
-    jobs: &[(PathBuf, String)],
+    jobs: &[(PathBuf, String, Option<String>)],
     rows: &mut [Row],
     opts: &CaptureOptions,
     allow_skip: bool,
@@ -398,7 +415,7 @@ fn run_on_device(
             return;
         }
     };
-    for ((path, _), row) in jobs.iter().zip(rows.iter_mut()) {
+    for ((path, _, _), row) in jobs.iter().zip(rows.iter_mut()) {
         if row.run != "pending" {
             continue;
         }
