@@ -53,6 +53,59 @@ pub struct CaptureArgs {
     pub instance_id_vgpr: Option<u8>,
 }
 
+/// The most code bytes `trace`, `cfg`, `bind`, `verify`, `translate`, `run`
+/// and `corpus` analyse: 16 MiB (real shaders are kilobytes; the analyses
+/// keep per-instruction tables). `disasm` streams and has no limit.
+pub const MAX_CODE_BYTES: usize = 16 << 20;
+
+/// The most vertex-shader invocations (vertices × instances, indices ×
+/// instances, every split chunk counted) one draw may ask `verify` and
+/// `run` for: 2^20. The interpreter runs every one of them.
+pub const MAX_DRAW_INVOCATIONS: u64 = 1 << 20;
+
+/// Refuse code larger than [`MAX_CODE_BYTES`] (bad input, exit 1).
+pub fn check_code_size(capture: &Capture) -> Result<(), CliError> {
+    if capture.code.len() > MAX_CODE_BYTES {
+        return Err(CliError::Input(format!(
+            "{}: {} code bytes is more than the {} bytes (16 MiB) this subcommand analyses",
+            capture.path.display(),
+            capture.code.len(),
+            MAX_CODE_BYTES
+        )));
+    }
+    Ok(())
+}
+
+/// Refuse a draw of more than [`MAX_DRAW_INVOCATIONS`] invocations (bad
+/// input, exit 1), before anything is allocated or run for it.
+pub fn check_draw_budget(draws: &drawbind::draws::DrawsFile) -> Result<(), CliError> {
+    use drawbind::draws::DrawSpec;
+    for (i, d) in draws.draws.iter().enumerate() {
+        let n = match d {
+            DrawSpec::Auto {
+                vertex_count,
+                instance_count,
+                chunks,
+                ..
+            } => {
+                let chunked: u64 = chunks.iter().map(|&(_, c)| u64::from(c)).sum();
+                u64::from(*vertex_count).max(chunked) * u64::from(*instance_count)
+            }
+            DrawSpec::Indexed {
+                index_count,
+                instance_count,
+                ..
+            } => u64::from(*index_count) * u64::from(*instance_count),
+        };
+        if n > MAX_DRAW_INVOCATIONS {
+            return Err(CliError::Input(format!(
+                "draw {i} asks for {n} vertex invocations, more than the limit of {MAX_DRAW_INVOCATIONS} per draw"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// An `--abi` preset: the default entry ABI of one stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AbiPreset(pub Stage);
@@ -140,6 +193,13 @@ impl CaptureArgs {
         for note in &capture.notes {
             eprintln!("shaderlift: note: {}: {note}", self.file.display());
         }
+        Ok(capture)
+    }
+
+    /// [`CaptureArgs::open`], refusing code past [`MAX_CODE_BYTES`].
+    pub fn open_for_analysis(&self) -> Result<Capture, CliError> {
+        let capture = self.open()?;
+        check_code_size(&capture)?;
         Ok(capture)
     }
 }

@@ -34,6 +34,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The most worker threads `--jobs` may ask for.
+pub const MAX_JOBS: usize = 256;
+
 /// Run every check on each capture under the given directories (default:
 /// the bundled corpus) and print one row per shader.
 #[derive(Debug, clap::Args)]
@@ -46,7 +49,7 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
 
-    /// Worker threads (default: one per core).
+    /// Worker threads, 1..=256 (default: one per core).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
 
@@ -226,6 +229,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
             .collect()
     };
     let mut rows = match args.jobs {
+        Some(n) if !(1..=MAX_JOBS).contains(&n) => {
+            return Err(CliError::Usage(format!(
+                "--jobs {n} is outside 1..={MAX_JOBS}"
+            )))
+        }
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build()
@@ -299,6 +307,9 @@ fn check_capture(
         Ok(c) => c,
         Err(e) => return Row::failed(name.to_string(), e.to_string()),
     };
+    if let Err(e) = super::args::check_code_size(&capture) {
+        return Row::failed(name.to_string(), e.to_string());
+    }
     let stage = capture.stage();
     let abi = capture.abi();
     let wave64 = capture.wave_size() == WaveSize::W64;

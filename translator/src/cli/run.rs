@@ -198,11 +198,12 @@ pub struct RunReport {
 
 /// Run `shaderlift run`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let capture = args.capture.open()?;
+    let capture = args.capture.open_for_analysis()?;
     let text = std::fs::read_to_string(&args.draws)
         .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
     let draws = DrawsFile::parse(&text)
         .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
+    super::args::check_draw_budget(&draws)?;
     let choice = match args.device {
         Some(n) => DeviceChoice::Index(n),
         None => DeviceChoice::Default,

@@ -39,7 +39,7 @@ pub fn trace_capture(capture: &Capture) -> analysis::trace::ShaderTrace {
 
 /// Run `shaderlift trace`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let capture = args.capture.open()?;
+    let capture = args.capture.open_for_analysis()?;
     let trace = trace_capture(&capture);
     let text = if args.json {
         let mut s = serde_json::to_string_pretty(&analysis::report::trace_json(&trace))

@@ -54,7 +54,7 @@ pub struct Args {
 
 /// Run `shaderlift translate`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let capture = args.capture.open()?;
+    let capture = args.capture.open_for_analysis()?;
     let input = ShaderInput::from_capture(&capture);
     let trace = crate::trace_for(&input);
     if args.checked && trace.is_none() {
