@@ -105,6 +105,16 @@ pub enum CaptureError {
         /// What disagrees with what.
         message: String,
     },
+    /// The caller's [`crate::CaptureOptions`] make an impossible ABI (for
+    /// example the vertex id and the instance id in one VGPR). The CLI
+    /// reports it as a usage error.
+    #[error("{path}: the options give an impossible entry ABI: {message}")]
+    BadOptions {
+        /// The capture.
+        path: PathBuf,
+        /// What is impossible.
+        message: String,
+    },
     /// The file is no capture form this crate recognises.
     #[error(
         "{path}: not a recognised capture ({found}); expected a capture directory \

@@ -44,7 +44,7 @@ mod walk;
 
 pub use error::{CaptureError, Note};
 pub use meta::{abi_preset, default_abi, Meta, UnknownWaveSize, WaveSize, META_VERSION};
-pub use walk::{bundled, bundled_root, find_captures};
+pub use walk::{bundled, bundled_root, find_captures, walk_captures};
 
 use isa::{Abi, Stage, Target};
 use std::fs;
@@ -74,6 +74,11 @@ pub struct CaptureOptions {
     pub vertex_id_vgpr: Option<u8>,
     /// Replace the ABI's instance-id VGPR.
     pub instance_id_vgpr: Option<u8>,
+    /// Apply the values above only to forms that record no metadata (raw
+    /// code and code objects); captures with metadata keep all of theirs.
+    /// `shaderlift corpus` sets it, so one flag cannot silently re-model
+    /// every capture of a walk.
+    pub only_unrecorded: bool,
 }
 
 /// Which form a capture was read from.
@@ -182,7 +187,7 @@ impl Capture {
         }
         if opts.raw || is_bin {
             let meta = defaults(opts, None);
-            return Ok(Capture::finish(path, Form::Raw, data, meta, Vec::new()));
+            return Capture::checked(path, Form::Raw, data, meta, Vec::new());
         }
         if elf::is_elf(&data) {
             return Capture::from_elf(path, &data, opts);
@@ -224,7 +229,7 @@ impl Capture {
                 }
                 let mut notes = Vec::new();
                 let meta = apply(opts, meta, &mut notes);
-                Ok(Capture::finish(path, Form::Elf, contents.code, meta, notes))
+                Capture::checked(path, Form::Elf, contents.code, meta, notes)
             }
             None => {
                 let target = match opts.target {
@@ -237,13 +242,7 @@ impl Capture {
                     })?,
                 };
                 let meta = defaults(opts, Some(target));
-                Ok(Capture::finish(
-                    path,
-                    Form::CodeObject,
-                    contents.code,
-                    meta,
-                    Vec::new(),
-                ))
+                Capture::checked(path, Form::CodeObject, contents.code, meta, Vec::new())
             }
         }
     }
@@ -288,7 +287,23 @@ impl Capture {
             (Form::Directory, meta)
         };
         let meta = apply(opts, meta, &mut notes);
-        Ok(Capture::finish(dir, form, code, meta, notes))
+        Capture::checked(dir, form, code, meta, notes)
+    }
+
+    /// Check the ABI the options left (the recorded one was checked when
+    /// it was read).
+    fn checked(
+        path: &Path,
+        form: Form,
+        code: Vec<u8>,
+        meta: Meta,
+        notes: Vec<Note>,
+    ) -> Result<Capture, CaptureError> {
+        meta::check_abi(&meta.abi).map_err(|message| CaptureError::BadOptions {
+            path: path.to_path_buf(),
+            message,
+        })?;
+        Ok(Capture::finish(path, form, code, meta, notes))
     }
 
     fn finish(path: &Path, form: Form, code: Vec<u8>, meta: Meta, mut notes: Vec<Note>) -> Capture {
@@ -385,6 +400,9 @@ fn defaults(opts: &CaptureOptions, target: Option<Target>) -> Meta {
 
 /// Apply the options to metadata a file recorded, noting what changes.
 fn apply(opts: &CaptureOptions, mut meta: Meta, notes: &mut Vec<Note>) -> Meta {
+    if opts.only_unrecorded {
+        return meta;
+    }
     fn set<T: PartialEq + Copy + std::fmt::Debug>(
         what: &'static str,
         slot: &mut T,

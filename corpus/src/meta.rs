@@ -225,8 +225,17 @@ fn file_name(vgpr: bool) -> &'static str {
     }
 }
 
-/// Check an ABI's register ranges: user data must fit in `s0..s105`.
+/// Check an ABI's registers: user data must fit in `s0..s105`, and the
+/// vertex id and the instance id cannot share one VGPR (the hardware
+/// writes both at entry, so one of them would be lost).
 pub fn check_abi(abi: &Abi) -> Result<(), String> {
+    if let (Some(v), Some(i)) = (abi.vertex_id_vgpr, abi.instance_id_vgpr) {
+        if v == i {
+            return Err(format!(
+                "the vertex id and the instance id cannot both be in v{v}"
+            ));
+        }
+    }
     let end = abi.user_data_sgpr as u32 + abi.user_data_count as u32;
     if end > 106 {
         return Err(format!(

@@ -171,6 +171,8 @@ pub(crate) fn parse(
         abi.instance_id_vgpr = Some(parse_reg(v, true).map_err(|e| field("instance_id_vgpr", e))?);
     }
 
+    crate::meta::check_abi(&abi).map_err(|e| field("instance_id_vgpr", e))?;
+
     if let Some(recorded) = m.code_checks.as_ref().and_then(|c| c.code_bin_bytes) {
         if recorded != code_len as u64 {
             notes.push(Note::LengthMismatch {

@@ -33,7 +33,30 @@ pub fn bundled() -> Result<Vec<Capture>, CaptureError> {
 /// Names starting with `.` are skipped, and symbolic links to directories
 /// are not followed. `root` itself may be a capture.
 pub fn find_captures(root: impl AsRef<Path>) -> Result<Vec<PathBuf>, CaptureError> {
-    let root = root.as_ref();
+    walk_captures(root)?.into_iter().collect()
+}
+
+/// Like [`find_captures`], but a directory below `root` that cannot be
+/// read (or an entry whose metadata cannot be read) is an `Err` item in
+/// its place in the walk order, and the walk goes on. Only an unreadable
+/// `root` is an error of the whole walk.
+pub fn walk_captures(
+    root: impl AsRef<Path>,
+) -> Result<Vec<Result<PathBuf, CaptureError>>, CaptureError> {
+    walk_captures_with(root.as_ref(), &read_dir_paths)
+}
+
+/// The entries of a directory, as paths.
+fn read_dir_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    fs::read_dir(dir)?.map(|e| e.map(|e| e.path())).collect()
+}
+
+/// [`walk_captures`] with the directory reader given (tests inject
+/// failures: as root, no permission makes a directory unreadable).
+fn walk_captures_with(
+    root: &Path,
+    read_dir: &dyn Fn(&Path) -> std::io::Result<Vec<PathBuf>>,
+) -> Result<Vec<Result<PathBuf, CaptureError>>, CaptureError> {
     let mut out = Vec::new();
     let md = fs::metadata(root).map_err(|source| CaptureError::Io {
         path: root.to_path_buf(),
@@ -41,12 +64,16 @@ pub fn find_captures(root: impl AsRef<Path>) -> Result<Vec<PathBuf>, CaptureErro
     })?;
     if md.is_dir() {
         if is_capture_dir(root) {
-            out.push(root.to_path_buf());
+            out.push(Ok(root.to_path_buf()));
         } else {
-            walk(root, &mut out)?;
+            let entries = read_dir(root).map_err(|source| CaptureError::Io {
+                path: root.to_path_buf(),
+                source,
+            })?;
+            walk(entries, &mut out, read_dir);
         }
     } else if is_capture_file(root) {
-        out.push(root.to_path_buf());
+        out.push(Ok(root.to_path_buf()));
     }
     Ok(out)
 }
@@ -69,16 +96,11 @@ fn is_capture_file(path: &Path) -> bool {
         && crate::elf::is_elf(&magic)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CaptureError> {
-    let io = |source| CaptureError::Io {
-        path: dir.to_path_buf(),
-        source,
-    };
-    let mut entries = Vec::new();
-    for e in fs::read_dir(dir).map_err(io)? {
-        let e = e.map_err(io)?;
-        entries.push(e.path());
-    }
+fn walk(
+    mut entries: Vec<PathBuf>,
+    out: &mut Vec<Result<PathBuf, CaptureError>>,
+    read_dir: &dyn Fn(&Path) -> std::io::Result<Vec<PathBuf>>,
+) {
     entries.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
     for path in entries {
         let hidden = path
@@ -87,19 +109,56 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CaptureError> {
         if hidden {
             continue;
         }
-        let lmd = fs::symlink_metadata(&path).map_err(|source| CaptureError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        let lmd = match fs::symlink_metadata(&path) {
+            Ok(m) => m,
+            Err(source) => {
+                out.push(Err(CaptureError::Io { path, source }));
+                continue;
+            }
+        };
         if lmd.is_dir() {
             if is_capture_dir(&path) {
-                out.push(path);
+                out.push(Ok(path));
             } else {
-                walk(&path, out)?;
+                match read_dir(&path) {
+                    Ok(entries) => walk(entries, out, read_dir),
+                    Err(source) => out.push(Err(CaptureError::Io { path, source })),
+                }
             }
         } else if path.is_file() && is_capture_file(&path) {
-            out.push(path);
+            out.push(Ok(path));
         }
     }
-    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unreadable_directory_is_an_item_of_the_walk_which_goes_on() {
+        let root = std::env::temp_dir().join(format!("corpus-walk-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        for d in ["a", "b-locked", "c"] {
+            fs::create_dir_all(root.join(d)).unwrap();
+            fs::write(root.join(d).join("x.bin"), [0, 0, 0x81, 0xbf]).unwrap();
+        }
+        let locked = root.join("b-locked");
+        let reader = |dir: &Path| {
+            if dir == locked {
+                Err(std::io::Error::from(std::io::ErrorKind::PermissionDenied))
+            } else {
+                read_dir_paths(dir)
+            }
+        };
+        let items = walk_captures_with(&root, &reader).unwrap();
+        assert_eq!(items.len(), 3, "{items:?}");
+        assert_eq!(items[0].as_ref().unwrap(), &root.join("a/x.bin"));
+        let e = items[1].as_ref().unwrap_err().to_string();
+        assert!(e.contains("b-locked"), "{e}");
+        assert_eq!(items[2].as_ref().unwrap(), &root.join("c/x.bin"));
+        // find_captures stays strict.
+        assert_eq!(find_captures(&root).unwrap().len(), 3);
+        let _ = fs::remove_dir_all(&root);
+    }
 }

@@ -28,7 +28,7 @@ pub mod vsharp;
 
 pub use cache::{BufferCache, CacheError, Outcome, Telemetry};
 pub use index::{IndexBuffer, IndexError, IndexFormat, IndexRange, IndexRangeCache};
-pub use memory::{GuestMemory, SparseMemory, PAGE_SHIFT, PAGE_SIZE};
+pub use memory::{GuestMemory, MemoryError, SparseMemory, MAX_MAPPED_BYTES, PAGE_SHIFT, PAGE_SIZE};
 pub use plan::{
     BindError, BindFaults, BindPlan, BindRange, BufferKey, Draw, PlanError, Reason, WordRole,
 };

@@ -152,12 +152,48 @@ impl GuestMemory for NoMemory {
     }
 }
 
+/// The most bytes one [`SparseMemory`] maps in all: 1 GiB. [`SparseMemory::try_map`]
+/// and [`SparseMemory::try_write_bytes`] refuse a request past it.
+pub const MAX_MAPPED_BYTES: u64 = 1 << 30;
+
+/// Why [`SparseMemory`] refused to map or write.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MemoryError {
+    /// The range runs past the end of the 64-bit address space.
+    #[error("{len} bytes at {addr:#x} run past the end of the 64-bit address space")]
+    PastEnd {
+        /// Start.
+        addr: u64,
+        /// Bytes asked for.
+        len: u64,
+    },
+    /// The memory would map more than [`MAX_MAPPED_BYTES`].
+    #[error(
+        "mapping {len} bytes at {addr:#x} would map {total} bytes in all, \
+         past the limit of {MAX_MAPPED_BYTES} bytes (1 GiB)"
+    )]
+    TooLarge {
+        /// Start.
+        addr: u64,
+        /// Bytes asked for.
+        len: u64,
+        /// Bytes mapped in all after the request.
+        total: u64,
+    },
+}
+
 /// A byte-granular sparse memory: mapped regions (merged when they touch),
 /// optionally with page write generations. For tests, the CLI and replays.
+///
+/// At most [`MAX_MAPPED_BYTES`] are mapped. Mapping or writing just past
+/// the end of the last region grows it in place, so N adjacent blocks
+/// written in ascending order cost time linear in their bytes.
 #[derive(Clone, Debug, Default)]
 pub struct SparseMemory {
     /// Sorted, disjoint, non-adjacent regions.
     regions: Vec<(u64, Vec<u8>)>,
+    /// Bytes mapped in all.
+    mapped: u64,
     /// Page write generations when tracked (absent page = generation 0).
     generations: Option<HashMap<u64, u64>>,
 }
@@ -172,21 +208,30 @@ impl SparseMemory {
     pub fn with_generations() -> SparseMemory {
         SparseMemory {
             regions: Vec::new(),
+            mapped: 0,
             generations: Some(HashMap::new()),
         }
     }
 
     /// Map `len` zero bytes at `addr` (already mapped bytes keep their
-    /// value). Ranges that would pass the end of the address space are
-    /// cut there.
+    /// value), for sizes the caller controls: a range that would pass the
+    /// end of the address space is cut there, and a request past
+    /// [`MAX_MAPPED_BYTES`] leaves the memory unchanged. Input-driven
+    /// sizes go through [`SparseMemory::try_map`].
     pub fn map(&mut self, addr: u64, len: u64) {
-        let len = len.min(u64::MAX - addr);
-        if len == 0 {
-            return;
-        }
-        let end = addr + len;
-        if self.find(addr, len).is_some() {
-            return;
+        let _ = self.try_map(addr, len.min(u64::MAX - addr));
+    }
+
+    /// Map `len` zero bytes at `addr` (already mapped bytes keep their
+    /// value); an error, changing nothing, when the range passes the end of
+    /// the address space or the memory would map more than
+    /// [`MAX_MAPPED_BYTES`].
+    pub fn try_map(&mut self, addr: u64, len: u64) -> Result<(), MemoryError> {
+        let Some(end) = addr.checked_add(len) else {
+            return Err(MemoryError::PastEnd { addr, len });
+        };
+        if len == 0 || self.find(addr, len).is_some() {
+            return Ok(());
         }
         // Regions that overlap or touch [addr, end).
         let first = self
@@ -198,27 +243,64 @@ impl SparseMemory {
         }
         let mut new_start = addr;
         let mut new_end = end;
+        let mut old = 0u64;
         for (a, b) in &self.regions[first..last] {
             new_start = new_start.min(*a);
             new_end = new_end.max(a + b.len() as u64);
+            old += b.len() as u64;
         }
-        let mut bytes = vec![0u8; (new_end - new_start) as usize];
+        let total = self.mapped - old + (new_end - new_start);
+        if total > MAX_MAPPED_BYTES {
+            return Err(MemoryError::TooLarge { addr, len, total });
+        }
+        self.mapped = total;
+        let size = (new_end - new_start) as usize;
+        if first < last && self.regions[first].0 == new_start {
+            // Grow the first region in place (amortised: appending adjacent
+            // blocks is linear), then copy the later ones in.
+            let mut bytes = std::mem::take(&mut self.regions[first].1);
+            bytes.resize(size, 0);
+            for (a, b) in &self.regions[first + 1..last] {
+                let o = (a - new_start) as usize;
+                bytes[o..o + b.len()].copy_from_slice(b);
+            }
+            self.regions[first].1 = bytes;
+            self.regions.drain(first + 1..last);
+            return Ok(());
+        }
+        let mut bytes = vec![0u8; size];
         for (a, b) in &self.regions[first..last] {
             let o = (a - new_start) as usize;
             bytes[o..o + b.len()].copy_from_slice(b);
         }
         self.regions
             .splice(first..last, std::iter::once((new_start, bytes)));
+        Ok(())
     }
 
     /// Write bytes (mapping them first if needed) and bump the generation
-    /// of every page written.
+    /// of every page written, for sizes the caller controls: bytes past the
+    /// end of the address space are dropped, and a write that
+    /// [`SparseMemory::try_write_bytes`] refuses changes nothing.
     pub fn write_bytes(&mut self, addr: u64, data: &[u8]) {
+        let n = data
+            .len()
+            .min((u64::MAX - addr).min(usize::MAX as u64) as usize);
+        let _ = self.try_write_bytes(addr, &data[..n]);
+    }
+
+    /// Write bytes (mapping them first if needed) and bump the generation
+    /// of every page written; an error, changing nothing, when
+    /// [`SparseMemory::try_map`] refuses the range.
+    pub fn try_write_bytes(&mut self, addr: u64, data: &[u8]) -> Result<(), MemoryError> {
         if data.is_empty() {
-            return;
+            return Ok(());
         }
-        self.map(addr, data.len() as u64);
-        let i = self.find(addr, data.len() as u64).expect("just mapped");
+        self.try_map(addr, data.len() as u64)?;
+        let Some(i) = self.find(addr, data.len() as u64) else {
+            // try_map maps the whole range or fails; nothing to write.
+            return Ok(());
+        };
         let (a, b) = &mut self.regions[i];
         let o = (addr - *a) as usize;
         let n = data.len().min(b.len() - o);
@@ -230,6 +312,13 @@ impl SparseMemory {
                 *g.entry(p).or_insert(0) += 1;
             }
         }
+        Ok(())
+    }
+
+    /// [`SparseMemory::try_write_bytes`] of little-endian dwords.
+    pub fn try_write_words(&mut self, addr: u64, words: &[u32]) -> Result<(), MemoryError> {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        self.try_write_bytes(addr, &bytes)
     }
 
     /// Write little-endian dwords.
@@ -320,6 +409,49 @@ mod tests {
             (Some(1), Some(1), Some(0))
         );
         assert_eq!(SparseMemory::new().page_generation(0), None);
+    }
+
+    #[test]
+    fn writes_and_maps_past_the_end_of_the_address_space_are_errors_not_panics() {
+        let top = 0xffff_ffff_ffff_fffc;
+        let mut m = SparseMemory::new();
+        assert!(matches!(
+            m.try_write_words(top, &[1, 2]),
+            Err(MemoryError::PastEnd { .. })
+        ));
+        assert_eq!(m.regions().count(), 0, "a refused write changes nothing");
+        m.write_words(top, &[1, 2]); // the infallible form cuts, never panics
+        m.try_write_words(top - 4, &[5]).unwrap();
+        assert_eq!(m.read_u32(top - 4), Some(5));
+        assert!(matches!(
+            m.try_map(0x10, u64::MAX),
+            Err(MemoryError::PastEnd { .. })
+        ));
+        // 2^64 − 1 bytes: refused by the size limit, not a capacity overflow.
+        let mut m = SparseMemory::new();
+        assert!(matches!(
+            m.try_map(0, u64::MAX),
+            Err(MemoryError::TooLarge { .. })
+        ));
+        m.map(0, u64::MAX);
+        assert_eq!(m.regions().count(), 0);
+        m.try_map(0, MAX_MAPPED_BYTES - 4096)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(m.try_map(1 << 40, 8192).is_err(), "past the limit in all");
+    }
+
+    #[test]
+    fn appending_adjacent_blocks_takes_linear_time() {
+        // 100,000 adjacent 64-byte blocks: copying the whole region per
+        // block (the old merge) moves 320 GB; growing in place moves 6.4 MB.
+        let t = std::time::Instant::now();
+        let mut m = SparseMemory::with_generations();
+        for i in 0..100_000u64 {
+            m.write_bytes(0x1000 + 64 * i, &[i as u8; 64]);
+        }
+        assert_eq!(m.regions().collect::<Vec<_>>(), vec![(0x1000, 6_400_000)]);
+        assert_eq!(m.read_u32(0x1000 + 64 * 99_999), Some(0x9f9f_9f9f));
+        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
     }
 
     /// Memory that only answers `read_u32`, to exercise the default methods.

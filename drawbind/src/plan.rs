@@ -190,7 +190,8 @@ pub enum Reason {
     ZeroCount,
     /// An indexed draw whose index range is unknown (not scanned).
     IndexedDraw,
-    /// The last id plus the added word passes 32 bits.
+    /// The last id plus the added word passes 32 bits, or the narrowed
+    /// range would end past the 48-bit guest address space.
     Wrap,
 }
 
@@ -1110,12 +1111,19 @@ impl BindPlan {
         } else {
             self.reach(d, v)
         };
+        let narrowed = (last as u64)
+            .saturating_mul(stride)
+            .saturating_add(stride.max(reach));
+        // One address model: guest addresses are 48-bit and the hardware
+        // (and the interpreter) wrap past 2^48, so a narrowed range that
+        // would cross it is no contiguous guest range; keep the baseline.
+        if v.base.saturating_add(narrowed) > crate::vsharp::ADDRESS_MASK + 1 {
+            return Ok(keep(Reason::Wrap));
+        }
         Ok(BindRange {
             descriptor: d.id,
             base: v.base,
-            size: (last as u64)
-                .saturating_mul(stride)
-                .saturating_add(stride.max(reach)),
+            size: narrowed,
             narrowed: true,
             reason: Reason::Narrowed,
         })

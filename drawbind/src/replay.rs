@@ -186,6 +186,15 @@ pub enum ReplayError {
         /// The error.
         source: CacheError,
     },
+    /// A `map` or `write` guest memory refuses (past the end of the address
+    /// space, or past [`crate::MAX_MAPPED_BYTES`]).
+    #[error("event {event}: {source}")]
+    Memory {
+        /// Event index.
+        event: usize,
+        /// The error.
+        source: crate::MemoryError,
+    },
     /// A stream line that cannot be parsed.
     #[error("stream line {line}: {message}")]
     Parse {
@@ -239,10 +248,15 @@ impl<'p> Replayer<'p> {
         let event = self.events;
         self.events += 1;
         match ev {
-            Event::Map { addr, bytes } => self.memory.map(addr.0, *bytes),
+            Event::Map { addr, bytes } => self
+                .memory
+                .try_map(addr.0, *bytes)
+                .map_err(|source| ReplayError::Memory { event, source })?,
             Event::Write { addr, words } => {
                 let w: Vec<u32> = words.iter().map(|w| w.0).collect();
-                self.memory.write_words(addr.0, &w);
+                self.memory
+                    .try_write_words(addr.0, &w)
+                    .map_err(|source| ReplayError::Memory { event, source })?;
             }
             Event::Steady => {
                 if self.steady_from.is_none() {

@@ -38,7 +38,7 @@ use isa::{
     Abi, Decoder, Family, Formatter, Instruction, Modifiers, OpMods, OpSpace, Operand, Slot, Stage,
     Target, ValType,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What the lifter needs to know about the shader.
 #[derive(Clone, Copy, Debug)]
@@ -125,6 +125,8 @@ struct Lifter<'a> {
     divergent: HashMap<Block, u32>,
     scalar_params: HashMap<Value, String>,
     raises_exec: HashMap<Block, u32>,
+    /// The unsupported values entry VGPRs the ABI does not define start as.
+    undefined: HashSet<Value>,
 }
 
 /// Values of the NGG system SGPRs: a full wave of vertices and primitives,
@@ -211,6 +213,7 @@ pub fn lift(code: &[u8], trace: Option<&ShaderTrace>, o: LiftOptions) -> Lifted 
         divergent: HashMap::new(),
         scalar_params: HashMap::new(),
         raises_exec: HashMap::new(),
+        undefined: HashSet::new(),
     };
     l.run(code);
     Lifted {
@@ -340,10 +343,25 @@ impl Lifter<'_> {
                 }
             }
         }
-        self.b.func.unsupported.push(u);
+        self.b.func.unsupported.push(u.clone());
         let index = self.b.func.unsupported.len() as u32 - 1;
         self.b.func.problem_args.insert(index, args);
         self.b.effect(Effect::Problem { index });
+        // The VGPRs it writes hold what it computes, which is this same
+        // construct (listed once): not the value they had before, and not
+        // an undefined entry value.
+        if let Some(inst) = self.cur {
+            for s in inst.operands.iter().filter(|s| s.is_def()) {
+                if let Operand::Reg { code, count } = s.op {
+                    for k in 0..count as usize {
+                        let r = (code as usize + k).wrapping_sub(256);
+                        if code >= 256 && r < 256 {
+                            self.st.v[r] = self.b.unsupported(Ty::U32, u.clone());
+                        }
+                    }
+                }
+            }
+        }
     }
     fn unsup(&mut self, ty: Ty, reason: impl Into<String>) -> Value {
         let u = Unsupported {
@@ -357,6 +375,64 @@ impl Lifter<'_> {
         self.b.u32(c)
     }
 
+    /// Every VGPR some instruction reads that the entry ABI does not define
+    /// (the ids' VGPRs) starts as an unsupported value, not 0: reading it
+    /// before writing it is an error once it is live. Only the registers
+    /// the code reads get one, so the common case costs nothing.
+    fn undefined_entry_vgprs(&mut self, insts: &Decoded) {
+        // The first instruction (in code order) reading each VGPR.
+        let mut read: [Option<usize>; 256] = [None; 256];
+        for (i, (_, r)) in insts.iter().enumerate() {
+            let Ok(inst) = r else { continue };
+            for s in inst.operands.iter().filter(|s| s.is_use()) {
+                if let Operand::Reg { code, count } = s.op {
+                    if code >= 256 {
+                        let first = (code - 256) as usize;
+                        for r in read.iter_mut().skip(first).take(count as usize) {
+                            r.get_or_insert(i);
+                        }
+                    }
+                }
+            }
+        }
+        let abi = self.o.abi;
+        let defined = |r: usize| {
+            abi.vertex_id_vgpr.map(usize::from) == Some(r)
+                || abi.instance_id_vgpr.map(usize::from) == Some(r)
+        };
+        let mut ids = Vec::new();
+        if let Some(v) = abi.vertex_id_vgpr {
+            ids.push(format!("v{v} vertex id"));
+        }
+        if let Some(v) = abi.instance_id_vgpr {
+            ids.push(format!("v{v} instance id"));
+        }
+        let ids = if ids.is_empty() {
+            "no VGPR".to_string()
+        } else {
+            format!("only {}", ids.join(", "))
+        };
+        for r in (0..256).filter(|&r| !defined(r)) {
+            let Some((pc, Ok(reader))) = read[r].map(|i| &insts[i]) else {
+                continue;
+            };
+            let mut text = String::new();
+            let _ = self.fmt.write(reader, &mut text);
+            let u = Unsupported {
+                pc: *pc,
+                inst: text,
+                reason: format!(
+                    "v{r} is read before the shader writes it, and the {} entry ABI defines {ids}: \
+                     the translation has no value for it",
+                    self.o.stage
+                ),
+            };
+            let v = self.b.unsupported(Ty::U32, u);
+            self.st.v[r] = v;
+            self.undefined.insert(v);
+        }
+    }
+
     fn run(&mut self, code: &[u8]) {
         let mode = isa::Mode::with_wave_size(self.o.target, if self.o.wave64 { 64 } else { 32 });
         let insts: Decoded = Decoder::new(code, mode)
@@ -368,6 +444,7 @@ impl Lifter<'_> {
             self.b.terminate(Term::Return);
             return;
         }
+        self.undefined_entry_vgprs(&insts);
         let index_of: HashMap<u32, usize> = insts
             .iter()
             .enumerate()
@@ -795,8 +872,19 @@ impl Lifter<'_> {
                     continue;
                 }
                 let p = self.b.block_param(blk, Ty::U32);
+                // An undefined entry value meeting a defined one: the lanes
+                // on its path hold whatever the hardware left (the
+                // interpreter calls them undefined and `run` does not
+                // compare them), so 0 is as good a value as any. Only a read
+                // that is undefined on every path stays unsupported.
+                let some_defined = incoming.iter().any(|x| !self.undefined.contains(&x.2.v[r]));
                 for (i, x) in incoming.iter().enumerate() {
-                    args[i].push(x.2.v[r]);
+                    let a = x.2.v[r];
+                    args[i].push(if some_defined && self.undefined.contains(&a) {
+                        self.b.u32(0)
+                    } else {
+                        a
+                    });
                 }
                 st.v[r] = p;
                 kinds.push((128 + r, None));
@@ -1124,7 +1212,13 @@ impl Lifter<'_> {
                 if r < 256 {
                     let act = self.active();
                     let old = self.st.v[r];
-                    self.st.v[r] = self.b.select(act, v, old);
+                    // Lanes that keep an undefined entry value may hold
+                    // anything, so they may hold the new value too.
+                    self.st.v[r] = if self.undefined.contains(&old) {
+                        v
+                    } else {
+                        self.b.select(act, v, old)
+                    };
                 }
             } else if k == 0 {
                 self.write_s(code, v);
@@ -2723,12 +2817,10 @@ impl Lifter<'_> {
                         };
                         (vals[0], vals[1], acc)
                     }
-                    "v_fmamk_f32" | "v_madmk_f32" => {
-                        if !need(self, 3) {
-                            return;
-                        }
-                        (vals[0], vals[2], vals[1])
-                    }
+                    // The operands come in LLVM's print order, which for
+                    // the literal forms is the order of the computation:
+                    // fmamk/madmk `src0, K, src1` (S0·K + S1), fmaak/madak
+                    // `src0, src1, K` (S0·S1 + K).
                     _ => {
                         if !need(self, 3) {
                             return;

@@ -11,15 +11,20 @@ fn bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
+/// gfx1030 wave64 code as `stage` with `abi`.
+fn input(code: &[u8], stage: isa::Stage, abi: isa::Abi) -> ShaderInput<'_> {
+    ShaderInput {
+        code,
+        target: isa::Target::Gfx1030,
+        stage,
+        abi,
+        wave_size: 64,
+    }
+}
+
 fn run(words: &[u32], opts: Options) -> Result<Translation, TranslateError> {
     let code = bytes(words);
-    let input = ShaderInput {
-        code: &code,
-        target: isa::Target::Gfx1030,
-        stage: isa::Stage::LegacyVs,
-        abi: isa::Abi::legacy_vs(),
-        wave_size: 64,
-    };
+    let input = input(&code, isa::Stage::LegacyVs, isa::Abi::legacy_vs());
     translate(&input, None, &opts)
 }
 
@@ -227,13 +232,7 @@ fn sdwa_selects_source_fields_and_places_the_result_field() {
         0xbf810000, // s_endpgm
     ];
     let code = bytes(&prog);
-    let input = ShaderInput {
-        code: &code,
-        target: isa::Target::Gfx1030,
-        stage: isa::Stage::LegacyVs,
-        abi: isa::Abi::legacy_vs(),
-        wave_size: 64,
-    };
+    let input = input(&code, isa::Stage::LegacyVs, isa::Abi::legacy_vs());
     let f = translator::translate_ir(&input, None, &Options::default());
     let values = f
         .effects
@@ -405,4 +404,35 @@ fn push_words_resolve_from_user_data_and_guest_memory() {
         .manifest
         .push_words(&ud, &DrawParams::default(), &mut none)
         .is_err());
+}
+
+#[test]
+fn an_entry_vgpr_the_abi_does_not_define_is_refused_not_read_as_zero() {
+    // NGG: the ABI defines v5 (vertex id) and v8 (instance id); v1 is
+    // whatever the hardware left there.
+    let reads_v1 = [
+        0xf80008cf, 0x01010101, // exp pos0 v1, v1, v1, v1 done
+        0xbf810000, // s_endpgm
+    ];
+    let ngg = |code| input(code, isa::Stage::Ngg, isa::Abi::ngg());
+    let code = bytes(&reads_v1);
+    let u = unsupported(translate(&ngg(&code), None, &Options::default()));
+    assert_eq!(u.len(), 1, "{u:?}");
+    assert_eq!(u[0].0, 0);
+    assert!(
+        u[0].1.contains("v1 is read before the shader writes it"),
+        "{u:?}"
+    );
+    // Negative control: the vertex id's VGPR, and a VGPR written first.
+    let mut vertex_id = reads_v1;
+    vertex_id[1] = 0x05050505; // exp pos0 v5, v5, v5, v5 done
+    let code = bytes(&vertex_id);
+    translate(&ngg(&code), None, &Options::default()).unwrap();
+    let written = [
+        0x7e0202f2, // v_mov_b32_e32 v1, 1.0
+        0xf80008cf, 0x01010101, // exp pos0 v1, v1, v1, v1 done
+        0xbf810000, // s_endpgm
+    ];
+    let code = bytes(&written);
+    translate(&ngg(&code), None, &Options::default()).unwrap();
 }

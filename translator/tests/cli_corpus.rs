@@ -218,6 +218,8 @@ fn corpus_run_matches_the_interpreter_on_the_device() {
             "no Vulkan device: {}",
             ran[0]["run"]
         );
+        // A run without a device is a failure, not a pass.
+        assert_eq!(o.status.code(), Some(1));
         eprintln!("note: no Vulkan device; corpus --run not checked");
         return;
     }
@@ -235,4 +237,69 @@ fn corpus_run_matches_the_interpreter_on_the_device() {
             r["name"]
         );
     }
+}
+
+/// No Vulkan device (the loader pointed at no driver): `--run` fails the
+/// rows it could not run, unless `--allow-skip`; both say so.
+#[test]
+fn corpus_run_without_a_device_fails_unless_allow_skip() {
+    let run = |extra: &[&str]| {
+        let mut cmd = vec!["corpus", "corpus/radv/cube", "--json", "--run"];
+        cmd.extend(extra);
+        Command::new(env!("CARGO_BIN_EXE_shaderlift"))
+            .args(&cmd)
+            .current_dir(root())
+            .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+            .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+            .output()
+            .expect("run shaderlift")
+    };
+    let o = run(&[]);
+    let rows = json_rows(&o);
+    assert!(rows[0]["run"]
+        .as_str()
+        .unwrap()
+        .starts_with("skipped: no Vulkan device"));
+    assert_eq!(rows[0]["failed"], true, "{:?}", rows[0]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = run(&["--allow-skip"]);
+    let rows = json_rows(&o);
+    assert!(rows[0]["run"]
+        .as_str()
+        .unwrap()
+        .starts_with("skipped: no Vulkan device"));
+    assert_eq!(rows[0]["failed"], false, "{:?}", rows[0]);
+    assert_eq!(o.status.code(), Some(0));
+}
+
+/// A draw the interpreter could not check completely (here: a buffer load
+/// at a VGPR offset the hardware never wrote) is not counted as verified,
+/// and fails its row as it fails `shaderlift verify`.
+#[test]
+fn corpus_summary_counts_unverified_draws_apart() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_corpus_unverified");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let code: Vec<u8> = [
+        0xf4080101u32,
+        0xfa000000, // s_load_dwordx4 s[4:7], s[2:3], 0x0
+        0xbf8cc07f, // s_waitcnt lgkmcnt(0)
+        0xe0301000,
+        0x8001010a, // buffer_load_dword v1, v10, s[4:7], 0 offen
+        0xbf8c3f70, // s_waitcnt vmcnt(0)
+        0xf80008cf,
+        0x01010101, // exp pos0 v1, v1, v1, v1 done
+        0xbf810000, // s_endpgm
+    ]
+    .iter()
+    .flat_map(|w| w.to_le_bytes())
+    .collect();
+    fs::write(dir.join("undefined-offset.bin"), code).unwrap();
+    let o = shaderlift(&["corpus", dir.to_str().unwrap(), "--stage", "vs"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("1 shaders: 0 draws verified, 4 not verified"),
+        "{out}"
+    );
+    assert_eq!(o.status.code(), Some(1), "{out}");
 }

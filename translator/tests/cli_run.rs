@@ -171,3 +171,32 @@ fn untranslatable_shaders_exit_1_listing_what_is_unsupported() {
     assert!(err.contains("unsupported construct"), "{err}");
     assert!(err.contains("pc 0x"), "{err}");
 }
+
+/// A run whose draws are all skipped compared nothing: it fails and says
+/// so, unless `--allow-skip`.
+#[test]
+fn a_run_that_compares_nothing_fails_unless_allow_skip() {
+    if Harness::shared_or_skip("cli run nothing compared").is_none() {
+        return;
+    }
+    let mut v: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(repo_root().join(CUBE)).unwrap()).unwrap();
+    v["draws"] = serde_json::json!([{"kind": "indexed", "index_count": 6}]);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_run");
+    fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("only-indexed.json");
+    fs::write(&path, v.to_string()).unwrap();
+    let draws = path.to_str().unwrap();
+    let out = shaderlift(&["run", "corpus/radv/cube", "--draws", draws]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("nothing was compared"), "{stdout}");
+    assert!(
+        text(&out.stderr).contains("--allow-skip"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = shaderlift(&["run", "corpus/radv/cube", "--draws", draws, "--allow-skip"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("nothing was compared"));
+}

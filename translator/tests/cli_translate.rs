@@ -79,3 +79,85 @@ fn translate_of_garbage_is_an_error_not_a_panic() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+fn translate_in(dir: &Path, args: &[&std::ffi::OsStr]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_shaderlift"))
+        .arg("translate")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn cube_dir() -> PathBuf {
+    repo().join("corpus/radv/cube")
+}
+
+#[test]
+fn translate_refuses_to_write_its_default_output_over_its_input() {
+    let d = out_dir("over-input");
+    let code = std::fs::read(cube_dir().join("code.bin")).unwrap();
+    std::fs::write(d.join("x.spv"), &code).unwrap();
+    let out = translate_in(&d, &["--raw".as_ref(), "x.spv".as_ref()]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is an input"));
+    assert_eq!(std::fs::read(d.join("x.spv")).unwrap(), code, "input kept");
+    // -o naming the input is refused too.
+    let out = translate_in(
+        &d,
+        &[
+            "--raw".as_ref(),
+            "x.spv".as_ref(),
+            "-o".as_ref(),
+            "./x.spv".as_ref(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
+
+#[test]
+fn a_failed_manifest_write_leaves_no_module_behind() {
+    let d = out_dir("manifest-fails");
+    let _ = std::fs::remove_file(d.join("m.spv"));
+    // A directory where the manifest should go: it cannot be written.
+    std::fs::create_dir_all(d.join("m.spv.json")).unwrap();
+    let out = translate_in(
+        &d,
+        &[cube_dir().as_os_str(), "-o".as_ref(), "m.spv".as_ref()],
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(!d.join("m.spv").exists(), "the module was written alone");
+    let left: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["m.spv.json"], "no temporary left");
+}
+
+#[test]
+fn output_to_dev_null_writes_no_manifest_beside_it_and_manifest_names_one() {
+    let d = out_dir("dev-null");
+    let existed = Path::new("/dev/null.json").exists();
+    let out = translate_in(
+        &d,
+        &[cube_dir().as_os_str(), "-o".as_ref(), "/dev/null".as_ref()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no manifest"));
+    if !existed {
+        assert!(!Path::new("/dev/null.json").exists());
+    }
+    let out = translate_in(
+        &d,
+        &[
+            cube_dir().as_os_str(),
+            "-o".as_ref(),
+            "/dev/null".as_ref(),
+            "--manifest".as_ref(),
+            "cube.json".as_ref(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let m = std::fs::read_to_string(d.join("cube.json")).unwrap();
+    assert!(m.contains("\"bindings\""), "{m}");
+}

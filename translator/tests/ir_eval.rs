@@ -250,3 +250,46 @@ fn instanced_exports_use_the_instance_record_and_start_instance() {
         }
     }
 }
+
+/// Lift raw legacy-VS code (user data from s2) and evaluate it.
+fn eval_raw(words: &[u32], target: isa::Target, user_data: &[f32]) -> HashMap<String, [u32; 4]> {
+    let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let input = ShaderInput {
+        code: &code,
+        target,
+        stage: isa::Stage::LegacyVs,
+        abi: isa::Abi::legacy_vs(),
+        wave_size: 64,
+    };
+    let func = translator::translate_ir(&input, None, &Options::default());
+    let w = World {
+        user_data: user_data.iter().map(|x| x.to_bits()).collect(),
+        mem: HashMap::new(),
+        vertex_id: 0,
+        instance_id: 0,
+    };
+    eval(&func, &w)
+}
+
+#[test]
+fn fmamk_multiplies_by_the_literal_and_fmaak_adds_it() {
+    // s2 = 2.0, s3 = 5.0, K = 3.0: fmamk = S0·K + S1 = 11, fmaak = S0·S1 + K = 13.
+    let fma = [
+        0x7e020202, // v_mov_b32_e32 v1, s2
+        0x7e040203, // v_mov_b32_e32 v2, s3
+        0x58000501, 0x40400000, // v_fmamk_f32 v0, v1, 0x40400000, v2
+        0x5a060501, 0x40400000, // v_fmaak_f32 v3, v1, v2, 0x40400000
+        0xf80008cf, 0x03000300, // exp pos0 v0, v3, v0, v3 done
+        0xbf810000, // s_endpgm
+    ];
+    let out = eval_raw(&fma, isa::Target::Gfx1030, &[2.0, 5.0]);
+    assert_eq!(out["Pos(0)"][0], 11f32.to_bits(), "v_fmamk_f32");
+    assert_eq!(out["Pos(0)"][1], 13f32.to_bits(), "v_fmaak_f32");
+    // The unfused forms (gfx1010 only): the same operand order.
+    let mut mad = fma;
+    mad[2] = 0x40000501; // v_madmk_f32 v0, v1, 0x40400000, v2
+    mad[4] = 0x42060501; // v_madak_f32 v3, v1, v2, 0x40400000
+    let out = eval_raw(&mad, isa::Target::Gfx1010, &[2.0, 5.0]);
+    assert_eq!(out["Pos(0)"][0], 11f32.to_bits(), "v_madmk_f32");
+    assert_eq!(out["Pos(0)"][1], 13f32.to_bits(), "v_madak_f32");
+}

@@ -956,3 +956,25 @@ fn fuzz_regression_oob_select_0_with_a_seven_byte_stride() {
         sab::OOB0_KEEPS_ALL,
     );
 }
+
+#[test]
+fn a_narrowed_range_ending_past_2_pow_48_keeps_the_baseline() {
+    // A vertex buffer in the last 4 KiB of the 48-bit address space.
+    let top = 1u64 << 48;
+    let base = top - 4096;
+    let v = encode_linear(base, 32, RING_RECORDS, OobSelect::Structured);
+    // Records 0..=35 end at base + 1152, below 2^48: narrowed.
+    let fx = cube(v, 0);
+    let r = &fx.bind(&Draw::auto(0, 36, 1)).unwrap()[0];
+    assert_eq!(
+        (r.base, r.size, r.reason),
+        (base, 36 * 32, Reason::Narrowed)
+    );
+    // Base vertex 200: records up to 235 would end at base + 7552, past
+    // 2^48, where the guest address wraps to 0: the baseline is kept.
+    let fx = cube(v, 200);
+    let r = &fx.bind(&Draw::auto(0, 36, 1)).unwrap()[0];
+    assert!(!r.narrowed, "{r:?}");
+    assert_eq!(r.reason, Reason::Wrap);
+    assert_eq!((r.base, r.size), (base, fx.baseline()[0].size));
+}

@@ -30,9 +30,11 @@ pub struct CaptureArgs {
     pub stage: Option<Stage>,
 
     /// Entry-register ABI preset: ngg (user data from s8, vertex id v5,
-    /// instance id v8), legacy-vs (s2, v0, v3), ps or cs (s2).
+    /// instance id v8), legacy-vs (s2, v0, v3), ps or cs (s2). A preset
+    /// belongs to its stage: alone it selects that stage too, and with a
+    /// different --stage it is a usage error.
     #[arg(long, value_name = "PRESET", value_parser = parse_abi)]
-    pub abi: Option<Abi>,
+    pub abi: Option<AbiPreset>,
 
     /// Lanes per wave: 32 or 64 (default 64).
     #[arg(long, value_name = "LANES")]
@@ -51,9 +53,99 @@ pub struct CaptureArgs {
     pub instance_id_vgpr: Option<u8>,
 }
 
-pub(crate) fn parse_abi(s: &str) -> Result<Abi, String> {
-    corpus::abi_preset(s)
-        .ok_or_else(|| format!("unknown ABI preset `{s}` (expected ngg, legacy-vs, ps or cs)"))
+/// The most code bytes `trace`, `cfg`, `bind`, `verify`, `translate`, `run`
+/// and `corpus` analyse: 16 MiB (real shaders are kilobytes; the analyses
+/// keep per-instruction tables). `disasm` streams and has no limit.
+pub const MAX_CODE_BYTES: usize = 16 << 20;
+
+/// The most vertex-shader invocations (vertices × instances, indices ×
+/// instances, every split chunk counted) one draw may ask `verify` and
+/// `run` for: 2^20. The interpreter runs every one of them.
+pub const MAX_DRAW_INVOCATIONS: u64 = 1 << 20;
+
+/// Refuse code larger than [`MAX_CODE_BYTES`] (bad input, exit 1).
+pub fn check_code_size(capture: &Capture) -> Result<(), CliError> {
+    if capture.code.len() > MAX_CODE_BYTES {
+        return Err(CliError::Input(format!(
+            "{}: {} code bytes is more than the {} bytes (16 MiB) this subcommand analyses",
+            capture.path.display(),
+            capture.code.len(),
+            MAX_CODE_BYTES
+        )));
+    }
+    Ok(())
+}
+
+/// Refuse a draw of more than [`MAX_DRAW_INVOCATIONS`] invocations (bad
+/// input, exit 1), before anything is allocated or run for it.
+pub fn check_draw_budget(draws: &drawbind::draws::DrawsFile) -> Result<(), CliError> {
+    use drawbind::draws::DrawSpec;
+    for (i, d) in draws.draws.iter().enumerate() {
+        let n = match d {
+            DrawSpec::Auto {
+                vertex_count,
+                instance_count,
+                chunks,
+                ..
+            } => {
+                let chunked: u64 = chunks.iter().map(|&(_, c)| u64::from(c)).sum();
+                u64::from(*vertex_count).max(chunked) * u64::from(*instance_count)
+            }
+            DrawSpec::Indexed {
+                index_count,
+                instance_count,
+                ..
+            } => u64::from(*index_count) * u64::from(*instance_count),
+            // A kind this version does not run: nothing to bound.
+            _ => 0,
+        };
+        if n > MAX_DRAW_INVOCATIONS {
+            return Err(CliError::Input(format!(
+                "draw {i} asks for {n} vertex invocations, more than the limit of {MAX_DRAW_INVOCATIONS} per draw"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// An `--abi` preset: the default entry ABI of one stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AbiPreset(pub Stage);
+
+impl AbiPreset {
+    /// The preset's registers.
+    pub fn abi(self) -> Abi {
+        corpus::default_abi(self.0)
+    }
+}
+
+pub(crate) fn parse_abi(s: &str) -> Result<AbiPreset, String> {
+    match s.parse::<Stage>() {
+        Ok(stage) if corpus::abi_preset(s).is_some() => Ok(AbiPreset(stage)),
+        _ => Err(format!(
+            "unknown ABI preset `{s}` (expected ngg, legacy-vs, ps or cs)"
+        )),
+    }
+}
+
+/// The one stage and ABI resolution every subcommand uses: an `--abi`
+/// preset alone selects its own stage, `--stage` alone selects the stage's
+/// default ABI (applied when the capture is read), and a preset of another
+/// stage than `--stage` is a usage error.
+pub fn resolve_stage_abi(
+    stage: Option<Stage>,
+    abi: Option<AbiPreset>,
+) -> Result<(Option<Stage>, Option<Abi>), CliError> {
+    match (stage, abi) {
+        (Some(s), Some(p)) if s != p.0 => Err(CliError::Usage(format!(
+            "--abi {} is the entry ABI of stage {}, but --stage {s} was given; \
+             give one of them, or --stage with the custom register flags",
+            p.0.name(),
+            p.0
+        ))),
+        (s, Some(p)) => Ok((Some(s.unwrap_or(p.0)), Some(p.abi()))),
+        (s, None) => Ok((s, None)),
+    }
 }
 
 fn parse_sgpr(s: &str) -> Result<u8, String> {
@@ -65,26 +157,51 @@ fn parse_vgpr(s: &str) -> Result<u8, String> {
 }
 
 impl CaptureArgs {
-    /// The flags as [`CaptureOptions`].
-    pub fn options(&self) -> CaptureOptions {
-        CaptureOptions {
+    /// The flags as [`CaptureOptions`], resolved by [`resolve_stage_abi`];
+    /// contradictory flags are a usage error.
+    pub fn options(&self) -> Result<CaptureOptions, CliError> {
+        let (stage, abi) = resolve_stage_abi(self.stage, self.abi)?;
+        if let (Some(v), Some(i)) = (self.vertex_id_vgpr, self.instance_id_vgpr) {
+            if v == i {
+                return Err(CliError::Usage(format!(
+                    "--vertex-id-vgpr and --instance-id-vgpr both name v{v}"
+                )));
+            }
+        }
+        Ok(CaptureOptions {
             raw: self.raw,
             target: self.target,
-            stage: self.stage,
-            abi: self.abi,
+            stage,
+            abi,
             wave_size: self.wave,
             user_data_sgpr: self.user_data_sgpr,
             vertex_id_vgpr: self.vertex_id_vgpr,
             instance_id_vgpr: self.instance_id_vgpr,
-        }
+            only_unrecorded: false,
+        })
     }
 
-    /// Read the capture, printing its notes on stderr.
+    /// Read the capture, printing its notes on stderr. Flags that leave an
+    /// impossible ABI (one of the id flags landing on the other id's VGPR)
+    /// are a usage error.
     pub fn open(&self) -> Result<Capture, CliError> {
-        let capture = Capture::open(&self.file, &self.options())?;
+        let capture = match Capture::open(&self.file, &self.options()?) {
+            Ok(c) => c,
+            Err(e @ corpus::CaptureError::BadOptions { .. }) => {
+                return Err(CliError::Usage(e.to_string()))
+            }
+            Err(e) => return Err(e.into()),
+        };
         for note in &capture.notes {
             eprintln!("shaderlift: note: {}: {note}", self.file.display());
         }
+        Ok(capture)
+    }
+
+    /// [`CaptureArgs::open`], refusing code past [`MAX_CODE_BYTES`].
+    pub fn open_for_analysis(&self) -> Result<Capture, CliError> {
+        let capture = self.open()?;
+        check_code_size(&capture)?;
         Ok(capture)
     }
 }

@@ -38,7 +38,7 @@ pub struct Args {
 
 /// Run `shaderlift bind`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let capture = args.capture.open()?;
+    let capture = args.capture.open_for_analysis()?;
     let text = std::fs::read_to_string(&args.draws)
         .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
     let file = DrawsFile::parse(&text)

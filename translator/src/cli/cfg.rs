@@ -20,7 +20,7 @@ pub struct Args {
 
 /// Run `shaderlift cfg`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let capture = args.capture.open()?;
+    let capture = args.capture.open_for_analysis()?;
     let mode = isa::Mode::with_wave_size(capture.target(), capture.wave_size().lanes());
     let program = Program::decode(&capture.code, mode);
     let cfg = Cfg::build(&program);

@@ -11,9 +11,12 @@
 //!
 //! Captures run in parallel (rayon); the rows come out in the walk's order.
 //! A panic inside one capture is caught and reported as that row's failure.
-//! Exit status 1 when any row has a violation or failed; an unsupported
-//! construct in translation is a status, not a failure.
+//! Exit status 1 when any row has a violation or failed (a draw not fully
+//! verified fails its row; so does a `--run` that compared nothing, unless
+//! `--allow-skip`); an unsupported construct in
+//! translation is a status, not a failure.
 
+use super::args::{resolve_stage_abi, AbiPreset};
 use super::error::output_result;
 use super::CliError;
 use analysis::trace::{trace_code, ShaderTrace, TraceConfig};
@@ -22,7 +25,7 @@ use drawbind::{BindPlan, BindRange};
 use indicatif::{ProgressBar, ProgressStyle};
 use interp::scene::synthesize;
 use interp::{verify, Shader, VerifyOptions};
-use isa::{Abi, Decoder, Instruction, Mode};
+use isa::{Decoder, Instruction, Mode, Stage};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -30,6 +33,9 @@ use std::io::{self, IsTerminal, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The most worker threads `--jobs` may ask for.
+pub const MAX_JOBS: usize = 256;
 
 /// Run every check on each capture under the given directories (default:
 /// the bundled corpus) and print one row per shader.
@@ -43,18 +49,31 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
 
-    /// Worker threads (default: one per core).
+    /// Worker threads, 1..=256 (default: one per core).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
 
-    /// Entry-register ABI preset for captures without metadata (raw code).
+    /// Hardware stage (ngg, vs, ps, cs) for captures without metadata (raw
+    /// code, code objects); captures with metadata keep theirs.
+    #[arg(long)]
+    pub stage: Option<Stage>,
+
+    /// Entry-register ABI preset for captures without metadata (raw code,
+    /// code objects); alone it selects its stage too, as for every
+    /// subcommand. Captures with metadata keep theirs.
     #[arg(long, value_name = "PRESET", value_parser = super::args::parse_abi)]
-    pub abi: Option<Abi>,
+    pub abi: Option<AbiPreset>,
 
     /// Also run each translated shader on the Vulkan device and compare its
     /// outputs with the interpreter's (lavapipe by default).
     #[arg(long)]
     pub run: bool,
+
+    /// With --run: accept a run that checked nothing (no Vulkan device, or
+    /// a shader whose run compared no export word) instead of failing its
+    /// rows; the rows still say so.
+    #[arg(long)]
+    pub allow_skip: bool,
 }
 
 /// One descriptor's verdict.
@@ -139,12 +158,26 @@ pub fn run(args: Args) -> Result<(), CliError> {
     } else {
         args.dirs.clone()
     };
-    let mut jobs: Vec<(PathBuf, String)> = Vec::new();
+    // A directory the walk cannot read is a failed row in its place; the
+    // walk goes on.
+    let mut jobs: Vec<(PathBuf, String, Option<String>)> = Vec::new();
     for root in &roots {
-        let found = ::corpus::find_captures(root).map_err(|e| CliError::Input(e.to_string()))?;
-        for p in found {
-            let name = display_name(root, &p);
-            jobs.push((p, name));
+        let found = ::corpus::walk_captures(root).map_err(|e| CliError::Input(e.to_string()))?;
+        for item in found {
+            match item {
+                Ok(p) => {
+                    let name = display_name(root, &p);
+                    jobs.push((p, name, None));
+                }
+                Err(e) => {
+                    let p = match &e {
+                        ::corpus::CaptureError::Io { path, .. } => path.clone(),
+                        _ => root.clone(),
+                    };
+                    let name = display_name(root, &p);
+                    jobs.push((p, name, Some(e.to_string())));
+                }
+            }
         }
     }
     if jobs.is_empty() {
@@ -157,8 +190,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 .join(", ")
         )));
     }
+    let (stage, abi) = resolve_stage_abi(args.stage, args.abi)?;
     let opts = CaptureOptions {
-        abi: args.abi,
+        stage,
+        abi,
+        only_unrecorded: true,
         ..CaptureOptions::default()
     };
     let spirv_val = find_tool("spirv-val");
@@ -172,7 +208,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
     });
     let work = || -> Vec<Row> {
         jobs.par_iter()
-            .map(|(path, name)| {
+            .map(|(path, name, walk_error)| {
+                if let Some(e) = walk_error {
+                    return Row::failed(name.clone(), e.clone());
+                }
                 let row = match catch_unwind(AssertUnwindSafe(|| {
                     check_capture(path, name, &opts, spirv_val.as_deref(), args.run)
                 })) {
@@ -190,6 +229,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
             .collect()
     };
     let mut rows = match args.jobs {
+        Some(n) if !(1..=MAX_JOBS).contains(&n) => {
+            return Err(CliError::Usage(format!(
+                "--jobs {n} is outside 1..={MAX_JOBS}"
+            )))
+        }
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build()
@@ -201,7 +245,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         pb.finish_and_clear();
     }
     if args.run {
-        run_on_device(&jobs, &mut rows, &opts);
+        run_on_device(&jobs, &mut rows, &opts, args.allow_skip);
     }
     let text = if args.json {
         let mut s =
@@ -263,6 +307,9 @@ fn check_capture(
         Ok(c) => c,
         Err(e) => return Row::failed(name.to_string(), e.to_string()),
     };
+    if let Err(e) = super::args::check_code_size(&capture) {
+        return Row::failed(name.to_string(), e.to_string());
+    }
     let stage = capture.stage();
     let abi = capture.abi();
     let wave64 = capture.wave_size() == WaveSize::W64;
@@ -302,6 +349,17 @@ fn check_capture(
                 row.narrowed_bindings = b.narrowed_bindings;
                 row.violations = b.violations;
                 row.unverified = b.unverified;
+                if b.unverified > 0 {
+                    // As for `shaderlift verify`: a draw the interpreter
+                    // could not check completely is never silently clean.
+                    row.failed = true;
+                    row.error = Some(format!(
+                        "{} of {} draws could not be checked completely (first: {})",
+                        b.unverified,
+                        b.draws,
+                        b.first_unverified.as_deref().unwrap_or("-")
+                    ));
+                }
             }
             Err(e) => {
                 row.failed = true;
@@ -344,46 +402,66 @@ fn check_capture(
 /// `--run`: every translated vertex shader on the Vulkan device (one device
 /// for the whole run), its exports compared with the interpreter's on the
 /// default scene's draws.
-fn run_on_device(jobs: &[(PathBuf, String)], rows: &mut [Row], opts: &CaptureOptions) {
+fn run_on_device(
+    jobs: &[(PathBuf, String, Option<String>)],
+    rows: &mut [Row],
+    opts: &CaptureOptions,
+    allow_skip: bool,
+) {
+    let skip = |r: &mut Row, why: String| {
+        r.run = format!("skipped: {why}");
+        if !allow_skip {
+            r.failed = true;
+            r.error = Some(format!(
+                "--run checked nothing: {why} (pass --allow-skip to accept)"
+            ));
+        }
+    };
     let harness = match vkharness::Harness::new(vkharness::DeviceChoice::Default) {
         Ok(h) => h,
         Err(e) => {
             for r in rows.iter_mut().filter(|r| r.run == "pending") {
-                r.run = format!("skipped: no Vulkan device ({e})");
+                skip(r, format!("no Vulkan device ({e})"));
             }
             return;
         }
     };
-    for ((path, _), row) in jobs.iter().zip(rows.iter_mut()) {
+    for ((path, _, _), row) in jobs.iter().zip(rows.iter_mut()) {
         if row.run != "pending" {
             continue;
         }
-        let result = catch_unwind(AssertUnwindSafe(|| -> Result<String, String> {
-            let capture = Capture::open(path, opts).map_err(|e| e.to_string())?;
-            let config = TraceConfig::new(
-                capture.stage(),
-                capture.abi(),
-                capture.wave_size() == WaveSize::W32,
-            );
-            let trace = trace_code(&capture.code, capture.target(), &config);
-            let scene = synthesize(&trace, &capture.abi()).to_draws_file();
-            let report = super::run::execute(
-                &capture,
-                &scene,
-                &super::run::RunOptions::default(),
-                &harness,
-            )
-            .map_err(|e| e.to_string())?;
-            if report.mismatches > 0 {
-                return Err(format!(
-                    "{} vertices, {} mismatches",
-                    report.vertices, report.mismatches
-                ));
-            }
-            Ok(format!("{} vertices, 0 mismatches", report.vertices))
-        }));
+        let result = catch_unwind(AssertUnwindSafe(
+            || -> Result<Result<String, String>, String> {
+                let capture = Capture::open(path, opts).map_err(|e| e.to_string())?;
+                let config = TraceConfig::new(
+                    capture.stage(),
+                    capture.abi(),
+                    capture.wave_size() == WaveSize::W32,
+                );
+                let trace = trace_code(&capture.code, capture.target(), &config);
+                let scene = synthesize(&trace, &capture.abi()).to_draws_file();
+                let report = super::run::execute(
+                    &capture,
+                    &scene,
+                    &super::run::RunOptions::default(),
+                    &harness,
+                )
+                .map_err(|e| e.to_string())?;
+                if report.mismatches > 0 {
+                    return Err(format!(
+                        "{} vertices, {} mismatches",
+                        report.vertices, report.mismatches
+                    ));
+                }
+                if let Some(why) = super::run::nothing_compared(&report) {
+                    return Ok(Err(why));
+                }
+                Ok(Ok(format!("{} vertices, 0 mismatches", report.vertices)))
+            },
+        ));
         match result {
-            Ok(Ok(s)) => row.run = s,
+            Ok(Ok(Ok(s))) => row.run = s,
+            Ok(Ok(Err(why))) => skip(row, why),
             Ok(Err(e)) => {
                 row.run = "mismatch or error".into();
                 row.failed = true;
@@ -426,6 +504,8 @@ struct BindFigures {
     baseline: u64,
     violations: usize,
     unverified: usize,
+    /// Why the first unverified draw was not checked completely.
+    first_unverified: Option<String>,
 }
 
 fn bind_and_verify(
@@ -471,7 +551,15 @@ fn bind_and_verify(
         &VerifyOptions::default(),
     )
     .map_err(|e| e.to_string())?;
+    let first_unverified = report.draws.iter().find(|d| !d.verified()).map(|d| {
+        match (&d.error, d.check.undefined.first()) {
+            (Some(e), _) => e.clone(),
+            (None, Some(f)) => format!("{f:?}"),
+            (None, None) => "not checked completely".into(),
+        }
+    });
     Ok(BindFigures {
+        first_unverified,
         draws: scene.draws.len(),
         bindings,
         narrowed_bindings,
@@ -640,11 +728,20 @@ fn table(rows: &[Row]) -> String {
         .count();
     let failed = rows.iter().filter(|r| r.failed).count();
     let draws: usize = rows.iter().map(|r| r.draws).sum();
+    let unverified: usize = rows.iter().map(|r| r.unverified).sum();
+    let skipped = rows.iter().filter(|r| r.run.starts_with("skipped")).count();
+    let mut checked = format!("{} draws verified", draws - unverified.min(draws));
+    if unverified > 0 {
+        let _ = write!(checked, ", {unverified} not verified");
+    }
+    if skipped > 0 {
+        let _ = write!(checked, ", {skipped} device runs skipped");
+    }
     let _ = writeln!(
         s,
-        "{} shaders: {} draws verified, {} violations, {} translated, {} failed; bound {} of {} baseline bytes ({:.0}x less)",
+        "{} shaders: {}, {} violations, {} translated, {} failed; bound {} of {} baseline bytes ({:.0}x less)",
         rows.len(),
-        draws,
+        checked,
         violations,
         translated,
         failed,

@@ -15,6 +15,7 @@
 
 pub mod args;
 pub mod error;
+pub mod output;
 
 pub mod bind;
 pub mod cfg;

@@ -13,7 +13,7 @@ use drawbind::replay::{self, Comparison, Event, ReplayStats, RingConfig};
 use drawbind::BindPlan;
 use isa::{Abi, Stage, Target};
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufReader, Write};
 use std::path::PathBuf;
 
 /// A built-in draw stream.
@@ -96,11 +96,16 @@ pub fn run(args: Args) -> Result<(), CliError> {
                 _ => (RingConfig::MESA, "mesa-ring"),
             };
             if let Some(path) = &args.write_stream {
-                let f = File::create(path)
-                    .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+                // Staged: a failure leaves an existing FILE as it was.
                 let events: Vec<Event> = cfg.stream(args.draws).collect();
-                replay::write_stream(&events, BufWriter::new(f))
-                    .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+                let mut staged = super::output::Staged::new();
+                staged.write(path, |w| {
+                    replay::write_stream(&events, w).map_err(|e| match e {
+                        replay::ReplayError::Io(e) => e,
+                        other => io::Error::other(other.to_string()),
+                    })
+                })?;
+                staged.commit()?;
             }
             let cmp = replay::compare_with(&plan, || cfg.stream(args.draws))
                 .map_err(|e| CliError::Input(format!("{name}: {e}")))?;

@@ -19,7 +19,8 @@
 //!    are compared word by word ([`compare::compare`]).
 //!
 //! It prints one line per draw and ends with `N vertices, M mismatches`;
-//! the exit code is 1 when M > 0.
+//! the exit code is 1 when M > 0, and when no export word was compared
+//! (unless `--allow-skip`).
 
 pub mod compare;
 
@@ -65,6 +66,12 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+
+    /// Exit 0 even when nothing was compared (every draw skipped, or every
+    /// export word undefined); the report still says so. Without it such a
+    /// run fails: a check that compared nothing proves nothing.
+    #[arg(long)]
+    pub allow_skip: bool,
 
     /// Negative control for --checked: bind every narrowed descriptor one
     /// record short (bytes and checked bound), as a wrong narrowing would;
@@ -177,6 +184,12 @@ pub struct RunReport {
     pub vertices: u64,
     /// Mismatching words.
     pub mismatches: u64,
+    /// Export words compared (all draws).
+    pub words: u64,
+    /// Export words the interpreter left undefined (not compared).
+    pub undefined: u64,
+    /// Draws not run (indexed draws).
+    pub skipped_draws: usize,
     /// Seconds to translate.
     pub translate_seconds: f64,
     /// Seconds to make the pipeline.
@@ -185,11 +198,12 @@ pub struct RunReport {
 
 /// Run `shaderlift run`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let capture = args.capture.open()?;
+    let capture = args.capture.open_for_analysis()?;
     let text = std::fs::read_to_string(&args.draws)
         .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
     let draws = DrawsFile::parse(&text)
         .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
+    super::args::check_draw_budget(&draws)?;
     let choice = match args.device {
         Some(n) => DeviceChoice::Index(n),
         None => DeviceChoice::Default,
@@ -215,7 +229,28 @@ pub fn run(args: Args) -> Result<(), CliError> {
             report.mismatches
         )));
     }
+    if let Some(why) = nothing_compared(&report) {
+        if !args.allow_skip {
+            return Err(CliError::Failed(format!(
+                "{why} (pass --allow-skip to accept a run that checks nothing)"
+            )));
+        }
+        eprintln!("shaderlift: note: {why}");
+    }
     Ok(())
+}
+
+/// Why a run proves nothing: `Some` when it compared no export word.
+pub fn nothing_compared(r: &RunReport) -> Option<String> {
+    (r.words == 0).then(|| {
+        format!(
+            "nothing was compared: {} draws, {} skipped, {} vertices, {} undefined words",
+            r.draws.len(),
+            r.skipped_draws,
+            r.vertices,
+            r.undefined
+        )
+    })
 }
 
 /// The report as text: a line per draw, then `N vertices, M mismatches`.
@@ -284,6 +319,9 @@ pub fn text_report(r: &RunReport) -> String {
         }
     }
     let _ = writeln!(s, "{} vertices, {} mismatches", r.vertices, r.mismatches);
+    if let Some(why) = nothing_compared(r) {
+        let _ = writeln!(s, "{why}");
+    }
     s
 }
 
@@ -466,6 +504,9 @@ pub fn execute(
         draws: Vec::new(),
         vertices: 0,
         mismatches: 0,
+        words: 0,
+        undefined: 0,
+        skipped_draws: 0,
         translate_seconds,
         pipeline_seconds,
     };
@@ -473,6 +514,9 @@ pub fn execute(
         let dr = session.draw(index, spec, &program)?;
         report.vertices += dr.vertices;
         report.mismatches += dr.mismatches;
+        report.words += dr.words;
+        report.undefined += dr.undefined;
+        report.skipped_draws += usize::from(dr.skipped.is_some());
         report.draws.push(dr);
     }
     Ok(report)

@@ -12,7 +12,6 @@ use super::error::output_result;
 use super::{CaptureArgs, CliError};
 use analysis::trace::{trace_code, TraceConfig};
 use corpus::{Capture, WaveSize};
-use isa::{Abi, Stage};
 use std::io::{self, Write};
 
 /// Trace where a shader's buffer descriptors and vertex indices come from.
@@ -25,22 +24,6 @@ pub struct Args {
     /// Print JSON (stable field names) instead of a table.
     #[arg(long)]
     pub json: bool,
-}
-
-/// The tracer configuration for a capture. An `--abi` preset given without
-/// `--stage` also selects its stage (`--abi legacy-vs` traces a legacy VS).
-pub fn config_for(capture: &Capture, args: &CaptureArgs) -> TraceConfig {
-    let mut stage = capture.stage();
-    if args.stage.is_none() {
-        if let Some(abi) = args.abi {
-            if abi == Abi::legacy_vs() {
-                stage = Stage::LegacyVs;
-            } else if abi == Abi::ngg() {
-                stage = Stage::Ngg;
-            }
-        }
-    }
-    TraceConfig::new(stage, capture.abi(), capture.wave_size() == WaveSize::W32)
 }
 
 /// Trace a capture with the stage, ABI and wave size it records (after
@@ -56,9 +39,8 @@ pub fn trace_capture(capture: &Capture) -> analysis::trace::ShaderTrace {
 
 /// Run `shaderlift trace`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let capture = args.capture.open()?;
-    let config = config_for(&capture, &args.capture);
-    let trace = trace_code(&capture.code, capture.target(), &config);
+    let capture = args.capture.open_for_analysis()?;
+    let trace = trace_capture(&capture);
     let text = if args.json {
         let mut s = serde_json::to_string_pretty(&analysis::report::trace_json(&trace))
             .map_err(|e| CliError::Input(e.to_string()))?;

@@ -2,16 +2,20 @@
 //! layout manifest.
 //!
 //! Writes `OUT.spv` (default: the capture's name with `.spv`, in the
-//! current directory) and `OUT.spv.json`, the manifest. `--wgsl` also
+//! current directory) and `OUT.spv.json`, the manifest (or `--manifest
+//! FILE`; none when OUT is not a regular file, like `/dev/null`). Both are
+//! written to temporary files and renamed only when both were written; an
+//! output that is the input is refused (exit 2). `--wgsl` also
 //! prints naga's WGSL of the module on stdout, for reading. When the
 //! shader cannot be translated, every unsupported construct is listed on
 //! stderr with its pc, and the exit code is 1.
 
 use super::error::output_result;
+use super::output;
 use super::{CaptureArgs, CliError};
 use crate::{translate, Options, ShaderInput, TranslateError};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Translate a vertex shader to SPIR-V 1.3 and write its layout manifest.
 #[derive(Debug, clap::Args)]
@@ -20,9 +24,15 @@ pub struct Args {
     #[command(flatten)]
     pub capture: CaptureArgs,
 
-    /// Output file (default: NAME.spv); the manifest goes to OUT.json.
+    /// Output file (default: NAME.spv in the current directory); the
+    /// manifest goes to OUT.json when OUT is a regular file.
     #[arg(short = 'o', long = "output", value_name = "OUT.spv")]
     pub output: Option<PathBuf>,
+
+    /// Write the manifest here instead of OUT.json (needed to get one when
+    /// -o is not a regular file, like /dev/null or /dev/stdout).
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
 
     /// Compile in the narrowed-binding guards and the violation counter.
     #[arg(long)]
@@ -44,7 +54,7 @@ pub struct Args {
 
 /// Run `shaderlift translate`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let capture = args.capture.open()?;
+    let capture = args.capture.open_for_analysis()?;
     let input = ShaderInput::from_capture(&capture);
     let trace = crate::trace_for(&input);
     if args.checked && trace.is_none() {
@@ -69,24 +79,57 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         Err(e) => return Err(CliError::Input(format!("{}: {e}", capture.path.display()))),
     };
-    let out = args
-        .output
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}.spv", capture.name)));
+    let (out, what) = match &args.output {
+        Some(o) => (o.clone(), "-o"),
+        None => (
+            PathBuf::from(format!("{}.spv", capture.name)),
+            "the default output",
+        ),
+    };
+    // The manifest's default name is derived only from a regular file: a
+    // device like /dev/null has no sibling `/dev/null.json` to write.
+    let mpath = match &args.manifest {
+        Some(m) => Some(m.clone()),
+        None if output::is_regular_destination(&out) => {
+            let mut m = out.clone().into_os_string();
+            m.push(".json");
+            Some(PathBuf::from(m))
+        }
+        None => None,
+    };
+    // Never overwrite an input: the capture (its files, for a directory).
+    let dir_files = [
+        capture.path.join("code.bin"),
+        capture.path.join("meta.json"),
+    ];
+    let mut inputs: Vec<&Path> = vec![&capture.path];
+    if capture.path.is_dir() {
+        inputs.extend(dir_files.iter().map(PathBuf::as_path));
+    }
+    output::refuse_input(&out, &inputs, what)?;
+    if let Some(m) = &mpath {
+        output::refuse_input(m, &inputs, "the manifest")?;
+    }
     let bytes: Vec<u8> = t.spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&out, bytes)
-        .map_err(|e| CliError::Input(format!("cannot write {}: {e}", out.display())))?;
-    let mut mpath = out.clone().into_os_string();
-    mpath.push(".json");
-    let mpath = PathBuf::from(mpath);
-    std::fs::write(&mpath, t.manifest.to_json() + "\n")
-        .map_err(|e| CliError::Input(format!("cannot write {}: {e}", mpath.display())))?;
-    eprintln!(
-        "shaderlift: wrote {} ({} bytes) and {}",
-        out.display(),
-        t.spirv.len() * 4,
-        mpath.display()
-    );
+    let mut staged = output::Staged::new();
+    staged.write_bytes(&out, &bytes)?;
+    if let Some(m) = &mpath {
+        staged.write_bytes(m, (t.manifest.to_json() + "\n").as_bytes())?;
+    }
+    staged.commit()?;
+    match &mpath {
+        Some(m) => eprintln!(
+            "shaderlift: wrote {} ({} bytes) and {}",
+            out.display(),
+            t.spirv.len() * 4,
+            m.display()
+        ),
+        None => eprintln!(
+            "shaderlift: wrote {} ({} bytes); no manifest (the output is not a regular file: give --manifest FILE)",
+            out.display(),
+            t.spirv.len() * 4
+        ),
+    }
     if args.wgsl {
         let w = crate::to_wgsl(&t.spirv).map_err(CliError::Input)?;
         let stdout = std::io::stdout();

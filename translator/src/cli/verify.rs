@@ -56,12 +56,13 @@ fn parse_layout(s: &str) -> Result<PrimLayout, String> {
 
 /// Run `shaderlift verify`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let capture = args.capture.open()?;
+    let capture = args.capture.open_for_analysis()?;
     let text = std::fs::read_to_string(&args.draws)
         .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
     let file = DrawsFile::parse(&text)
         .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
     check_abi(&capture, &file)?;
+    super::args::check_draw_budget(&file)?;
     if !(1..=interp::driver::MAX_GROUP_PRIMS).contains(&args.group_prims) {
         return Err(CliError::Usage(format!(
             "--group-prims {} is outside 1..={}",

@@ -1,0 +1,97 @@
+//! Input-driven sizes have documented limits with clear errors: code size
+//! for the analysing subcommands, invocations per draw for `verify` and
+//! `run`, and `corpus --jobs`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn scratch() -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_limits");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn shaderlift<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (Output, Duration) {
+    let t = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_shaderlift"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("run shaderlift");
+    (o, t.elapsed())
+}
+
+#[test]
+fn code_past_16_mib_is_refused_by_every_analysing_subcommand() {
+    let dir = scratch().join("big");
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.bin");
+    // 17 MiB of s_nop 0.
+    let nops: Vec<u8> = [0x00, 0x00, 0x80, 0xbf].repeat((17 << 20) / 4);
+    std::fs::write(&big, nops).unwrap();
+    let big = big.to_str().unwrap();
+    for cmd in [
+        vec!["trace", big],
+        vec!["cfg", big],
+        vec!["translate", big, "-o", "/dev/null"],
+    ] {
+        let (o, t) = shaderlift(&cmd);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{cmd:?}: {err}");
+        assert!(err.contains("16 MiB"), "{cmd:?}: {err}");
+        assert!(t < Duration::from_secs(20), "{cmd:?} took {t:?}");
+    }
+    let (o, _) = shaderlift(&["corpus", dir.to_str().unwrap(), "--json"]);
+    let rows: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(rows[0]["failed"], true);
+    assert!(rows[0]["error"].as_str().unwrap().contains("16 MiB"));
+}
+
+#[test]
+fn a_draw_of_2_pow_32_minus_1_vertices_is_refused_before_it_runs() {
+    let mut v: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("translator/tests/draws/cube.json")).unwrap(),
+    )
+    .unwrap();
+    for draw in [
+        serde_json::json!({"kind": "auto", "vertex_count": 4294967295u32}),
+        serde_json::json!({"kind": "auto", "vertex_count": 3, "instance_count": 4294967295u32}),
+    ] {
+        v["draws"] = serde_json::json!([draw]);
+        let path = scratch().join("huge-draw.json");
+        std::fs::write(&path, v.to_string()).unwrap();
+        for cmd in ["verify", "run"] {
+            let (o, t) = shaderlift(&[
+                cmd.as_ref(),
+                "corpus/radv/cube".as_ref(),
+                "--draws".as_ref(),
+                path.as_os_str(),
+            ]);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{cmd} {draw}: {err}");
+            assert!(err.contains("more than the limit"), "{cmd} {draw}: {err}");
+            assert!(t < Duration::from_secs(20), "{cmd} took {t:?}");
+        }
+    }
+}
+
+#[test]
+fn corpus_jobs_past_256_is_a_usage_error() {
+    let (o, _) = shaderlift(&["corpus", "corpus/radv/cube", "--jobs", "100000"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let (o, _) = shaderlift(&["corpus", "corpus/radv/cube", "--jobs", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+}
