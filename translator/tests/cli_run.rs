@@ -100,13 +100,21 @@ fn run_checked_reports_violations_per_draw() {
 }
 
 #[test]
-fn indexed_draws_are_reported_as_skipped() {
+fn indexed_draws_run_each_distinct_vertex_once_and_match_the_interpreter() {
     if Harness::shared_or_skip("cli run indexed").is_none() {
         return;
     }
     let mut v: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(repo_root().join(CUBE)).unwrap()).unwrap();
+    // 16-bit indices from index 1: 2, 1, 0xffff (restart), 5, 6, 7, 1, 40;
+    // the ids run are 1, 2, 5..=7 and 40 (three host draws).
+    v["memory"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"addr": "0x9000", "words": ["0x00020063", "0xffff0001", "0x00060005", "0x00010007", "0x00000028"]}));
     v["draws"] = serde_json::json!([
+        {"kind": "indexed", "index_count": 8, "first_index": 1, "index_addr": "0x9000",
+         "index_format": "u16", "restart": "0xffff", "instance_count": 2},
         {"kind": "indexed", "index_count": 6},
         {"kind": "auto", "vertex_count": 3}
     ]);
@@ -117,11 +125,16 @@ fn indexed_draws_are_reported_as_skipped() {
     let out = shaderlift(&["run", "corpus/radv/cube", "--draws", path.to_str().unwrap()]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("draw 0: 12 vertices,"), "{stdout}");
     assert!(
-        stdout.contains("draw 0: skipped: indexed draws are not run on the device yet"),
+        stdout
+            .contains("draw 1: skipped: an indexed draw without index_addr has unknown vertex ids"),
         "{stdout}"
     );
-    assert!(stdout.ends_with("\n3 vertices, 0 mismatches\n"), "{stdout}");
+    assert!(
+        stdout.ends_with("\n15 vertices, 0 mismatches\n"),
+        "{stdout}"
+    );
 }
 
 #[test]

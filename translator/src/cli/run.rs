@@ -391,6 +391,28 @@ fn last_record(range: &BindRange, stride: u32, reach: u64) -> Option<u32> {
 
 /// Copy `len` guest bytes at `base`; unmapped dwords read 0. Returns the
 /// bytes and how many were unmapped.
+/// The most host draws one indexed draw becomes (one per run of
+/// consecutive distinct vertex ids).
+const MAX_INDEXED_RUNS: usize = 256;
+
+/// The distinct ids, sorted, as runs `(first, count)` of consecutive ids:
+/// the host draws that run each vertex of an indexed draw exactly once.
+fn id_runs(ids: &[u32]) -> Vec<(u32, u32)> {
+    let mut sorted = ids.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for id in sorted {
+        match runs.last_mut() {
+            Some((first, count)) if first.wrapping_add(*count) == id && *count < u32::MAX => {
+                *count += 1
+            }
+            _ => runs.push((id, 1)),
+        }
+    }
+    runs
+}
+
 fn guest_bytes(mem: &SparseMemory, base: u64, len: u64) -> (Vec<u8>, u64) {
     let mut out = vec![0u8; len as usize];
     let mut missing = 0;
@@ -546,26 +568,61 @@ impl Session<'_> {
             device_seconds: 0.0,
             interp_seconds: 0.0,
         };
-        let DrawSpec::Auto {
-            first_vertex,
-            vertex_count,
-            instance_count,
-            chunks,
-        } = spec
-        else {
-            dr.skipped = Some(
-                "indexed draws are not run on the device yet (`verify` checks them with the interpreter)".into(),
-            );
-            return Ok(dr);
-        };
         let bad = |e: String| CliError::Input(format!("{}: draw {index}: {e}", self.capture.name));
+        // The host draws (first vertex id, count) and the interpreter's draw.
+        let (runs, instance_count, reference_draw): (Vec<(u32, u32)>, u32, interp::Draw) =
+            match spec {
+                DrawSpec::Auto {
+                    first_vertex,
+                    vertex_count,
+                    instance_count,
+                    chunks,
+                } => (
+                    // One host draw per chunk (the whole draw when unsplit).
+                    if chunks.is_empty() {
+                        vec![(*first_vertex, *vertex_count)]
+                    } else {
+                        chunks.clone()
+                    },
+                    *instance_count,
+                    interp::Draw::Auto {
+                        first_vertex: *first_vertex,
+                        vertex_count: *vertex_count,
+                        instance_count: *instance_count,
+                        chunks: chunks.clone(),
+                    },
+                ),
+                DrawSpec::Indexed { instance_count, .. } => {
+                    let Some(ids) = self.index_ids(spec).map_err(bad)? else {
+                        dr.skipped = Some(
+                            "an indexed draw without index_addr has unknown vertex ids".into(),
+                        );
+                        return Ok(dr);
+                    };
+                    let runs = id_runs(&ids);
+                    if runs.len() > MAX_INDEXED_RUNS {
+                        dr.skipped = Some(format!(
+                            "its {} distinct vertex ids form {} runs; at most {MAX_INDEXED_RUNS} host draws per draw",
+                            ids.len(),
+                            runs.len()
+                        ));
+                        return Ok(dr);
+                    }
+                    (
+                        runs,
+                        *instance_count,
+                        interp::Draw::Ids {
+                            ids,
+                            instance_count: *instance_count,
+                        },
+                    )
+                }
+                _ => {
+                    dr.skipped = Some("a draw kind `run` does not know".into());
+                    return Ok(dr);
+                }
+            };
         let (buffers, mut params) = self.bind(spec, &mut dr).map_err(bad)?;
-        // One host draw per chunk (the whole draw when unsplit).
-        let runs: Vec<(u32, u32)> = if chunks.is_empty() {
-            vec![(*first_vertex, *vertex_count)]
-        } else {
-            chunks.clone()
-        };
         let mut device = HashMap::new();
         let mut violations = 0u32;
         for &(first, count) in &runs {
@@ -579,7 +636,7 @@ impl Session<'_> {
                     &params,
                     first,
                     count,
-                    *instance_count,
+                    instance_count,
                     &mut device,
                 )
                 .map_err(bad)?;
@@ -590,17 +647,10 @@ impl Session<'_> {
             dr.violations = Some(violations);
         }
         let t = Instant::now();
-        let reference = self
-            .run_reference(&interp::Draw::Auto {
-                first_vertex: *first_vertex,
-                vertex_count: *vertex_count,
-                instance_count: *instance_count,
-                chunks: chunks.clone(),
-            })
-            .map_err(bad)?;
+        let reference = self.run_reference(&reference_draw).map_err(bad)?;
         dr.interp_seconds = t.elapsed().as_secs_f64();
         for &(first, count) in &runs {
-            for instance in 0..*instance_count {
+            for instance in 0..instance_count {
                 for v in 0..count {
                     let key = (first.wrapping_add(v), instance);
                     self.compare_vertex(key, device.get(&key), reference.get(&key), &mut dr);
@@ -620,9 +670,12 @@ impl Session<'_> {
     ) -> Result<(DrawBuffers, DrawParams), String> {
         let mut ranges = vec![BindRange::EMPTY; self.plan.len()];
         let mut baseline = vec![BindRange::EMPTY; self.plan.len()];
+        let draw = spec
+            .as_draw_scanned(&self.mem, self.plan.faults())
+            .map_err(|e| e.to_string())?;
         let n = self
             .plan
-            .bind(&spec.as_draw(), &self.user_data, &self.mem, &mut ranges)
+            .bind(&draw, &self.user_data, &self.mem, &mut ranges)
             .map_err(|e| e.to_string())?;
         self.plan
             .bind_baseline(&self.user_data, &self.mem, &mut baseline)
@@ -805,6 +858,27 @@ impl Session<'_> {
     }
 
     /// The interpreter's exports of a draw, per vertex and output slot.
+    /// The vertex ids of an indexed draw as the interpreter reads them from
+    /// its index buffer (`None` without `index_addr`).
+    fn index_ids(&self, spec: &DrawSpec) -> Result<Option<Vec<u32>>, String> {
+        let Some((ib, restart)) = spec.index_buffer() else {
+            return Ok(None);
+        };
+        let DrawSpec::Indexed { base_vertex, .. } = spec else {
+            return Ok(None);
+        };
+        interp::index_buffer_ids(
+            &self.mem,
+            ib.addr,
+            ib.format.bytes() as u32,
+            ib.first_index,
+            ib.count,
+            restart,
+            *base_vertex,
+        )
+        .map(Some)
+    }
+
     fn run_reference(
         &self,
         draw: &interp::Draw,
