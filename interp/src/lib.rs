@@ -55,6 +55,7 @@ pub mod memory;
 mod ops;
 mod program;
 pub mod record;
+mod salu;
 pub mod scene;
 mod valu;
 mod verify;

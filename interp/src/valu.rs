@@ -8,10 +8,11 @@
 //! is a source in order. Lane masks are one SGPR in wave32 and a pair in
 //! wave64, whatever count the decoder gave.
 
-use crate::exec::{icmp, Exec, VCC};
+use crate::exec::{Exec, VCC};
 use crate::float as f;
 use crate::ops::{CmpOp, CmpTy, FCmp, VOp};
 use crate::record::InterpError;
+use crate::salu::icmp;
 use crate::wave::{Wave, S32, S64};
 use isa::family::vop_ext::{Dpp16Mods, Dpp8Mods, DstUnused, SdwaMods};
 use isa::operand::EXEC_LO;
