@@ -42,6 +42,17 @@ pub enum Word {
         /// Byte offset from the descriptor's base address.
         byte_offset: u32,
     },
+    /// A half of a code address: the guest address of the shader's first
+    /// byte plus `offset` (`s_getpc_b64` gives the address of the next
+    /// instruction; `s_add_u32`/`s_addc_u32` of constants move it, as a
+    /// shader does to reach its constant data after the code). The low half
+    /// is `low32(code + offset)`, the high half `high32(code + offset)`.
+    Code {
+        /// Bytes from the start of the code.
+        offset: u32,
+        /// The high 32 bits (else the low 32).
+        hi: bool,
+    },
     /// Anything else.
     Unknown,
 }
@@ -134,6 +145,8 @@ impl Namer<'_> {
             Word::BufferWord { desc, byte_offset } => {
                 write!(out, "buf(desc{})+{byte_offset:#x}", desc.0)
             }
+            Word::Code { offset, hi: false } => write!(out, "code+{offset:#x}"),
+            Word::Code { offset, hi: true } => write!(out, "code_hi+{offset:#x}"),
             Word::Unknown => out.write_str("?"),
         }
     }

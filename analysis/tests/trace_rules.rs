@@ -451,3 +451,26 @@ fn fault_switches_break_their_rule_and_default_options_change_nothing() {
     );
     assert_eq!(bound(&t, "ud12..ud15").as_deref(), Some("vertex_id + ud1"));
 }
+
+#[test]
+fn constant_data_reached_through_s_getpc_is_traced_and_keeps_the_trace_complete() {
+    assert_bound("code_constants", "ud12..ud15", "vertex_id + ud5");
+    let t = trace("code_constants");
+    // s_getpc_b64 at 0x18 gives the address of 0x1c; s_add_u32 moves the
+    // low half by 0x5c; the high half stays the s_getpc one.
+    let d = descriptor(&t, "[code+0x78, code_hi+0x1c, 0x48, 0x31016fac]");
+    assert!(
+        d.reason.as_deref().unwrap_or("").contains("no idxen"),
+        "{d:?}"
+    );
+    // s_add_u32 + s_addc_u32 of 0 move both halves: a pointer into the code
+    // whose table holds a descriptor.
+    descriptor(&t, "table(ptr(code+0x144, code_hi+0x144))+0x10");
+    assert!(t.notes.is_empty(), "{:?}", t.notes);
+}
+
+#[test]
+fn a_code_address_changed_by_anything_but_an_add_is_untraced_and_unbinds_the_shader() {
+    let r = assert_unbound("code_constants_clobbered", "ud12..ud15");
+    assert!(r.contains("may go through any descriptor"), "{r}");
+}

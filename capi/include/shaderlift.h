@@ -374,6 +374,18 @@ bool shaderlift_draws_read(void *ctx, uint64_t addr, void *dst, size_t len);
 enum shaderlift_status shaderlift_plan_new(const struct shaderlift_shader *shader,
                                            struct shaderlift_plan **plan);
 
+// Tell a plan where the shader's code lives in guest memory (the address
+// of its first byte, what `s_getpc_b64` counts from), so descriptors and
+// tables built over the constant data after the code resolve
+// (`drawbind::BindPlan::with_code_address`). A plan whose trace has such
+// words fails every bind with `SHADERLIFT_STATUS_INVALID_ARGUMENT` until it
+// knows. Call it before the plan is shared between threads.
+//
+// # Safety
+// `plan` is NULL or a live plan no other thread is using.
+enum shaderlift_status shaderlift_plan_set_code_address(struct shaderlift_plan *plan,
+                                                        uint64_t code_addr);
+
 // Free a plan (NULL is ignored).
 //
 // # Safety

@@ -42,8 +42,8 @@ pub mod status;
 pub use draws::shaderlift_draws;
 pub use plan::{
     shaderlift_bind, shaderlift_chunk, shaderlift_draw, shaderlift_draw_kind,
-    shaderlift_index_format, shaderlift_index_scan_copy, shaderlift_plan, shaderlift_range,
-    shaderlift_read_fn,
+    shaderlift_index_format, shaderlift_index_scan_copy, shaderlift_plan,
+    shaderlift_plan_set_code_address, shaderlift_range, shaderlift_read_fn,
 };
 pub use reason::shaderlift_reason;
 pub use shader::{

@@ -382,6 +382,29 @@ pub unsafe extern "C" fn shaderlift_plan_new(
     })
 }
 
+/// Tell a plan where the shader's code lives in guest memory (the address
+/// of its first byte, what `s_getpc_b64` counts from), so descriptors and
+/// tables built over the constant data after the code resolve
+/// (`drawbind::BindPlan::with_code_address`). A plan whose trace has such
+/// words fails every bind with `SHADERLIFT_STATUS_INVALID_ARGUMENT` until it
+/// knows. Call it before the plan is shared between threads.
+///
+/// # Safety
+/// `plan` is NULL or a live plan no other thread is using.
+#[no_mangle]
+pub unsafe extern "C" fn shaderlift_plan_set_code_address(
+    plan: *mut shaderlift_plan,
+    code_addr: u64,
+) -> shaderlift_status {
+    guard(|| {
+        // SAFETY: the caller promises `plan` is NULL or live and unshared.
+        unsafe { out_arg(plan, "plan") }?
+            .plan
+            .set_code_address(code_addr);
+        Ok(())
+    })
+}
+
 /// Free a plan (NULL is ignored).
 ///
 /// # Safety

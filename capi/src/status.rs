@@ -143,6 +143,7 @@ impl CapiError {
                 shaderlift_status::MissingUserData
             }
             CapiError::Bind(C::Bind(B::Unreadable { .. })) => shaderlift_status::UnreadableMemory,
+            CapiError::Bind(C::Bind(B::NoCodeAddress { .. })) => shaderlift_status::InvalidArgument,
             CapiError::Translate(translator::TranslateError::Unsupported(_)) => {
                 shaderlift_status::Unsupported
             }

@@ -1,5 +1,6 @@
 //! `examples/bind.c`, compiled with the system C compiler against the
-//! staticlib cargo built for this test run, prints exactly what
+//! staticlib (built by the test with `cargo build -p shaderlift-capi
+//! --lib`, since `cargo test` links tests against the rlib), prints exactly what
 //! `shaderlift bind` prints for the bundled corpus draws.
 //!
 //! The expected text comes from the CLI's own code (`translator::cli::bind`:
@@ -54,9 +55,33 @@ fn build_example() -> PathBuf {
 fn compile() -> PathBuf {
     let dir = profile_dir();
     let lib = dir.join("libshaderlift_capi.a");
+    // `cargo test` links tests against the rlib only, so build the
+    // staticlib explicitly (quick when it is up to date), into this run's
+    // target directory and profile.
+    let target_dir = dir.parent().expect("target/<profile>");
+    let mut build = Command::new(env!("CARGO"));
+    build
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            "shaderlift-capi",
+            "--lib",
+            "--target-dir",
+        ])
+        .arg(target_dir)
+        .current_dir(root());
+    if dir.file_name().is_some_and(|n| n == "release") {
+        build.arg("--release");
+    }
+    let status = build.status().expect("run cargo build for the staticlib");
+    assert!(
+        status.success(),
+        "cargo build -p shaderlift-capi --lib: {status}"
+    );
     assert!(
         lib.exists(),
-        "{} is missing: cargo builds it with this test",
+        "{} is missing after building the staticlib",
         lib.display()
     );
     let out_dir = dir.join("capi-example");

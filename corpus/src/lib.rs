@@ -128,6 +128,11 @@ pub struct Capture {
     pub code: Vec<u8>,
     /// Target, stage, wave size, ABI, user data, provenance.
     pub meta: Meta,
+    /// What follows the code in guest memory, when the capture holds it:
+    /// padding and the constant data a shader reaches with `s_getpc_b64`
+    /// (the tail of a directory's `code_full.bin`, which starts with
+    /// `code.bin`). Empty otherwise.
+    pub constants: Vec<u8>,
     /// Things worth telling the user that did not stop the capture loading.
     pub notes: Vec<Note>,
 }
@@ -147,6 +152,7 @@ impl Capture {
             code,
             meta,
             notes,
+            constants: Vec::new(),
         }
     }
 
@@ -287,7 +293,17 @@ impl Capture {
             (Form::Directory, meta)
         };
         let meta = apply(opts, meta, &mut notes);
-        Capture::checked(dir, form, code, meta, notes)
+        // `code_full.bin`, when present and starting with the code: what
+        // follows the code (padding, constant data).
+        let constants = match fs::read(dir.join("code_full.bin")) {
+            Ok(full) if full.len() > code.len() && full.starts_with(&code) => {
+                full[code.len()..].to_vec()
+            }
+            _ => Vec::new(),
+        };
+        let mut cap = Capture::checked(dir, form, code, meta, notes)?;
+        cap.constants = constants;
+        Ok(cap)
     }
 
     /// Check the ABI the options left (the recorded one was checked when
@@ -323,7 +339,17 @@ impl Capture {
             code,
             meta,
             notes,
+            constants: Vec::new(),
         }
+    }
+
+    /// The code followed by [`Capture::constants`]: the bytes to map at the
+    /// code's guest address.
+    pub fn code_and_constants(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(self.code.len() + self.constants.len());
+        b.extend_from_slice(&self.code);
+        b.extend_from_slice(&self.constants);
+        b
     }
 
     /// The target.

@@ -14,6 +14,9 @@
 //! ```
 //!
 //! - `user_data`: user-data words 0, 1, … (optional, default none).
+//! - `code_addr`: the guest address of the shader's first byte (optional,
+//!   default [`DEFAULT_CODE_ADDR`]); the tools map the code and the constant
+//!   data after it there, where `s_getpc_b64` finds them.
 //! - `memory`: blocks of little-endian dwords at 48-bit guest addresses
 //!   (optional). Later blocks overwrite earlier ones where they overlap.
 //! - `draws`: `auto` draws take `first_vertex` (default 0), `vertex_count`,
@@ -233,10 +236,20 @@ impl DrawSpec {
     }
 }
 
+/// Where the tools map a shader's code (and the constant data after it)
+/// when a DRAWS.json file does not say (`code_addr`): a 48-bit guest address
+/// clear of the scenes' tables and data windows.
+pub const DEFAULT_CODE_ADDR: u64 = 0x7000_0000_0000;
+
 /// A DRAWS.json file.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DrawsFile {
+    /// The guest address of the shader's first byte (default
+    /// [`DEFAULT_CODE_ADDR`]): the tools map the code and its constant data
+    /// there, and `s_getpc_b64` counts from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_addr: Option<Addr>,
     /// User-data words.
     #[serde(default)]
     pub user_data: Vec<Word32>,
@@ -300,9 +313,29 @@ impl DrawsFile {
         Ok(f)
     }
 
+    /// The shader's code address ([`DEFAULT_CODE_ADDR`] unless the file
+    /// gives one).
+    pub fn code_addr(&self) -> u64 {
+        self.code_addr.map_or(DEFAULT_CODE_ADDR, |a| a.0)
+    }
+
     /// The user-data words.
     pub fn user_data(&self) -> Vec<u32> {
         self.user_data.iter().map(|w| w.0).collect()
+    }
+
+    /// [`DrawsFile::memory`] with `code` (a shader's code and the constant
+    /// data after it) mapped at [`DrawsFile::code_addr`], under the blocks
+    /// (a block that overlaps it wins). Code past the address space or the
+    /// memory's size limit is left out.
+    pub fn memory_with_code(&self, code: &[u8]) -> SparseMemory {
+        let mut m = SparseMemory::new();
+        let _ = m.try_write_bytes(self.code_addr(), code);
+        for b in &self.memory {
+            let words: Vec<u32> = b.words.iter().map(|w| w.0).collect();
+            m.write_words(b.addr.0, &words);
+        }
+        m
     }
 
     /// The guest memory the blocks describe (no write generations).

@@ -362,6 +362,13 @@ pub enum BindError {
         /// What needed it.
         role: WordRole,
     },
+    /// A word is a code address (`s_getpc_b64`), and the plan was not told
+    /// where the code lives.
+    #[error("{role} is an address in the shader's code (s_getpc_b64), but the plan has no code address (BindPlan::with_code_address)")]
+    NoCodeAddress {
+        /// What needed it.
+        role: WordRole,
+    },
 }
 
 /// A trace the plan cannot be built from.
@@ -414,6 +421,23 @@ enum Step {
     Const(u32),
     /// The dword at resolved pointer `slot` + `offset`.
     Table { slot: u8, offset: u32 },
+    /// A half of the code address plus `offset` ([`Word::Code`]); becomes
+    /// a constant once the plan knows where the code lives
+    /// ([`BindPlan::with_code_address`]).
+    Code { offset: u32, hi: bool },
+}
+
+impl Step {
+    /// The step with code addresses resolved for code at `code`.
+    fn at_code(self, code: u64) -> Step {
+        match self {
+            Step::Code { offset, hi } => {
+                let a = code.wrapping_add(offset as u64);
+                Step::Const(if hi { (a >> 32) as u32 } else { a as u32 })
+            }
+            s => s,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -605,6 +629,7 @@ impl PtrOrder<'_> {
             // descriptor): not evaluated by the plan yet, so treated like an
             // unknown word (the baseline range is kept).
             Word::BufferWord { .. } => None,
+            Word::Code { offset, hi } => Some(Step::Code { offset, hi }),
             Word::Unknown => None,
         })
     }
@@ -831,6 +856,41 @@ impl BindPlan {
     pub fn with_faults(mut self, faults: BindFaults) -> BindPlan {
         self.faults = faults;
         self
+    }
+
+    /// The plan for the shader's code at guest address `code` (the address
+    /// of its first byte, where `s_getpc_b64` counts from): words the trace
+    /// names as code addresses ([`Word::Code`], constant data after the
+    /// code) become constants. Without it, a plan with such words fails
+    /// every bind with [`BindError::NoCodeAddress`].
+    pub fn with_code_address(mut self, code: u64) -> BindPlan {
+        self.set_code_address(code);
+        self
+    }
+
+    /// [`BindPlan::with_code_address`] in place.
+    pub fn set_code_address(&mut self, code: u64) {
+        for p in &mut self.ptrs {
+            p.lo = p.lo.at_code(code);
+            p.hi = p.hi.at_code(code);
+        }
+        for d in &mut self.descs {
+            for w in &mut d.words {
+                *w = w.at_code(code);
+            }
+            d.plus = d.plus.at_code(code);
+        }
+    }
+
+    /// True when some word is a code address not yet resolved by
+    /// [`BindPlan::with_code_address`].
+    pub fn needs_code_address(&self) -> bool {
+        let code = |s: &Step| matches!(s, Step::Code { .. });
+        self.ptrs.iter().any(|p| code(&p.lo) || code(&p.hi))
+            || self
+                .descs
+                .iter()
+                .any(|d| d.words.iter().any(code) || code(&d.plus))
     }
 
     /// The faults the plan was built with ([`BindFaults::default`] unless
@@ -1160,6 +1220,7 @@ fn resolve<M: GuestMemory + ?Sized>(
                 len: user_data.len(),
                 role,
             }),
+        Step::Code { .. } => Err(BindError::NoCodeAddress { role }),
         Step::Table { slot, offset } => {
             let p = ptrs.get(slot as usize).copied().unwrap_or(0);
             let addr = p.wrapping_add(offset as u64) & ADDRESS_MASK;

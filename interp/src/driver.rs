@@ -122,6 +122,9 @@ pub struct DrawConfig {
     pub fp: FpMode,
     /// Step bound per wave.
     pub limits: Limits,
+    /// The guest address of the code's first byte (what `s_getpc_b64`
+    /// counts from); the caller maps the code and its constant data there.
+    pub code_addr: u64,
 }
 
 impl DrawConfig {
@@ -136,6 +139,7 @@ impl DrawConfig {
             group_prims: MAX_GROUP_PRIMS,
             fp: FpMode::RADV,
             limits: Limits::default(),
+            code_addr: 0,
         }
     }
 }
@@ -314,6 +318,7 @@ pub fn run_draw(
         program,
         memory,
         limits: cfg.limits,
+        code_addr: cfg.code_addr,
     };
     let mut run = DrawRun::default();
     let mut lds = Lds::new();

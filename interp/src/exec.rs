@@ -60,6 +60,9 @@ pub struct Env<'a> {
     pub memory: &'a dyn GuestMemory,
     /// Bounds.
     pub limits: Limits,
+    /// The guest address of the code's first byte: what `s_getpc_b64`
+    /// counts from (0: offsets into the code).
+    pub code_addr: u64,
 }
 
 /// Run one wave until it ends or reaches a barrier.

@@ -221,7 +221,8 @@ impl Exec<'_, '_> {
                 self.sdst(w, d, v, w64);
             }
             SOp::Getpc => {
-                self.sdst(w, get(0)?, S64::known(next as u64), true);
+                let code = self.env.code_addr;
+                self.sdst(w, get(0)?, S64::known(code.wrapping_add(next as u64)), true);
             }
             SOp::Setpc | SOp::Swappc => {
                 let (target_slot, save) = if op == SOp::Setpc {
@@ -233,13 +234,16 @@ impl Exec<'_, '_> {
                 if !t.is_defined() {
                     return Err(self.undefined("the jump target"));
                 }
+                let code = self.env.code_addr;
                 if let Some(s) = save {
-                    self.sdst(w, s, S64::known(next as u64), true);
+                    self.sdst(w, s, S64::known(code.wrapping_add(next as u64)), true);
                 }
-                w.pc = t.v as u32;
-                if t.v >> 32 != 0 {
+                // Code addresses count from the code's guest address.
+                let target = t.v.wrapping_sub(code);
+                w.pc = target as u32;
+                if target >> 32 != 0 {
                     return Err(InterpError::PcOutOfCode {
-                        pc: t.v as u32,
+                        pc: target as u32,
                         len: self.env.program.len(),
                     });
                 }

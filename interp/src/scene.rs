@@ -69,6 +69,20 @@ impl SceneMemory {
         }
     }
 
+    /// Write bytes at `addr` (48-bit), a dword at a time; a partial last
+    /// dword is zero-padded.
+    pub fn write_bytes(&mut self, addr: u64, bytes: &[u8]) {
+        let words: Vec<u32> = bytes
+            .chunks(4)
+            .map(|c| {
+                let mut w = [0u8; 4];
+                w[..c.len()].copy_from_slice(c);
+                u32::from_le_bytes(w)
+            })
+            .collect();
+        self.write(addr, &words);
+    }
+
     fn dword(&self, a: u64) -> Option<u32> {
         if let Some(w) = self.words.get(&a) {
             return Some(*w);
@@ -124,6 +138,7 @@ impl Scene {
             });
         }
         DrawsFile {
+            code_addr: None,
             user_data: self.user_data.iter().map(|w| Word32(*w)).collect(),
             memory,
             draws: self.draws.clone(),

@@ -53,6 +53,10 @@ pub struct VerifyOptions {
     pub prim_layout: Option<PrimLayout>,
     /// Step bound per wave.
     pub limits: Limits,
+    /// The guest address of the code's first byte: the interpreter's
+    /// `s_getpc_b64` counts from it and the bind plan resolves code-relative
+    /// words with it. The caller maps the code and its constant data there.
+    pub code_addr: u64,
 }
 
 impl Default for VerifyOptions {
@@ -61,6 +65,7 @@ impl Default for VerifyOptions {
             group_prims: MAX_GROUP_PRIMS,
             prim_layout: None,
             limits: Limits::default(),
+            code_addr: drawbind::draws::DEFAULT_CODE_ADDR,
         }
     }
 }
@@ -168,6 +173,8 @@ impl<'a> Verifier<'a> {
         let mut cfg = DrawConfig::new(&program, shader.stage, shader.abi, shader.wave64);
         cfg.group_prims = opts.group_prims;
         cfg.limits = opts.limits;
+        cfg.code_addr = opts.code_addr;
+        let plan = plan.with_code_address(opts.code_addr);
         if let Some(l) = opts.prim_layout {
             cfg.prim_layout = l;
         }

@@ -77,6 +77,7 @@ fn waves_of_a_workgroup_meet_at_barriers_over_one_lds() {
         program: &p,
         memory: &mem,
         limits: Limits::default(),
+        code_addr: 0,
     };
     let mut waves = [Wave::new(true), Wave::new(true)];
     for (wi, w) in waves.iter_mut().enumerate() {

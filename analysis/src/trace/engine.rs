@@ -793,6 +793,17 @@ impl<'a> Engine<'a> {
                     vals[0] = SVal::konst(v as u32);
                 }
             }
+            Rule::SGetpc => {
+                let next = pc.wrapping_add(inst.len as u32);
+                vals[0] = SVal::W(Word::Code {
+                    offset: next,
+                    hi: false,
+                });
+                vals[1] = SVal::W(Word::Code {
+                    offset: next,
+                    hi: true,
+                });
+            }
             Rule::SCselect => {
                 let w = def_width.min(2);
                 let (a, b) = (src(1), src(2));
@@ -1260,6 +1271,22 @@ impl<'a> Engine<'a> {
 
     fn add_hi(&mut self, a: SVal, b: SVal, scc: Scc) -> SVal {
         match scc {
+            // The high half of a code address plus 0 and the carry of its
+            // low half plus `add`: the high half of the moved address.
+            Scc::Carry {
+                base: Word::Code { offset, hi: false },
+                add,
+            } if matches!((a, b.as_const()), (SVal::W(Word::Code { offset: o, hi: true }), Some(0)) if o == offset)
+                || matches!((b, a.as_const()), (SVal::W(Word::Code { offset: o, hi: true }), Some(0)) if o == offset) =>
+            {
+                match offset.checked_add(add) {
+                    Some(o) => SVal::W(Word::Code {
+                        offset: o,
+                        hi: true,
+                    }),
+                    None => SVal::Unknown,
+                }
+            }
             Scc::Carry { base, add } => {
                 let (w, c) = match (a, b) {
                     // The high word plus a constant (either order).
@@ -1760,6 +1787,16 @@ fn add_lo(a: SVal, b: SVal) -> (SVal, Scc) {
             let c = k.as_const().unwrap_or(0);
             if c == 0 {
                 (SVal::W(w), Scc::Const(false))
+            } else if let Word::Code { offset, hi: false } = w {
+                // low32(code + o) + c = low32(code + o + c): still a code
+                // address half; the carry goes to a following s_addc_u32.
+                (
+                    SVal::W(Word::Code {
+                        offset: offset.wrapping_add(c),
+                        hi: false,
+                    }),
+                    Scc::Carry { base: w, add: c },
+                )
             } else {
                 (
                     SVal::AddLo { base: w, add: c },

@@ -29,6 +29,8 @@ pub(crate) enum Rule {
     SAdd,
     /// `s_addc_u32`: high half of a pointer plus a constant and the carry.
     SAddc,
+    /// `s_getpc_b64`: the code address of the next instruction.
+    SGetpc,
     /// `s_bfm_b64`: the merged_wave_info lane mask.
     SBfm64,
     /// `s_bitcmp1_b32`.
@@ -77,6 +79,7 @@ fn rule_for_name(space: OpSpace, name: &str) -> Rule {
         "s_cselect_b32" | "s_cselect_b64" => Rule::SCselect,
         "s_add_u32" => Rule::SAdd,
         "s_addc_u32" => Rule::SAddc,
+        "s_getpc_b64" => Rule::SGetpc,
         "s_bfm_b64" => Rule::SBfm64,
         "s_bitcmp1_b32" => Rule::SBitcmp1,
         "s_bitcmp0_b32" => Rule::SBitcmp0,

@@ -47,6 +47,7 @@ pub fn run1(
         program: &p,
         memory: mem,
         limits: Limits { max_steps: 10_000 },
+        code_addr: 0,
     };
     let mut lds = Lds::new();
     let mut obs = Observations::new();

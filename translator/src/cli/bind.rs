@@ -97,14 +97,16 @@ pub fn bind_all(
     capture: &Capture,
     file: &DrawsFile,
 ) -> Result<Value, CliError> {
-    let plan = BindPlan::new(trace, capture.stage()).map_err(|e| {
-        CliError::Input(format!(
-            "{}: cannot plan the bind: {e}",
-            capture.path.display()
-        ))
-    })?;
+    let plan = BindPlan::new(trace, capture.stage())
+        .map_err(|e| {
+            CliError::Input(format!(
+                "{}: cannot plan the bind: {e}",
+                capture.path.display()
+            ))
+        })?
+        .with_code_address(file.code_addr());
     let user_data = file.user_data();
-    let memory = file.memory();
+    let memory = file.memory_with_code(&capture.code_and_constants());
     let mut out = vec![BindRange::EMPTY; plan.len()];
     let mut draws = Vec::with_capacity(file.draws.len());
     for (i, spec) in file.draws.iter().enumerate() {

@@ -515,8 +515,15 @@ fn bind_and_verify(
 ) -> Result<BindFigures, String> {
     let abi = capture.abi();
     let stage = capture.stage();
-    let scene = synthesize(trace, &abi);
-    let plan = BindPlan::new(trace, stage).map_err(|e| format!("bind plan: {e}"))?;
+    let mut scene = synthesize(trace, &abi);
+    // The code and its constant data, where the tools map them.
+    let code_addr = drawbind::draws::DEFAULT_CODE_ADDR;
+    scene
+        .memory
+        .write_bytes(code_addr, &capture.code_and_constants());
+    let plan = BindPlan::new(trace, stage)
+        .map_err(|e| format!("bind plan: {e}"))?
+        .with_code_address(code_addr);
     let mut out = vec![BindRange::EMPTY; trace.descriptors.len()];
     let n = plan
         .bind_baseline(&scene.user_data, &scene.memory, &mut out)

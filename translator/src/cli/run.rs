@@ -372,7 +372,8 @@ fn eval_word(
             }
             mem.read_u32(v.base.wrapping_add(u64::from(byte_offset)) & !3)
         }
-        Word::Unknown => None,
+        // The translator does not lift code-relative constants yet.
+        Word::Code { .. } | Word::Unknown => None,
     }
 }
 
@@ -498,14 +499,17 @@ pub fn execute(
         .map_err(|e| named(&e))?;
     let pipeline_seconds = t0.elapsed().as_secs_f64();
 
-    let plan = BindPlan::new(&trace, capture.stage()).map_err(|e| named(&e))?;
+    let plan = BindPlan::new(&trace, capture.stage())
+        .map_err(|e| named(&e))?
+        .with_code_address(draws.code_addr());
     let iprog = interp::Program::new(&capture.code, capture.target());
-    let icfg = interp::DrawConfig::new(
+    let mut icfg = interp::DrawConfig::new(
         &iprog,
         capture.stage(),
         capture.abi(),
         capture.wave_size() == WaveSize::W64,
     );
+    icfg.code_addr = draws.code_addr();
     let session = Session {
         capture,
         entries: plan.entries().collect(),
@@ -513,7 +517,7 @@ pub fn execute(
         trace,
         manifest: tr.manifest,
         user_data: draws.user_data(),
-        mem: draws.memory(),
+        mem: draws.memory_with_code(&capture.code_and_constants()),
         iprog,
         icfg,
         opts,

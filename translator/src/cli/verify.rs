@@ -81,10 +81,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let opts = VerifyOptions {
         group_prims: args.group_prims,
         prim_layout: args.ngg_prims,
+        code_addr: file.code_addr(),
         ..VerifyOptions::default()
     };
     let user_data = file.user_data();
-    let memory = file.memory();
+    let memory = file.memory_with_code(&capture.code_and_constants());
     let report = interp::verify(&shader, &file.draws, &user_data, &memory, &opts)
         .map_err(|e| CliError::Input(e.to_string()))?;
     let stdout = io::stdout();
