@@ -24,7 +24,7 @@ use std::ptr::null_mut;
 use std::time::Instant;
 
 const CAPTURE: &str = "corpus/radv/instanced";
-const DRAWS: &str = "translator/tests/draws/instanced.json";
+const DRAWS: &str = "cli/tests/draws/instanced.json";
 
 struct Setup {
     rust: BindPlan,
@@ -39,7 +39,7 @@ fn root(rel: &str) -> String {
 
 fn setup() -> Setup {
     let capture = corpus::Capture::open(root(CAPTURE), &Default::default()).unwrap();
-    let trace = translator::cli::trace::trace_capture(&capture);
+    let trace = shaderlift_cli::trace::trace_capture(&capture);
     let rust = BindPlan::new(&trace, capture.stage()).unwrap();
     let file = DrawsFile::parse(&std::fs::read_to_string(root(DRAWS)).unwrap()).unwrap();
     let path = CString::new(root(CAPTURE)).unwrap();

@@ -63,7 +63,7 @@ impl Fixture {
     }
 
     fn cube() -> Fixture {
-        Fixture::new("corpus/radv/cube", "translator/tests/draws/cube.json")
+        Fixture::new("corpus/radv/cube", "cli/tests/draws/cube.json")
     }
 
     fn user_data(&self) -> &[u32] {
@@ -141,16 +141,13 @@ const EMPTY: shaderlift_range = shaderlift_range {
 #[test]
 fn bind_through_c_equals_bindplan_bind_for_every_bundled_draw() {
     for (capture, draws) in [
-        ("corpus/radv/cube", "translator/tests/draws/cube.json"),
-        (
-            "corpus/radv/instanced",
-            "translator/tests/draws/instanced.json",
-        ),
+        ("corpus/radv/cube", "cli/tests/draws/cube.json"),
+        ("corpus/radv/instanced", "cli/tests/draws/instanced.json"),
     ] {
         let f = Fixture::new(capture, draws);
         let cap =
             corpus::Capture::open(path(capture).to_str().unwrap(), &Default::default()).unwrap();
-        let trace = translator::cli::trace::trace_capture(&cap);
+        let trace = shaderlift_cli::trace::trace_capture(&cap);
         let plan = BindPlan::new(&trace, cap.stage()).unwrap();
         let text = std::fs::read_to_string(path(draws).to_str().unwrap()).unwrap();
         let file = drawbind::draws::DrawsFile::parse(&text).unwrap();
@@ -388,8 +385,8 @@ unsafe extern "C" fn refusing_read(
 #[test]
 fn failing_read_callback_is_unreadable_memory_naming_the_address() {
     let f = Fixture::cube();
-    let text = std::fs::read_to_string(path("translator/tests/draws/cube.json").to_str().unwrap())
-        .unwrap();
+    let text =
+        std::fs::read_to_string(path("cli/tests/draws/cube.json").to_str().unwrap()).unwrap();
     let file = drawbind::draws::DrawsFile::parse(&text).unwrap();
     let ud = file.user_data();
     // The cube's first descriptor sits at ud0 (0x1000) in table 0x8000_0000_xxxx.
@@ -494,9 +491,9 @@ fn indexed_and_chunked_c_draws_map_to_the_rust_draws() {
         &Default::default(),
     )
     .unwrap();
-    let plan = BindPlan::new(&translator::cli::trace::trace_capture(&cap), cap.stage()).unwrap();
-    let text = std::fs::read_to_string(path("translator/tests/draws/cube.json").to_str().unwrap())
-        .unwrap();
+    let plan = BindPlan::new(&shaderlift_cli::trace::trace_capture(&cap), cap.stage()).unwrap();
+    let text =
+        std::fs::read_to_string(path("cli/tests/draws/cube.json").to_str().unwrap()).unwrap();
     let file = drawbind::draws::DrawsFile::parse(&text).unwrap();
     let rust_chunks = [(5, 50), (55, 50)];
     for (c, r) in [
@@ -587,10 +584,7 @@ fn indexed_and_chunked_c_draws_map_to_the_rust_draws() {
 
 #[test]
 fn descriptor_sources_name_the_trace_descriptors() {
-    let f = Fixture::new(
-        "corpus/radv/instanced",
-        "translator/tests/draws/instanced.json",
-    );
+    let f = Fixture::new("corpus/radv/instanced", "cli/tests/draws/instanced.json");
     let name = |d| {
         // SAFETY: a live plan; the string lives as long as it.
         let p = unsafe { shaderlift_plan_descriptor_source(f.plan, d) };
@@ -802,10 +796,7 @@ fn translate_asks_for_sizes_then_fills_caller_buffers_like_the_translator() {
 
 #[test]
 fn plans_bind_from_many_threads_at_once() {
-    let f = Fixture::new(
-        "corpus/radv/instanced",
-        "translator/tests/draws/instanced.json",
-    );
+    let f = Fixture::new("corpus/radv/instanced", "cli/tests/draws/instanced.json");
     let mut want = [EMPTY; 3];
     assert_eq!(f.bind(&f.draw(2), &mut want), (shaderlift_status::Ok, 3));
     struct Shared(*const shaderlift_plan, *const shaderlift_draws);

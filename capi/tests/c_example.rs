@@ -3,7 +3,7 @@
 //! --lib`, since `cargo test` links tests against the rlib), prints exactly what
 //! `shaderlift bind` prints for the bundled corpus draws.
 //!
-//! The expected text comes from the CLI's own code (`translator::cli::bind`:
+//! The expected text comes from the CLI's own code (`shaderlift_cli::bind`:
 //! `check_abi`, `bind_all`, `write_text`, the functions `shaderlift bind`
 //! runs), so the two are compared in one process without building the
 //! `shaderlift` binary.
@@ -37,11 +37,11 @@ fn shaderlift_bind(capture: &str, draws: &str) -> String {
     let cap = Capture::open(root.join(capture), &CaptureOptions::default()).expect(capture);
     let text = std::fs::read_to_string(root.join(draws)).expect(draws);
     let file = DrawsFile::parse(&text).expect(draws);
-    translator::cli::bind::check_abi(&cap, &file).expect("a vertex shader");
-    let trace = translator::cli::trace::trace_capture(&cap);
-    let report = translator::cli::bind::bind_all(&trace, &cap, &file).expect("binds");
+    shaderlift_cli::bind::check_abi(&cap, &file).expect("a vertex shader");
+    let trace = shaderlift_cli::trace::trace_capture(&cap);
+    let report = shaderlift_cli::bind::bind_all(&trace, &cap, &file).expect("binds");
     let mut out = Vec::new();
-    translator::cli::bind::write_text(&mut out, &report).expect("writes");
+    shaderlift_cli::bind::write_text(&mut out, &report).expect("writes");
     String::from_utf8(out).expect("UTF-8")
 }
 
@@ -105,11 +105,8 @@ fn compile() -> PathBuf {
 #[test]
 fn c_example_prints_what_shaderlift_bind_prints_for_cube_and_instanced() {
     let pairs = [
-        ("corpus/radv/cube", "translator/tests/draws/cube.json"),
-        (
-            "corpus/radv/instanced",
-            "translator/tests/draws/instanced.json",
-        ),
+        ("corpus/radv/cube", "cli/tests/draws/cube.json"),
+        ("corpus/radv/instanced", "cli/tests/draws/instanced.json"),
     ];
     let want: String = pairs.iter().map(|(c, d)| shaderlift_bind(c, d)).collect();
     assert!(
@@ -133,7 +130,7 @@ fn c_example_reports_a_missing_capture_with_the_status_text_and_detail() {
     let exe = build_example();
     let out = Command::new(&exe)
         .current_dir(root())
-        .args(["no/such/capture", "translator/tests/draws/cube.json"])
+        .args(["no/such/capture", "cli/tests/draws/cube.json"])
         .output()
         .expect("run the C example");
     assert_eq!(out.status.code(), Some(1));

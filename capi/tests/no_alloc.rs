@@ -36,10 +36,7 @@ fn shaderlift_bind_allocates_nothing_on_success() {
             shaderlift_plan_new(shader, &mut plan),
             shaderlift_status::Ok
         );
-        let s = shaderlift_draws_load(
-            path("translator/tests/draws/instanced.json").as_ptr(),
-            &mut draws,
-        );
+        let s = shaderlift_draws_load(path("cli/tests/draws/instanced.json").as_ptr(), &mut draws);
         assert_eq!(s, shaderlift_status::Ok);
     }
     let chunks = [

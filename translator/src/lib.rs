@@ -1,5 +1,5 @@
-//! RDNA2 vertex shaders to SPIR-V, and the `shaderlift` command-line tool
-//! ([`cli`]).
+//! RDNA2 vertex shaders to SPIR-V. The `shaderlift` command-line tool that
+//! drives it lives in its own crate (`cli/`, package `shaderlift`).
 //!
 //! [`translate`] runs the pipeline: decode → block graph → lifting into a
 //! small typed SSA IR ([`ir`], [`lift`]) → passes ([`passes`]: parameter
@@ -59,7 +59,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod cli;
 pub mod emit;
 pub mod ir;
 pub mod lift;

@@ -25,8 +25,6 @@
 pub mod compare;
 
 use super::{CaptureArgs, CliError};
-use crate::manifest::{BindingKind, BindingRange, DrawParams, Manifest};
-use crate::{translate, Options, ShaderInput};
 use analysis::source::Word;
 use analysis::trace::ShaderTrace;
 use analysis::trace::{trace_code, TraceConfig};
@@ -38,6 +36,8 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
+use translator::manifest::{BindingKind, BindingRange, DrawParams, Manifest};
+use translator::{translate, Options, ShaderInput};
 use vkharness::{Binding, DeviceChoice, DrawCall, Harness, Interface};
 
 /// Execute a translated vertex shader on a Vulkan device for each draw of a

@@ -13,9 +13,9 @@
 use super::error::output_result;
 use super::output;
 use super::{CaptureArgs, CliError};
-use crate::{translate, Options, ShaderInput, TranslateError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use translator::{translate, Options, ShaderInput, TranslateError};
 
 /// Translate a vertex shader to SPIR-V 1.3 and write its layout manifest.
 #[derive(Debug, clap::Args)]
@@ -56,7 +56,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), CliError> {
     let capture = args.capture.open_for_analysis()?;
     let input = ShaderInput::from_capture(&capture);
-    let trace = crate::trace_for(&input);
+    let trace = translator::trace_for(&input);
     if args.checked && trace.is_none() {
         eprintln!("shaderlift: note: no trace available; --checked guards need traced descriptors");
     }
@@ -66,7 +66,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         validate: true,
     };
     if args.ir {
-        let f = crate::translate_ir(&input, trace.as_ref(), &opts);
+        let f = translator::translate_ir(&input, trace.as_ref(), &opts);
         output_result(std::io::stdout().lock().write_all(f.to_string().as_bytes()))?;
     }
     let t = match translate(&input, trace.as_ref(), &opts) {
@@ -131,7 +131,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         ),
     }
     if args.wgsl {
-        let w = crate::to_wgsl(&t.spirv).map_err(CliError::Input)?;
+        let w = translator::to_wgsl(&t.spirv).map_err(CliError::Input)?;
         let stdout = std::io::stdout();
         let mut lock = stdout.lock();
         output_result(lock.write_all(w.as_bytes()))?;

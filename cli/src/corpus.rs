@@ -369,26 +369,27 @@ fn check_capture(
     }
 
     // Translate and validate.
-    let input = crate::ShaderInput::from_capture(&capture);
-    row.translate = match crate::translate(&input, Some(&trace), &crate::Options::default()) {
-        Ok(t) => match spirv_val.map(|tool| spirv_val_ok(tool, &t.spirv)) {
-            Some(Ok(())) => "ok (naga, spirv-val)".into(),
-            Some(Err(e)) => {
-                row.failed = true;
-                row.error = Some(format!("spirv-val rejected the module: {e}"));
-                "invalid".into()
+    let input = translator::ShaderInput::from_capture(&capture);
+    row.translate =
+        match translator::translate(&input, Some(&trace), &translator::Options::default()) {
+            Ok(t) => match spirv_val.map(|tool| spirv_val_ok(tool, &t.spirv)) {
+                Some(Ok(())) => "ok (naga, spirv-val)".into(),
+                Some(Err(e)) => {
+                    row.failed = true;
+                    row.error = Some(format!("spirv-val rejected the module: {e}"));
+                    "invalid".into()
+                }
+                None => "ok (naga)".into(),
+            },
+            Err(translator::TranslateError::Unsupported(list)) => {
+                format!("unsupported ({})", list.0.len())
             }
-            None => "ok (naga)".into(),
-        },
-        Err(crate::TranslateError::Unsupported(list)) => {
-            format!("unsupported ({})", list.0.len())
-        }
-        Err(e) => {
-            row.failed = true;
-            row.error = Some(e.to_string());
-            "error".into()
-        }
-    };
+            Err(e) => {
+                row.failed = true;
+                row.error = Some(e.to_string());
+                "error".into()
+            }
+        };
     row.run = if !run {
         "not requested".into()
     } else if stage.is_vertex() && row.translate.starts_with("ok") {

@@ -26,7 +26,7 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-const CUBE: &str = "translator/tests/draws/cube.json";
+const CUBE: &str = "cli/tests/draws/cube.json";
 
 #[test]
 fn run_prints_a_line_per_draw_and_the_total_and_exits_0_when_all_match() {

@@ -1,4 +1,7 @@
-//! The `shaderlift` command line.
+//! The `shaderlift` command line (package `shaderlift`, binary
+//! `shaderlift`): the host side of the toolkit, composing the library
+//! crates (`isa`, `analysis`, `drawbind`, `interp`, `translator`,
+//! `vkharness`, `corpus`). The `translator` library does not depend on it.
 //!
 //! One module per subcommand, each with an `Args` struct (clap derive) and
 //! a `run(Args) -> Result<(), CliError>` function. Subcommands that read a
@@ -12,6 +15,9 @@
 //! Exit codes: 0 success, 1 bad input (unreadable, empty, truncated or
 //! malformed capture) or failure, 2 usage error. No input makes the tool
 //! panic.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod args;
 pub mod error;

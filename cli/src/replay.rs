@@ -64,7 +64,7 @@ pub struct Args {
 }
 
 /// The code of `corpus/radv/cube` (RADV NGG, wave64, gfx1030).
-const CUBE_CODE: &[u8] = include_bytes!("../../../corpus/radv/cube/code.bin");
+const CUBE_CODE: &[u8] = include_bytes!("../../corpus/radv/cube/code.bin");
 
 /// The tracer's result for `corpus/radv/cube`.
 pub fn cube_trace() -> analysis::trace::ShaderTrace {

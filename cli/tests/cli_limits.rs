@@ -58,7 +58,7 @@ fn code_past_16_mib_is_refused_by_every_analysing_subcommand() {
 #[test]
 fn a_draw_of_2_pow_32_minus_1_vertices_is_refused_before_it_runs() {
     let mut v: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(repo().join("translator/tests/draws/cube.json")).unwrap(),
+        &std::fs::read_to_string(repo().join("cli/tests/draws/cube.json")).unwrap(),
     )
     .unwrap();
     for draw in [

@@ -40,7 +40,7 @@ fn text(o: &Output) -> String {
 }
 
 const LEGACY_CODE: &str = "corpus/radv/cube-legacy-vs/code.bin";
-const DRAWS: &str = "translator/tests/draws/cube.json";
+const DRAWS: &str = "cli/tests/draws/cube.json";
 
 #[test]
 fn an_abi_preset_alone_selects_its_stage_in_trace_bind_and_verify() {

@@ -9,7 +9,7 @@
 
 use corpus::{Capture, CaptureOptions};
 use drawbind::draws::{DrawSpec, DrawsFile, Word32};
-use translator::cli::run::{execute, RunOptions, RunReport};
+use shaderlift_cli::run::{execute, RunOptions, RunReport};
 use vkharness::Harness;
 
 fn root() -> &'static str {
@@ -25,14 +25,14 @@ fn capture(name: &str) -> Capture {
 }
 
 fn draws(name: &str) -> DrawsFile {
-    let path = format!("{}/translator/tests/draws/{name}.json", root());
+    let path = format!("{}/cli/tests/draws/{name}.json", root());
     DrawsFile::parse(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }
 
 fn run(h: &Harness, shader: &str, file: &DrawsFile, opts: &RunOptions) -> RunReport {
     let report =
         execute(&capture(shader), file, opts, h).unwrap_or_else(|e| panic!("{shader}: {e}"));
-    eprint!("{shader}:\n{}", translator::cli::run::text_report(&report));
+    eprint!("{shader}:\n{}", shaderlift_cli::run::text_report(&report));
     report
 }
 

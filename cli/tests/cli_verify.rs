@@ -20,7 +20,7 @@ fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
-const DRAWS: &str = "translator/tests/fixtures/verify-cube.json";
+const DRAWS: &str = "cli/tests/fixtures/verify-cube.json";
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
