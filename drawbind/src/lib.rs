@@ -12,13 +12,15 @@
 //! - [`draws`]: the DRAWS.json format shared by `bind`, `verify` and `run`.
 //! - [`replay`]: draw streams (the mesa-ring scenario, JSON lines) replayed
 //!   through the cache with the baseline and the narrowed rules.
-//! - [`fixtures`]: hand-built traces of the corpus shaders.
+//! - `fixtures` (feature `testing`, for tests): hand-built traces of the
+//!   corpus shaders.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod cache;
 pub mod draws;
+#[cfg(any(test, feature = "testing"))]
 pub mod fixtures;
 pub mod index;
 pub mod memory;

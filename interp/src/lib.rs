@@ -19,8 +19,8 @@
 //!   with their entry registers (the model is documented there).
 //! - [`check`]: one draw's fetches against its bound ranges.
 //! - [`verify`]/[`Verifier`]: trace → bind → interpret → check, per draw.
-//! - [`gen`]: generated fetch-like programs for fuzzing and the negative
-//!   controls.
+//! - `gen` (feature `testing`): generated fetch-like programs for fuzzing
+//!   and the negative controls.
 //!
 //! # What is modelled
 //!
@@ -49,6 +49,7 @@ pub mod driver;
 mod exec;
 pub mod float;
 mod format;
+#[cfg(any(test, feature = "testing"))]
 pub mod gen;
 mod memops;
 pub mod memory;
