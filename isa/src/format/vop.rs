@@ -6,8 +6,8 @@
 //! literals are the high dword, and so on.
 
 use super::operand::{
-    inline_chunk, name_chunk, reg_text, write_dec, write_hex, write_int, write_mnemonic, write_reg,
-    write_sep, NameBytes,
+    inline_chunk, inline_plain, name_chunk, reg_text, write_dec, write_hex, write_int,
+    write_mnemonic, write_reg, write_sep, NameBytes, ACC_FLOAT, ACC_INT, ACC_INV2PI,
 };
 use super::Formatter;
 use super::{Fast, Out, FAST};
@@ -94,12 +94,7 @@ const ACC_SGPR: u8 = 2;
 const ACC_LDS: u8 = 4;
 /// The values LLVM never flags (`null`, `src_shared_base` ...).
 const ACC_ANY: u8 = 8;
-/// Inline integers.
-const ACC_INT: u8 = 16;
-/// Inline floats 240..=247 by name.
-const ACC_FLOAT: u8 = 32;
-/// 1/(2π), 248, as `0.15915494`.
-const ACC_INV2PI: u8 = 64;
+// Constants: ACC_INT, ACC_FLOAT, ACC_INV2PI (see `inline_plain`).
 
 /// The `ACC_*` class of every register code (see [`in_class`]).
 static CODE_ACC: [u8; 512] = {
@@ -274,17 +269,7 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
                 }
                 c
             }
-            Operand::Inline(code) => {
-                let need = match code {
-                    128..=208 => ACC_INT,
-                    240..=247 => ACC_FLOAT,
-                    _ => ACC_INV2PI,
-                };
-                if acc & need == 0 {
-                    return None;
-                }
-                inline_chunk(code, true)?
-            }
+            Operand::Inline(code) => inline_plain(code, acc)?,
             _ => return None,
         };
         w.sep(k == 0);
