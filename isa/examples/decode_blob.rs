@@ -26,6 +26,7 @@ fn main() {
     };
     let f = Formatter::new(Target::Gfx1030);
     let mut text = String::with_capacity(256);
+    let mut line = [0u8; 512];
     let (mut ok, mut bytes) = (0usize, 0usize);
     let mut inst = Instruction::default();
     let mut d = Decoder::new(&code, Target::Gfx1030);
@@ -33,9 +34,15 @@ fn main() {
         if r.is_ok() {
             ok += 1;
             if format {
-                text.clear();
-                let _ = f.write(&inst, &mut text);
-                bytes += text.len();
+                // As `shaderlift disasm` does: straight into a byte buffer.
+                match f.write_into(&inst, &mut line) {
+                    Some(n) => bytes += n,
+                    None => {
+                        text.clear();
+                        let _ = f.write(&inst, &mut text);
+                        bytes += text.len();
+                    }
+                }
             }
         }
     }

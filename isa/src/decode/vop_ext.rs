@@ -126,17 +126,24 @@ fn decode_form<const EXT: u8>(
     if (d0 & form.fixed[0]) | (d1 & form.fixed[1]) != 0 {
         return Err(invalid(ext, "a bit LLVM requires to be zero is set"));
     }
-    let sdwa = EXT == SDWA;
     // Controls first: they decide the access of the written operands.
-    let mods = match EXT {
-        DPP16 => Modifiers::Dpp16(Dpp16Mods {
-            ctrl: DppCtrl::from_raw(((d1 >> 8) & 0x1ff) as u16),
-            row_mask: ((d1 >> 28) & 0xf) as u8,
-            bank_mask: ((d1 >> 24) & 0xf) as u8,
-            bound_ctrl: d1 & (1 << 19) != 0,
-            fi: d1 & (1 << 18) != 0,
-        }),
-        DPP8 => Modifiers::Dpp8(Dpp8Mods::from_raw(d1 >> 8, d0 & 0x1ff == 0xea)),
+    // `partial`: DPP leaves some lanes unwritten; `sdwa`: the SDWA fields
+    // (their dst_sel/dst_unused decide the destination's access).
+    let (mods, partial, sdwa) = match EXT {
+        DPP16 => {
+            let m = Dpp16Mods {
+                ctrl: DppCtrl::from_raw(((d1 >> 8) & 0x1ff) as u16),
+                row_mask: ((d1 >> 28) & 0xf) as u8,
+                bank_mask: ((d1 >> 24) & 0xf) as u8,
+                bound_ctrl: d1 & (1 << 19) != 0,
+                fi: d1 & (1 << 18) != 0,
+            };
+            (Modifiers::Dpp16(m), !m.writes_every_lane(wave64), None)
+        }
+        DPP8 => {
+            let m = Dpp8Mods::from_raw(d1 >> 8, d0 & 0x1ff == 0xea);
+            (Modifiers::Dpp8(m), !m.fi, None)
+        }
         _ => {
             let sel = |v: u32, on: bool| -> Result<SdwaSel, DecodeErrorKind> {
                 if !on {
@@ -149,26 +156,22 @@ fn decode_form<const EXT: u8>(
             } else {
                 DstUnused::Pad
             };
-            Modifiers::Sdwa(SdwaMods {
+            let m = SdwaMods {
                 dst_sel: sel(d1 >> 8, form.dst_sel)?,
                 dst_unused,
                 clamp: form.clamp && d1 & (1 << 13) != 0,
                 omod: if form.omod { ((d1 >> 14) & 3) as u8 } else { 0 },
                 src0_sel: sel(d1 >> 16, form.src_sel[0])?,
                 src1_sel: sel(d1 >> 24, form.src_sel[1])?,
-            })
+            };
+            (Modifiers::Sdwa(m), false, Some(m))
         }
     };
     // Written operands keep the `_e32` access unless the controls make
     // the write partial.
-    let partial = match mods {
-        Modifiers::Dpp16(m) => !m.writes_every_lane(wave64),
-        Modifiers::Dpp8(m) => !m.fi,
-        _ => false,
-    };
-    out.operands.clear();
     let d = [d0, d1];
-    for s in form.slots {
+    let sdwa_s = EXT == SDWA;
+    for (i, s) in form.slots.iter().enumerate() {
         let width = if wave64 && s.ty == ValType::Mask {
             2
         } else {
@@ -180,8 +183,8 @@ fn decode_form<const EXT: u8>(
                 // looked up (LLVM would otherwise classify every field of
                 // every form up front).
                 let (dw, shift, s_bit, src) = EXT_FIELDS[fld as usize];
-                let raw = (d[dw as usize] >> shift) & 0xff;
-                let op = if sdwa && s_bit != 0 && (d1 >> s_bit) & 1 != 0 {
+                let raw = (d[dw as usize & 1] >> shift) & 0xff;
+                let op = if sdwa_s && s_bit != 0 && (d1 >> s_bit) & 1 != 0 {
                     sdwa_scalar(raw)?
                 } else {
                     vgpr(ext, raw, s.width)?
@@ -198,25 +201,29 @@ fn decode_form<const EXT: u8>(
             ),
             _ => return Err(invalid(ext, "operand field not in this form")),
         };
-        let mut mods_here = OpMods::empty();
-        if let Some(k) = src {
-            mods_here = src_mods::<EXT>(form, d1, k as usize);
-        }
+        let mods_here = match src {
+            Some(k) => src_mods::<EXT>(form, d1, k as usize & 1),
+            None => OpMods::empty(),
+        };
         let mut access = s.access;
         if access.contains(Access::WRITE) {
             if partial {
                 access |= Access::READ | Access::PARTIAL;
-            } else if let (Modifiers::Sdwa(m), Fld::Vdst) = (mods, s.fld) {
-                access = sdwa_dst_access(access, &m);
+            } else if let (Some(m), Fld::Vdst) = (&sdwa, s.fld) {
+                access = sdwa_dst_access(access, m);
             }
         }
-        out.operands.push(Slot {
-            op,
-            access,
-            ty: s.ty,
-            mods: mods_here,
-        });
+        out.operands.set(
+            i,
+            Slot {
+                op,
+                access,
+                ty: s.ty,
+                mods: mods_here,
+            },
+        );
     }
+    out.operands.set_len(form.slots.len());
     out.mods = mods;
     out.len = 8;
     Ok(())

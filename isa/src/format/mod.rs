@@ -152,6 +152,77 @@ pub(crate) trait Out: fmt::Write {
         }
         Ok(())
     }
+
+    /// The fast paths' way in: [`FAST`] free bytes at the end of the text
+    /// written so far and the count to add to once they have written
+    /// there, or `None` when the writer has no such window (then the
+    /// family formatters write piece by piece).
+    #[inline(always)]
+    fn window(&mut self) -> Option<(&mut [u8; FAST], &mut usize)> {
+        None
+    }
+}
+
+/// Bytes a fast path may write into (see [`Out::window`]). Fast paths
+/// write at most [`FAST_TEXT`] bytes of text, each piece a whole 16- or
+/// 32-byte block, so no piece needs its own bounds check.
+pub(crate) const FAST: usize = 192;
+
+/// The most text a fast path writes (its positions are kept below this).
+pub(crate) const FAST_TEXT: usize = 128;
+
+/// A fast path's writer over an [`Out::window`]: every store is a whole
+/// block at a position at most [`FAST_TEXT`], so the compiler sees it in
+/// bounds. Text that grows past [`FAST_TEXT`] makes [`Fast::done`] fail
+/// (the caller then takes its slow path).
+pub(crate) struct Fast<'a> {
+    buf: &'a mut [u8; FAST],
+    pos: usize,
+}
+
+impl<'a> Fast<'a> {
+    #[inline(always)]
+    pub(crate) fn new(buf: &'a mut [u8; FAST]) -> Fast<'a> {
+        Fast { buf, pos: 0 }
+    }
+
+    /// Where the next piece goes.
+    #[inline(always)]
+    fn at(&self) -> usize {
+        self.pos.min(FAST_TEXT)
+    }
+
+    /// The length of the text, or `None` when it outgrew the window.
+    #[inline(always)]
+    pub(crate) fn done(&self) -> Option<usize> {
+        (self.pos <= FAST_TEXT).then_some(self.pos)
+    }
+
+    /// A mnemonic (or any [`operand::NameBytes`]).
+    #[inline(always)]
+    pub(crate) fn name(&mut self, name: &[u8; 32]) {
+        let p = self.at();
+        self.buf[p..p + 32].copy_from_slice(name);
+        self.pos = p + (name[31] & 31) as usize;
+    }
+
+    /// A chunk (see [`Out::write_chunk`]).
+    #[inline(always)]
+    pub(crate) fn chunk(&mut self, c: &[u8; 16]) {
+        let p = self.at();
+        self.buf[p..p + 16].copy_from_slice(c);
+        self.pos = p + (c[15] & 15) as usize;
+    }
+
+    /// The separator before an operand: `" "` before the first, `", "`
+    /// before the others.
+    #[inline(always)]
+    pub(crate) fn sep(&mut self, first: bool) {
+        let p = self.at();
+        let (sep, n) = if first { (*b"  ", 1) } else { (*b", ", 2) };
+        self.buf[p..p + 2].copy_from_slice(&sep);
+        self.pos = p + n;
+    }
 }
 
 /// Any [`fmt::Write`] as an [`Out`], piece by piece.
@@ -231,6 +302,13 @@ impl Out for Line<'_> {
             }
             None => Err(fmt::Error),
         }
+    }
+
+    #[inline(always)]
+    fn window(&mut self) -> Option<(&mut [u8; FAST], &mut usize)> {
+        let end = self.len.checked_add(FAST)?;
+        let w: &mut [u8; FAST] = self.buf.get_mut(self.len..end)?.try_into().ok()?;
+        Some((w, &mut self.len))
     }
 
     /// Two 16-byte stores, like [`Line::write_chunk`].

@@ -235,6 +235,29 @@ pub(crate) fn inline_chunk(code: u8, float_names: bool) -> Option<&'static Chunk
     }
 }
 
+/// Template operand bits (`acc`): inline integers print plainly.
+pub(crate) const ACC_INT: u8 = 16;
+/// Inline floats 240..=247 print by name.
+pub(crate) const ACC_FLOAT: u8 = 32;
+/// 1/(2π), 248, prints as `0.15915494` (not a 64-bit float or 16-bit
+/// integer operand).
+pub(crate) const ACC_INV2PI: u8 = 64;
+
+/// The chunk of inline constant `code` when the template bits `acc` say
+/// it prints plainly (see [`ACC_INT`] and friends).
+#[inline(always)]
+pub(crate) fn inline_plain(code: u8, acc: u8) -> Option<&'static ChunkBytes> {
+    let need = match code {
+        128..=208 => ACC_INT,
+        240..=247 => ACC_FLOAT,
+        _ => ACC_INV2PI,
+    };
+    if acc & need == 0 {
+        return None;
+    }
+    inline_chunk(code, true)
+}
+
 /// `s` as a chunk for [`Out::write_chunk`] (it must be at most 15 bytes;
 /// longer text gives an empty chunk).
 pub(crate) const fn text_chunk(s: &str) -> ChunkBytes {

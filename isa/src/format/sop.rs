@@ -1,11 +1,11 @@
 //! SOP1, SOP2, SOPK, SOPC and SOPP formatting.
 
 use super::operand::{
-    write_dec, write_hex, write_imm32, write_imm64, write_inline, write_operand, write_reg,
-    write_sep,
+    inline_plain, name_chunk, reg_text, write_dec, write_hex, write_imm32, write_imm64,
+    write_inline, write_operand, write_reg, write_sep, NameBytes, ACC_FLOAT, ACC_INT, ACC_INV2PI,
 };
 use super::Formatter;
-use super::Out;
+use super::{Fast, Out, FAST};
 use crate::family::sop::{Simm16Kind, SopFld, SopInfo};
 use crate::inst::{Instruction, Modifiers, OpSpace};
 use crate::operand::{Operand, ValType};
@@ -26,7 +26,111 @@ fn info(inst: &Instruction) -> Option<&'static SopInfo> {
     table.get(inst.opcode.index() as usize)?.as_ref()
 }
 
+/// A SOP1/SOP2/SOPC row's text template for [`write_fast`], computed at
+/// compile time from the generated table.
+#[derive(Clone, Copy)]
+struct Template {
+    /// The mnemonic; length 0: no template.
+    head: NameBytes,
+    /// Operand count.
+    n: u8,
+    /// Per operand, the constants that print plainly (see [`inline_plain`]).
+    acc: [u8; 4],
+}
+
+impl Template {
+    const NONE: Template = Template {
+        head: [0; 32],
+        n: 0,
+        acc: [0; 4],
+    };
+
+    const fn of(row: &Option<SopInfo>) -> Template {
+        let Some(info) = row else {
+            return Template::NONE;
+        };
+        if info.slots.len() > 4 || !matches!(info.imm, Simm16Kind::None) {
+            return Template::NONE;
+        }
+        let head = name_chunk(info.name);
+        let mut acc = [0u8; 4];
+        let mut i = 0;
+        while i < info.slots.len() {
+            let s = &info.slots[i];
+            if matches!(s.fld, SopFld::Simm16) {
+                return Template::NONE;
+            }
+            // A constant in sdst, or one LLVM notes, is `write_any`'s.
+            if !matches!(s.fld, SopFld::Sdst) && s.imm_ok {
+                acc[i] = ACC_INT | ACC_FLOAT | if s.f64 { 0 } else { ACC_INV2PI };
+            }
+            i += 1;
+        }
+        Template {
+            head,
+            n: info.slots.len() as u8,
+            acc,
+        }
+    }
+}
+
+/// [`Template`]s of a table.
+const fn templates<const N: usize>(table: &[Option<SopInfo>; N]) -> [Template; N] {
+    let mut ts = [Template::NONE; N];
+    let mut i = 0;
+    while i < N {
+        ts[i] = Template::of(&table[i]);
+        i += 1;
+    }
+    ts
+}
+
+static SOP1_TEMPLATES: [Template; t::SOP1.len()] = templates(&t::SOP1);
+static SOP2_TEMPLATES: [Template; t::SOP2.len()] = templates(&t::SOP2);
+static SOPC_TEMPLATES: [Template; t::SOPC.len()] = templates(&t::SOPC);
+
+/// The common case from a [`Template`]: SOP1/SOP2/SOPC with registers
+/// and inline constants that print without a note. The same text as
+/// [`write_any`]; `None` for everything else.
+#[inline(always)]
+fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
+    let table: &[Template] = match inst.opcode.space() {
+        OpSpace::Sop1 => &SOP1_TEMPLATES,
+        OpSpace::Sop2 => &SOP2_TEMPLATES,
+        OpSpace::Sopc => &SOPC_TEMPLATES,
+        _ => return None,
+    };
+    let tpl = table.get(inst.opcode.index() as usize)?;
+    let ops = inst.operands.as_slice();
+    if tpl.head[31] == 0 || ops.len() != tpl.n as usize || inst.mods != Modifiers::None {
+        return None;
+    }
+    let mut w = Fast::new(buf);
+    w.name(&tpl.head);
+    for (k, (s, &acc)) in ops.iter().zip(&tpl.acc).enumerate() {
+        let c = match s.op {
+            Operand::Reg { code, count } if code != 254 => reg_text(code, count)?,
+            Operand::Inline(code) => inline_plain(code, acc)?,
+            _ => return None,
+        };
+        w.sep(k == 0);
+        w.chunk(c);
+    }
+    w.done()
+}
+
 pub(crate) fn write<W: Out>(f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
+    if let Some((w, len)) = out.window() {
+        if let Some(n) = write_fast(inst, w) {
+            *len += n;
+            return Ok(());
+        }
+    }
+    write_any(f, inst, out)
+}
+
+/// [`write`] piece by piece: every instruction.
+fn write_any<W: Out>(f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
     let Some(info) = info(inst) else {
         return out.write_str(inst.opcode.name());
     };

@@ -6,18 +6,29 @@
 //! literals are the high dword, and so on.
 
 use super::operand::{
-    inline_chunk, name_chunk, reg_text, write_dec, write_hex, write_int, write_mnemonic, write_reg,
-    write_sep, NameBytes,
+    inline_chunk, inline_plain, name_chunk, reg_text, write_dec, write_hex, write_int,
+    write_mnemonic, write_reg, write_sep, NameBytes, ACC_FLOAT, ACC_INT, ACC_INV2PI,
 };
 use super::Formatter;
-use super::Out;
-use crate::family::vop::{Cls, Fld, Imm, Role, VopForm, VopInfo, VopSlot};
+use super::{Fast, Out, FAST};
+use crate::family::vop::{Cls, Fld, Imm, Role, Vop3Mods, Vop3pMods, VopForm, VopInfo, VopSlot};
 use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::{OpMods, Operand, Slot};
 use crate::tables::{vop as t, vop3p as tp};
 use core::fmt;
 
 pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
+    if let Some((w, len)) = out.window() {
+        if let Some(n) = write_fast(inst, w) {
+            *len += n;
+            return Ok(());
+        }
+    }
+    write_any(inst, out)
+}
+
+/// [`write`] piece by piece: every instruction.
+fn write_any<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
     let Some((info, name, form)) =
         row(inst.opcode).and_then(|(i, name)| Some((i, name, i.form(inst.family)?)))
     else {
@@ -61,6 +72,212 @@ pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> 
     Ok(())
 }
 
+/// A form's text template for [`write_fast`]: the mnemonic with its
+/// suffix, and per operand which values print as a plain chunk (see
+/// [`ACC_VGPR`] and friends). Derived at compile time from the generated
+/// tables, like the mnemonic chunks.
+#[derive(Clone, Copy)]
+struct Template {
+    /// Mnemonic and suffix; length 0: no template (too long).
+    head: NameBytes,
+    /// Operand count; 255 for forms with more than four operands.
+    n: u8,
+    /// Per operand, the `ACC_*` bits of what prints without a note.
+    acc: [u8; 4],
+}
+
+/// [`Template::acc`]: a VGPR.
+const ACC_VGPR: u8 = 1;
+/// A scalar register (SGPR, vcc, ttmp, m0, exec).
+const ACC_SGPR: u8 = 2;
+/// `src_lds_direct`.
+const ACC_LDS: u8 = 4;
+/// The values LLVM never flags (`null`, `src_shared_base` ...).
+const ACC_ANY: u8 = 8;
+// Constants: ACC_INT, ACC_FLOAT, ACC_INV2PI (see `inline_plain`).
+
+/// The `ACC_*` class of every register code (see [`in_class`]).
+static CODE_ACC: [u8; 512] = {
+    let mut t = [ACC_SGPR; 512];
+    let mut c = 0;
+    while c < 512 {
+        t[c] = match c {
+            256..=511 => ACC_VGPR,
+            254 => ACC_LDS,
+            125 | 235..=239 | 251..=253 => ACC_ANY,
+            _ => ACC_SGPR,
+        };
+        c += 1;
+    }
+    t
+};
+
+impl Template {
+    const NONE: Template = Template {
+        head: [0; 32],
+        n: 255,
+        acc: [0; 4],
+    };
+
+    const fn of(name: &str, form: &Option<VopForm>) -> Template {
+        let Some(form) = form else {
+            return Template::NONE;
+        };
+        if form.slots.len() > 4 {
+            return Template::NONE;
+        }
+        let suffix: &[u8] = if !form.suffix {
+            b""
+        } else if matches!(form.family, Family::Vop3) {
+            b"_e64"
+        } else {
+            b"_e32"
+        };
+        let name = name.as_bytes();
+        let total = name.len() + suffix.len();
+        if total > 31 {
+            return Template::NONE;
+        }
+        let mut head = [0u8; 32];
+        let mut i = 0;
+        while i < name.len() {
+            head[i] = name[i];
+            i += 1;
+        }
+        let mut j = 0;
+        while j < suffix.len() {
+            head[i + j] = suffix[j];
+            j += 1;
+        }
+        head[31] = total as u8;
+        let mut acc = [0u8; 4];
+        let mut k = 0;
+        while k < form.slots.len() {
+            let s = &form.slots[k];
+            let checked = !matches!(s.fld, Fld::Vcc | Fld::KLit | Fld::Attr | Fld::Param);
+            let mut a = ACC_ANY;
+            if !checked || s.cls.vgpr {
+                a |= ACC_VGPR;
+            }
+            if !checked || s.cls.sgpr {
+                a |= ACC_SGPR;
+            }
+            if !checked || s.cls.lds {
+                a |= ACC_LDS;
+            }
+            if !checked || s.cls.imm {
+                a |= ACC_INT;
+                if !matches!(s.imm, Imm::I16 | Imm::V2I16) {
+                    a |= ACC_FLOAT;
+                    if !matches!(s.imm, Imm::F64 | Imm::I64) {
+                        a |= ACC_INV2PI;
+                    }
+                }
+            }
+            acc[k] = a;
+            k += 1;
+        }
+        Template {
+            head,
+            n: form.slots.len() as u8,
+            acc,
+        }
+    }
+}
+
+/// [`Template`]s of the VOP table's rows: `[e32, e64]`.
+static VOP_TEMPLATES: [[Template; 2]; t::VOP.len()] = {
+    let mut ts = [[Template::NONE; 2]; t::VOP.len()];
+    let mut i = 0;
+    while i < ts.len() {
+        ts[i] = [
+            Template::of(t::VOP[i].name, &t::VOP[i].e32),
+            Template::of(t::VOP[i].name, &t::VOP[i].e64),
+        ];
+        i += 1;
+    }
+    ts
+};
+
+/// [`Template`]s of the VOP3P table's rows (their form is `e64`).
+static VOP3P_TEMPLATES: [Template; tp::VOP3P.len()] = {
+    let mut ts = [Template::NONE; tp::VOP3P.len()];
+    let mut i = 0;
+    while i < ts.len() {
+        ts[i] = Template::of(tp::VOP3P[i].name, &tp::VOP3P[i].e64);
+        i += 1;
+    }
+    ts
+};
+
+/// The common case from a [`Template`]: every operand a register of its
+/// class or an inline constant without a note, no source modifier, no
+/// instruction modifier. The same text as [`write_any`]; `None` (having
+/// written nothing that counts) for everything else.
+#[inline(always)]
+fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
+    let i = inst.opcode.index() as usize;
+    let (tpl, form) = match (inst.opcode.space(), inst.family) {
+        (OpSpace::Vop, Family::Vop1 | Family::Vop2 | Family::Vopc) => {
+            let p = *t::VOP_POS.get(i)? as usize;
+            (&VOP_TEMPLATES.get(p)?[0], t::VOP.get(p)?.e32.as_ref()?)
+        }
+        (OpSpace::Vop, Family::Vop3) => {
+            if !matches!(
+                inst.mods,
+                Modifiers::Vop3(Vop3Mods {
+                    clamp: false,
+                    omod: 0,
+                    opsel_dst: false,
+                    high: false
+                })
+            ) {
+                return None;
+            }
+            let p = *t::VOP_POS.get(i)? as usize;
+            (&VOP_TEMPLATES.get(p)?[1], t::VOP.get(p)?.e64.as_ref()?)
+        }
+        (OpSpace::Vop3p, Family::Vop3p) => {
+            if !matches!(inst.mods, Modifiers::Vop3p(Vop3pMods { clamp: false })) {
+                return None;
+            }
+            let p = *tp::VOP3P_POS.get(i)? as usize;
+            let form = tp::VOP3P.get(p)?.e64.as_ref()?;
+            // Packed math prints op_sel_hi unless every bit is set.
+            if form.packed {
+                return None;
+            }
+            (VOP3P_TEMPLATES.get(p)?, form)
+        }
+        _ => return None,
+    };
+    let ops = inst.operands.as_slice();
+    if form.family != inst.family || tpl.n as usize != ops.len() || tpl.head[31] == 0 {
+        return None;
+    }
+    let mut w = Fast::new(buf);
+    w.name(&tpl.head);
+    for (k, (s, &acc)) in ops.iter().zip(&tpl.acc).enumerate() {
+        if !s.mods.is_empty() {
+            return None;
+        }
+        let c = match s.op {
+            Operand::Reg { code, count } => {
+                let c = reg_text(code, count)?;
+                if CODE_ACC[(code & 511) as usize] & acc == 0 {
+                    return None;
+                }
+                c
+            }
+            Operand::Inline(code) => inline_plain(code, acc)?,
+            _ => return None,
+        };
+        w.sep(k == 0);
+        w.chunk(c);
+    }
+    w.done()
+}
+
 /// The mnemonics of the VOP table's rows as [`NameBytes`].
 static VOP_NAMES: [NameBytes; t::VOP.len()] = {
     let mut names = [[0u8; 32]; t::VOP.len()];
@@ -82,6 +299,17 @@ static VOP3P_NAMES: [NameBytes; tp::VOP3P.len()] = {
     }
     names
 };
+
+/// The VOP table position of an opcode with extended (DPP/SDWA) forms,
+/// and those forms.
+#[inline(always)]
+pub(crate) fn row_pos(op: Opcode) -> Option<(usize, &'static crate::family::vop_ext::ExtInfo)> {
+    if op.space() != OpSpace::Vop {
+        return None;
+    }
+    let p = *t::VOP_POS.get(op.index() as usize)? as usize;
+    Some((p, crate::family::vop_ext::info(op)?))
+}
 
 /// The table row of a VOP or VOP3P opcode (as [`crate::family::vop::info`]) with its
 /// mnemonic as [`NameBytes`].

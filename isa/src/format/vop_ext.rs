@@ -10,17 +10,31 @@
 //! SDWA:  [clamp] [mul:2|mul:4|div:2] [dst_sel:X dst_unused:Y] src0_sel:Z [src1_sel:W]
 //! ```
 
-use super::operand::{text_chunk, write_dec, write_hex, write_mnemonic, write_sep, ChunkBytes};
-use super::vop::write_value;
+use super::operand::{
+    reg_text, text_chunk, write_dec, write_hex, write_mnemonic, write_sep, ChunkBytes, NameBytes,
+};
+use super::vop::{in_class, write_value};
 use super::Formatter;
-use super::Out;
-use crate::family::vop::VopSlot;
+use super::{Fast, Out, FAST};
+use crate::family::vop::{Fld, VopSlot};
 use crate::family::vop_ext::{self, DppCtrl, DstUnused, SdwaSel};
 use crate::inst::{Family, Instruction, Modifiers};
 use crate::operand::{OpMods, Operand, Slot};
+use crate::tables::vop as t;
 use core::fmt;
 
 pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
+    if let Some((w, len)) = out.window() {
+        if let Some(n) = write_fast(inst, w) {
+            *len += n;
+            return Ok(());
+        }
+    }
+    write_any(inst, out)
+}
+
+/// [`write`] piece by piece: every instruction.
+fn write_any<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
     let (Some((info, name)), Some(form)) = (
         super::vop::row(inst.opcode),
         vop_ext::form(inst.opcode, inst.family),
@@ -76,18 +90,14 @@ pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> 
                 _ => {}
             }
             if form.dst_sel {
-                out.write_str(" dst_sel:")?;
-                out.write_chunk(&SEL_NAMES[m.dst_sel as usize])?;
-                out.write_str(" dst_unused:")?;
-                out.write_chunk(&UNUSED_NAMES[m.dst_unused as usize])?;
+                out.write_name(&SDWA_SEL_TEXT[0][m.dst_sel as usize])?;
+                out.write_name(&SDWA_UNUSED_TEXT[m.dst_unused as usize])?;
             }
             if form.src_sel[0] {
-                out.write_str(" src0_sel:")?;
-                out.write_chunk(&SEL_NAMES[m.src0_sel as usize])?;
+                out.write_name(&SDWA_SEL_TEXT[1][m.src0_sel as usize])?;
             }
             if form.src_sel[1] {
-                out.write_str(" src1_sel:")?;
-                out.write_chunk(&SEL_NAMES[m.src1_sel as usize])?;
+                out.write_name(&SDWA_SEL_TEXT[2][m.src1_sel as usize])?;
             }
         }
         _ => {}
@@ -95,8 +105,194 @@ pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> 
     Ok(())
 }
 
-/// [`SdwaSel::name`] of every select, as chunks.
-static SEL_NAMES: [ChunkBytes; 7] = {
+/// `name_dpp` and `name_sdwa` of every row of the VOP table (length 0
+/// when longer than 31 bytes).
+static EXT_HEADS: [[NameBytes; 2]; t::VOP.len()] = {
+    let mut h = [[[0u8; 32]; 2]; t::VOP.len()];
+    let mut i = 0;
+    while i < h.len() {
+        h[i] = [
+            concat_name(t::VOP[i].name, "_dpp"),
+            concat_name(t::VOP[i].name, "_sdwa"),
+        ];
+        i += 1;
+    }
+    h
+};
+
+/// `a` then `b` as [`NameBytes`] (length 0 when longer than 31 bytes).
+const fn concat_name(a: &str, b: &str) -> NameBytes {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut t = [0u8; 32];
+    if a.len() + b.len() > 31 {
+        return t;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        t[i] = a[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < b.len() {
+        t[i + j] = b[j];
+        j += 1;
+    }
+    t[31] = (a.len() + b.len()) as u8;
+    t
+}
+
+/// The source-modifier text before (`[0]`) and after (`[1]`) a register,
+/// by the low three [`OpMods`] bits (neg, abs, sext), as [`write_src`]
+/// prints them for a register.
+static MOD_TEXT: [[ChunkBytes; 2]; 8] = {
+    let mut t = [[[0u8; 16]; 2]; 8];
+    let mut m = 0;
+    while m < 8 {
+        let (neg, abs, sext) = (m & 1 != 0, m & 2 != 0, m & 4 != 0);
+        let mut pre = [0u8; 16];
+        let mut n = 0;
+        if neg {
+            pre[n] = b'-';
+            n += 1;
+        }
+        if sext {
+            let s = b"sext(";
+            let mut k = 0;
+            while k < s.len() {
+                pre[n] = s[k];
+                n += 1;
+                k += 1;
+            }
+        }
+        if abs {
+            pre[n] = b'|';
+            n += 1;
+        }
+        pre[15] = n as u8;
+        let mut post = [0u8; 16];
+        let mut q = 0;
+        if abs {
+            post[q] = b'|';
+            q += 1;
+        }
+        if sext {
+            post[q] = b')';
+            q += 1;
+        }
+        post[15] = q as u8;
+        t[m] = [pre, post];
+        m += 1;
+    }
+    t
+};
+
+/// `" <dpp_ctrl>"` by the 9-bit control value, for the controls gfx10
+/// prints plainly (length 0 for the rest: comments, invalid values).
+static CTRL_TEXT: [NameBytes; 512] = {
+    let mut t = [[0u8; 32]; 512];
+    let mut raw = 0;
+    while raw < 512 {
+        let (name, n): (&str, i32) = match DppCtrl::from_raw(raw as u16) {
+            DppCtrl::QuadPerm(_) => ("quad_perm", -1),
+            DppCtrl::RowShl(n) => ("row_shl:", n as i32),
+            DppCtrl::RowShr(n) => ("row_shr:", n as i32),
+            DppCtrl::RowRor(n) => ("row_ror:", n as i32),
+            DppCtrl::RowShare(n) => ("row_share:", n as i32),
+            DppCtrl::RowXmask(n) => ("row_xmask:", n as i32),
+            DppCtrl::RowMirror => ("row_mirror", -2),
+            DppCtrl::RowHalfMirror => ("row_half_mirror", -2),
+            _ => ("", -3),
+        };
+        if n != -3 {
+            let mut b = [0u8; 32];
+            b[0] = b' ';
+            let mut k = 1;
+            let nb = name.as_bytes();
+            let mut i = 0;
+            while i < nb.len() {
+                b[k] = nb[i];
+                k += 1;
+                i += 1;
+            }
+            if n == -1 {
+                // quad_perm:[a,b,c,d]
+                let s = b":[";
+                b[k] = s[0];
+                b[k + 1] = s[1];
+                k += 2;
+                let mut q = 0;
+                while q < 4 {
+                    if q > 0 {
+                        b[k] = b',';
+                        k += 1;
+                    }
+                    b[k] = b'0' + ((raw >> (2 * q)) & 3) as u8;
+                    k += 1;
+                    q += 1;
+                }
+                b[k] = b']';
+                k += 1;
+            } else if n >= 10 {
+                b[k] = b'1';
+                b[k + 1] = b'0' + (n - 10) as u8;
+                k += 2;
+            } else if n >= 0 {
+                b[k] = b'0' + n as u8;
+                k += 1;
+            }
+            b[31] = k as u8;
+            t[raw] = b;
+        }
+        raw += 1;
+    }
+    t
+};
+
+/// `" row_mask:0xR bank_mask:0xB"` by `R << 4 | B`.
+static MASK_TEXT: [NameBytes; 256] = {
+    let mut t = [[0u8; 32]; 256];
+    let hex = b"0123456789abcdef";
+    let mut v = 0;
+    while v < 256 {
+        let s = b" row_mask:0x0 bank_mask:0x0";
+        let mut b = [0u8; 32];
+        let mut i = 0;
+        while i < s.len() {
+            b[i] = s[i];
+            i += 1;
+        }
+        b[12] = hex[v >> 4];
+        b[26] = hex[v & 15];
+        b[31] = s.len() as u8;
+        t[v] = b;
+        v += 1;
+    }
+    t
+};
+
+/// `[" bound_ctrl:1"][" fi:1"]` by `bound_ctrl | fi << 1`.
+static DPP_FLAGS_TEXT: [NameBytes; 4] = [
+    concat_name("", ""),
+    concat_name(" bound_ctrl:1", ""),
+    concat_name(" fi:1", ""),
+    concat_name(" bound_ctrl:1", " fi:1"),
+];
+
+/// `[" clamp"][" mul:2" | " mul:4" | " div:2"]` by `clamp << 2 | omod`.
+static SDWA_OUT_TEXT: [ChunkBytes; 8] = [
+    text_chunk(""),
+    text_chunk(" mul:2"),
+    text_chunk(" mul:4"),
+    text_chunk(" div:2"),
+    text_chunk(" clamp"),
+    text_chunk(" clamp mul:2"),
+    text_chunk(" clamp mul:4"),
+    text_chunk(" clamp div:2"),
+];
+
+/// `" dst_sel:X"`, `" src0_sel:X"`, `" src1_sel:X"` by select.
+static SDWA_SEL_TEXT: [[NameBytes; 7]; 3] = {
+    let mut t = [[[0u8; 32]; 7]; 3];
     let sels = [
         SdwaSel::Byte0,
         SdwaSel::Byte1,
@@ -106,31 +302,112 @@ static SEL_NAMES: [ChunkBytes; 7] = {
         SdwaSel::Word1,
         SdwaSel::Dword,
     ];
-    let mut t = [[0u8; 16]; 7];
     let mut i = 0;
     while i < 7 {
-        t[sels[i] as usize] = text_chunk(sels[i].name());
+        let s = sels[i];
+        t[0][s as usize] = concat_name(" dst_sel:", s.name());
+        t[1][s as usize] = concat_name(" src0_sel:", s.name());
+        t[2][s as usize] = concat_name(" src1_sel:", s.name());
         i += 1;
     }
     t
 };
 
-/// [`DstUnused::name`] of every value, as chunks.
-static UNUSED_NAMES: [ChunkBytes; 4] = {
+/// `" dst_unused:Y"` by [`DstUnused`].
+static SDWA_UNUSED_TEXT: [NameBytes; 4] = {
     let all = [
         DstUnused::Pad,
         DstUnused::Sext,
         DstUnused::Preserve,
         DstUnused::Reserved,
     ];
-    let mut t = [[0u8; 16]; 4];
+    let mut t = [[0u8; 32]; 4];
     let mut i = 0;
     while i < 4 {
-        t[all[i] as usize] = text_chunk(all[i].name());
+        t[all[i] as usize] = concat_name(" dst_unused:", all[i].name());
         i += 1;
     }
     t
 };
+
+/// The common case from precomputed text: every operand one register of
+/// its class (with any source modifiers), DPP16 controls gfx10 prints
+/// plainly, any SDWA fields. The same text as [`write_any`]; `None` for
+/// everything else (DPP8, constants, notes).
+#[inline(always)]
+fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
+    let (p, form) = super::vop::row_pos(inst.opcode)?;
+    let form = match inst.family {
+        Family::Dpp16 => form.dpp16.as_ref()?,
+        Family::Sdwa => form.sdwa.as_ref()?,
+        _ => return None,
+    };
+    let head = &EXT_HEADS.get(p)?[(inst.family == Family::Sdwa) as usize];
+    let ops = inst.operands.as_slice();
+    if head[31] == 0 || ops.len() > form.slots.len() {
+        return None;
+    }
+    let mut w = Fast::new(buf);
+    w.name(head);
+    for (k, (s, spec)) in ops.iter().zip(form.slots).enumerate() {
+        let Operand::Reg { code, count: 0 | 1 } = s.op else {
+            return None;
+        };
+        let c = reg_text(code, 1)?;
+        if !(matches!(spec.fld, Fld::Vcc | Fld::KLit | Fld::Attr | Fld::Param)
+            || in_class(code, &spec.cls))
+        {
+            return None;
+        }
+        w.sep(k == 0);
+        let m = &MOD_TEXT[(s.mods.bits() & 7) as usize];
+        w.chunk(&m[0]);
+        w.chunk(c);
+        w.chunk(&m[1]);
+    }
+    match inst.mods {
+        Modifiers::Dpp16(m) => {
+            let raw = match m.ctrl {
+                DppCtrl::QuadPerm(_) | DppCtrl::RowMirror | DppCtrl::RowHalfMirror => m.ctrl.raw(),
+                DppCtrl::RowShl(n)
+                | DppCtrl::RowShr(n)
+                | DppCtrl::RowRor(n)
+                | DppCtrl::RowShare(n)
+                | DppCtrl::RowXmask(n)
+                    if n < 16 =>
+                {
+                    m.ctrl.raw()
+                }
+                _ => return None,
+            };
+            let ctrl = &CTRL_TEXT[(raw & 511) as usize];
+            if ctrl[31] == 0 || m.row_mask > 15 || m.bank_mask > 15 {
+                return None;
+            }
+            w.name(ctrl);
+            w.name(&MASK_TEXT[((m.row_mask << 4) | m.bank_mask) as usize]);
+            w.name(&DPP_FLAGS_TEXT[(m.bound_ctrl as usize) | (m.fi as usize) << 1]);
+        }
+        Modifiers::Sdwa(m) => {
+            if m.omod > 3 {
+                return None;
+            }
+            w.chunk(&SDWA_OUT_TEXT[(m.clamp as usize) << 2 | m.omod as usize]);
+            if form.dst_sel {
+                w.name(&SDWA_SEL_TEXT[0][m.dst_sel as usize]);
+                w.name(&SDWA_UNUSED_TEXT[m.dst_unused as usize]);
+            }
+            if form.src_sel[0] {
+                w.name(&SDWA_SEL_TEXT[1][m.src0_sel as usize]);
+            }
+            if form.src_sel[1] {
+                w.name(&SDWA_SEL_TEXT[2][m.src1_sel as usize]);
+            }
+        }
+        _ => return None,
+    }
+    w.done()
+}
 
 /// One operand with its source modifiers, as LLVM's
 /// `printOperandAndFPInputMods`/`printOperandAndIntInputMods` print them.
