@@ -261,6 +261,13 @@ pub fn check_draw(run: &DrawRun, trace: &ShaderTrace, bindings: &[Binding]) -> D
         })
         .cloned()
         .collect();
+    if run.obs.findings_dropped > 0 {
+        // Dropped findings may include undefined addresses of traced
+        // accesses: the draw is not checked completely.
+        out.undefined.push(Finding::Truncated {
+            dropped: run.obs.findings_dropped,
+        });
+    }
     out
 }
 

@@ -33,8 +33,21 @@ pub struct Observations {
     pub exports: Vec<Export>,
     /// `s_sendmsg`s.
     pub messages: Vec<Message>,
-    /// Undefined addresses, unmapped reads, unmodelled accesses.
+    /// Undefined addresses, unmapped reads, unmodelled accesses: the first
+    /// [`MAX_FINDINGS`] of a run.
     pub findings: Vec<Finding>,
+    /// Findings past [`MAX_FINDINGS`], counted but not kept (a runaway loop
+    /// must not hold gigabytes of them). A run that dropped any is never
+    /// fully checked ([`crate::check_draw`] says so).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub findings_dropped: u64,
+}
+
+/// The most findings one run keeps.
+pub const MAX_FINDINGS: usize = 4096;
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 impl Observations {
@@ -48,6 +61,16 @@ impl Observations {
         self.exports.clear();
         self.messages.clear();
         self.findings.clear();
+        self.findings_dropped = 0;
+    }
+
+    /// Record a finding, or count it once [`MAX_FINDINGS`] are kept.
+    pub fn find(&mut self, f: Finding) {
+        if self.findings.len() < MAX_FINDINGS {
+            self.findings.push(f);
+        } else {
+            self.findings_dropped += 1;
+        }
     }
 }
 
@@ -497,7 +520,7 @@ impl Exec<'_, '_> {
         match self.env.memory.read_u32(addr) {
             Some(v) => S32::known(v),
             None => {
-                self.obs.findings.push(Finding::Unmapped {
+                self.obs.find(Finding::Unmapped {
                     pc: self.pc,
                     wave: self.wave_id,
                     addr,
@@ -509,7 +532,7 @@ impl Exec<'_, '_> {
     }
 
     pub(crate) fn finding_addr(&mut self, lane: Option<u8>, what: &str) {
-        self.obs.findings.push(Finding::UndefinedAddress {
+        self.obs.find(Finding::UndefinedAddress {
             pc: self.pc,
             wave: self.wave_id,
             lane,

@@ -67,7 +67,7 @@ pub use check::{check_draw, Binding, BindingCheck, DrawCheck, Violation, Violati
 pub use driver::{
     index_buffer_ids, run_draw, Draw, DrawConfig, DrawError, DrawRun, PrimLayout, WaveInfo,
 };
-pub use exec::{run_wave, Env, Limits, Observations};
+pub use exec::{run_wave, Env, Limits, Observations, MAX_FINDINGS};
 pub use memops::Vsharp;
 pub use memory::{GuestMemory, Lds};
 pub use program::Program;

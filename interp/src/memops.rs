@@ -160,7 +160,7 @@ impl Exec<'_, '_> {
         let v = Vsharp::decode(desc);
         if v.swizzle {
             if exec != 0 {
-                self.obs.findings.push(Finding::Unmodelled {
+                self.obs.find(Finding::Unmodelled {
                     pc: self.pc,
                     wave: self.wave_id,
                     what: "swizzled buffer descriptor".into(),
@@ -195,7 +195,7 @@ impl Exec<'_, '_> {
                 let fnum = if typed { mods.format } else { v.format };
                 let Some(f) = Format::of(fnum) else {
                     if exec != 0 {
-                        self.obs.findings.push(Finding::Unmodelled {
+                        self.obs.find(Finding::Unmodelled {
                             pc: self.pc,
                             wave: self.wave_id,
                             what: format!("buffer format {fnum}"),
@@ -305,7 +305,7 @@ impl Exec<'_, '_> {
                     let dst = &mut loaded[p.at as usize..(p.at + p.bytes) as usize];
                     if !read_bytes(self.mem(), addr, dst) {
                         loaded_def = false;
-                        self.obs.findings.push(Finding::Unmapped {
+                        self.obs.find(Finding::Unmapped {
                             pc: self.pc,
                             wave: self.wave_id,
                             addr,

@@ -133,6 +133,12 @@ pub enum Finding {
         /// Why.
         what: String,
     },
+    /// The run found more than [`crate::MAX_FINDINGS`]; the rest were
+    /// counted, not kept, so the draw cannot be called checked.
+    Truncated {
+        /// Findings counted but not kept.
+        dropped: u64,
+    },
 }
 
 /// Why a run stopped before every wave ended.
