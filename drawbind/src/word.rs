@@ -4,7 +4,7 @@
 //! The facts every host-side consumer shares live here (and in
 //! [`crate::vsharp`] for the descriptor fields): guest addresses are 48 bits
 //! ([`ADDRESS_MASK`]), a 64-bit pointer is its two halves plus the traced
-//! constant ([`pointer`]), a scalar load reads the dword at the pointer plus
+//! constant ([`pointer()`]), a scalar load reads the dword at the pointer plus
 //! its offset with the low two bits ignored ([`dword_address`]),
 //! `s_buffer_load` reads 0 outside its descriptor's range check
 //! ([`buffer_word_address`]), and a code word is a half of the shader's
@@ -89,7 +89,7 @@ pub const fn buffer_word_address(v: &VSharp, byte_offset: u32) -> Option<u64> {
 /// - [`Word::UserData`]: word `k` of `user_data`;
 /// - [`Word::Const`]: the constant;
 /// - [`Word::TableWord`]: the dword a scalar load reads through the traced
-///   pointer ([`pointer`], [`dword_address`]);
+///   pointer ([`pointer()`], [`dword_address`]);
 /// - [`Word::BufferWord`]: the dword `s_buffer_load` reads through the
 ///   traced descriptor ([`buffer_word_address`]; 0 when out of range);
 /// - [`Word::Code`]: [`code_word`] of `code_addr`, the guest address of the
