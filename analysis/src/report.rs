@@ -72,7 +72,7 @@ pub fn trace_json(t: &ShaderTrace) -> Value {
                 "source": t.descriptor_source(d),
                 "words": d.words.iter().map(|w| n.word_string(*w)).collect::<Vec<_>>(),
                 "bound": bound_json(t, d.bound),
-                "reason": d.reason,
+                "reason": d.reason.as_ref().map(ToString::to_string),
                 "accesses": d.accesses,
             })
         })

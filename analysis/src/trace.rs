@@ -98,9 +98,10 @@ pub struct Descriptor {
     pub words: [Word; 4],
     /// The agreed index bound, or `None`.
     pub bound: Option<IndexBound>,
-    /// Why `bound` is `None` (e.g. "pc 0x4fc: index from LDS",
-    /// "accesses disagree", "no idxen access").
-    pub reason: Option<String>,
+    /// Why `bound` is `None` (its `Display` text, e.g. "pc 0x4fc: index
+    /// from LDS (pc 0x430: ds_read_b32)", is what the trace report prints;
+    /// [`Unbound::code`] a short class).
+    pub reason: Option<Unbound>,
     /// pcs of the accesses through this descriptor.
     pub accesses: Vec<u32>,
 }
@@ -163,9 +164,11 @@ impl ShaderTrace {
 mod domain;
 mod engine;
 mod output;
+mod reason;
 mod rules;
 
 pub use engine::{TraceConfig, TraceFaults, TraceOptions};
+pub use reason::{IndexUnknown, Unbound};
 
 use crate::cfg::{Cfg, Program};
 

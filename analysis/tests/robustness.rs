@@ -74,8 +74,8 @@ fn jump_outside_the_code_leaves_every_descriptor_unbound() {
     assert!(
         t.descriptors[0]
             .reason
-            .as_deref()
-            .is_some_and(|r| r.contains("outside the code")),
+            .as_ref()
+            .is_some_and(|r| r.to_string().contains("outside the code")),
         "{t:#?}"
     );
 }

@@ -82,7 +82,11 @@ fn bound(t: &ShaderTrace, source: &str) -> Option<String> {
 }
 
 fn reason(t: &ShaderTrace, source: &str) -> String {
-    descriptor(t, source).reason.clone().unwrap_or_default()
+    descriptor(t, source)
+        .reason
+        .as_ref()
+        .map(ToString::to_string)
+        .unwrap_or_default()
 }
 
 fn assert_bound(name: &str, source: &str, expected: &str) {
@@ -399,7 +403,7 @@ fn buffer_loaded_word_is_a_traced_descriptor_word() {
         Some("vertex_id")
     );
     let ubo = descriptor(&t, "ud12..ud15");
-    assert_eq!(ubo.reason.as_deref(), Some("no idxen access"));
+    assert_eq!(ubo.reason, Some(analysis::trace::Unbound::NoIdxenAccess));
     assert_eq!(ubo.accesses.len(), 1);
 }
 
@@ -460,7 +464,7 @@ fn constant_data_reached_through_s_getpc_is_traced_and_keeps_the_trace_complete(
     // low half by 0x5c; the high half stays the s_getpc one.
     let d = descriptor(&t, "[code+0x78, code_hi+0x1c, 0x48, 0x31016fac]");
     assert!(
-        d.reason.as_deref().unwrap_or("").contains("no idxen"),
+        d.reason.as_ref().is_some_and(|r| r.code() == "no-index"),
         "{d:?}"
     );
     // s_add_u32 + s_addc_u32 of 0 move both halves: a pointer into the code

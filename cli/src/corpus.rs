@@ -19,7 +19,7 @@
 use super::args::{resolve_stage_abi, AbiPreset};
 use super::error::output_result;
 use super::CliError;
-use analysis::trace::{trace_code, ShaderTrace, TraceConfig};
+use analysis::trace::{trace_code, ShaderTrace, TraceConfig, Unbound};
 use corpus::{Capture, CaptureOptions, WaveSize};
 use drawbind::{BindPlan, BindRange};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -85,6 +85,10 @@ pub struct Verdict {
     pub bound: Option<String>,
     /// Why it is unbound.
     pub reason: Option<String>,
+    /// The reason's short code ([`analysis::trace::Unbound::code`]), for
+    /// the table.
+    #[serde(skip)]
+    pub reason_code: Option<&'static str>,
 }
 
 /// One row of the report.
@@ -492,7 +496,8 @@ fn verdicts(trace: &ShaderTrace) -> Vec<Verdict> {
                 }
                 s
             }),
-            reason: d.reason.clone(),
+            reason: d.reason.as_ref().map(ToString::to_string),
+            reason_code: d.reason.as_ref().map(Unbound::code),
         })
         .collect()
 }
@@ -602,23 +607,6 @@ fn spirv_val_ok(tool: &Path, words: &[u32]) -> Result<(), String> {
     }
 }
 
-/// Short forms of the tracer's reasons, for the table.
-fn abbreviate(reason: &str) -> &'static str {
-    if reason.contains("LDS") {
-        "lds"
-    } else if reason.contains("disagree") {
-        "disagree"
-    } else if reason.contains("no idxen") {
-        "no-index"
-    } else if reason.contains("untraced") || reason.contains("not traced") {
-        "untraced"
-    } else if reason.contains("memory") {
-        "memory"
-    } else {
-        "other"
-    }
-}
-
 fn human_bytes(b: u64) -> String {
     const K: u64 = 1024;
     if b >= K * K * K {
@@ -661,12 +649,7 @@ fn table(rows: &[Row]) -> String {
             continue;
         }
         let bound = r.descriptors.iter().filter(|d| d.bound.is_some()).count();
-        let mut reasons: Vec<&str> = r
-            .descriptors
-            .iter()
-            .filter_map(|d| d.reason.as_deref())
-            .map(abbreviate)
-            .collect();
+        let mut reasons: Vec<&str> = r.descriptors.iter().filter_map(|d| d.reason_code).collect();
         reasons.sort_unstable();
         reasons.dedup();
         let unbound = r.descriptors.len() - bound;
@@ -767,16 +750,6 @@ fn table(rows: &[Row]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reasons_abbreviate_to_stable_codes() {
-        assert_eq!(
-            abbreviate("pc 0x4fc: index from LDS (pc 0x430: ds_read_b32)"),
-            "lds"
-        );
-        assert_eq!(abbreviate("accesses disagree"), "disagree");
-        assert_eq!(abbreviate("no idxen access"), "no-index");
-    }
 
     #[test]
     fn byte_counts_print_in_binary_units() {

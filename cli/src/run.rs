@@ -25,13 +25,12 @@
 pub mod compare;
 
 use super::{CaptureArgs, CliError};
-use analysis::source::Word;
 use analysis::trace::ShaderTrace;
 use analysis::trace::{trace_code, TraceConfig};
 use compare::{compare, Verdict};
 use corpus::{Capture, WaveSize};
 use drawbind::draws::{DrawSpec, DrawsFile};
-use drawbind::{BindPlan, BindRange, GuestMemory, SparseMemory, VSharp};
+use drawbind::{BindPlan, BindRange, GuestMemory, SparseMemory};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -86,8 +85,6 @@ const WINDOW_LIMIT: u64 = 64 << 20;
 /// this or the device's storage-buffer range; the rest is read through the
 /// window).
 const BINDING_LIMIT: u64 = 256 << 20;
-/// The 48 bits of a guest GPU address.
-const ADDR_MASK: u64 = (1 << 48) - 1;
 /// Mismatches listed per draw.
 const LISTED: usize = 16;
 
@@ -325,58 +322,6 @@ pub fn text_report(r: &RunReport) -> String {
     s
 }
 
-/// Evaluate a traced word for a draw.
-fn eval_word(
-    trace: &ShaderTrace,
-    w: Word,
-    user_data: &[u32],
-    mem: &SparseMemory,
-    depth: u32,
-) -> Option<u32> {
-    match w {
-        Word::UserData { k } => user_data.get(k as usize).copied(),
-        Word::Const { value } => Some(value),
-        Word::TableWord { table, byte_offset } => {
-            if depth > 8 {
-                return None;
-            }
-            let p = trace.pointers.get(table.0 as usize)?;
-            let lo = u64::from(eval_word(trace, p.lo, user_data, mem, depth + 1)?);
-            let hi = u64::from(eval_word(trace, p.hi, user_data, mem, depth + 1)?);
-            let addr = ((hi << 32) | lo)
-                .wrapping_add(p.add)
-                .wrapping_add(u64::from(byte_offset))
-                & ADDR_MASK
-                & !3;
-            mem.read_u32(addr)
-        }
-        Word::BufferWord { desc, byte_offset } => {
-            if depth > 8 {
-                return None;
-            }
-            let d = trace.descriptors.get(desc.0 as usize)?;
-            let mut w = [0u32; 4];
-            for (i, x) in d.words.iter().enumerate() {
-                w[i] = eval_word(trace, *x, user_data, mem, depth + 1)?;
-            }
-            let v = VSharp::decode(w);
-            // s_buffer_load's range check: bytes for stride 0, else records
-            // times stride; out of range reads 0.
-            let limit = if v.stride == 0 {
-                u64::from(v.num_records)
-            } else {
-                u64::from(v.num_records) * u64::from(v.stride)
-            };
-            if u64::from(byte_offset) + 4 > limit {
-                return Some(0);
-            }
-            mem.read_u32(v.base.wrapping_add(u64::from(byte_offset)) & !3)
-        }
-        // The translator does not lift code-relative constants yet.
-        Word::Code { .. } | Word::Unknown => None,
-    }
-}
-
 /// The narrowed last record of a range (`None` when not narrowed): the
 /// range ends at the end of record `last`, or where the widest access of
 /// that record ends when it reaches past the stride.
@@ -451,6 +396,8 @@ struct Session<'a> {
     entries: Vec<drawbind::plan::PlanEntry>,
     user_data: Vec<u32>,
     mem: SparseMemory,
+    /// The guest address of the shader's code (`DrawsFile::code_addr`).
+    code_addr: u64,
     iprog: interp::Program,
     icfg: interp::DrawConfig,
     opts: &'a RunOptions,
@@ -518,6 +465,7 @@ pub fn execute(
         manifest: tr.manifest,
         user_data: draws.user_data(),
         mem: draws.memory_with_code(&capture.code_and_constants()),
+        code_addr: draws.code_addr(),
         iprog,
         icfg,
         opts,
@@ -752,16 +700,14 @@ impl Session<'_> {
     /// The stride of a traced descriptor for this draw's user data and
     /// memory (0 when its words cannot be read).
     fn stride(&self, descriptor: u16) -> u32 {
-        let Some(d) = self.trace.descriptors.get(descriptor as usize) else {
-            return 0;
-        };
-        let w = d
-            .words
-            .map(|w| eval_word(&self.trace, w, &self.user_data, &self.mem, 0));
-        match w {
-            [Some(a), Some(b), Some(c), Some(d)] => VSharp::decode([a, b, c, d]).stride,
-            _ => 0,
-        }
+        drawbind::word::eval_descriptor(
+            &self.trace,
+            descriptor as usize,
+            &self.user_data,
+            &self.mem,
+            Some(self.code_addr),
+        )
+        .map_or(0, |v| v.stride)
     }
 
     /// One host draw of vertex ids `first..first + count`; stores each
@@ -780,7 +726,7 @@ impl Session<'_> {
     ) -> Result<u32, String> {
         // Guest addresses are 48-bit (the pointers RADV builds carry
         // 0xffff8000 in their high half).
-        let mut read = |a: u64| self.mem.read_u32(a & ADDR_MASK);
+        let mut read = |a: u64| self.mem.read_u32(a & drawbind::word::ADDRESS_MASK);
         let push = self
             .manifest
             .push_words(&self.user_data, params, &mut read)

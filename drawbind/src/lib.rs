@@ -5,6 +5,8 @@
 //!   draw, no allocation): the draw semantics, the baseline (D733) and the
 //!   narrowing (D879) rules are documented there.
 //! - [`vsharp`]: the gfx10 buffer resource fields and range-check classes.
+//! - [`word`]: guest words: the 48-bit address rule and the evaluation of
+//!   a traced word for a draw ([`word::eval`]), shared by every consumer.
 //! - [`memory`]: the [`GuestMemory`] trait the emulator implements.
 //! - [`index`]: index-buffer scans (fused with the copy) and the
 //!   [`IndexRangeCache`], for narrowing indexed draws.
@@ -27,6 +29,7 @@ pub mod memory;
 pub mod plan;
 pub mod replay;
 pub mod vsharp;
+pub mod word;
 
 pub use cache::{BufferCache, CacheError, Outcome, Telemetry};
 pub use index::{IndexBuffer, IndexError, IndexFormat, IndexRange, IndexRangeCache};

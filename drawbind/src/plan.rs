@@ -82,6 +82,7 @@
 use crate::index::{IndexBuffer, IndexRange};
 use crate::memory::GuestMemory;
 use crate::vsharp::{Class, OobSelect, VSharp, ADDRESS_MASK};
+use crate::word;
 use analysis::source::{Id, PtrId, Word};
 use analysis::trace::{DescId, IndexBound, ShaderTrace};
 use core::fmt;
@@ -431,10 +432,7 @@ impl Step {
     /// The step with code addresses resolved for code at `code`.
     fn at_code(self, code: u64) -> Step {
         match self {
-            Step::Code { offset, hi } => {
-                let a = code.wrapping_add(offset as u64);
-                Step::Const(if hi { (a >> 32) as u32 } else { a as u32 })
-            }
+            Step::Code { offset, hi } => Step::Const(word::code_word(code, offset, hi)),
             s => s,
         }
     }
@@ -969,7 +967,7 @@ impl BindPlan {
                 },
             )?;
             if let Some(slot) = ptrs.get_mut(i) {
-                *slot = ((hi as u64) << 32 | lo as u64).wrapping_add(p.add);
+                *slot = word::pointer(lo, hi, p.add);
             }
         }
         let ids = draw.map(|d| DrawIds::of(d, &self.faults));
@@ -978,7 +976,7 @@ impl BindPlan {
             let whole = match d.table4 {
                 Some((slot, offset)) => {
                     let p = ptrs.get(slot as usize).copied().unwrap_or(0);
-                    memory.read_u32x4(p.wrapping_add(offset as u64) & ADDRESS_MASK)
+                    memory.read_u32x4(word::address(p, offset))
                 }
                 None => None,
             };
@@ -1177,7 +1175,7 @@ impl BindPlan {
         // One address model: guest addresses are 48-bit and the hardware
         // (and the interpreter) wrap past 2^48, so a narrowed range that
         // would cross it is no contiguous guest range; keep the baseline.
-        if v.base.saturating_add(narrowed) > crate::vsharp::ADDRESS_MASK + 1 {
+        if v.base.saturating_add(narrowed) > ADDRESS_MASK + 1 {
             return Ok(keep(Reason::Wrap));
         }
         Ok(BindRange {
@@ -1223,7 +1221,7 @@ fn resolve<M: GuestMemory + ?Sized>(
         Step::Code { .. } => Err(BindError::NoCodeAddress { role }),
         Step::Table { slot, offset } => {
             let p = ptrs.get(slot as usize).copied().unwrap_or(0);
-            let addr = p.wrapping_add(offset as u64) & ADDRESS_MASK;
+            let addr = word::address(p, offset);
             memory
                 .read_u32(addr)
                 .ok_or(BindError::Unreadable { addr, role })

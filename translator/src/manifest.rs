@@ -13,6 +13,7 @@
 //! - the system-SGPR values the translation assumed and the instructions
 //!   it dropped.
 
+use drawbind::{word, VSharp};
 use serde::{Deserialize, Serialize};
 
 /// Version of the manifest format.
@@ -53,9 +54,6 @@ pub enum WordExpr {
     },
 }
 
-/// Guest addresses are 48 bits wide.
-const ADDR_MASK: u64 = (1 << 48) - 1;
-
 /// Why a word could not be resolved.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
@@ -81,13 +79,13 @@ impl WordExpr {
                 .ok_or(ResolveError::MissingUserData(*k))?,
             WordExpr::Const { value } => *value,
             WordExpr::TableWord { lo, hi, offset } => {
-                let lo = lo.eval(user_data, mem)? as u64;
-                let hi = hi.eval(user_data, mem)? as u64;
+                let lo = lo.eval(user_data, mem)?;
+                let hi = hi.eval(user_data, mem)?;
                 // Scalar loads ignore the low two address bits; addresses
                 // are 48-bit GPU addresses (RADV's `0xffff8000_xxxxxxxx`
-                // table pointers read guest `0x8000_xxxxxxxx`), as drawbind
-                // and the interpreter read them.
-                let a = ((hi << 32) | lo).wrapping_add(*offset as u64) & !3 & ADDR_MASK;
+                // table pointers read guest `0x8000_xxxxxxxx`): drawbind's
+                // rules (`drawbind::word`).
+                let a = word::dword_address(word::pointer(lo, hi, 0), *offset);
                 mem(a).ok_or(ResolveError::MissingMemory(a))?
             }
             WordExpr::BufferWord { desc, offset } => {
@@ -95,18 +93,9 @@ impl WordExpr {
                 for (i, d) in desc.iter().enumerate() {
                     w[i] = d.eval(user_data, mem)?;
                 }
-                let base = (w[0] as u64) | (((w[1] & 0xffff) as u64) << 32);
-                let stride = (w[1] >> 16) & 0x3fff;
-                let limit = if stride == 0 {
-                    w[2] as u64
-                } else {
-                    w[2] as u64 * stride as u64
-                };
-                if *offset as u64 + 4 > limit {
-                    0
-                } else {
-                    let a = base.wrapping_add(*offset as u64) & !3 & ADDR_MASK;
-                    mem(a).ok_or(ResolveError::MissingMemory(a))?
+                match word::buffer_word_address(&VSharp::decode(w), *offset) {
+                    Some(a) => mem(a).ok_or(ResolveError::MissingMemory(a))?,
+                    None => 0,
                 }
             }
         })

@@ -6,7 +6,9 @@ use super::engine::{IdxRead, Outcome, Rec, TraceConfig};
 use super::rules::{named_store, Rule};
 use crate::cfg::{Cfg, Program};
 use crate::source::{IndexSource, Namer, Ptr, PtrId, Word};
-use crate::trace::{AccessKind, BufferAccess, DescId, Descriptor, IndexBound, ShaderTrace};
+use crate::trace::{
+    AccessKind, BufferAccess, DescId, Descriptor, IndexBound, IndexUnknown, ShaderTrace, Unbound,
+};
 use isa::family::buf::{self, BufKind};
 use isa::{Implicit, Modifiers};
 
@@ -99,49 +101,56 @@ fn op_name(prog: &Program, pc: u32) -> &'static str {
         .unwrap_or("?")
 }
 
-/// Why an index is unknown, in words.
-fn why_text(prog: &Program, w: Why) -> String {
-    // Reasons about one instruction end in "(pc 0x..: name)"; each text is
-    // formatted in one go.
-    let pc = w.pc;
-    let name = || op_name(prog, pc);
+/// Why an index is unknown, typed (the mnemonic read from the program).
+fn index_unknown(prog: &Program, w: Why) -> IndexUnknown {
+    let at = w.pc;
+    let opcode = || op_name(prog, at).to_string();
     match w.kind {
-        WhyKind::Entry => "the register held no vertex or instance id when the wave started".into(),
-        WhyKind::Other => {
-            format!("computed by an instruction no rule follows (pc {pc:#x}: {})", name())
-        }
-        WhyKind::Partial => format!("partly overwritten (pc {pc:#x}: {})", name()),
-        WhyKind::Widen => format!("a loop changes it on every round (pc {pc:#x})"),
-        WhyKind::Join => format!("paths with different values meet at pc {pc:#x}"),
-        WhyKind::Mixed => format!(
-            "lanes outside the exec mask it was written under hold another value (read at pc {pc:#x})"
-        ),
-        WhyKind::CrossLane => format!("moved between lanes (pc {pc:#x}: {})", name()),
-        WhyKind::Havoc => format!(
-            "written by an instruction the tracer cannot follow (pc {pc:#x}: {})",
-            name()
-        ),
-        WhyKind::Load => format!("index loaded from memory (pc {pc:#x}: {})", name()),
-        WhyKind::Lanes => {
-            "the entry id is read while exec may include lanes the hardware gave no vertex".into()
-        }
-        WhyKind::Lds => format!("index from LDS (pc {pc:#x}: {})", name()),
+        WhyKind::Entry => IndexUnknown::NoEntryId,
+        WhyKind::Other => IndexUnknown::NoRule {
+            at,
+            opcode: opcode(),
+        },
+        WhyKind::Partial => IndexUnknown::PartlyOverwritten {
+            at,
+            opcode: opcode(),
+        },
+        WhyKind::Widen => IndexUnknown::LoopChanges { at },
+        WhyKind::Join => IndexUnknown::PathsDiffer { at },
+        WhyKind::Mixed => IndexUnknown::OutsideExecMask { at },
+        WhyKind::CrossLane => IndexUnknown::CrossLane {
+            at,
+            opcode: opcode(),
+        },
+        WhyKind::Havoc => IndexUnknown::Untraceable {
+            at,
+            opcode: opcode(),
+        },
+        WhyKind::Load => IndexUnknown::FromMemory {
+            at,
+            opcode: opcode(),
+        },
+        WhyKind::Lanes => IndexUnknown::NotVertexLanes,
+        WhyKind::Lds => IndexUnknown::FromLds {
+            at,
+            opcode: opcode(),
+        },
     }
 }
 
-/// [`why_text`]s made so far (an access's note and its descriptor's
+/// [`index_unknown`]s made so far (an access's note and its descriptor's
 /// reason often give the same one).
 struct WhyTexts<'a> {
     prog: &'a Program,
-    done: Vec<(Why, String)>,
+    done: Vec<(Why, IndexUnknown)>,
 }
 
 impl WhyTexts<'_> {
-    fn text(&mut self, w: Why) -> String {
+    fn why(&mut self, w: Why) -> IndexUnknown {
         if let Some((_, t)) = self.done.iter().find(|(x, _)| *x == w) {
             return t.clone();
         }
-        let t = why_text(self.prog, w);
+        let t = index_unknown(self.prog, w);
         self.done.push((w, t.clone()));
         t
     }
@@ -160,10 +169,12 @@ fn source_text(pointers: &[Ptr], s: IndexSource) -> String {
 /// Assemble the trace.
 pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome) -> ShaderTrace {
     let mut notes: Vec<String> = cfg.problems.iter().map(|p| p.to_string()).collect();
-    let mut incomplete = cfg.problems.first().map(|p| p.to_string());
+    let mut incomplete = notes
+        .first()
+        .map(|note| Unbound::TraceIncomplete { note: note.clone() });
     if let Some(why) = &out.incomplete {
         notes.push(why.clone());
-        incomplete = incomplete.or(Some(why.clone()));
+        incomplete = incomplete.or(Some(Unbound::TraceIncomplete { note: why.clone() }));
     }
     if !conf.stage.is_vertex() {
         notes.push(format!(
@@ -234,7 +245,7 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
             IdxRead::Val(v) => {
                 let s = remap.index(v);
                 let note = match v {
-                    VVal::Unknown(w) if reached => Some(whys.text(w)),
+                    VVal::Unknown(w) if reached => Some(whys.why(w).to_string()),
                     _ if !reached => Some("never reached from the entry".to_string()),
                     _ => None,
                 };
@@ -268,18 +279,15 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         notes,
     };
     if let Some(pc) = untraced {
-        let why = format!(
-            "pc {pc:#x}: an access whose descriptor is not traced may go through any descriptor"
-        );
-        trace.notes.push(why.clone());
-        incomplete = incomplete.or(Some(why));
+        trace.notes.push(Unbound::untraced_note(pc));
+        incomplete = incomplete.or(Some(Unbound::UntracedDescriptor { pc }));
     }
     let mut descriptors = core::mem::take(&mut remap.descriptors);
     let mut mine: Vec<(u32, IdxRead)> = Vec::with_capacity(uses.len());
     for d in descriptors.iter_mut() {
         mine.clear();
         mine.extend(uses.iter().filter(|u| u.0 == d.id.0).map(|u| (u.1, u.2)));
-        let (bound, reason) = decide(&mut whys, &mut remap, &mine, incomplete.as_deref());
+        let (bound, reason) = decide(&mut whys, &mut remap, &mine, incomplete.as_ref());
         d.bound = bound;
         d.reason = reason;
     }
@@ -293,10 +301,10 @@ fn decide(
     whys: &mut WhyTexts<'_>,
     remap: &mut Remap<'_>,
     uses: &[(u32, IdxRead)],
-    incomplete: Option<&str>,
-) -> (Option<IndexBound>, Option<String>) {
+    incomplete: Option<&Unbound>,
+) -> (Option<IndexBound>, Option<Unbound>) {
     if let Some(why) = incomplete {
-        return (None, Some(format!("trace incomplete: {why}")));
+        return (None, Some(why.clone()));
     }
     let live = || {
         uses.iter().filter_map(|&(pc, r)| match r {
@@ -307,33 +315,32 @@ fn decide(
     let Some((pc0, v0)) = live().next() else {
         let any_idx = uses.iter().any(|u| u.1 == IdxRead::NoLanes);
         let why = if any_idx {
-            "no idxen access runs with active lanes"
+            Unbound::NoActiveIdxenAccess
         } else {
-            "no idxen access"
+            Unbound::NoIdxenAccess
         };
-        return (None, Some(why.to_string()));
+        return (None, Some(why));
     };
     if let Some((pc, VVal::Unknown(w))) = live().find(|(_, v)| !v.is_known()) {
-        return (None, Some(format!("pc {pc:#x}: {}", whys.text(w))));
+        let why = whys.why(w);
+        return (None, Some(Unbound::UnknownIndex { pc, why }));
     }
     if let Some((pc1, v1)) = live().find(|(_, v)| *v != v0) {
         let a = remap.index(v0);
         let b = remap.index(v1);
         return (
             None,
-            Some(format!(
-                "accesses disagree: pc {pc0:#x} indexes by {}, pc {pc1:#x} by {}",
-                source_text(&remap.pointers, a),
-                source_text(&remap.pointers, b)
-            )),
+            Some(Unbound::AccessesDisagree {
+                pc: pc0,
+                index: source_text(&remap.pointers, a),
+                other_pc: pc1,
+                other_index: source_text(&remap.pointers, b),
+            }),
         );
     }
     match IndexBound::from_source(remap.index(v0)) {
         Some(b) => (Some(b), None),
-        None => (
-            None,
-            Some(format!("pc {pc0:#x}: the index word is not traced")),
-        ),
+        None => (None, Some(Unbound::IndexWordNotTraced { pc: pc0 })),
     }
 }
 

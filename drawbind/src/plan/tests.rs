@@ -806,7 +806,7 @@ fn descriptors_without_accesses_are_not_planned() {
         id: DescId(1),
         words: table_words(PtrId(0), 0x10),
         bound: None,
-        reason: Some("no access".into()),
+        reason: Some(analysis::trace::Unbound::NoIdxenAccess),
         accesses: vec![],
     });
     t.accesses.push(idxen_load(
