@@ -1,0 +1,176 @@
+//! SPIR-V 1.3 emission through rspirv.
+//!
+//! The module has one vertex entry point `main`. Block parameters become
+//! function-local variables (the predecessor stores, the block loads), so
+//! no `OpPhi` is needed. Memory reads go through helper functions:
+//! `read_window(lo, hi)` reads a guest dword from the fallback window (0
+//! outside it) and `read_bN(lo, hi)` reads from binding N, falling back to
+//! the window outside the binding's range. Every index into a runtime
+//! array is clamped with `OpArrayLength`, so no input makes the module
+//! read or write out of bounds.
+//!
+//! # Layout
+//!
+//! - this file: the [`Plan`] the emitter follows, the emitter's state and
+//!   constant helpers;
+//! - `module`: [`emit`], the entry point per execution model, its
+//!   capabilities, interface variables and inputs;
+//! - `body`: structured control flow and instruction bodies (IR
+//!   instructions and effects);
+//! - `memory`: the window and binding read functions, buffer addressing, and
+//!   the clamps that keep every access in bounds.
+
+mod body;
+mod memory;
+mod module;
+
+pub use module::emit;
+
+use crate::ir::{ExportTarget, Func, Ty, Value};
+use memory::AccessBase;
+use rspirv::dr::Builder;
+use spirv::Word;
+use std::collections::HashMap;
+
+/// Words in the push-constant block (Vulkan guarantees 128 bytes).
+pub const PUSH_WORDS: u32 = 32;
+
+/// Where the emitter finds each host resource.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// Push-constant member of each parameter source (by source index).
+    pub source_member: HashMap<u16, u32>,
+    /// Push-constant member of the vertex-id offset.
+    pub vertex_id_offset: Option<u32>,
+    /// Push-constant member of the instance-id offset.
+    pub instance_id_offset: Option<u32>,
+    /// Number of push-constant members (at most [`PUSH_WORDS`]); members
+    /// from [`PUSH_WORDS`] on are words of the params buffer.
+    pub push_members: u32,
+    /// Binding of the params buffer, when words spill out of the
+    /// push-constant block.
+    pub params: Option<u32>,
+    /// Per IR binding id: (binding number, base_lo, base_hi, size,
+    /// last-record member).
+    pub bindings: HashMap<u16, BindingSlots>,
+    /// The window: (binding number, base_lo, base_hi, size members).
+    pub window: Option<(u32, u32, u32, u32)>,
+    /// The feedback buffer's binding number (`--checked`).
+    pub feedback: Option<u32>,
+    /// Test outputs: (binding, first-vertex member, vertex-count member).
+    pub test: Option<(u32, u32, u32)>,
+    /// The outputs, in test-slot order.
+    pub outputs: Vec<ExportTarget>,
+}
+
+/// The push-constant members and binding number of one descriptor
+/// binding.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BindingSlots {
+    /// Binding number in set 0.
+    pub binding: u32,
+    /// Member holding the base's low half.
+    pub base_lo: u32,
+    /// Member holding the base's high half.
+    pub base_hi: u32,
+    /// Member holding the size.
+    pub size: u32,
+    /// Member holding the narrowed last record (`--checked`).
+    pub last: Option<u32>,
+}
+
+/// An emission failure (an internal inconsistency, reported not panicked).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("SPIR-V emission failed: {0}")]
+pub struct EmitError(pub String);
+
+impl From<rspirv::dr::Error> for EmitError {
+    fn from(e: rspirv::dr::Error) -> Self {
+        EmitError(format!("{e:?}"))
+    }
+}
+
+struct Types {
+    void: Word,
+    bool_: Word,
+    u32_: Word,
+    i32_: Word,
+    f32_: Word,
+    f64_: Word,
+    v4f: Word,
+    p_push_u32: Word,
+    p_sb_u32: Word,
+    p_out_v4f: Word,
+    p_in_u32: Word,
+    p_fn_u32: Word,
+    p_fn_f32: Word,
+    p_fn_bool: Word,
+    fn_rd: Word,
+}
+
+struct Emitter<'a> {
+    f: &'a Func,
+    plan: &'a Plan,
+    b: Builder,
+    t: Types,
+    glsl: Word,
+    consts: HashMap<(Word, u32), Word>,
+    const_val: HashMap<Word, u32>,
+    vals: Vec<Word>,
+    push_var: Word,
+    vars: HashMap<Value, Word>,
+    sb: HashMap<u32, Word>,
+    read_fns: HashMap<Option<u16>, Word>,
+    unaligned_fns: HashMap<Option<u16>, Word>,
+    out_vars: HashMap<ExportTarget, Word>,
+    access_cache: HashMap<u32, AccessBase>,
+    vid: Word,
+    iid: Word,
+}
+
+impl Emitter<'_> {
+    fn constant(&mut self, ty: Word, bits: u32) -> Word {
+        if let Some(&w) = self.consts.get(&(ty, bits)) {
+            return w;
+        }
+        let w = if ty == self.t.bool_ {
+            if bits != 0 {
+                self.b.constant_true(ty)
+            } else {
+                self.b.constant_false(ty)
+            }
+        } else {
+            self.b.constant_bit32(ty, bits)
+        };
+        self.consts.insert((ty, bits), w);
+        if ty == self.t.u32_ {
+            self.const_val.insert(w, bits);
+        }
+        w
+    }
+    /// `a + b` (u32), folded when either side is a constant 0 or both are
+    /// constants.
+    fn iadd(&mut self, a: Word, b: Word) -> Result<Word, EmitError> {
+        match (
+            self.const_val.get(&a).copied(),
+            self.const_val.get(&b).copied(),
+        ) {
+            (Some(x), Some(y)) => Ok(self.const_u32(x.wrapping_add(y))),
+            (Some(0), _) => Ok(b),
+            (_, Some(0)) => Ok(a),
+            _ => Ok(self.b.i_add(self.t.u32_, None, a, b)?),
+        }
+    }
+    fn const_u32(&mut self, bits: u32) -> Word {
+        let t = self.t.u32_;
+        self.constant(t, bits)
+    }
+    fn ty(&self, t: Ty) -> Word {
+        match t {
+            Ty::Bool => self.t.bool_,
+            Ty::U32 => self.t.u32_,
+            Ty::F32 => self.t.f32_,
+            Ty::Void => self.t.void,
+        }
+    }
+}

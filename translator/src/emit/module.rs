@@ -1,0 +1,328 @@
+//! The module: [`emit`] sets the version, capabilities and types, then the
+//! entry point of the execution model (one vertex entry point `main`), its
+//! interface variables (push constants, storage buffers, outputs, built-in
+//! inputs) and the function around the body.
+
+use super::{EmitError, Emitter, Plan, Types, PUSH_WORDS};
+use crate::ir::{ExportTarget, Func, Input, Op, Tri, Ty, Value};
+use crate::structure::Node;
+use rspirv::binary::Assemble;
+use rspirv::dr::{Builder, Operand};
+use spirv::{
+    AddressingModel, BuiltIn, Capability, Decoration, ExecutionModel, FunctionControl, MemoryModel,
+    StorageClass, Word,
+};
+use std::collections::HashMap;
+
+/// Emit the module.
+pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError> {
+    let mut b = Builder::new();
+    b.set_version(1, 3);
+    b.capability(Capability::Shader);
+    // v_fma_f32 is computed in f64 (see `Emitter::fma`).
+    let uses_fma = f
+        .insts
+        .iter()
+        .enumerate()
+        .any(|(i, x)| matches!(x.op, Op::Tri(Tri::Fma, ..)) && f.is_live(Value(i as u32)));
+    if uses_fma {
+        b.capability(Capability::Float64);
+    }
+    let glsl = b.ext_inst_import("GLSL.std.450");
+    b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
+    let void = b.type_void();
+    let bool_ = b.type_bool();
+    let u32_ = b.type_int(32, 0);
+    let i32_ = b.type_int(32, 1);
+    let f32_ = b.type_float(32, None);
+    let f64_ = if uses_fma { b.type_float(64, None) } else { 0 };
+    let v4f = b.type_vector(f32_, 4);
+    let t = Types {
+        void,
+        bool_,
+        u32_,
+        i32_,
+        f32_,
+        f64_,
+        v4f,
+        p_push_u32: b.type_pointer(None, StorageClass::PushConstant, u32_),
+        p_sb_u32: b.type_pointer(None, StorageClass::StorageBuffer, u32_),
+        p_out_v4f: b.type_pointer(None, StorageClass::Output, v4f),
+        p_in_u32: b.type_pointer(None, StorageClass::Input, u32_),
+        p_fn_u32: b.type_pointer(None, StorageClass::Function, u32_),
+        p_fn_f32: b.type_pointer(None, StorageClass::Function, f32_),
+        p_fn_bool: b.type_pointer(None, StorageClass::Function, bool_),
+        fn_rd: b.type_function(u32_, vec![u32_, u32_]),
+    };
+    let mut e = Emitter {
+        f,
+        plan,
+        b,
+        t,
+        glsl,
+        consts: HashMap::new(),
+        const_val: HashMap::new(),
+        vals: vec![0; f.insts.len()],
+        push_var: 0,
+        vars: HashMap::new(),
+        sb: HashMap::new(),
+        read_fns: HashMap::new(),
+        unaligned_fns: HashMap::new(),
+        out_vars: HashMap::new(),
+        access_cache: HashMap::new(),
+        vid: 0,
+        iid: 0,
+    };
+    e.module(tree)?;
+    Ok(e.b.module().assemble())
+}
+
+impl Emitter<'_> {
+    pub(super) fn module(&mut self, tree: &[Node]) -> Result<(), EmitError> {
+        let t_u32 = self.t.u32_;
+        // Push constants: a block of u32 members.
+        if self.plan.push_members > 0 {
+            let members = vec![t_u32; self.plan.push_members as usize];
+            let st = self.b.type_struct(members);
+            self.b.decorate(st, Decoration::Block, vec![]);
+            for i in 0..self.plan.push_members {
+                self.b.member_decorate(
+                    st,
+                    i,
+                    Decoration::Offset,
+                    vec![Operand::LiteralBit32(4 * i)],
+                );
+            }
+            let p = self.b.type_pointer(None, StorageClass::PushConstant, st);
+            self.push_var = self.b.variable(p, None, StorageClass::PushConstant, None);
+            self.b.name(self.push_var, "params");
+        }
+        // Storage buffers: struct { u32 data[]; }.
+        let rta = self.b.type_runtime_array(t_u32);
+        self.b
+            .decorate(rta, Decoration::ArrayStride, vec![Operand::LiteralBit32(4)]);
+        let mut sb_bindings: Vec<(u32, bool, String)> = Vec::new();
+        let mut ids: Vec<_> = self.plan.bindings.iter().collect();
+        ids.sort_by_key(|(k, _)| **k);
+        for (id, s) in ids {
+            sb_bindings.push((s.binding, false, format!("desc{id}")));
+        }
+        if let Some((bnd, ..)) = self.plan.window {
+            sb_bindings.push((bnd, false, "window".into()));
+        }
+        if let Some(bnd) = self.plan.params {
+            sb_bindings.push((bnd, false, "params_spill".into()));
+        }
+        if let Some(bnd) = self.plan.feedback {
+            sb_bindings.push((bnd, true, "feedback".into()));
+        }
+        if let Some((bnd, ..)) = self.plan.test {
+            sb_bindings.push((bnd, true, "test_outputs".into()));
+        }
+        let mut structs: HashMap<bool, Word> = HashMap::new();
+        for (bnd, writable, name) in sb_bindings {
+            let st = match structs.get(&writable) {
+                Some(&st) => st,
+                None => {
+                    let id = self.b.id();
+                    let st = self.b.type_struct_id(Some(id), vec![rta]);
+                    self.b.decorate(st, Decoration::Block, vec![]);
+                    self.b.member_decorate(
+                        st,
+                        0,
+                        Decoration::Offset,
+                        vec![Operand::LiteralBit32(0)],
+                    );
+                    if !writable {
+                        self.b
+                            .member_decorate(st, 0, Decoration::NonWritable, vec![]);
+                    }
+                    structs.insert(writable, st);
+                    st
+                }
+            };
+            let p = self.b.type_pointer(None, StorageClass::StorageBuffer, st);
+            let v = self.b.variable(p, None, StorageClass::StorageBuffer, None);
+            self.b
+                .decorate(v, Decoration::DescriptorSet, vec![Operand::LiteralBit32(0)]);
+            self.b
+                .decorate(v, Decoration::Binding, vec![Operand::LiteralBit32(bnd)]);
+            self.b.name(v, name);
+            self.sb.insert(bnd, v);
+        }
+        // Inputs and outputs.
+        let mut interface = Vec::new();
+        let vid = self
+            .b
+            .variable(self.t.p_in_u32, None, StorageClass::Input, None);
+        self.b.decorate(
+            vid,
+            Decoration::BuiltIn,
+            vec![Operand::BuiltIn(BuiltIn::VertexIndex)],
+        );
+        let iid = self
+            .b
+            .variable(self.t.p_in_u32, None, StorageClass::Input, None);
+        self.b.decorate(
+            iid,
+            Decoration::BuiltIn,
+            vec![Operand::BuiltIn(BuiltIn::InstanceIndex)],
+        );
+        interface.extend([vid, iid]);
+        // Every vertex shader writes a position, exported or not.
+        let mut targets = self.plan.outputs.clone();
+        if !targets.contains(&ExportTarget::Pos(0)) {
+            targets.push(ExportTarget::Pos(0));
+        }
+        for tgt in targets {
+            let v = self
+                .b
+                .variable(self.t.p_out_v4f, None, StorageClass::Output, None);
+            match tgt {
+                ExportTarget::Pos(0) => {
+                    self.b.decorate(
+                        v,
+                        Decoration::BuiltIn,
+                        vec![Operand::BuiltIn(BuiltIn::Position)],
+                    );
+                }
+                ExportTarget::Pos(n) => {
+                    // pos1..3 (misc/clip vectors) have no fixed builtin:
+                    // they become generic outputs after the params.
+                    self.b.decorate(
+                        v,
+                        Decoration::Location,
+                        vec![Operand::LiteralBit32(32 + n as u32)],
+                    );
+                }
+                ExportTarget::Param(n) => {
+                    self.b.decorate(
+                        v,
+                        Decoration::Location,
+                        vec![Operand::LiteralBit32(n as u32)],
+                    );
+                }
+            }
+            interface.push(v);
+            self.out_vars.insert(tgt, v);
+        }
+        // Helper read functions.
+        if self.plan.window.is_some() {
+            self.read_fn(None)?;
+        }
+        let mut bids: Vec<u16> = self.plan.bindings.keys().copied().collect();
+        bids.sort();
+        for &id in &bids {
+            self.read_fn(Some(id))?;
+        }
+        if self.plan.window.is_some() {
+            self.unaligned_fn(None)?;
+        }
+        for id in bids {
+            self.unaligned_fn(Some(id))?;
+        }
+        // main.
+        let fn_void = self.b.type_function(self.t.void, vec![]);
+        let main = self
+            .b
+            .begin_function(self.t.void, None, FunctionControl::NONE, fn_void)?;
+        self.b.begin_block(None)?;
+        // Variables for block parameters.
+        for blk in &self.f.blocks {
+            for &p in &blk.params {
+                let pt = match self.f.ty(p) {
+                    Ty::Bool => self.t.p_fn_bool,
+                    Ty::F32 => self.t.p_fn_f32,
+                    _ => self.t.p_fn_u32,
+                };
+                let v = self.b.variable(pt, None, StorageClass::Function, None);
+                self.vars.insert(p, v);
+            }
+        }
+        self.vid = vid;
+        self.iid = iid;
+        // Outputs start at zero.
+        let zero_v4 = {
+            let z = self.constant(self.t.f32_, 0);
+            self.b.constant_composite(self.t.v4f, vec![z, z, z, z])
+        };
+        let mut outs: Vec<(ExportTarget, Word)> =
+            self.out_vars.iter().map(|(k, v)| (*k, *v)).collect();
+        outs.sort();
+        let outs: Vec<Word> = outs.into_iter().map(|x| x.1).collect();
+        for o in outs {
+            self.b.store(o, zero_v4, None, vec![])?;
+        }
+        // Global values: constants and inputs.
+        for i in 0..self.f.insts.len() {
+            let inst = self.f.insts[i];
+            if !self.f.is_live(Value(i as u32)) {
+                continue;
+            }
+            match inst.op {
+                Op::Const(c) => {
+                    let ty = self.ty(inst.ty);
+                    self.vals[i] = self.constant(ty, c);
+                }
+                Op::Input(inp) => self.vals[i] = self.input(inp)?,
+                _ => {}
+            }
+        }
+        self.seq(tree)?;
+        self.b.ret()?;
+        self.b.end_function()?;
+        self.b
+            .entry_point(ExecutionModel::Vertex, main, "main", interface);
+        Ok(())
+    }
+
+    pub(super) fn push_load(&mut self, member: u32) -> Result<Word, EmitError> {
+        if member >= PUSH_WORDS {
+            let Some(bnd) = self.plan.params else {
+                return Err(EmitError(format!("parameter word {member} has no place")));
+            };
+            let u = self.t.u32_;
+            let bl = self.t.bool_;
+            let var = self.sb[&bnd];
+            let i = self.const_u32(member - PUSH_WORDS);
+            let zero = self.const_u32(0);
+            let len = self.b.array_length(u, None, var, 0)?;
+            let ok = self.b.u_less_than(bl, None, i, len)?;
+            let safe = self.b.select(u, None, ok, i, zero)?;
+            let p = self
+                .b
+                .access_chain(self.t.p_sb_u32, None, var, vec![zero, safe])?;
+            let w = self.b.load(u, None, p, None, vec![])?;
+            return Ok(self.b.select(u, None, ok, w, zero)?);
+        }
+        let idx = self.const_u32(member);
+        let p = self
+            .b
+            .access_chain(self.t.p_push_u32, None, self.push_var, vec![idx])?;
+        Ok(self.b.load(self.t.u32_, None, p, None, vec![])?)
+    }
+
+    pub(super) fn input(&mut self, i: Input) -> Result<Word, EmitError> {
+        Ok(match i {
+            Input::VertexId | Input::InstanceId => {
+                let (var, off) = if i == Input::VertexId {
+                    (self.vid, self.plan.vertex_id_offset)
+                } else {
+                    (self.iid, self.plan.instance_id_offset)
+                };
+                let x = self.b.load(self.t.u32_, None, var, None, vec![])?;
+                match off {
+                    Some(m) => {
+                        let o = self.push_load(m)?;
+                        self.b.i_add(self.t.u32_, None, x, o)?
+                    }
+                    None => x,
+                }
+            }
+            Input::Param(s) => match self.plan.source_member.get(&s) {
+                Some(&m) => self.push_load(m)?,
+                None => return Err(EmitError(format!("parameter {s} has no push slot"))),
+            },
+        })
+    }
+}

@@ -1,0 +1,112 @@
+//! Program control: `s_branch`, `s_cbranch_*` (a per-lane EXEC test becomes
+//! a per-lane branch), the other SOPP instructions, and whether an
+//! instruction may turn on lanes EXEC had off.
+
+use super::state::Sgpr;
+use super::Lifter;
+use crate::ir::{Bin, ICmp, Ty, Un, Value};
+use crate::manifest::Dropped;
+use isa::{Instruction, Modifiers};
+
+impl Lifter<'_> {
+    /// Whether a new EXEC may have lanes the old one did not.
+    pub(super) fn may_raise(&self, old: Sgpr, new_lo: Sgpr, new_hi: Sgpr) -> bool {
+        let f = &self.b.func;
+        let old_bit = match old {
+            Sgpr::Mask(b, _) => Some(b),
+            Sgpr::Word(_) => None,
+        };
+        // An all-ones EXEC cannot be raised.
+        match old {
+            Sgpr::Mask(b, _) if f.konst(b) == Some(1) => return false,
+            Sgpr::Word(w) if f.konst(w) == Some(u32::MAX) => return false,
+            _ => {}
+        }
+        match new_lo {
+            Sgpr::Mask(v, _) => {
+                if f.konst(v) == Some(0) || Some(v) == old_bit {
+                    return false;
+                }
+                match (f.inst(v).op, old_bit) {
+                    (crate::ir::Op::Bin(Bin::BAnd, x, y), Some(o)) => x != o && y != o,
+                    _ => true,
+                }
+            }
+            Sgpr::Word(w) => {
+                let hi_zero = match new_hi {
+                    Sgpr::Word(h) => f.konst(h) == Some(0) || !self.o.wave64,
+                    _ => false,
+                };
+                !(f.konst(w) == Some(0) && hi_zero)
+            }
+        }
+    }
+
+    pub(super) fn sopp(&mut self, name: &str, inst: &Instruction) {
+        match name {
+            "s_nop" | "s_waitcnt" | "s_setprio" | "s_clause" | "s_sleep" | "s_inst_prefetch"
+            | "s_icache_inv" | "s_waitcnt_depctr" | "s_ttracedata" | "s_ttracedata_imm"
+            | "s_set_gpr_idx_off" => {}
+            "s_barrier" => {}
+            "s_sendmsg" => {
+                let imm = match inst.mods {
+                    Modifiers::Simm16(x) => x,
+                    _ => 0,
+                };
+                if imm & 0xf == 9 {
+                    let inst = self.txt();
+                    self.dropped.push(Dropped {
+                        pc: self.pc,
+                        inst,
+                        reason: "NGG GS_ALLOC_REQ: the host does primitive assembly".into(),
+                    });
+                } else {
+                    self.problem("s_sendmsg other than GS_ALLOC_REQ");
+                }
+            }
+            _ => self.problem("unsupported program-control instruction"),
+        }
+    }
+
+    pub(super) fn branch_cond(&mut self, name: &str) -> (Value, bool) {
+        match name {
+            "s_cbranch_scc1" => (self.st.scc, false),
+            "s_cbranch_scc0" => (self.b.un(Un::BNot, self.st.scc), false),
+            "s_cbranch_vccz" | "s_cbranch_vccnz" => {
+                let z = match (self.st.s[106], self.st.s[107]) {
+                    (Sgpr::Word(lo), Sgpr::Word(hi)) => {
+                        let hi = if self.o.wave64 { hi } else { self.const_u32(0) };
+                        let o = self.b.bin(Bin::Or, lo, hi);
+                        let zero = self.const_u32(0);
+                        self.b.icmp(ICmp::Eq, o, zero)
+                    }
+                    _ => {
+                        let bit = self.mask_at(106);
+                        match self.b.func.konst(bit) {
+                            Some(c) => self.b.bool(c == 0),
+                            None => self.unsup(
+                                Ty::Bool,
+                                "a branch on whether every lane's VCC bit is 0 needs all lanes",
+                            ),
+                        }
+                    }
+                };
+                if name == "s_cbranch_vccz" {
+                    (z, false)
+                } else {
+                    (self.b.un(Un::BNot, z), false)
+                }
+            }
+            _ => {
+                // execz / execnz: this lane's view.
+                let act = self.active();
+                let div = self.b.func.konst(act).is_none();
+                if name == "s_cbranch_execz" {
+                    (self.b.un(Un::BNot, act), div)
+                } else {
+                    (act, div)
+                }
+            }
+        }
+    }
+}

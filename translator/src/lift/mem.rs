@@ -1,0 +1,265 @@
+//! Memory: scalar loads (`s_load_*`, `s_buffer_load_*`) and buffer
+//! instructions (MUBUF, MTBUF) through the descriptors they read.
+
+use super::Lifter;
+use crate::ir::{Bin, BufferAccess, Effect, Load, Value};
+use isa::family::buf::BufMods;
+use isa::{Instruction, Modifiers, Operand};
+
+impl Lifter<'_> {
+    pub(super) fn smem(&mut self, name: &str, inst: &Instruction) {
+        if matches!(
+            name,
+            "s_dcache_inv" | "s_gl1_inv" | "s_dcache_wb" | "s_dcache_inv_vol"
+        ) {
+            return;
+        }
+        let buffer = name.starts_with("s_buffer_load_dword");
+        if !(name.starts_with("s_load_dword") || buffer) {
+            self.problem("unsupported scalar memory instruction");
+            return;
+        }
+        let Some(addr) = isa::family::smem::SmemAddress::of(inst) else {
+            self.problem("scalar load without an address");
+            return;
+        };
+        let Some(&dst) = inst.operands.first() else {
+            return;
+        };
+        let (dcode, count) = match dst.op {
+            Operand::Reg { code, count } => (code, count),
+            _ => return,
+        };
+        let soff = match addr.soffset {
+            Some(Operand::Reg { code, .. }) => self.read_s32(code),
+            Some(Operand::Literal(x)) => self.const_u32(x),
+            _ => self.const_u32(0),
+        };
+        let base_code = match addr.base {
+            Operand::Reg { code, .. } => code as usize,
+            _ => return,
+        };
+        let mut words = Vec::with_capacity(count as usize);
+        let binding = self.trace.and_then(|t| {
+            t.accesses
+                .iter()
+                .find(|a| a.pc == self.pc)
+                .and_then(|a| a.descriptor)
+                .map(|d| d.0)
+        });
+        if buffer {
+            let mut desc = [Value(0); 4];
+            for (k, d) in desc.iter_mut().enumerate() {
+                *d = self.s_word((base_code + k).min(127));
+            }
+            for k in 0..count {
+                let imm = self.const_u32((addr.offset as u32).wrapping_add(4 * k as u32));
+                let off = self.b.add(imm, soff);
+                words.push(self.b.load(Load::ScalarBuf {
+                    pc: self.pc,
+                    desc,
+                    offset: off,
+                    binding,
+                }));
+            }
+        } else {
+            let lo = self.s_word(base_code);
+            let hi = self.s_word((base_code + 1).min(127));
+            for k in 0..count {
+                let imm = self.const_u32((addr.offset as u32).wrapping_add(4 * k as u32));
+                let off = self.b.add(imm, soff);
+                words.push(self.b.load(Load::Scalar {
+                    pc: self.pc,
+                    lo,
+                    hi,
+                    offset: off,
+                }));
+            }
+        }
+        for (k, w) in words.into_iter().enumerate() {
+            self.write_s(dcode + k as u16, w);
+        }
+    }
+
+    pub(super) fn buffer(&mut self, name: &str, inst: &Instruction) {
+        if name == "buffer_gl0_inv" || name == "buffer_gl1_inv" {
+            return;
+        }
+        let Modifiers::Buf(m) = inst.mods else {
+            return;
+        };
+        let m: BufMods = m;
+        if m.lds {
+            self.problem("buffer load into LDS");
+            return;
+        }
+        if m.tfe {
+            self.problem("buffer access with tfe");
+            return;
+        }
+        let ops = inst.operands.as_slice();
+        if ops.len() < 4 {
+            self.problem("buffer access without data");
+            return;
+        }
+        let (vdata, vaddr, srsrc, soffset) = (ops[0], ops[1], ops[2], ops[3]);
+        // What is loaded: dwords straight, or a sub-dword extension.
+        enum Kind {
+            Dwords(u8),
+            Sub {
+                bytes: u8,
+                signed: bool,
+            },
+            Format {
+                comps: u8,
+                fmt_comps: u8,
+                float: bool,
+            },
+        }
+        let kind = match name {
+            "buffer_load_dword" => Kind::Dwords(1),
+            "buffer_load_dwordx2" => Kind::Dwords(2),
+            "buffer_load_dwordx3" => Kind::Dwords(3),
+            "buffer_load_dwordx4" => Kind::Dwords(4),
+            "buffer_load_ubyte" => Kind::Sub {
+                bytes: 1,
+                signed: false,
+            },
+            "buffer_load_sbyte" => Kind::Sub {
+                bytes: 1,
+                signed: true,
+            },
+            "buffer_load_ushort" => Kind::Sub {
+                bytes: 2,
+                signed: false,
+            },
+            "buffer_load_sshort" => Kind::Sub {
+                bytes: 2,
+                signed: true,
+            },
+            _ if name.starts_with("tbuffer_load_format_") && !name.contains("d16") => {
+                let comps = name.trim_start_matches("tbuffer_load_format_").len() as u8;
+                let fname = isa::family::buf::format_name(m.format).unwrap_or("");
+                let parts: Vec<&str> = fname.trim_start_matches("BUF_FMT_").split('_').collect();
+                let n32 = parts.iter().filter(|p| **p == "32").count() as u8;
+                let tyname = parts.last().copied().unwrap_or("");
+                if n32 == 0 || n32 as usize + 1 != parts.len() {
+                    self.problem(format!(
+                        "typed buffer load with format {fname} (only 32-bit-per-component formats are translated)"
+                    ));
+                    return;
+                }
+                Kind::Format {
+                    comps,
+                    fmt_comps: n32,
+                    float: tyname == "FLOAT",
+                }
+            }
+            _ if name.starts_with("buffer_load_format") || name.starts_with("tbuffer_load") => {
+                self.problem("format load whose conversion the descriptor decides at run time");
+                return;
+            }
+            _ if name.starts_with("buffer_store") || name.starts_with("tbuffer_store") => {
+                self.problem("buffer stores are not translated (vertex shaders only)");
+                return;
+            }
+            _ if name.starts_with("buffer_atomic") => {
+                self.problem("buffer atomics are not translated");
+                return;
+            }
+            _ => {
+                self.problem("unsupported buffer instruction");
+                return;
+            }
+        };
+        let rcode = match srsrc.op {
+            Operand::Reg { code, .. } => code as usize,
+            _ => return,
+        };
+        let mut desc = [Value(0); 4];
+        for (k, d) in desc.iter_mut().enumerate() {
+            *d = self.s_word((rcode + k).min(127));
+        }
+        let (index, voffset) = match vaddr.op {
+            Operand::Reg { code, .. } if code >= 256 => {
+                let a = (code - 256) as usize;
+                let v0 = self.st.v[a];
+                let v1 = self.st.v[(a + 1).min(255)];
+                match (m.idxen, m.offen) {
+                    (true, true) => (Some(v0), Some(v1)),
+                    (true, false) => (Some(v0), None),
+                    (false, true) => (None, Some(v0)),
+                    _ => (None, None),
+                }
+            }
+            _ => (None, None),
+        };
+        let soff = self.src(&soffset);
+        let binding = self.trace.and_then(|t| {
+            t.accesses
+                .iter()
+                .find(|a| a.pc == self.pc)
+                .and_then(|a| a.descriptor)
+                .map(|d| d.0)
+        });
+        let act = self.active();
+        if self.o.checked {
+            // Without a trace the binding is assigned later (by the
+            // descriptor's resolved sources); u16::MAX until then.
+            if let Some(ix) = index {
+                self.b.effect(Effect::Check {
+                    pc: self.pc,
+                    binding: binding.unwrap_or(u16::MAX),
+                    index: ix,
+                    cond: act,
+                });
+            }
+        }
+        let pc = self.pc;
+        let access = |l: &mut Self, dword: u8| {
+            l.b.load(Load::Buffer(BufferAccess {
+                pc,
+                desc,
+                index,
+                voffset,
+                soffset: soff,
+                imm: m.offset as u32,
+                dword,
+                binding,
+            }))
+        };
+        match kind {
+            Kind::Dwords(n) => {
+                for k in 0..n {
+                    let w = access(self, k);
+                    self.write_v(&vdata, k, w);
+                }
+            }
+            Kind::Sub { bytes, signed } => {
+                let w = access(self, 0);
+                let sh = self.const_u32(32 - 8 * bytes as u32);
+                let t = self.b.bin(Bin::Shl, w, sh);
+                let r = self
+                    .b
+                    .bin(if signed { Bin::ShrA } else { Bin::ShrL }, t, sh);
+                self.write_v(&vdata, 0, r);
+            }
+            Kind::Format {
+                comps,
+                fmt_comps,
+                float,
+            } => {
+                for k in 0..comps {
+                    let w = if k < fmt_comps {
+                        access(self, k)
+                    } else if k == 3 {
+                        self.const_u32(if float { 1.0f32.to_bits() } else { 1 })
+                    } else {
+                        self.const_u32(0)
+                    };
+                    self.write_v(&vdata, k, w);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,317 @@
+//! From decoded instructions to IR.
+//!
+//! The lifter builds a block graph from the code (branch targets and the
+//! instructions after branches start blocks), then walks it in reverse
+//! postorder, running each block symbolically over a register state: every
+//! SGPR, VGPR and SCC holds an IR value. Joins turn disagreeing registers
+//! into block parameters. The [`crate::ir::Builder`] folds constants as it
+//! goes, so a conditional branch whose condition is constant for the chosen
+//! system-SGPR values keeps only its live edge, and blocks no live edge
+//! reaches are never lifted.
+//!
+//! # Lanes
+//!
+//! One host invocation is one guest lane. An SGPR holds either a uniform
+//! word or a lane mask; a lane mask is held as this lane's bit (a Bool), in
+//! both registers of a wave64 pair. EXEC is such a mask: VALU writes become
+//! `select(active, new, old)`, VOPC results are `active && cmp`. Converting
+//! a uniform word to a lane bit is exact only for 0 and all-ones, and
+//! reading a lane mask as a word needs every lane's bit; both are recorded
+//! as unsupported values (an error only if the value is used).
+//!
+//! `s_cbranch_execz`/`execnz` on a per-lane EXEC becomes a per-lane branch
+//! ("this lane is inactive"): exact for VGPRs, exports and loads, because an
+//! inactive lane's state does not change inside the skipped region. Scalar
+//! registers written inside such a region and read after it are the one
+//! thing this cannot know (the hardware ran the region if any lane was
+//! active); `crate::passes` rejects them when they are live.
+//!
+//! # Layout
+//!
+//! Split by idea, after naga's `back/spv`:
+//!
+//! - this file: [`lift`], the entry, and the per-instruction dispatch
+//!   (`Lifter::inst`), with the problem and unsupported-value helpers;
+//! - `state`: the register state the lifter keeps (an `Sgpr` per scalar
+//!   code, a value per VGPR, SCC) and reading and writing it, lane masks
+//!   included;
+//! - `blocks`: the block graph, the walk in reverse postorder and the joins
+//!   that turn disagreeing registers into block parameters;
+//! - `control`: program control (`s_branch`, `s_cbranch_*`, the other SOPP
+//!   instructions) and whether an instruction may raise EXEC;
+//! - `salu`, `valu`: scalar and vector ALU instructions;
+//! - `mem`: scalar-memory and buffer loads and stores;
+//! - `export`: exports.
+
+mod blocks;
+mod control;
+mod export;
+mod mem;
+mod salu;
+mod state;
+mod valu;
+
+use crate::ir::{Block, Builder, Effect, Input, Source, Ty, Unsupported, Value};
+use crate::manifest::{Dropped, SystemSgpr};
+use analysis::trace::ShaderTrace;
+use isa::{Abi, Formatter, Instruction, OpSpace, Operand, Stage, Target};
+use state::{Half, Sgpr, State};
+use std::collections::{HashMap, HashSet};
+
+/// What the lifter needs to know about the shader.
+#[derive(Clone, Copy, Debug)]
+pub struct LiftOptions {
+    /// Decoding target.
+    pub target: Target,
+    /// Guest stage.
+    pub stage: Stage,
+    /// Entry ABI.
+    pub abi: Abi,
+    /// 64 lanes per wave (else 32).
+    pub wave64: bool,
+    /// Emit `--checked` guards.
+    pub checked: bool,
+}
+
+/// The lifted function and what was found on the way.
+#[derive(Debug)]
+pub struct Lifted {
+    /// The IR.
+    pub b: Builder,
+    /// Constructs that cannot be translated, whatever is used later.
+    pub problems: Vec<Unsupported>,
+    /// Instructions deliberately left out.
+    pub dropped: Vec<Dropped>,
+    /// System-SGPR values assumed.
+    pub system_sgprs: Vec<SystemSgpr>,
+    /// Blocks ending in a per-lane (exec) branch, with the branch's pc.
+    pub divergent: HashMap<Block, u32>,
+    /// Block parameters that hold scalar state (SGPRs, SCC), with the
+    /// register's name.
+    pub scalar_params: HashMap<Value, String>,
+    /// Blocks with an instruction that may turn on lanes EXEC had off,
+    /// with its pc.
+    pub raises_exec: HashMap<Block, u32>,
+}
+
+struct Lifter<'a> {
+    b: Builder,
+    o: LiftOptions,
+    fmt: Formatter,
+    trace: Option<&'a ShaderTrace>,
+    st: State,
+    pc: u32,
+    text: String,
+    text_valid: bool,
+    cur: Option<Instruction>,
+    problems: Vec<Unsupported>,
+    dropped: Vec<Dropped>,
+    divergent: HashMap<Block, u32>,
+    scalar_params: HashMap<Value, String>,
+    raises_exec: HashMap<Block, u32>,
+    /// The unsupported values entry VGPRs the ABI does not define start as.
+    undefined: HashSet<Value>,
+}
+
+/// Values of the NGG system SGPRs: a full wave of vertices and primitives,
+/// wave 0 of its threadgroup.
+fn ngg_system_sgprs(abi: &Abi, wave64: bool) -> Vec<SystemSgpr> {
+    let lanes: u32 = if wave64 { 64 } else { 32 };
+    let mut out = Vec::new();
+    if let Some(r) = abi.gs_tg_info_sgpr {
+        out.push(SystemSgpr {
+            sgpr: format!("s{r}"),
+            name: "gs_tg_info".into(),
+            value: (lanes << 12) | (lanes << 22),
+            meaning: format!(
+                "{lanes} vertices (bits 12..20) and {lanes} primitives (bits 22..30) in the threadgroup"
+            ),
+        });
+    }
+    if let Some(r) = abi.merged_wave_info_sgpr {
+        out.push(SystemSgpr {
+            sgpr: format!("s{r}"),
+            name: "merged_wave_info".into(),
+            value: lanes | (lanes << 8),
+            meaning: format!(
+                "a full wave: {lanes} vertex lanes (bits 0..6), {lanes} primitive lanes (bits 8..14), wave 0 (bits 24..27); every host invocation is a vertex lane"
+            ),
+        });
+    }
+    out
+}
+
+/// Lift `code`.
+pub fn lift(code: &[u8], trace: Option<&ShaderTrace>, o: LiftOptions) -> Lifted {
+    let mut b = Builder::new();
+    let fmt = Formatter::new(o.target);
+    let zero = b.u32(0);
+    let fls = b.bool(false);
+    let tru = b.bool(true);
+    let mut st = State {
+        s: vec![Sgpr::Word(zero); 128],
+        v: vec![zero; 256],
+        scc: fls,
+    };
+    for k in 0..o.abi.user_data_count {
+        let r = o.abi.user_data_sgpr as usize + k as usize;
+        if r < 106 {
+            let src = b.func.source(Source::UserData(k));
+            st.s[r] = Sgpr::Word(b.input(Input::Param(src)));
+        }
+    }
+    let system_sgprs = if o.stage == Stage::Ngg {
+        ngg_system_sgprs(&o.abi, o.wave64)
+    } else {
+        Vec::new()
+    };
+    for s in &system_sgprs {
+        if let Ok(r) = s.sgpr[1..].parse::<usize>() {
+            st.s[r] = Sgpr::Word(b.u32(s.value));
+        }
+    }
+    if o.wave64 {
+        st.s[126] = Sgpr::Mask(tru, Half::Lo);
+        st.s[127] = Sgpr::Mask(tru, Half::Hi);
+    } else {
+        st.s[126] = Sgpr::Mask(tru, Half::Full);
+    }
+    if let Some(v) = o.abi.vertex_id_vgpr {
+        st.v[v as usize] = b.input(Input::VertexId);
+    }
+    if let Some(v) = o.abi.instance_id_vgpr {
+        st.v[v as usize] = b.input(Input::InstanceId);
+    }
+    let mut l = Lifter {
+        b,
+        o,
+        fmt,
+        trace,
+        st,
+        pc: 0,
+        text: String::new(),
+        text_valid: true,
+        cur: None,
+        problems: Vec::new(),
+        dropped: Vec::new(),
+        divergent: HashMap::new(),
+        scalar_params: HashMap::new(),
+        raises_exec: HashMap::new(),
+        undefined: HashSet::new(),
+    };
+    l.run(code);
+    Lifted {
+        b: l.b,
+        problems: l.problems,
+        dropped: l.dropped,
+        system_sgprs,
+        divergent: l.divergent,
+        scalar_params: l.scalar_params,
+        raises_exec: l.raises_exec,
+    }
+}
+
+impl Lifter<'_> {
+    /// The current instruction's text (formatted only when a message needs
+    /// it).
+    fn txt(&mut self) -> String {
+        if !self.text_valid {
+            self.text.clear();
+            if let Some(i) = self.cur {
+                let _ = self.fmt.write(&i, &mut self.text);
+            }
+            self.text_valid = true;
+        }
+        self.text.clone()
+    }
+
+    fn problem(&mut self, reason: impl Into<String>) {
+        let u = Unsupported {
+            pc: self.pc,
+            inst: self.txt(),
+            reason: reason.into(),
+        };
+        self.problems.push(u.clone());
+        // Keep what the instruction reads alive, so the unsupported values
+        // it depends on are listed too.
+        let mut args = Vec::new();
+        if let Some(inst) = self.cur {
+            for s in inst.operands.iter().filter(|s| s.is_use()) {
+                if let Operand::Reg { code, count } = s.op {
+                    for k in 0..count as u16 {
+                        let c = (code + k) as usize;
+                        if code >= 256 {
+                            if let Some(v) = self.st.v.get(c - 256) {
+                                args.push(*v);
+                            }
+                        } else if c < 128 {
+                            args.push(match self.st.s[c] {
+                                Sgpr::Word(v) | Sgpr::Mask(v, _) => v,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        self.b.func.unsupported.push(u.clone());
+        let index = self.b.func.unsupported.len() as u32 - 1;
+        self.b.func.problem_args.insert(index, args);
+        self.b.effect(Effect::Problem { index });
+        // The VGPRs it writes hold what it computes, which is this same
+        // construct (listed once): not the value they had before, and not
+        // an undefined entry value.
+        if let Some(inst) = self.cur {
+            for s in inst.operands.iter().filter(|s| s.is_def()) {
+                if let Operand::Reg { code, count } = s.op {
+                    for k in 0..count as usize {
+                        let r = (code as usize + k).wrapping_sub(256);
+                        if code >= 256 && r < 256 {
+                            self.st.v[r] = self.b.unsupported(Ty::U32, u.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    fn unsup(&mut self, ty: Ty, reason: impl Into<String>) -> Value {
+        let u = Unsupported {
+            pc: self.pc,
+            inst: self.txt(),
+            reason: reason.into(),
+        };
+        self.b.unsupported(ty, u)
+    }
+    fn const_u32(&mut self, c: u32) -> Value {
+        self.b.u32(c)
+    }
+
+    fn inst(&mut self, inst: &Instruction) {
+        let before = (self.st.s[126], self.st.s[127]);
+        self.inst_body(inst);
+        let after = (self.st.s[126], self.st.s[127]);
+        if before != after && self.may_raise(before.0, after.0, after.1) {
+            if let Some(b) = self.b.cur {
+                self.raises_exec.entry(b).or_insert(self.pc);
+            }
+        }
+    }
+
+    fn inst_body(&mut self, inst: &Instruction) {
+        let name = inst.opcode.name();
+        match inst.opcode.space() {
+            OpSpace::Sop1 | OpSpace::Sop2 | OpSpace::Sopk | OpSpace::Sopc => self.salu(name, inst),
+            OpSpace::Sopp => self.sopp(name, inst),
+            OpSpace::Smem => self.smem(name, inst),
+            OpSpace::Mubuf | OpSpace::Mtbuf => self.buffer(name, inst),
+            OpSpace::Vop => self.valu(name, inst),
+            OpSpace::Exp => self.export(inst),
+            OpSpace::Ds => self.problem("LDS access: the local data share is shared between lanes, which one host invocation per lane cannot see"),
+            OpSpace::Vintrp => self.problem("parameter interpolation (fragment shaders are not translated)"),
+            OpSpace::Mimg => self.problem("image instructions are not translated"),
+            OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
+                self.problem("flat/global/scratch memory is not translated")
+            }
+            OpSpace::Vop3p => self.problem("packed 16-bit math is not translated"),
+        }
+    }
+}
