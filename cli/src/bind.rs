@@ -13,6 +13,7 @@ use super::{CaptureArgs, CliError};
 use analysis::trace::ShaderTrace;
 use corpus::Capture;
 use drawbind::draws::{DrawSpec, DrawsFile};
+use drawbind::memory::SparseMemory;
 use drawbind::{BindPlan, BindRange};
 use isa::Abi;
 use serde_json::{json, Value};
@@ -37,6 +38,10 @@ pub struct Args {
 }
 
 /// Run `shaderlift bind`.
+///
+/// The output streams: memory does not grow with the number of draws. Every
+/// draw is bound once before anything is printed, so a draw that fails
+/// leaves no half-written report behind (the second pass prints).
 pub fn run(args: Args) -> Result<(), CliError> {
     let capture = args.capture.open_for_analysis()?;
     let text = std::fs::read_to_string(&args.draws)
@@ -45,17 +50,26 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
     check_abi(&capture, &file)?;
     let trace = trace(&capture)?;
-    let report = bind_all(&trace, &capture, &file)?;
+    let binder = Binder::new(&trace, &capture, &file)?;
+    binder.for_each(&file, |_, _| Ok(()))?;
     let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let r = if args.json {
-        serde_json::to_writer_pretty(&mut out, &report)
-            .map_err(io::Error::from)
-            .and_then(|_| writeln!(out))
-    } else {
-        write_text(&mut out, &report)
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let count = file.draws.len();
+    let printed = binder.for_each(&file, |i, draw| {
+        if args.json {
+            write_json_draw(&mut out, i, count, &draw)
+        } else {
+            write_text_draw(&mut out, i, &draw)
+        }
+        .map_err(CliError::Output)
+    });
+    let printed = match printed {
+        Ok(()) if args.json && count == 0 => writeln!(out, "{{\"draws\": []}}"),
+        Ok(()) => Ok(()),
+        Err(CliError::Output(e)) => Err(e),
+        Err(e) => return Err(e),
     };
-    output_result(r)
+    output_result(printed.and_then(|_| out.flush()))
 }
 
 /// The shader must run vertex work under an ABI with a vertex-id VGPR,
@@ -91,32 +105,63 @@ fn trace(capture: &Capture) -> Result<ShaderTrace, CliError> {
     Ok(super::trace::trace_capture(capture))
 }
 
-/// Bind every draw; the report `--json` prints.
-pub fn bind_all(
-    trace: &ShaderTrace,
-    capture: &Capture,
-    file: &DrawsFile,
-) -> Result<Value, CliError> {
-    let plan = BindPlan::new(trace, capture.stage())
-        .map_err(|e| {
-            CliError::Input(format!(
-                "{}: cannot plan the bind: {e}",
-                capture.path.display()
-            ))
-        })?
-        .with_code_address(file.code_addr());
-    let user_data = file.user_data();
-    let memory = file.memory_with_code(&capture.code_and_constants());
-    let mut out = vec![BindRange::EMPTY; plan.len()];
-    let mut draws = Vec::with_capacity(file.draws.len());
-    for (i, spec) in file.draws.iter().enumerate() {
-        let draw = spec
-            .as_draw_scanned(&memory, plan.faults())
-            .map_err(|e| CliError::Input(format!("draw {i}: {e}")))?;
-        let n = plan
-            .bind(&draw, &user_data, &memory, &mut out)
-            .map_err(|e| CliError::Input(format!("draw {i}: {e}")))?;
-        let ranges: Vec<Value> = out[..n]
+/// Binds the draws of one DRAWS.json file: the plan, the guest memory and
+/// the descriptor names, built once.
+pub struct Binder<'a> {
+    plan: BindPlan,
+    trace: &'a ShaderTrace,
+    user_data: Vec<u32>,
+    memory: SparseMemory,
+}
+
+impl<'a> Binder<'a> {
+    /// Plan the shader's bind for the file's user data and memory.
+    pub fn new(
+        trace: &'a ShaderTrace,
+        capture: &Capture,
+        file: &DrawsFile,
+    ) -> Result<Binder<'a>, CliError> {
+        let plan = BindPlan::new(trace, capture.stage())
+            .map_err(|e| {
+                CliError::Input(format!(
+                    "{}: cannot plan the bind: {e}",
+                    capture.path.display()
+                ))
+            })?
+            .with_code_address(file.code_addr());
+        Ok(Binder {
+            plan,
+            trace,
+            user_data: file.user_data(),
+            memory: file.memory_with_code(&capture.code_and_constants()),
+        })
+    }
+
+    /// Bind every draw of `file` in order and hand each result to `f`; the
+    /// first error (of a draw, or from `f`) ends the walk.
+    pub fn for_each(
+        &self,
+        file: &DrawsFile,
+        mut f: impl FnMut(usize, Value) -> Result<(), CliError>,
+    ) -> Result<(), CliError> {
+        let mut out = vec![BindRange::EMPTY; self.plan.len()];
+        for (i, spec) in file.draws.iter().enumerate() {
+            let draw = spec
+                .as_draw_scanned(&self.memory, self.plan.faults())
+                .map_err(|e| CliError::Input(format!("draw {i}: {e}")))?;
+            let n = self
+                .plan
+                .bind(&draw, &self.user_data, &self.memory, &mut out)
+                .map_err(|e| CliError::Input(format!("draw {i}: {e}")))?;
+            f(i, self.draw_value(spec, &out[..n]))?;
+        }
+        Ok(())
+    }
+
+    /// One draw's entry of the report: `{"draw": spec, "ranges": [...]}`.
+    fn draw_value(&self, spec: &DrawSpec, ranges: &[BindRange]) -> Value {
+        let trace = self.trace;
+        let ranges: Vec<Value> = ranges
             .iter()
             .map(|r| {
                 let source = trace
@@ -134,9 +179,36 @@ pub fn bind_all(
                 })
             })
             .collect();
-        draws.push(json!({ "draw": spec, "ranges": ranges }));
+        json!({ "draw": spec, "ranges": ranges })
     }
+}
+
+/// Bind every draw into one report value (`{"draws": [...]}`), held whole
+/// in memory: for tests and small files. `shaderlift bind` streams instead.
+pub fn bind_all(
+    trace: &ShaderTrace,
+    capture: &Capture,
+    file: &DrawsFile,
+) -> Result<Value, CliError> {
+    let binder = Binder::new(trace, capture, file)?;
+    let mut draws = Vec::with_capacity(file.draws.len());
+    binder.for_each(file, |_, d| {
+        draws.push(d);
+        Ok(())
+    })?;
     Ok(json!({ "draws": draws }))
+}
+
+/// One draw of the `--json` report, as a line of the streamed document
+/// `{"draws": [` … `]}` (draw `i` of `count`; the first opens the document
+/// and the last closes it).
+fn write_json_draw(out: &mut impl Write, i: usize, count: usize, draw: &Value) -> io::Result<()> {
+    out.write_all(if i == 0 { b"{\"draws\": [\n" } else { b",\n" })?;
+    serde_json::to_writer(&mut *out, draw).map_err(io::Error::from)?;
+    if i + 1 == count {
+        out.write_all(b"\n]}\n")?;
+    }
+    Ok(())
 }
 
 fn describe(d: &DrawSpec) -> String {
@@ -197,24 +269,30 @@ pub fn describe_indexed(d: &DrawSpec) -> String {
 pub fn write_text(out: &mut impl Write, report: &Value) -> io::Result<()> {
     let draws = report["draws"].as_array().map(Vec::as_slice).unwrap_or(&[]);
     for (i, d) in draws.iter().enumerate() {
-        let spec: Option<DrawSpec> = serde_json::from_value(d["draw"].clone()).ok();
-        let what = spec.as_ref().map(describe).unwrap_or_default();
-        writeln!(out, "draw {i} ({what})")?;
-        for r in d["ranges"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
-            writeln!(
-                out,
-                "  {:<20} base {:>16}  size {:>12}  {:<9} {}",
-                r["source"].as_str().unwrap_or("?"),
-                r["base"].as_str().unwrap_or("?"),
-                r["size"],
-                if r["narrowed"] == true {
-                    "narrowed"
-                } else {
-                    "baseline"
-                },
-                r["reason"].as_str().unwrap_or("?"),
-            )?;
-        }
+        write_text_draw(out, i, d)?;
+    }
+    Ok(())
+}
+
+/// The text block of draw `i` (one entry of the report).
+fn write_text_draw(out: &mut impl Write, i: usize, d: &Value) -> io::Result<()> {
+    let spec: Option<DrawSpec> = serde_json::from_value(d["draw"].clone()).ok();
+    let what = spec.as_ref().map(describe).unwrap_or_default();
+    writeln!(out, "draw {i} ({what})")?;
+    for r in d["ranges"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
+        writeln!(
+            out,
+            "  {:<20} base {:>16}  size {:>12}  {:<9} {}",
+            r["source"].as_str().unwrap_or("?"),
+            r["base"].as_str().unwrap_or("?"),
+            r["size"],
+            if r["narrowed"] == true {
+                "narrowed"
+            } else {
+                "baseline"
+            },
+            r["reason"].as_str().unwrap_or("?"),
+        )?;
     }
     Ok(())
 }

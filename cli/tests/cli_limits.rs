@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -19,14 +18,15 @@ fn scratch() -> PathBuf {
     d
 }
 
-fn shaderlift<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (Output, Duration) {
-    let t = Instant::now();
+/// Run the binary. Limits are pinned by their errors, never by timing
+/// (the refusal comes before any work in size of the input).
+fn shaderlift<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (Output, ()) {
     let o = Command::new(env!("CARGO_BIN_EXE_shaderlift"))
         .args(args)
         .current_dir(repo())
         .output()
         .expect("run shaderlift");
-    (o, t.elapsed())
+    (o, ())
 }
 
 #[test]
@@ -43,11 +43,10 @@ fn code_past_16_mib_is_refused_by_every_analysing_subcommand() {
         vec!["cfg", big],
         vec!["translate", big, "-o", "/dev/null"],
     ] {
-        let (o, t) = shaderlift(&cmd);
+        let (o, ()) = shaderlift(&cmd);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{cmd:?}: {err}");
         assert!(err.contains("16 MiB"), "{cmd:?}: {err}");
-        assert!(t < Duration::from_secs(20), "{cmd:?} took {t:?}");
     }
     let (o, _) = shaderlift(&["corpus", dir.to_str().unwrap(), "--json"]);
     let rows: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -69,7 +68,7 @@ fn a_draw_of_2_pow_32_minus_1_vertices_is_refused_before_it_runs() {
         let path = scratch().join("huge-draw.json");
         std::fs::write(&path, v.to_string()).unwrap();
         for cmd in ["verify", "run"] {
-            let (o, t) = shaderlift(&[
+            let (o, ()) = shaderlift(&[
                 cmd.as_ref(),
                 "corpus/radv/cube".as_ref(),
                 "--draws".as_ref(),
@@ -78,7 +77,6 @@ fn a_draw_of_2_pow_32_minus_1_vertices_is_refused_before_it_runs() {
             let err = String::from_utf8_lossy(&o.stderr);
             assert_eq!(o.status.code(), Some(1), "{cmd} {draw}: {err}");
             assert!(err.contains("more than the limit"), "{cmd} {draw}: {err}");
-            assert!(t < Duration::from_secs(20), "{cmd} took {t:?}");
         }
     }
 }
@@ -94,4 +92,80 @@ fn corpus_jobs_past_256_is_a_usage_error() {
     );
     let (o, _) = shaderlift(&["corpus", "corpus/radv/cube", "--jobs", "0"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// A DRAWS.json file with the cube's user data and memory and `draws`.
+fn cube_draws_file(name: &str, draws: serde_json::Value) -> PathBuf {
+    let text = std::fs::read_to_string(repo().join("cli/tests/draws/cube.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["draws"] = draws;
+    let path = scratch().join(name);
+    std::fs::write(&path, v.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn bind_json_streams_one_line_per_draw() {
+    let draw = serde_json::json!({"kind": "auto", "first_vertex": 3, "vertex_count": 36});
+    let n = 5000;
+    let path = cube_draws_file("many.json", serde_json::Value::Array(vec![draw; n]));
+    let (o, ()) = shaderlift(&[
+        "bind",
+        "corpus/radv/cube",
+        "--draws",
+        path.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8(o.stdout).unwrap();
+    // The document opens and closes on lines of its own, one draw per line
+    // in between: written as each draw is bound, never held whole.
+    assert_eq!(text.lines().count(), n + 2);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["draws"].as_array().unwrap().len(), n);
+    assert_eq!(v["draws"][n - 1]["ranges"][0]["narrowed"], true);
+    let path = cube_draws_file("none.json", serde_json::json!([]));
+    let (o, ()) = shaderlift(&[
+        "bind",
+        "corpus/radv/cube",
+        "--draws",
+        path.to_str().unwrap(),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["draws"], serde_json::json!([]));
+}
+
+#[test]
+fn bind_prints_nothing_when_a_later_draw_fails() {
+    let ok = serde_json::json!({"kind": "auto", "vertex_count": 3});
+    // An index buffer the file's memory does not hold.
+    let bad = serde_json::json!({"kind": "indexed", "index_count": 4,
+        "index_addr": "0x9000", "index_format": "u32"});
+    let path = cube_draws_file("late-error.json", serde_json::json!([ok, ok, bad]));
+    for json in [true, false] {
+        let mut cmd = vec![
+            "bind",
+            "corpus/radv/cube",
+            "--draws",
+            path.to_str().unwrap(),
+        ];
+        if json {
+            cmd.push("--json");
+        }
+        let (o, ()) = shaderlift(&cmd);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.contains("draw 2: index buffer"), "{err}");
+        assert!(
+            o.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+    }
 }
