@@ -157,6 +157,22 @@ fn parse_vgpr(s: &str) -> Result<u8, String> {
 }
 
 impl CaptureArgs {
+    /// A capture at `file` with every flag at its default (the capture's
+    /// own metadata decides).
+    pub fn for_file(file: PathBuf) -> CaptureArgs {
+        CaptureArgs {
+            file,
+            raw: false,
+            target: None,
+            stage: None,
+            abi: None,
+            wave: None,
+            user_data_sgpr: None,
+            vertex_id_vgpr: None,
+            instance_id_vgpr: None,
+        }
+    }
+
     /// The flags as [`CaptureOptions`], resolved by [`resolve_stage_abi`];
     /// contradictory flags are a usage error.
     pub fn options(&self) -> Result<CaptureOptions, CliError> {

@@ -4,7 +4,10 @@
 //! process; the three telemetry sets side by side.
 //!
 //! The shader is the real `corpus/radv/cube` (its code is built into the
-//! binary), traced by the register-source tracer like any capture.
+//! binary), traced by the register-source tracer like any capture, or any
+//! vertex-shader capture given with `--shader` whose user data follow the
+//! cube's layout (ud0: the vertex-buffer table, ud1: the base vertex), as
+//! RADV's other vertex shaders of the corpus do (the culling cube too).
 
 use super::error::output_result;
 use super::CliError;
@@ -58,6 +61,11 @@ pub struct Args {
     #[arg(long, value_name = "FILE", conflicts_with = "stream")]
     pub write_stream: Option<PathBuf>,
 
+    /// The shader whose bind plan the stream goes through (a capture, as for
+    /// `trace`); default: the built-in `corpus/radv/cube`.
+    #[arg(long, value_name = "CAPTURE")]
+    pub shader: Option<PathBuf>,
+
     /// Print `{"baseline": {...}, "narrowed": {...}, "narrowed_scan": {...}}`.
     #[arg(long)]
     pub json: bool,
@@ -72,10 +80,35 @@ pub fn cube_trace() -> analysis::trace::ShaderTrace {
     trace_code(CUBE_CODE, Target::Gfx1030, &config)
 }
 
+/// The plan of the replayed shader and its name.
+fn shader_plan(shader: Option<&PathBuf>) -> Result<(BindPlan, String), CliError> {
+    let Some(path) = shader else {
+        let plan = BindPlan::new(&cube_trace(), Stage::Ngg)
+            .map_err(|e| CliError::Input(format!("corpus/radv/cube: {e}")))?;
+        return Ok((plan, "corpus/radv/cube".into()));
+    };
+    let name = path.display().to_string();
+    let capture = super::CaptureArgs::for_file(path.clone()).open_for_analysis()?;
+    if !capture.stage().is_vertex() {
+        return Err(CliError::Input(format!(
+            "{name}: replay needs a vertex or primitive shader (stage ngg or vs), not stage `{}`",
+            capture.stage()
+        )));
+    }
+    let trace = super::trace::trace_capture(&capture);
+    let plan = BindPlan::new(&trace, capture.stage())
+        .map_err(|e| CliError::Input(format!("{name}: {e}")))?;
+    if plan.needs_code_address() {
+        return Err(CliError::Input(format!(
+            "{name}: the shader reads its own constant data; the replay streams do not map shader code"
+        )));
+    }
+    Ok((plan, name))
+}
+
 /// Run `shaderlift replay`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let plan = BindPlan::new(&cube_trace(), Stage::Ngg)
-        .map_err(|e| CliError::Input(format!("corpus/radv/cube: {e}")))?;
+    let (plan, shader) = shader_plan(args.shader.as_ref())?;
     let (title, cmp) = match &args.stream {
         Some(path) => {
             let f = File::open(path)
@@ -119,7 +152,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             .map_err(io::Error::from)
             .and_then(|_| writeln!(out))
     } else {
-        write_table(&mut out, &title, &cmp)
+        write_table(&mut out, &title, &shader, &cmp)
     };
     output_result(r)
 }
@@ -150,10 +183,10 @@ type Figure = fn(&ReplayStats) -> u64;
 
 /// The side-by-side table: baseline, narrowed, narrowed with index scans,
 /// and the baseline's ratio to the last.
-fn write_table(out: &mut impl Write, title: &str, c: &Comparison) -> io::Result<()> {
+fn write_table(out: &mut impl Write, title: &str, shader: &str, c: &Comparison) -> io::Result<()> {
     let (b, n, x): (&ReplayStats, &ReplayStats, &ReplayStats) =
         (&c.baseline, &c.narrowed, &c.narrowed_scan);
-    writeln!(out, "{title}, shader corpus/radv/cube")?;
+    writeln!(out, "{title}, shader {shader}")?;
     writeln!(
         out,
         "{:<22} {:>14} {:>14} {:>14} {:>10}",

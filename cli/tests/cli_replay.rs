@@ -37,3 +37,64 @@ fn a_stream_writing_or_mapping_past_the_address_space_is_an_error_not_a_panic() 
         assert!(err.contains(want), "{name}: {err}");
     }
 }
+
+fn replay_json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_shaderlift"))
+        .arg("replay")
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap())
+        .output()
+        .expect("run shaderlift");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn replay_shader_puts_the_ring_through_that_shaders_plan() {
+    let ring = ["--scenario", "mesa-ring", "--draws", "30", "--json"];
+    let with = |shader: &str| replay_json(&[&ring[..], &["--shader", shader]].concat());
+    let builtin = replay_json(&ring);
+    let cube = with("corpus/radv/cube");
+    // The built-in shader is corpus/radv/cube: the same figures.
+    for run in ["baseline", "narrowed"] {
+        assert_eq!(
+            builtin[run]["bytes_copied"], cube[run]["bytes_copied"],
+            "{run}"
+        );
+    }
+    assert!(cube["narrowed"]["bytes_copied"].as_u64() < cube["baseline"]["bytes_copied"].as_u64());
+    // The culling cube reads its vertex ids back from LDS: the same
+    // stream and descriptors, but the plan keeps the baseline range.
+    let culling = with("corpus/radv/cube-nggc");
+    assert_eq!(
+        culling["baseline"]["bytes_copied"],
+        cube["baseline"]["bytes_copied"]
+    );
+    assert_eq!(
+        culling["narrowed"]["bytes_copied"],
+        culling["baseline"]["bytes_copied"]
+    );
+}
+
+#[test]
+fn replay_shader_refuses_a_fragment_shader_with_a_message() {
+    let out = Command::new(env!("CARGO_BIN_EXE_shaderlift"))
+        .args([
+            "replay",
+            "--scenario",
+            "mesa-ring",
+            "--shader",
+            "corpus/radv/fragment-color",
+        ])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap())
+        .output()
+        .expect("run shaderlift");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("needs a vertex or primitive shader"), "{err}");
+}
