@@ -31,7 +31,7 @@ open(sys.argv[1], "wb").write(out)
 PY
 printf '.text\n.incbin "%s"\n' "$work/blob.bin" > "$work/blob.s"
 llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=gfx1030 -filetype=obj "$work/blob.s" -o "$work/blob.o"
-cargo build --release -q -p translator
+cargo build --release -q -p shaderlift
 sl=target/release/shaderlift
 
 time_us() { # command... -> wall microseconds (bash's clock: no fork around the command)

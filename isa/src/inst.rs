@@ -286,6 +286,12 @@ impl Operands {
             *s = slot;
         }
     }
+    /// All the storage, for decoders that fill slots in order and then
+    /// call [`Operands::set_len`].
+    #[inline(always)]
+    pub(crate) fn slots_mut(&mut self) -> &mut [Slot; MAX_OPERANDS] {
+        &mut self.slots
+    }
     /// Set the count (at most [`MAX_OPERANDS`]) after [`Operands::set`].
     #[inline(always)]
     pub(crate) fn set_len(&mut self, n: usize) {

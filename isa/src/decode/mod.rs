@@ -15,6 +15,7 @@ mod sop;
 mod vintrp;
 mod vop;
 mod vop_ext;
+mod vop_plan;
 
 use crate::inst::{Family, Instruction};
 use crate::target::Target;

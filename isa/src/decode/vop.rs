@@ -6,6 +6,7 @@
 //! DPP8 and SDWA words (src0 = 0xFA, 0xE9/0xEA, 0xF9) are not decoded
 //! here yet.
 
+use super::vop_plan::{self, Plan};
 use super::{DecodeErrorKind, Mode, Words};
 use crate::family::vop::{target_index, Fld, Role, Vop3Mods, Vop3pMods, VopForm, VopInfo, VopSlot};
 use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
@@ -85,8 +86,8 @@ fn decode_short(
     }
     let info = row(&t::VOP, p).ok_or(unknown(family))?;
     let form = info.e32.as_ref().ok_or(unknown(family))?;
-    if let Some(plan) = p.and_then(|&p| FAST_VOP.get(p as usize)) {
-        if decode_fast::<false>(&plan[0], info, form, OpSpace::Vop, [d0, 0], wave64, out) {
+    if let Some(plan) = p.and_then(|&p| PLANS_VOP.get(p as usize)) {
+        if vop_plan::run::<false>(&plan[0], form, w, [d0, 0], wave64, out) {
             return Ok(());
         }
     }
@@ -122,8 +123,8 @@ fn decode_3(
     let info = row(&t::VOP, p).ok_or(unknown)?;
     let form = info.e64.as_ref().ok_or(unknown)?;
     let d1 = w.get(1)?;
-    if let Some(plan) = p.and_then(|&p| FAST_VOP.get(p as usize)) {
-        if decode_fast::<true>(&plan[1], info, form, OpSpace::Vop, [d0, d1], wave64, out) {
+    if let Some(plan) = p.and_then(|&p| PLANS_VOP.get(p as usize)) {
+        if vop_plan::run::<true>(&plan[1], form, w, [d0, d1], wave64, out) {
             return Ok(());
         }
     }
@@ -149,202 +150,40 @@ pub(crate) fn decode_vop3p(
     let info = row(&tp::VOP3P, p).ok_or(unknown)?;
     let form = info.e64.as_ref().ok_or(unknown)?;
     let d1 = w.get(1)?;
-    if let Some(plan) = p.and_then(|&p| FAST_VOP3P.get(p as usize)) {
-        if decode_fast::<true>(plan, info, form, OpSpace::Vop3p, [d0, d1], false, out) {
+    if let Some(plan) = p.and_then(|&p| PLANS_VOP3P.get(p as usize)) {
+        if vop_plan::run::<true>(plan, form, w, [d0, d1], false, out) {
             return Ok(());
         }
     }
     decode_form::<true>(w, info, form, OpSpace::Vop3p, [d0, d1], false, out)
 }
 
-/// A form's operands precomputed for [`decode_fast`]: one byte per
-/// operand (see [`op_plan`]), when every operand is a one-register field
-/// (or the implicit `vcc`) and there are at most four.
-#[derive(Clone, Copy)]
-struct FormPlan {
-    /// Number of operands; [`FormPlan::NONE`]'s is 255.
-    n: u8,
-    ops: [u8; 4],
-}
-
-impl FormPlan {
-    /// No fast decoding.
-    const NONE: FormPlan = FormPlan {
-        n: 255,
-        ops: [0; 4],
-    };
-
-    const fn of(form: &Option<VopForm>, wide: bool) -> FormPlan {
-        let Some(form) = form else {
-            return FormPlan::NONE;
-        };
-        if form.slots.len() > 4 {
-            return FormPlan::NONE;
-        }
-        let mut plan = FormPlan {
-            n: form.slots.len() as u8,
-            ops: [0; 4],
-        };
-        let mut i = 0;
-        while i < form.slots.len() {
-            match op_plan(&form.slots[i], wide) {
-                Some(p) => plan.ops[i] = p,
-                None => return FormPlan::NONE,
-            }
-            i += 1;
-        }
-        plan
-    }
-}
-
-/// [`op_plan`]: the field (low four bits; see [`FAST_FIELDS`]).
-const PLAN_FIELD: u8 = 15;
-/// [`op_plan`]: the implicit `vcc` (no field).
-const PLAN_VCC: u8 = 8;
-/// [`op_plan`]: the field is a VGPR number (add 256 to get the code).
-const PLAN_VGPR: u8 = 16;
-/// [`op_plan`]: a lane mask, two registers in wave64.
-const PLAN_MASK: u8 = 32;
-
-/// Where the fields of [`op_plan`] sit in the encoding (first dword low):
-/// (shift, mask), by field number.
-static FAST_FIELDS: [(u8, u16); 16] = {
-    let mut t = [(0, 0); 16];
-    t[1] = (17, 0xff); // vdst, _e32
-    t[2] = (0, 0xff); // vdst, VOP3
-    t[3] = (0, 0x1ff); // src0, _e32
-    t[4] = (32, 0x1ff); // src0, VOP3
-    t[5] = (9, 0xff); // vsrc1
-    t[6] = (32 + 9, 0x1ff); // src1
-    t[7] = (32 + 18, 0x1ff); // src2
-    t[9] = (8, 0x7f); // sdst
-    t
-};
-
-/// One operand of a form as [`decode_fast`] decodes it, or `None` when
-/// only [`decode_form`] can (wide operands, literals, interpolation
-/// fields). The same rules as [`decode_slot`], for one-register operands.
-const fn op_plan(s: &VopSlot, wide: bool) -> Option<u8> {
-    if s.width != 1 {
-        return None;
-    }
-    let field = match s.fld {
-        Fld::Vdst if wide => 2,
-        Fld::Vdst => 1,
-        Fld::Src0 if wide => 4,
-        Fld::Src0 => 3,
-        Fld::Vsrc1 => 5,
-        Fld::Src1 => 6,
-        Fld::Src2 => 7,
-        Fld::Vcc => PLAN_VCC,
-        Fld::Sdst => 9,
-        Fld::KLit | Fld::Attr | Fld::Param => return None,
-    };
-    let vgpr = matches!(s.fld, Fld::Vsrc1) || (matches!(s.fld, Fld::Vdst) && s.cls.vgpr);
-    // Lane masks widen in wave64, except src0 and VGPR-only fields (as in
-    // decode_slot).
-    let mask = matches!(s.ty, ValType::Mask) && !vgpr && !matches!(s.fld, Fld::Src0);
-    Some(field | if vgpr { PLAN_VGPR } else { 0 } | if mask { PLAN_MASK } else { 0 })
-}
-
-/// [`FormPlan`]s of every row of the VOP table: `[e32, e64]`.
-static FAST_VOP: [[FormPlan; 2]; t::VOP.len()] = {
-    let mut plans = [[FormPlan::NONE; 2]; t::VOP.len()];
+/// [`Plan`]s of every row of the VOP table: `[e32, e64]`.
+static PLANS_VOP: [[Plan; 2]; t::VOP.len()] = {
+    let mut plans = [[Plan::NONE; 2]; t::VOP.len()];
     let mut i = 0;
     while i < plans.len() {
+        let info = &t::VOP[i];
         plans[i] = [
-            FormPlan::of(&t::VOP[i].e32, false),
-            FormPlan::of(&t::VOP[i].e64, true),
+            Plan::of(info, &info.e32, OpSpace::Vop, false),
+            Plan::of(info, &info.e64, OpSpace::Vop, true),
         ];
         i += 1;
     }
     plans
 };
 
-/// [`FormPlan`]s of the VOP3P table's forms.
-static FAST_VOP3P: [FormPlan; tp::VOP3P.len()] = {
-    let mut plans = [FormPlan::NONE; tp::VOP3P.len()];
+/// [`Plan`]s of the VOP3P table's forms.
+static PLANS_VOP3P: [Plan; tp::VOP3P.len()] = {
+    let mut plans = [Plan::NONE; tp::VOP3P.len()];
     let mut i = 0;
     while i < plans.len() {
-        plans[i] = FormPlan::of(&tp::VOP3P[i].e64, true);
+        let info = &tp::VOP3P[i];
+        plans[i] = Plan::of(info, &info.e64, OpSpace::Vop3p, true);
         i += 1;
     }
     plans
 };
-
-/// The common case of [`decode_form`], from a precomputed plan: every
-/// operand one register or an inline constant, no modifier bit set, no
-/// literal. Returns false (having written nothing meaningful) for
-/// anything else, including every invalid encoding: [`decode_form`] then
-/// decodes it (or reports why not).
-#[inline(always)]
-fn decode_fast<const WIDE: bool>(
-    plan: &FormPlan,
-    info: &VopInfo,
-    form: &VopForm,
-    space: OpSpace,
-    d: [u32; 2],
-    wave64: bool,
-    out: &mut Instruction,
-) -> bool {
-    let n = plan.n as usize;
-    if n > 4 || (d[0] & form.fixed[0]) | (d[1] & form.fixed[1]) != 0 {
-        return false;
-    }
-    if WIDE {
-        let hi = if form.family == Family::Vop3p {
-            0x0380_ff00
-        } else {
-            0xff00
-        };
-        if (d[0] & hi) | (d[1] & 0xf800_0000) != 0 {
-            return false;
-        }
-    }
-    let d64 = (d[1] as u64) << 32 | d[0] as u64;
-    for (i, (&p, s)) in plan.ops[..n].iter().zip(form.slots).enumerate() {
-        let wide_mask = wave64 && p & PLAN_MASK != 0;
-        let op = if p & PLAN_FIELD == PLAN_VCC {
-            Operand::Reg {
-                code: VCC_LO,
-                count: 1 + wide_mask as u8,
-            }
-        } else {
-            if wide_mask {
-                return false;
-            }
-            let (shift, mask) = FAST_FIELDS[(p & PLAN_FIELD) as usize];
-            let code = ((d64 >> (shift & 63)) as u32 & mask as u32) | ((p & PLAN_VGPR) as u32) << 4;
-            match code {
-                0..=127 | 256..=511 => Operand::Reg {
-                    code: code as u16,
-                    count: 1,
-                },
-                128..=208 | 240..=248 => Operand::Inline(code as u8),
-                _ => return false,
-            }
-        };
-        out.operands.set(
-            i,
-            Slot {
-                op,
-                access: s.access,
-                ty: s.ty,
-                mods: OpMods::empty(),
-            },
-        );
-    }
-    out.operands.set_len(n);
-    out.opcode = Opcode::new(space, info.index);
-    out.family = form.family;
-    out.mods = match form.family {
-        Family::Vop3 => Modifiers::Vop3(Vop3Mods::default()),
-        Family::Vop3p => Modifiers::Vop3p(Vop3pMods::default()),
-        _ => Modifiers::None,
-    };
-    out.len = if WIDE { 8 } else { 4 };
-    true
-}
 
 /// An [`DecodeErrorKind::InvalidField`] (kept out of the hot paths).
 #[cold]
@@ -357,7 +196,7 @@ fn invalid(family: Family, why: &'static str) -> DecodeErrorKind {
 /// for an operand `count` registers wide, as LLVM decodes it. The literal
 /// code gives `Operand::Literal(0)`: the caller reads the literal dword.
 #[inline(always)]
-fn src(code: u32, count: u8, family: Family) -> Result<Operand, DecodeErrorKind> {
+pub(super) fn src(code: u32, count: u8, family: Family) -> Result<Operand, DecodeErrorKind> {
     // The common cases first: a VGPR, one scalar register, a constant.
     if code >= 256 {
         let n = code - 256;
@@ -565,7 +404,7 @@ fn decode_form<const WIDE: bool>(
 
 /// Apply the set modifier bits of a VOP3/VOP3P form to its operands and
 /// instruction fields, in the form's bit order.
-fn apply_modifier_bits(
+pub(super) fn apply_modifier_bits(
     form: &VopForm,
     d: [u32; 2],
     vmods: &mut Vop3Mods,

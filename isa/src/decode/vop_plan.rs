@@ -1,0 +1,312 @@
+//! Per-form decode plans for VOP1/VOP2/VOPC (`_e32`), VOP3 and VOP3P: the
+//! specialised path of [`super::vop`].
+//!
+//! A [`Plan`] is computed at compile time (`const` evaluation) from one
+//! form of the generated table: for each operand the bits to take from the
+//! encoding (shift, mask, bits to or in), its access and value type, and
+//! which width class its code is read at (wave32 and wave64). Decoding an
+//! instruction with a plan is then one table lookup per operand in
+//! [`CODES`] (every 9-bit code at width 1, 2 and 4, precomputed by the
+//! same rules as `vop::src`), with no per-operand branching on the field
+//! kind. Anything the plan does not cover (an invalid code, a missing
+//! literal dword, a rejected bit) makes [`run`] return `false` without
+//! having committed anything meaningful, and the generic `decode_form`
+//! decodes the instruction or reports why not, so both paths give one
+//! answer.
+
+use super::Words;
+use crate::family::vop::{bit_position, Fld, Role, VopForm, VopInfo, VopSlot};
+use crate::inst::{Family, Instruction, OpSpace, Opcode};
+use crate::operand::{Access, OpMods, Operand, Slot, ValType, VCC_LO};
+
+/// Most operands a plan has (VOP3 with `sdst` and three sources).
+const MAX_OPS: usize = 5;
+
+/// Width classes of [`CODES`].
+const W1: u8 = 0;
+const W2: u8 = 1;
+const W4: u8 = 2;
+
+/// How one operand is decoded.
+#[derive(Clone, Copy)]
+struct OpPlan {
+    /// Right shift of the encoding (first dword low) to the field.
+    shift: u8,
+    /// The field's mask after the shift (0: no field).
+    mask: u16,
+    /// Bits or-ed into the code (256: a VGPR-only field; `vcc_lo`; 255:
+    /// the literal of `v_fmamk`-style forms).
+    or: u16,
+    /// Where the field's codes start in [`CODES`] in wave32 and wave64
+    /// (the width class times 512: a lane mask widens in wave64).
+    base: [u16; 2],
+    access: Access,
+    ty: ValType,
+}
+
+const NO_OP: OpPlan = OpPlan {
+    shift: 0,
+    mask: 0,
+    or: 0,
+    base: [0; 2],
+    access: Access::empty(),
+    ty: ValType::B32,
+};
+
+/// A form's decode plan (see the module docs).
+#[derive(Clone, Copy)]
+pub(crate) struct Plan {
+    /// Operand count; 255 when the form has no plan.
+    n: u8,
+    opcode: Opcode,
+    family: Family,
+    /// Bits LLVM rejects.
+    fixed: [u32; 2],
+    /// VOP3/VOP3P modifier bits that change the result (not `sdst`, not
+    /// ignored): when none is set the modifiers are the defaults.
+    live: [u32; 2],
+    ops: [OpPlan; MAX_OPS],
+}
+
+impl Plan {
+    /// No plan.
+    pub(crate) const NONE: Plan = Plan {
+        n: 255,
+        opcode: Opcode::new(OpSpace::Vop, 0),
+        family: Family::Vop1,
+        fixed: [0; 2],
+        live: [0; 2],
+        ops: [NO_OP; MAX_OPS],
+    };
+
+    /// The plan of `form` of `info` (`wide`: a VOP3/VOP3P form).
+    pub(crate) const fn of(
+        info: &VopInfo,
+        form: &Option<VopForm>,
+        space: OpSpace,
+        wide: bool,
+    ) -> Plan {
+        let Some(form) = form else {
+            return Plan::NONE;
+        };
+        if form.slots.len() > MAX_OPS {
+            return Plan::NONE;
+        }
+        let mut plan = Plan {
+            n: form.slots.len() as u8,
+            opcode: Opcode::new(space, info.index),
+            family: form.family,
+            fixed: form.fixed,
+            live: [0; 2],
+            ops: [NO_OP; MAX_OPS],
+        };
+        let mut i = 0;
+        while i < form.slots.len() {
+            match op_plan(&form.slots[i], wide) {
+                Some(p) => plan.ops[i] = p,
+                None => return Plan::NONE,
+            }
+            i += 1;
+        }
+        let mut i = 0;
+        while i < form.bits.len() && i < 16 {
+            if !matches!(form.bits[i].role, Role::Ignored | Role::Sdst) {
+                let (dw, bit) = bit_position(i);
+                plan.live[dw] |= 1 << bit;
+            }
+            i += 1;
+        }
+        plan
+    }
+}
+
+/// The width class of `width` registers, or `None`.
+const fn class(width: u8) -> Option<u8> {
+    match width {
+        1 => Some(W1),
+        2 => Some(W2),
+        4 => Some(W4),
+        _ => None,
+    }
+}
+
+/// One operand's plan: the rules of `vop::decode_slot`, as data.
+const fn op_plan(s: &VopSlot, wide: bool) -> Option<OpPlan> {
+    let (shift, mask, or) = match s.fld {
+        Fld::Vdst if wide => (0, 0xff, 0),
+        Fld::Vdst => (17, 0xff, 0),
+        Fld::Src0 if wide => (32, 0x1ff, 0),
+        Fld::Src0 => (0, 0x1ff, 0),
+        Fld::Vsrc1 => (9, 0xff, 256),
+        Fld::Src1 => (32 + 9, 0x1ff, 0),
+        Fld::Src2 => (32 + 18, 0x1ff, 0),
+        Fld::Sdst => (8, 0x7f, 0),
+        Fld::Vcc => (0, 0, VCC_LO),
+        Fld::KLit => (0, 0, 255),
+        Fld::Attr | Fld::Param => return None,
+    };
+    let vgpr_only = matches!(s.fld, Fld::Vsrc1) || (matches!(s.fld, Fld::Vdst) && s.cls.vgpr);
+    let or = if vgpr_only { 256 } else { or };
+    let Some(w32) = class(s.width) else {
+        return None;
+    };
+    // Lane masks are a pair in wave64, except in src0 and VGPR-only fields.
+    let widens = matches!(s.ty, ValType::Mask) && !vgpr_only && !matches!(s.fld, Fld::Src0);
+    let w64 = if widens { W2 } else { w32 };
+    Some(OpPlan {
+        shift,
+        mask,
+        or,
+        base: [w32 as u16 * 512, w64 as u16 * 512],
+        access: s.access,
+        ty: s.ty,
+    })
+}
+
+/// A source-operand code read at `count` registers, as `vop::src` decodes
+/// it: `Operand::Literal(0)` for the literal code, `Operand::Off` for a
+/// code that is an error at that width.
+const fn code_operand(c: u16, count: u8) -> Operand {
+    if c >= 256 {
+        if (c - 256) as u32 + count as u32 > 256 {
+            return Operand::Off;
+        }
+        return Operand::Reg { code: c, count };
+    }
+    match (c, count) {
+        (128..=208 | 240..=248, _) => Operand::Inline(c as u8),
+        (255, _) => Operand::Literal(0),
+        (0..=127 | 235..=239 | 251..=254, 1) => Operand::Reg { code: c, count: 1 },
+        (0..=105 | 108..=123, 2) => Operand::Reg {
+            code: c & !1,
+            count: 2,
+        },
+        (106 | 125 | 126 | 235..=239 | 251..=253, 2) => Operand::Reg { code: c, count: 2 },
+        (0..=103 | 108..=123, 4) => Operand::Reg {
+            code: c & !3,
+            count: 4,
+        },
+        _ => Operand::Off,
+    }
+}
+
+/// [`CODES`] flag: the code is an error at that width.
+const BAD: u8 = 1;
+/// [`CODES`] flag: the code is the literal.
+const LIT: u8 = 2;
+
+/// Every 9-bit code at each width class (`class * 512 + code`), with its
+/// [`BAD`]/[`LIT`] flags.
+static CODES: [(Operand, u8); 3 * 512] = {
+    let mut t = [(Operand::Off, BAD); 3 * 512];
+    let mut k = 0;
+    while k < 3 {
+        let count = [1, 2, 4][k];
+        let mut c = 0;
+        while c < 512 {
+            let op = code_operand(c as u16, count);
+            let f = match op {
+                Operand::Off => BAD,
+                Operand::Literal(_) => LIT,
+                _ => 0,
+            };
+            t[k * 512 + c] = (op, f);
+            c += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// Decode with `plan` (`WIDE`: a VOP3/VOP3P encoding of two dwords `d`).
+/// Returns false when the plan does not cover these bits (the caller then
+/// runs the generic decoder); `form` is only read for set modifier bits.
+#[inline(always)]
+pub(crate) fn run<const WIDE: bool>(
+    plan: &Plan,
+    form: &VopForm,
+    w: Words<'_>,
+    d: [u32; 2],
+    wave64: bool,
+    out: &mut Instruction,
+) -> bool {
+    let n = plan.n as usize;
+    if n > MAX_OPS || (d[0] & plan.fixed[0]) | (d[1] & plan.fixed[1]) != 0 {
+        return false;
+    }
+    let d64 = (d[1] as u64) << 32 | d[0] as u64;
+    let mut flags = 0u8;
+    let slots = out.operands.slots_mut();
+    for (p, s) in plan.ops[..n].iter().zip(slots.iter_mut()) {
+        let code = ((d64 >> (p.shift & 63)) as u32 & p.mask as u32) | p.or as u32;
+        let at = p.base[wave64 as usize] as usize + code as usize;
+        let Some(&(op, f)) = CODES.get(at) else {
+            return false;
+        };
+        flags |= f;
+        *s = Slot {
+            op,
+            access: p.access,
+            ty: p.ty,
+            mods: OpMods::empty(),
+        };
+    }
+    if flags & BAD != 0 {
+        return false;
+    }
+    let lit = flags & LIT != 0;
+    let lit_at = if WIDE { 2 } else { 1 };
+    let mut len = lit_at as u8 * 4;
+    out.operands.set_len(n);
+    if lit {
+        let Ok(v) = w.get(lit_at) else {
+            return false;
+        };
+        for s in out.operands.iter_mut() {
+            if let Operand::Literal(x) = &mut s.op {
+                *x = v;
+            }
+        }
+        len += 4;
+    }
+    out.opcode = plan.opcode;
+    out.family = plan.family;
+    out.len = len;
+    if WIDE {
+        let mut vmods = crate::family::vop::Vop3Mods::default();
+        if (d[0] & plan.live[0]) | (d[1] & plan.live[1]) != 0
+            && super::vop::apply_modifier_bits(form, d, &mut vmods, out).is_err()
+        {
+            return false;
+        }
+        out.mods = if plan.family == Family::Vop3p {
+            crate::inst::Modifiers::Vop3p(crate::family::vop::Vop3pMods { clamp: vmods.clamp })
+        } else {
+            crate::inst::Modifiers::Vop3(vmods)
+        };
+    } else {
+        out.mods = crate::inst::Modifiers::None;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    /// The precomputed codes are `vop::src`'s answers.
+    #[test]
+    fn codes_table_matches_src() {
+        for (k, count) in [1u8, 2, 4].into_iter().enumerate() {
+            for c in 0..512u32 {
+                let want = match super::super::vop::src(c, count, crate::Family::Vop3) {
+                    Ok(op) => op,
+                    Err(_) => crate::Operand::Off,
+                };
+                assert_eq!(
+                    super::CODES[k * 512 + c as usize].0,
+                    want,
+                    "code {c} width {count}"
+                );
+            }
+        }
+    }
+}
