@@ -111,7 +111,7 @@ pub fn bind_all(
     let mut draws = Vec::with_capacity(file.draws.len());
     for (i, spec) in file.draws.iter().enumerate() {
         let draw = spec
-            .as_draw_scanned(&memory, plan.faults())
+            .as_draw_scanned(&memory)
             .map_err(|e| CliError::Input(format!("draw {i}: {e}")))?;
         let n = plan
             .bind(&draw, &user_data, &memory, &mut out)

@@ -539,7 +539,7 @@ fn bind_and_verify(
     let (mut bindings, mut narrowed_bindings) = (0, 0);
     for d in &scene.draws {
         let draw = d
-            .as_draw_scanned(&scene.memory, plan.faults())
+            .as_draw_scanned(&scene.memory)
             .map_err(|e| format!("bind: {e}"))?;
         let n = plan
             .bind(&draw, &scene.user_data, &scene.memory, &mut out)

@@ -622,9 +622,7 @@ impl Session<'_> {
     ) -> Result<(DrawBuffers, DrawParams), String> {
         let mut ranges = vec![BindRange::EMPTY; self.plan.len()];
         let mut baseline = vec![BindRange::EMPTY; self.plan.len()];
-        let draw = spec
-            .as_draw_scanned(&self.mem, self.plan.faults())
-            .map_err(|e| e.to_string())?;
+        let draw = spec.as_draw_scanned(&self.mem).map_err(|e| e.to_string())?;
         let n = self
             .plan
             .bind(&draw, &self.user_data, &self.mem, &mut ranges)
