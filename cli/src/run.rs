@@ -34,7 +34,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
-use translator::host::{HostBinder, HostBinding};
+use translator::host::{guest_reader, HostBinder, HostBinding};
 use translator::manifest::{BindingKind, DrawParams, Manifest};
 use translator::{translate, Options};
 use vkharness::{Binding, DeviceChoice, DrawCall, Harness, Interface};
@@ -685,7 +685,7 @@ impl Session<'_> {
     ) -> Result<u32, String> {
         // Guest addresses are 48-bit (the pointers RADV builds carry
         // 0xffff8000 in their high half).
-        let mut read = |a: u64| self.mem.read_u32(a & drawbind::word::ADDRESS_MASK);
+        let mut read = guest_reader(&self.mem);
         let push = self
             .manifest
             .push_words(&self.user_data, params, &mut read)

@@ -16,7 +16,8 @@
 //! binding, in manifest order; [`HostBinder::window`] gives the fallback
 //! window that spans every descriptor's baseline range. Neither allocates:
 //! the caller owns the scratch ranges ([`HostBinder::scratch_len`]) and the
-//! output ([`HostBinder::len`]).
+//! output ([`HostBinder::len`]). [`guest_reader`] reads guest memory for
+//! the manifest's push-constant words.
 //!
 //! ```
 //! use drawbind::{BindPlan, BindRange, Draw, SparseMemory};
@@ -316,6 +317,14 @@ impl HostBinder {
             capped: hi.saturating_sub(lo) > size,
         })
     }
+}
+
+/// The reader [`Manifest::push_words`] and [`Manifest::param_buffer_words`]
+/// take, over a [`GuestMemory`]: guest addresses are 48-bit (the pointers
+/// RADV builds carry `0xffff8000` in their high half), so each address is
+/// masked with [`drawbind::word::ADDRESS_MASK`] before `memory` is asked.
+pub fn guest_reader<M: GuestMemory + ?Sized>(memory: &M) -> impl FnMut(u64) -> Option<u32> + '_ {
+    move |a| memory.read_u32(a & drawbind::word::ADDRESS_MASK)
 }
 
 /// The narrowed last record of a range (`None` when not narrowed): the

@@ -6,7 +6,7 @@ use analysis::trace::{trace_code, TraceConfig};
 use corpus::{Capture, CaptureOptions, WaveSize};
 use drawbind::draws::DrawsFile;
 use drawbind::{BindError, BindPlan, BindRange, SparseMemory};
-use translator::host::{HostBindError, HostBinder, HostBinding};
+use translator::host::{guest_reader, HostBindError, HostBinder, HostBinding};
 use translator::manifest::{BindingKind, DrawParams};
 use translator::{translate, Options};
 
@@ -111,7 +111,7 @@ fn bindings_follow_the_manifest_and_drawbinds_ranges() {
             window: (window.base, window.size as u32),
             ..DrawParams::default()
         };
-        let mut read = |a: u64| drawbind::GuestMemory::read_u32(&s.memory, a);
+        let mut read = guest_reader(&s.memory);
         s.manifest
             .push_words(&user_data, &params, &mut read)
             .unwrap();
