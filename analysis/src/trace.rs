@@ -167,7 +167,11 @@ mod output;
 mod reason;
 mod rules;
 
-pub use engine::{TraceConfig, TraceFaults, TraceOptions};
+pub use engine::TraceConfig;
+#[cfg(not(feature = "testing"))]
+use engine::TraceOptions;
+#[cfg(feature = "testing")]
+pub use engine::{TraceFaults, TraceOptions};
 pub use reason::{IndexUnknown, Unbound};
 
 use crate::cfg::{Cfg, Program};
@@ -178,11 +182,22 @@ use crate::cfg::{Cfg, Program};
 /// [`ShaderTrace::notes`] and, when it could make a bound wrong, leaves
 /// every descriptor unbound with that reason.
 pub fn trace_program(program: &Program, cfg: &Cfg, config: &TraceConfig) -> ShaderTrace {
-    trace_program_with(program, cfg, config, &TraceOptions::default())
+    trace_program_options(program, cfg, config, &TraceOptions::default())
 }
 
-/// [`trace_program`] with options (the test-only [`TraceFaults`]).
+/// [`trace_program`] with options (the test-only [`TraceFaults`]; feature
+/// `testing`).
+#[cfg(feature = "testing")]
 pub fn trace_program_with(
+    program: &Program,
+    cfg: &Cfg,
+    config: &TraceConfig,
+    options: &TraceOptions,
+) -> ShaderTrace {
+    trace_program_options(program, cfg, config, options)
+}
+
+fn trace_program_options(
     program: &Program,
     cfg: &Cfg,
     config: &TraceConfig,
@@ -192,7 +207,9 @@ pub fn trace_program_with(
     output::build(program, cfg, config, out)
 }
 
-/// [`trace_code`] with options (the test-only [`TraceFaults`]).
+/// [`trace_code`] with options (the test-only [`TraceFaults`]; feature
+/// `testing`).
+#[cfg(feature = "testing")]
 pub fn trace_with(
     code: &[u8],
     target: isa::Target,
@@ -201,7 +218,7 @@ pub fn trace_with(
 ) -> ShaderTrace {
     let program = Program::decode(code, decode_mode(target, config));
     let cfg = Cfg::build(&program);
-    trace_program_with(&program, &cfg, config, options)
+    trace_program_options(&program, &cfg, config, options)
 }
 
 fn decode_mode(target: isa::Target, config: &TraceConfig) -> isa::Mode {

@@ -6,7 +6,7 @@ use crate::status::{guard, shaderlift_status, CapiError};
 use crate::{c_str_arg, out_arg, ref_arg};
 use core::ffi::{c_char, c_void};
 use drawbind::draws::{DrawSpec, DrawsFile};
-use drawbind::{BindFaults, Draw, GuestMemory, IndexRange, SparseMemory};
+use drawbind::{Draw, GuestMemory, IndexRange, SparseMemory};
 
 /// The contents of a DRAWS.json file (the format `shaderlift bind` reads):
 /// user-data words, guest memory and draws. Immutable after loading.
@@ -67,7 +67,7 @@ impl shaderlift_draws {
                     // The range `shaderlift bind` uses: scanned from the
                     // file's memory (unknown without an index buffer, or
                     // when it cannot be read).
-                    let indices = match spec.as_draw_scanned(&memory, BindFaults::default()) {
+                    let indices = match spec.as_draw_scanned(&memory) {
                         Ok(Draw::Indexed { indices, .. }) => indices,
                         _ => IndexRange::Unknown,
                     };

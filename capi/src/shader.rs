@@ -296,7 +296,7 @@ pub unsafe extern "C" fn shaderlift_translate(
         };
         // SAFETY: the caller promises `options` is NULL or valid.
         let options = unsafe { options.as_ref() }.copied().unwrap_or_default();
-        let input = translator::ShaderInput::from_capture(&shader.capture);
+        let input = shader.capture.shader_input();
         let opts = translator::Options {
             checked: options.checked != 0,
             test_outputs: options.test_outputs != 0,

@@ -753,7 +753,7 @@ fn translate_asks_for_sizes_then_fills_caller_buffers_like_the_translator() {
         &Default::default(),
     )
     .unwrap();
-    let input = translator::ShaderInput::from_capture(&cap);
+    let input = cap.shader_input();
     let want = translator::translate(
         &input,
         translator::trace_for(&input).as_ref(),

@@ -147,7 +147,7 @@ impl<'a> Binder<'a> {
         let mut out = vec![BindRange::EMPTY; self.plan.len()];
         for (i, spec) in file.draws.iter().enumerate() {
             let draw = spec
-                .as_draw_scanned(&self.memory, self.plan.faults())
+                .as_draw_scanned(&self.memory)
                 .map_err(|e| CliError::Input(format!("draw {i}: {e}")))?;
             let n = self
                 .plan

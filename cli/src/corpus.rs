@@ -4,7 +4,8 @@
 //! For each capture (any form [`::corpus::find_captures`] recognises):
 //! decode → trace → bind the default draws → verify them with the reference
 //! interpreter → translate to SPIR-V (validated by naga, and by `spirv-val`
-//! when it is installed) → with `--run`, execute on the Vulkan device. The
+//! when it is installed), which is [`::corpus::check::check_capture`] →
+//! with `--run`, execute on the Vulkan device. The
 //! default draws come from the capture's metadata when it has them, else
 //! from [`interp::scene`]: a scene laid out from the trace with the standard
 //! auto, split, instanced and indexed draws.
@@ -19,20 +20,17 @@
 use super::args::{resolve_stage_abi, AbiPreset};
 use super::error::output_result;
 use super::CliError;
-use analysis::trace::{trace_code, ShaderTrace, TraceConfig, Unbound};
+use analysis::trace::{trace_code, TraceConfig};
+use corpus::check::{CheckOptions, CheckRow};
 use corpus::{Capture, CaptureOptions, WaveSize};
-use drawbind::{BindPlan, BindRange};
 use indicatif::{ProgressBar, ProgressStyle};
 use interp::scene::synthesize;
-use interp::{verify, Shader, VerifyOptions};
-use isa::{Decoder, Instruction, Mode, Stage};
+use isa::Stage;
 use rayon::prelude::*;
-use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The most worker threads `--jobs` may ask for.
 pub const MAX_JOBS: usize = 256;
@@ -76,84 +74,8 @@ pub struct Args {
     pub allow_skip: bool,
 }
 
-/// One descriptor's verdict.
-#[derive(Clone, Debug, Serialize)]
-pub struct Verdict {
-    /// Where its words come from (`table(ud0)+0x10`).
-    pub source: String,
-    /// The agreed index source (`vertex_id + ud1`), or null.
-    pub bound: Option<String>,
-    /// Why it is unbound.
-    pub reason: Option<String>,
-    /// The reason's short code ([`analysis::trace::Unbound::code`]), for
-    /// the table.
-    #[serde(skip)]
-    pub reason_code: Option<&'static str>,
-}
-
-/// One row of the report.
-#[derive(Clone, Debug, Serialize)]
-pub struct Row {
-    /// The capture, relative to the directory searched.
-    pub name: String,
-    /// `ngg`, `vs`, `ps`, `cs` (empty when the capture did not open).
-    pub stage: String,
-    /// Lanes per wave.
-    pub wave: u32,
-    /// Decoded instructions.
-    pub instructions: usize,
-    /// Undecodable dwords.
-    pub invalid: usize,
-    /// Descriptors with their verdicts.
-    pub descriptors: Vec<Verdict>,
-    /// Draws bound and verified.
-    pub draws: usize,
-    /// Bytes bound over the default draws with narrowing.
-    pub narrowed_bytes: u64,
-    /// Bytes the baseline rules bind over the same draws.
-    pub baseline_bytes: u64,
-    /// Bindings (one per descriptor per draw) the draws bound.
-    pub bindings: usize,
-    /// Of those, how many were narrowed.
-    pub narrowed_bindings: usize,
-    /// Fetched bytes outside their bound range.
-    pub violations: usize,
-    /// Draws the interpreter could not check completely.
-    pub unverified: usize,
-    /// Translation: `ok`, `unsupported (N)`, or an error.
-    pub translate: String,
-    /// Device run: `not requested`, `n/a`, a result, or an error.
-    pub run: String,
-    /// True when the row counts as a failure (violation, panic, unreadable
-    /// capture, internal error).
-    pub failed: bool,
-    /// What failed, when something did.
-    pub error: Option<String>,
-}
-
-impl Row {
-    fn failed(name: String, error: String) -> Row {
-        Row {
-            name,
-            stage: String::new(),
-            wave: 0,
-            instructions: 0,
-            invalid: 0,
-            descriptors: Vec::new(),
-            draws: 0,
-            narrowed_bytes: 0,
-            baseline_bytes: 0,
-            bindings: 0,
-            narrowed_bindings: 0,
-            violations: 0,
-            unverified: 0,
-            translate: "-".into(),
-            run: "-".into(),
-            failed: true,
-            error: Some(error),
-        }
-    }
-}
+/// One row of the report ([`::corpus::check::CheckRow`]).
+pub type Row = CheckRow;
 
 /// Run `shaderlift corpus`.
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -201,7 +123,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         only_unrecorded: true,
         ..CaptureOptions::default()
     };
-    let spirv_val = find_tool("spirv-val");
+    let check = CheckOptions {
+        spirv_val: find_tool("spirv-val"),
+    };
     let progress = (!args.json && io::stderr().is_terminal()).then(|| {
         let pb = ProgressBar::new(jobs.len() as u64);
         pb.set_style(
@@ -217,7 +141,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
                     return Row::failed(name.clone(), e.clone());
                 }
                 let row = match catch_unwind(AssertUnwindSafe(|| {
-                    check_capture(path, name, &opts, spirv_val.as_deref(), args.run)
+                    check_capture(path, name, &opts, &check, args.run)
                 })) {
                     Ok(row) => row,
                     Err(panic) => {
@@ -299,12 +223,14 @@ fn find_tool(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// The whole pipeline for one capture.
+/// One capture: open it (with the walk's options), refuse oversized code,
+/// then [`::corpus::check::check_capture`]; the row is named as the walk
+/// names it, and with `run` its device run is marked pending (or `n/a`).
 fn check_capture(
     path: &Path,
     name: &str,
     opts: &CaptureOptions,
-    spirv_val: Option<&Path>,
+    check: &CheckOptions,
     run: bool,
 ) -> Row {
     let capture = match Capture::open(path, opts) {
@@ -314,93 +240,11 @@ fn check_capture(
     if let Err(e) = super::args::check_code_size(&capture) {
         return Row::failed(name.to_string(), e.to_string());
     }
-    let stage = capture.stage();
-    let abi = capture.abi();
-    let wave64 = capture.wave_size() == WaveSize::W64;
-    let mode = Mode::with_wave_size(capture.target(), capture.wave_size().lanes());
-    let mut row = Row {
-        name: name.to_string(),
-        stage: stage.name().to_string(),
-        wave: capture.wave_size().lanes(),
-        ..Row::failed(name.to_string(), String::new())
-    };
-    row.failed = false;
-    row.error = None;
-
-    // Decode.
-    let mut inst = Instruction::default();
-    let mut d = Decoder::new(&capture.code, mode);
-    while let Some((_, r)) = d.next_into(&mut inst) {
-        match r {
-            Ok(()) => row.instructions += 1,
-            Err(_) => row.invalid += 1,
-        }
+    let mut row = ::corpus::check::check_capture(&capture, check);
+    row.name = name.to_string();
+    if run {
+        row.run = if row.runnable { "pending" } else { "n/a" }.into();
     }
-
-    // Trace.
-    let config = TraceConfig::new(stage, abi, !wave64);
-    let trace = trace_code(&capture.code, capture.target(), &config);
-    row.descriptors = verdicts(&trace);
-
-    // Bind and verify the default draws (vertex stages only).
-    if stage.is_vertex() {
-        match bind_and_verify(&capture, &trace, wave64) {
-            Ok(b) => {
-                row.draws = b.draws;
-                row.narrowed_bytes = b.narrowed;
-                row.baseline_bytes = b.baseline;
-                row.bindings = b.bindings;
-                row.narrowed_bindings = b.narrowed_bindings;
-                row.violations = b.violations;
-                row.unverified = b.unverified;
-                if b.unverified > 0 {
-                    // As for `shaderlift verify`: a draw the interpreter
-                    // could not check completely is never silently clean.
-                    row.failed = true;
-                    row.error = Some(format!(
-                        "{} of {} draws could not be checked completely (first: {})",
-                        b.unverified,
-                        b.draws,
-                        b.first_unverified.as_deref().unwrap_or("-")
-                    ));
-                }
-            }
-            Err(e) => {
-                row.failed = true;
-                row.error = Some(e);
-            }
-        }
-    }
-
-    // Translate and validate.
-    let input = translator::ShaderInput::from_capture(&capture);
-    row.translate =
-        match translator::translate(&input, Some(&trace), &translator::Options::default()) {
-            Ok(t) => match spirv_val.map(|tool| spirv_val_ok(tool, &t.spirv)) {
-                Some(Ok(())) => "ok (naga, spirv-val)".into(),
-                Some(Err(e)) => {
-                    row.failed = true;
-                    row.error = Some(format!("spirv-val rejected the module: {e}"));
-                    "invalid".into()
-                }
-                None => "ok (naga)".into(),
-            },
-            Err(translator::TranslateError::Unsupported(list)) => {
-                format!("unsupported ({})", list.0.len())
-            }
-            Err(e) => {
-                row.failed = true;
-                row.error = Some(e.to_string());
-                "error".into()
-            }
-        };
-    row.run = if !run {
-        "not requested".into()
-    } else if stage.is_vertex() && row.translate.starts_with("ok") {
-        "pending".into()
-    } else {
-        "n/a".into()
-    };
     row
 }
 
@@ -478,132 +322,6 @@ fn run_on_device(
                 row.error = Some(format!("panic: {}", panic_text(&p)));
             }
         }
-    }
-}
-
-/// The descriptors' verdicts, as `shaderlift trace` names them.
-fn verdicts(trace: &ShaderTrace) -> Vec<Verdict> {
-    let n = trace.namer();
-    trace
-        .descriptors
-        .iter()
-        .map(|d| Verdict {
-            source: trace.descriptor_source(d),
-            bound: d.bound.map(|b| {
-                let mut s = b.id.name().to_string();
-                if let Some(w) = b.plus {
-                    let _ = write!(s, " + {}", n.word_string(w));
-                }
-                s
-            }),
-            reason: d.reason.as_ref().map(ToString::to_string),
-            reason_code: d.reason.as_ref().map(Unbound::code),
-        })
-        .collect()
-}
-
-struct BindFigures {
-    draws: usize,
-    bindings: usize,
-    narrowed_bindings: usize,
-    narrowed: u64,
-    baseline: u64,
-    violations: usize,
-    unverified: usize,
-    /// Why the first unverified draw was not checked completely.
-    first_unverified: Option<String>,
-}
-
-fn bind_and_verify(
-    capture: &Capture,
-    trace: &ShaderTrace,
-    wave64: bool,
-) -> Result<BindFigures, String> {
-    let abi = capture.abi();
-    let stage = capture.stage();
-    let mut scene = synthesize(trace, &abi);
-    // The code and its constant data, where the tools map them.
-    let code_addr = drawbind::draws::DEFAULT_CODE_ADDR;
-    scene
-        .memory
-        .write_bytes(code_addr, &capture.code_and_constants());
-    let plan = BindPlan::new(trace, stage)
-        .map_err(|e| format!("bind plan: {e}"))?
-        .with_code_address(code_addr);
-    let mut out = vec![BindRange::EMPTY; trace.descriptors.len()];
-    let n = plan
-        .bind_baseline(&scene.user_data, &scene.memory, &mut out)
-        .map_err(|e| format!("baseline bind: {e}"))?;
-    let baseline_one: u64 = out[..n].iter().map(|r| r.size).sum();
-    let mut narrowed = 0u64;
-    let (mut bindings, mut narrowed_bindings) = (0, 0);
-    for d in &scene.draws {
-        let draw = d
-            .as_draw_scanned(&scene.memory, plan.faults())
-            .map_err(|e| format!("bind: {e}"))?;
-        let n = plan
-            .bind(&draw, &scene.user_data, &scene.memory, &mut out)
-            .map_err(|e| format!("bind: {e}"))?;
-        narrowed += out[..n].iter().map(|r| r.size).sum::<u64>();
-        bindings += n;
-        narrowed_bindings += out[..n].iter().filter(|r| r.narrowed).count();
-    }
-    let shader = Shader {
-        name: capture.path.to_str().unwrap_or("capture"),
-        code: &capture.code,
-        target: capture.target(),
-        stage,
-        abi,
-        wave64,
-    };
-    let report = verify(
-        &shader,
-        &scene.draws,
-        &scene.user_data,
-        &scene.memory,
-        &VerifyOptions::default(),
-    )
-    .map_err(|e| e.to_string())?;
-    let first_unverified = report.draws.iter().find(|d| !d.verified()).map(|d| {
-        match (&d.error, d.check.undefined.first()) {
-            (Some(e), _) => e.clone(),
-            (None, Some(f)) => format!("{f:?}"),
-            (None, None) => "not checked completely".into(),
-        }
-    });
-    Ok(BindFigures {
-        first_unverified,
-        draws: scene.draws.len(),
-        bindings,
-        narrowed_bindings,
-        narrowed,
-        baseline: baseline_one * scene.draws.len() as u64,
-        violations: report.violations,
-        unverified: report.unverified,
-    })
-}
-
-fn spirv_val_ok(tool: &Path, words: &[u32]) -> Result<(), String> {
-    let dir = std::env::temp_dir().join(format!(
-        "shaderlift-corpus-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let file = dir.join("m.spv");
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&file, bytes).map_err(|e| e.to_string())?;
-    let out = Command::new(tool)
-        .args(["--target-env", "vulkan1.1"])
-        .arg(&file)
-        .output()
-        .map_err(|e| e.to_string());
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = out?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
     }
 }
 

@@ -25,7 +25,6 @@
 pub mod compare;
 
 use super::{CaptureArgs, CliError};
-use analysis::trace::ShaderTrace;
 use analysis::trace::{trace_code, TraceConfig};
 use compare::{compare, Verdict};
 use corpus::{Capture, WaveSize};
@@ -35,8 +34,9 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
-use translator::manifest::{BindingKind, BindingRange, DrawParams, Manifest};
-use translator::{translate, Options, ShaderInput};
+use translator::host::{guest_reader, HostBinder, HostBinding};
+use translator::manifest::{BindingKind, DrawParams, Manifest};
+use translator::{translate, Options};
 use vkharness::{Binding, DeviceChoice, DrawCall, Harness, Interface};
 
 /// Execute a translated vertex shader on a Vulkan device for each draw of a
@@ -322,19 +322,6 @@ pub fn text_report(r: &RunReport) -> String {
     s
 }
 
-/// The narrowed last record of a range (`None` when not narrowed): the
-/// range ends at the end of record `last`, or where the widest access of
-/// that record ends when it reaches past the stride.
-fn last_record(range: &BindRange, stride: u32, reach: u64) -> Option<u32> {
-    if !range.narrowed || stride == 0 {
-        return None;
-    }
-    let stride = u64::from(stride);
-    let tail = reach.max(stride);
-    let last = range.size.checked_sub(tail)? / stride;
-    u32::try_from(last).ok()
-}
-
 /// Copy `len` guest bytes at `base`; unmapped dwords read 0. Returns the
 /// bytes and how many were unmapped.
 /// The most host draws one indexed draw becomes (one per run of
@@ -390,14 +377,12 @@ type VertexKey = (u32, u32);
 /// Everything a shader's draws share.
 struct Session<'a> {
     capture: &'a Capture,
-    trace: ShaderTrace,
     manifest: Manifest,
-    plan: BindPlan,
-    entries: Vec<drawbind::plan::PlanEntry>,
+    /// The manifest's descriptor bindings over the plan (the guest facts of
+    /// each draw's bindings and window).
+    binder: HostBinder,
     user_data: Vec<u32>,
     mem: SparseMemory,
-    /// The guest address of the shader's code (`DrawsFile::code_addr`).
-    code_addr: u64,
     iprog: interp::Program,
     icfg: interp::DrawConfig,
     opts: &'a RunOptions,
@@ -424,7 +409,7 @@ pub fn execute(
     );
     let trace = trace_code(&capture.code, capture.target(), &config);
     let tr = translate(
-        &ShaderInput::from_capture(capture),
+        &capture.shader_input(),
         Some(&trace),
         &Options {
             checked: opts.checked,
@@ -457,15 +442,13 @@ pub fn execute(
         capture.wave_size() == WaveSize::W64,
     );
     icfg.code_addr = draws.code_addr();
+    let binder = HostBinder::new(&tr.manifest, trace, plan, Some(draws.code_addr()));
     let session = Session {
         capture,
-        entries: plan.entries().collect(),
-        plan,
-        trace,
         manifest: tr.manifest,
+        binder,
         user_data: draws.user_data(),
         mem: draws.memory_with_code(&capture.code_and_constants()),
-        code_addr: draws.code_addr(),
         iprog,
         icfg,
         opts,
@@ -620,65 +603,54 @@ impl Session<'_> {
         spec: &DrawSpec,
         dr: &mut DrawReport,
     ) -> Result<(DrawBuffers, DrawParams), String> {
-        let mut ranges = vec![BindRange::EMPTY; self.plan.len()];
-        let mut baseline = vec![BindRange::EMPTY; self.plan.len()];
-        let draw = spec
-            .as_draw_scanned(&self.mem, self.plan.faults())
-            .map_err(|e| e.to_string())?;
-        let n = self
-            .plan
-            .bind(&draw, &self.user_data, &self.mem, &mut ranges)
-            .map_err(|e| e.to_string())?;
-        self.plan
-            .bind_baseline(&self.user_data, &self.mem, &mut baseline)
+        let mut scratch = vec![BindRange::EMPTY; self.binder.scratch_len()];
+        let mut host = vec![HostBinding::EMPTY; self.binder.len()];
+        let draw = spec.as_draw_scanned(&self.mem).map_err(|e| e.to_string())?;
+        self.binder
+            .bind_draw(&draw, &self.user_data, &self.mem, &mut scratch, &mut host)
             .map_err(|e| e.to_string())?;
         // The window spans every descriptor's baseline range (capped).
-        let lo = baseline[..n].iter().map(|r| r.base).min().unwrap_or(0);
-        let hi = baseline[..n].iter().map(|r| r.end()).max().unwrap_or(0);
-        let window_len = hi.saturating_sub(lo).min(WINDOW_LIMIT);
+        let window = self
+            .binder
+            .window(&self.user_data, &self.mem, &mut scratch, WINDOW_LIMIT)
+            .map_err(|e| e.to_string())?;
+        let (lo, window_len) = (window.base, window.size);
         dr.window = (lo, window_len);
-        dr.window_capped = hi.saturating_sub(lo) > window_len;
+        dr.window_capped = window.capped;
         let mut params = DrawParams {
             window: (lo, window_len as u32),
             ..DrawParams::default()
         };
         let mut buffers = Vec::new();
+        // `host` lists the descriptor bindings in manifest order.
+        let mut host = host.iter();
         for b in &self.manifest.bindings {
             match &b.kind {
-                BindingKind::Descriptor {
-                    descriptor, source, ..
-                } => {
-                    let slot = self
-                        .entries
-                        .iter()
-                        .position(|e| e.descriptor.0 == *descriptor)
-                        .ok_or_else(|| {
-                            format!("binding {} ({source}) has no bind range", b.binding)
-                        })?;
-                    let mut r = ranges[slot];
-                    let stride = self.stride(*descriptor);
-                    let mut last = last_record(&r, stride, self.entries[slot].reach);
+                BindingKind::Descriptor { source, .. } => {
+                    let Some(h) = host.next().filter(|h| h.binding == b.binding) else {
+                        return Err(format!(
+                            "binding {} ({source}) has no bind range",
+                            b.binding
+                        ));
+                    };
+                    let mut h = *h;
                     if self.opts.one_record_short {
-                        if let Some(l) = last {
-                            last = l.checked_sub(1);
-                            r.size = r.size.saturating_sub(u64::from(stride));
+                        if let Some(l) = h.last_record {
+                            h.last_record = l.checked_sub(1);
+                            h.size = h.size.saturating_sub(u64::from(h.stride));
                         }
                     }
-                    let size = r.size.min(self.binding_limit);
-                    let (bytes, unmapped) = guest_bytes(&self.mem, r.base, size);
-                    params.bindings.push(BindingRange {
-                        binding: b.binding,
-                        base: r.base,
-                        size: size as u32,
-                        last_record: last.unwrap_or(u32::MAX),
-                    });
+                    let range = h.range(self.binding_limit);
+                    let size = u64::from(range.size);
+                    let (bytes, unmapped) = guest_bytes(&self.mem, h.base, size);
+                    params.bindings.push(range);
                     dr.bindings.push(BoundDescriptor {
                         binding: b.binding,
                         source: source.clone(),
-                        base: r.base,
+                        base: h.base,
                         size,
-                        narrowed: r.narrowed,
-                        last_record: last,
+                        narrowed: h.narrowed,
+                        last_record: h.last_record,
                         unmapped_bytes: unmapped,
                     });
                     buffers.push((b.binding, bytes, size, false));
@@ -697,19 +669,6 @@ impl Session<'_> {
         Ok((buffers, params))
     }
 
-    /// The stride of a traced descriptor for this draw's user data and
-    /// memory (0 when its words cannot be read).
-    fn stride(&self, descriptor: u16) -> u32 {
-        drawbind::word::eval_descriptor(
-            &self.trace,
-            descriptor as usize,
-            &self.user_data,
-            &self.mem,
-            Some(self.code_addr),
-        )
-        .map_or(0, |v| v.stride)
-    }
-
     /// One host draw of vertex ids `first..first + count`; stores each
     /// vertex's output words in `device` and returns the violations the
     /// feedback buffer counted.
@@ -726,7 +685,7 @@ impl Session<'_> {
     ) -> Result<u32, String> {
         // Guest addresses are 48-bit (the pointers RADV builds carry
         // 0xffff8000 in their high half).
-        let mut read = |a: u64| self.mem.read_u32(a & drawbind::word::ADDRESS_MASK);
+        let mut read = guest_reader(&self.mem);
         let push = self
             .manifest
             .push_words(&self.user_data, params, &mut read)

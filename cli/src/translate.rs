@@ -15,7 +15,7 @@ use super::output;
 use super::{CaptureArgs, CliError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use translator::{translate, Options, ShaderInput, TranslateError};
+use translator::{translate, Options, TranslateError};
 
 /// Translate a vertex shader to SPIR-V 1.3 and write its layout manifest.
 #[derive(Debug, clap::Args)]
@@ -55,7 +55,7 @@ pub struct Args {
 /// Run `shaderlift translate`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let capture = args.capture.open_for_analysis()?;
-    let input = ShaderInput::from_capture(&capture);
+    let input = capture.shader_input();
     let trace = translator::trace_for(&input);
     if args.checked && trace.is_none() {
         eprintln!("shaderlift: note: no trace available; --checked guards need traced descriptors");

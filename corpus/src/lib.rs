@@ -15,6 +15,9 @@
 //! [`Capture::to_elf`] writes the ELF capture form, which
 //! `llvm-objdump-19 -d` also reads. [`find_captures`] lists every capture
 //! under a directory; [`bundled`] loads the bundled RADV corpus.
+//! [`Capture::shader_input`] is what [`translator::translate`] takes, and
+//! [`check::check_capture`] runs the whole pipeline (decode, trace, bind and
+//! verify default draws, translate, validate) on one capture.
 //!
 //! An emulator writes a capture like this:
 //!
@@ -36,6 +39,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod elf;
 mod error;
 pub mod meta;
@@ -49,6 +53,13 @@ pub use walk::{bundled, bundled_root, find_captures, walk_captures};
 use isa::{Abi, Stage, Target};
 use std::fs;
 use std::path::{Path, PathBuf};
+
+impl<'a> From<&'a Capture> for translator::ShaderInput<'a> {
+    /// [`Capture::shader_input`].
+    fn from(c: &'a Capture) -> translator::ShaderInput<'a> {
+        c.shader_input()
+    }
+}
 
 /// Choices the caller makes about a capture, usually from command-line
 /// flags. Every `Some` value replaces what the file records (the capture
@@ -367,6 +378,18 @@ impl Capture {
     /// The wave size.
     pub fn wave_size(&self) -> WaveSize {
         self.meta.wave_size
+    }
+
+    /// The shader to translate ([`translator::translate`]): the code with
+    /// its target, stage, ABI and wave size.
+    pub fn shader_input(&self) -> translator::ShaderInput<'_> {
+        translator::ShaderInput {
+            code: &self.code,
+            target: self.target(),
+            stage: self.stage(),
+            abi: self.abi(),
+            wave_size: self.wave_size().lanes(),
+        }
     }
 
     /// The capture in the single-file ELF form: an ELF64 little-endian

@@ -218,12 +218,21 @@ impl DrawSpec {
     }
 
     /// The draw with its index range scanned from `memory` when it names an
-    /// index buffer (else as [`DrawSpec::as_draw`]). `faults` are the plan's
-    /// ([`crate::BindPlan::faults`]): the negative controls' broken scans.
+    /// index buffer (else as [`DrawSpec::as_draw`]). A checker that must see
+    /// a plan's test-only faults scans through [`crate::BindPlan::scan_draw`].
     pub fn as_draw_scanned<M: GuestMemory + ?Sized>(
         &self,
         memory: &M,
-        faults: BindFaults,
+    ) -> Result<Draw<'_>, IndexError> {
+        self.scan_with(memory, &BindFaults::default())
+    }
+
+    /// [`DrawSpec::as_draw_scanned`] under `faults` (the negative controls'
+    /// broken scans).
+    pub(crate) fn scan_with<M: GuestMemory + ?Sized>(
+        &self,
+        memory: &M,
+        faults: &BindFaults,
     ) -> Result<Draw<'_>, IndexError> {
         let mut draw = self.as_draw();
         if let (Some((ib, restart)), Draw::Indexed { indices, .. }) =
@@ -395,9 +404,7 @@ mod tests {
             "draws": [{"kind": "indexed", "index_count": 4, "first_index": 1, "index_addr": "0x3000",
                        "index_format": "u16", "restart": "0xffff", "base_vertex": -1}]}"#;
         let f = DrawsFile::parse(text).unwrap();
-        let d = f.draws[0]
-            .as_draw_scanned(&f.memory(), BindFaults::default())
-            .unwrap();
+        let d = f.draws[0].as_draw_scanned(&f.memory()).unwrap();
         let Draw::Indexed {
             indices,
             base_vertex,
@@ -418,7 +425,7 @@ mod tests {
         )
         .unwrap();
         let e = unreadable.draws[0]
-            .as_draw_scanned(&unreadable.memory(), BindFaults::default())
+            .as_draw_scanned(&unreadable.memory())
             .unwrap_err();
         assert!(e.to_string().contains("cannot be read"), "{e}");
     }

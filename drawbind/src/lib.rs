@@ -15,7 +15,9 @@
 //! - [`replay`]: draw streams (the mesa-ring scenario, JSON lines) replayed
 //!   through the cache with the baseline and the narrowed rules.
 //! - `fixtures` (feature `testing`, for tests): hand-built traces of the
-//!   corpus shaders.
+//!   corpus shaders; with the same feature, `BindFaults` and
+//!   `BindPlan::with_faults`, the deliberately broken rules of the
+//!   negative controls.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -34,7 +36,7 @@ pub mod word;
 pub use cache::{BufferCache, CacheError, Outcome, Telemetry};
 pub use index::{IndexBuffer, IndexError, IndexFormat, IndexRange, IndexRangeCache};
 pub use memory::{GuestMemory, MemoryError, SparseMemory, MAX_MAPPED_BYTES, PAGE_SHIFT, PAGE_SIZE};
-pub use plan::{
-    BindError, BindFaults, BindPlan, BindRange, BufferKey, Draw, PlanError, Reason, WordRole,
-};
+#[cfg(feature = "testing")]
+pub use plan::BindFaults;
+pub use plan::{BindError, BindPlan, BindRange, BufferKey, Draw, PlanError, Reason, WordRole};
 pub use vsharp::{Class, OobSelect, VSharp};

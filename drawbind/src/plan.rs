@@ -79,7 +79,8 @@
 //! An instance-id bound is narrowed on indexed draws too: instance ids do not
 //! come from the index buffer.
 
-use crate::index::{IndexBuffer, IndexRange};
+use crate::draws::DrawSpec;
+use crate::index::{IndexBuffer, IndexError, IndexRange};
 use crate::memory::GuestMemory;
 use crate::vsharp::{Class, OobSelect, VSharp, ADDRESS_MASK};
 use crate::word;
@@ -87,6 +88,12 @@ use analysis::source::{Id, PtrId, Word};
 use analysis::trace::{DescId, IndexBound, ShaderTrace};
 use core::fmt;
 use isa::Stage;
+
+mod faults;
+#[cfg(feature = "testing")]
+pub use faults::BindFaults;
+#[cfg(not(feature = "testing"))]
+pub(crate) use faults::BindFaults;
 
 /// The most pointers a plan can resolve per draw (they live on the stack).
 pub const MAX_POINTERS: usize = 16;
@@ -492,54 +499,6 @@ pub struct BindPlan {
     faults: BindFaults,
 }
 
-/// Deliberately broken narrowing rules, **for tests only**: the soundness
-/// oracle's negative controls (`interp`) switch one on to prove the check
-/// turns red when that rule is broken. All off by default; a plan with no
-/// fault set behaves exactly as one built without this (the per-draw cost
-/// is one predictable branch per rule).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct BindFaults {
-    /// Ignore a split draw's chunks: take the vertex ids from
-    /// `first_vertex`/`vertex_count` even when chunks are given.
-    pub forget_chunks: bool,
-    /// Forget the instance count: narrow instance-id bindings as if only
-    /// instance 0 ran.
-    pub forget_instance_ids: bool,
-    /// Skip the `records − 1` cap: narrow past the last record.
-    pub skip_cap: bool,
-    /// Narrow vertex-id bindings of indexed draws by the smallest index
-    /// instead of the largest.
-    pub use_min_index: bool,
-    /// [`BindFaults::scan_input`]: scan the index buffer from index 0,
-    /// ignoring the draw's first index.
-    pub scan_from_zero: bool,
-    /// [`BindFaults::scan_input`]: skip the format's all-ones value as a
-    /// restart index even when the draw has restart off.
-    pub restart_always: bool,
-}
-
-impl BindFaults {
-    /// The index buffer and restart value a caller's scan should use under
-    /// these faults (unchanged when none is set). Callers that scan index
-    /// buffers for [`Draw::Indexed`] in tests pass their inputs through this.
-    pub fn scan_input(&self, ib: IndexBuffer, restart: Option<u32>) -> (IndexBuffer, Option<u32>) {
-        let ib = if self.scan_from_zero {
-            IndexBuffer {
-                first_index: 0,
-                ..ib
-            }
-        } else {
-            ib
-        };
-        let restart = if self.restart_always {
-            restart.or(Some(ib.format.max_value()))
-        } else {
-            restart
-        };
-        (ib, restart)
-    }
-}
-
 /// One descriptor of a plan, as [`BindPlan::entries`] lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlanEntry {
@@ -849,8 +808,9 @@ impl BindPlan {
         self.stage
     }
 
-    /// The same plan with deliberately broken rules (tests only; see
-    /// [`BindFaults`]).
+    /// The same plan with deliberately broken rules (tests only, feature
+    /// `testing`; see [`BindFaults`]).
+    #[cfg(feature = "testing")]
     pub fn with_faults(mut self, faults: BindFaults) -> BindPlan {
         self.faults = faults;
         self
@@ -892,9 +852,23 @@ impl BindPlan {
     }
 
     /// The faults the plan was built with ([`BindFaults::default`] unless
-    /// [`BindPlan::with_faults`] set some).
+    /// [`BindPlan::with_faults`] set some; feature `testing`).
+    #[cfg(feature = "testing")]
     pub fn faults(&self) -> BindFaults {
         self.faults
+    }
+
+    /// The draw of a DRAWS.json entry as this plan binds it: with its index
+    /// range scanned from `memory` when it names an index buffer (else as
+    /// [`DrawSpec::as_draw`]). The same as [`DrawSpec::as_draw_scanned`]
+    /// except under the test-only faults (feature `testing`), whose broken
+    /// scans it applies, so a checker that scans through the plan sees them.
+    pub fn scan_draw<'s, M: GuestMemory + ?Sized>(
+        &self,
+        spec: &'s DrawSpec,
+        memory: &M,
+    ) -> Result<Draw<'s>, IndexError> {
+        spec.scan_with(memory, &self.faults)
     }
 
     /// The descriptors, in the order `bind` writes them.

@@ -213,7 +213,7 @@ impl<'a> Verifier<'a> {
             check: DrawCheck::default(),
             error: None,
         };
-        let bound = match spec.as_draw_scanned(memory, self.plan.faults()) {
+        let bound = match self.plan.scan_draw(spec, memory) {
             Ok(d) => self.plan.bind(&d, user_data, memory, &mut self.out),
             Err(e) => {
                 report.error = Some(format!("bind: {e}"));

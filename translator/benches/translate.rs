@@ -6,7 +6,7 @@
 //! the same shader.
 
 use std::path::Path;
-use translator::{translate, Options, ShaderInput};
+use translator::{translate, Options};
 
 fn main() {
     divan::main();
@@ -26,7 +26,7 @@ const NAMES: &[&str] = &["cube", "instanced", "instanced-legacy-vs"];
 #[divan::bench(args = NAMES)]
 fn translate_only(bencher: divan::Bencher, name: &str) {
     let c = capture(name);
-    let input = ShaderInput::from_capture(&c);
+    let input = c.shader_input();
     let opts = Options {
         validate: false,
         ..Options::default()
@@ -53,7 +53,7 @@ fn decode_only(bencher: divan::Bencher, name: &str) {
 #[divan::bench(args = NAMES)]
 fn translate_and_validate(bencher: divan::Bencher, name: &str) {
     let c = capture(name);
-    let input = ShaderInput::from_capture(&c);
+    let input = c.shader_input();
     bencher.bench(|| {
         translate(divan::black_box(&input), None, &Options::default())
             .unwrap()

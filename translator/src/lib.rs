@@ -25,11 +25,11 @@
 //!
 //! ```
 //! use translator::manifest::{BindingKind, BindingRange, DrawParams};
-//! use translator::{translate, Options, ShaderInput};
+//! use translator::{translate, Options};
 //!
 //! let capture = corpus::Capture::open("../corpus/radv/cube", &Default::default()).unwrap();
 //! let opts = Options { test_outputs: true, ..Options::default() };
-//! let t = translate(&ShaderInput::from_capture(&capture), None, &opts).unwrap();
+//! let t = translate(&capture.shader_input(), None, &opts).unwrap();
 //! let m = &t.manifest;
 //! // Per draw: the bind range of each descriptor binding (from drawbind),
 //! // the window, and the words the shader reads through user data.
@@ -60,6 +60,7 @@
 #![warn(missing_docs)]
 
 pub mod emit;
+pub mod host;
 pub mod ir;
 pub mod lift;
 pub mod manifest;
@@ -76,8 +77,8 @@ use manifest::{
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-/// The shader to translate (a [`corpus::Capture`] gives one with
-/// [`ShaderInput::from_capture`]).
+/// The shader to translate (a `corpus::Capture` gives one with its
+/// `shader_input` method, or `ShaderInput::from(&capture)`).
 #[derive(Clone, Copy, Debug)]
 pub struct ShaderInput<'a> {
     /// Machine code from the entry point.
@@ -90,19 +91,6 @@ pub struct ShaderInput<'a> {
     pub abi: Abi,
     /// 32 or 64.
     pub wave_size: u32,
-}
-
-impl<'a> ShaderInput<'a> {
-    /// The shader of a capture.
-    pub fn from_capture(c: &'a corpus::Capture) -> ShaderInput<'a> {
-        ShaderInput {
-            code: &c.code,
-            target: c.target(),
-            stage: c.stage(),
-            abi: c.abi(),
-            wave_size: c.wave_size().lanes(),
-        }
-    }
 }
 
 /// Translation options.

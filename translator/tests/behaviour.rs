@@ -305,7 +305,7 @@ fn checked_mode_counts_accesses_past_the_narrowed_last_record() {
         checked: true,
         ..Options::default()
     };
-    let t = translate(&ShaderInput::from_capture(&c), None, &opts).unwrap();
+    let t = translate(&c.shader_input(), None, &opts).unwrap();
     let a = asm(&t);
     assert!(a.contains("OpAtomicIAdd"), "{a}");
     assert!(t
@@ -319,7 +319,7 @@ fn checked_mode_counts_accesses_past_the_narrowed_last_record() {
         .iter()
         .any(|w| matches!(w.kind, PushKind::BindingLastRecord { binding: 0 })));
     // Negative control: without --checked, no counter and no bound.
-    let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+    let t = translate(&c.shader_input(), None, &Options::default()).unwrap();
     assert!(!asm(&t).contains("OpAtomicIAdd"));
     assert!(!t
         .manifest
@@ -335,7 +335,7 @@ fn test_mode_stores_every_export_per_vertex() {
         test_outputs: true,
         ..Options::default()
     };
-    let t = translate(&ShaderInput::from_capture(&c), None, &opts).unwrap();
+    let t = translate(&c.shader_input(), None, &opts).unwrap();
     assert!(t
         .manifest
         .bindings
@@ -355,7 +355,7 @@ fn test_mode_stores_every_export_per_vertex() {
 
 fn asm_plain_stores() -> usize {
     let c = cube();
-    let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+    let t = translate(&c.shader_input(), None, &Options::default()).unwrap();
     asm(&t).matches("OpStore").count()
 }
 
@@ -363,7 +363,7 @@ fn asm_plain_stores() -> usize {
 fn push_words_resolve_from_user_data_and_guest_memory() {
     use translator::manifest::DrawParams;
     let c = cube();
-    let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+    let t = translate(&c.shader_input(), None, &Options::default()).unwrap();
     // ud0 = vertex-buffer table, ud1 = base vertex, ud2 = set-0 table.
     let ud = [0x1000u32, 7, 0x2000];
     // 0xffff8000 in the high half: guest address 0x8000_xxxxxxxx (48 bits).

@@ -6,7 +6,7 @@
 use rspirv::binary::Disassemble;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use translator::{translate, Options, ShaderInput, TranslateError};
+use translator::{translate, Options, TranslateError};
 
 fn radv(name: &str) -> corpus::Capture {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -97,8 +97,8 @@ fn every_vertex_shader_translates_and_validates_with_naga_and_spirv_val() {
     ] {
         for name in VERTEX {
             let c = radv(name);
-            let t = translate(&ShaderInput::from_capture(&c), None, &opts)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let t =
+                translate(&c.shader_input(), None, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
             // translate() already ran naga's validator; run spirv-val too.
             if let Some(r) = spirv_val(name, &t.spirv) {
                 r.unwrap_or_else(|e| panic!("{name} (checked={}): spirv-val: {e}", opts.checked));
@@ -114,7 +114,7 @@ fn vertex_shader_spirv_and_manifest_snapshots() {
     for name in VERTEX {
         // As `shaderlift translate` does it: with the tracer's descriptors.
         let c = radv(name);
-        let input = ShaderInput::from_capture(&c);
+        let input = c.shader_input();
         let trace = translator::trace_for(&input);
         let t = translate(&input, trace.as_ref(), &Options::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -127,7 +127,7 @@ fn vertex_shader_spirv_and_manifest_snapshots() {
 fn non_vertex_and_culling_shaders_list_every_unsupported_construct() {
     for name in OTHERS {
         let c = radv(name);
-        match translate(&ShaderInput::from_capture(&c), None, &Options::default()) {
+        match translate(&c.shader_input(), None, &Options::default()) {
             Ok(_) => panic!("{name}: translated, but it has constructs the translator refuses"),
             Err(TranslateError::Unsupported(list)) => {
                 assert!(!list.0.is_empty());
@@ -148,7 +148,7 @@ fn push_constants_stay_within_128_bytes_and_the_rest_spills_to_a_params_buffer()
     use translator::manifest::BindingKind;
     for name in VERTEX {
         let c = radv(name);
-        let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+        let t = translate(&c.shader_input(), None, &Options::default()).unwrap();
         let m = &t.manifest;
         assert!(m.push_constant_bytes <= 128, "{name}");
         let spills = m
@@ -164,7 +164,7 @@ fn push_constants_stay_within_128_bytes_and_the_rest_spills_to_a_params_buffer()
     }
     // instanced needs more than 128 bytes in all: it spills.
     let c = radv("instanced");
-    let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+    let t = translate(&c.shader_input(), None, &Options::default()).unwrap();
     assert!(!t.manifest.param_buffer.is_empty());
 }
 
@@ -172,7 +172,7 @@ fn push_constants_stay_within_128_bytes_and_the_rest_spills_to_a_params_buffer()
 fn the_ngg_prologue_drops_the_primitive_export_and_the_alloc_message() {
     for name in ["cube", "cube-w32", "instanced"] {
         let c = radv(name);
-        let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+        let t = translate(&c.shader_input(), None, &Options::default()).unwrap();
         let m = &t.manifest;
         let reasons: Vec<&str> = m.dropped.iter().map(|d| d.inst.as_str()).collect();
         assert!(
@@ -187,7 +187,7 @@ fn the_ngg_prologue_drops_the_primitive_export_and_the_alloc_message() {
         // Legacy VS has no such prologue.
     }
     let c = radv("cube-legacy-vs");
-    let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+    let t = translate(&c.shader_input(), None, &Options::default()).unwrap();
     assert!(t.manifest.dropped.is_empty());
     assert!(t.manifest.system_sgprs.is_empty());
 }
@@ -204,7 +204,7 @@ fn vertex_buffers_get_one_binding_per_descriptor_and_uniforms_become_push_words(
         ),
     ] {
         let c = radv(name);
-        let t = translate(&ShaderInput::from_capture(&c), None, &Options::default()).unwrap();
+        let t = translate(&c.shader_input(), None, &Options::default()).unwrap();
         let got: Vec<String> = t
             .manifest
             .bindings
@@ -238,7 +238,7 @@ fn with_the_tracer_each_binding_is_a_traced_descriptor() {
     use translator::manifest::BindingKind;
     for name in VERTEX {
         let c = radv(name);
-        let input = ShaderInput::from_capture(&c);
+        let input = c.shader_input();
         let trace = translator::trace_for(&input).unwrap();
         for checked in [false, true] {
             let opts = Options {
@@ -296,7 +296,7 @@ fn cube_ir_after_the_passes_snapshot() {
     // table and uniform words as parameters, eight buffer dwords, the
     // transform, two exports.
     let c = radv("cube-legacy-vs");
-    let input = ShaderInput::from_capture(&c);
+    let input = c.shader_input();
     let trace = translator::trace_for(&input);
     let f = translator::translate_ir(&input, trace.as_ref(), &Options::default());
     insta::assert_snapshot!("cube-legacy-vs.ir", f.to_string());

@@ -185,7 +185,7 @@ fn ir(name: &str) -> Func {
         .join("corpus/radv")
         .join(name);
     let c = corpus::Capture::open(&dir, &Default::default()).unwrap();
-    let input = ShaderInput::from_capture(&c);
+    let input = c.shader_input();
     let trace = translator::trace_for(&input);
     translator::translate_ir(&input, trace.as_ref(), &Options::default())
 }
