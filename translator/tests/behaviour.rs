@@ -36,7 +36,11 @@ fn asm(t: &Translation) -> String {
 
 fn unsupported(r: Result<Translation, TranslateError>) -> Vec<(u32, String)> {
     match r {
-        Err(TranslateError::Unsupported(l)) => l.0.into_iter().map(|u| (u.pc, u.reason)).collect(),
+        Err(TranslateError::Unsupported(l)) => {
+            l.0.into_iter()
+                .map(|u| (u.pc, u.construct.to_string()))
+                .collect()
+        }
         Ok(_) => panic!("translated, expected a refusal"),
         Err(e) => panic!("expected unsupported constructs, got {e}"),
     }
