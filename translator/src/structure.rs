@@ -125,19 +125,50 @@ pub fn structure(f: &Func) -> Result<Vec<Node>, StructureError> {
         count += 1;
     }
     let (post_rev, rank) = analysis::cfg::reverse_postorder(&g, entry);
-    // Back edges (to a block no later in reverse postorder), latches in
-    // preorder.
-    let mut back: Vec<(usize, usize)> = Vec::new();
-    let mut by_pre: Vec<usize> = post_rev.iter().map(|b| b.index()).collect();
-    by_pre.sort_unstable_by_key(|&b| pre[b]);
-    for &b in &by_pre {
-        for t in succs(&f.blocks[b].term).0.into_iter().flatten() {
-            let t = t.0 as usize;
+    // Back edges: to a block no later in reverse postorder. They are
+    // checked in the order the walk meets them, which decides which of
+    // several malformed loops is named. From the walk's preorder `pre`,
+    // postorder `post` and subtree sizes, the position of a block's
+    // discovery among all discoveries and finishes is
+    // `pre + post + 1 - size` and of its finish `pre + size + post`; the
+    // walk examines a block's first edge right after discovering it and its
+    // second right after the first's subtree is finished (or right after
+    // the first edge, when that one is not a tree edge).
+    let reached = post_rev.len();
+    let post = |b: usize| reached - 1 - rank[b];
+    let targets = |b: usize| succs(&f.blocks[b].term).0.map(|t| t.map(|t| t.0 as usize));
+    let mut size = vec![0usize; n];
+    for &b in post_rev.iter().rev() {
+        let b = b.index();
+        let mut next = pre[b] + 1;
+        for t in targets(b).into_iter().flatten() {
+            // A tree edge discovers its target next.
+            if pre[t] == next {
+                next += size[t];
+            }
+        }
+        size[b] = next - pre[b];
+    }
+    let discovered = |b: usize| pre[b] + post(b) + 1 - size[b];
+    let finished = |b: usize| pre[b] + size[b] + post(b);
+    let mut back: Vec<((usize, usize), (usize, usize))> = Vec::new();
+    for &b in &post_rev {
+        let b = b.index();
+        let [first, second] = targets(b);
+        let tree_first = first.filter(|&t| pre[t] == pre[b] + 1);
+        for (k, t) in [first, second].into_iter().enumerate() {
+            let Some(t) = t else { continue };
             if rank[t] <= rank[b] {
-                back.push((b, t));
+                let at = match (k, tree_first) {
+                    (1, Some(c)) => finished(c),
+                    _ => discovered(b),
+                };
+                back.push(((at, k), (b, t)));
             }
         }
     }
+    back.sort_unstable_by_key(|x| x.0);
+    let back: Vec<(usize, usize)> = back.into_iter().map(|x| x.1).collect();
     // Loops: one back edge per head, from a latch whose branch either goes
     // back or leaves; every other block of the loop stays inside it.
     let mut loops: Vec<Option<(usize, Block, bool)>> = vec![None; n]; // head -> (latch, exit, back_on)
