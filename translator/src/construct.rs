@@ -528,3 +528,150 @@ from_class!(
     Export => Export,
     Form => Form,
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One value of every case.
+    fn every_case() -> Vec<Construct> {
+        let mut all = vec![
+            StageKind::Pixel.into(),
+            StageKind::Compute.into(),
+            Construct::Undecodable,
+            Construct::Interpolation,
+            Construct::Image,
+            Construct::PackedMath,
+            Construct::UndefinedVgpr {
+                vgpr: 3,
+                stage: Stage::Ngg,
+                vertex_id: Some(5),
+                instance_id: Some(8),
+            },
+            ExecRegion::ScalarReadAfter {
+                register: "s6".into(),
+            }
+            .into(),
+            ExecRegion::RaisesExec { branch: 0x10 }.into(),
+            Memory::TypedFormat {
+                format: "BUF_FMT_8_8".into(),
+            }
+            .into(),
+            Form::SpecialRegister { code: 235 }.into(),
+            Form::MaskOperation { op: "nand".into() }.into(),
+        ];
+        all.extend(
+            [
+                Control::NoCode,
+                Control::BranchTarget,
+                Control::OffEnd,
+                Control::OffEndNoEndpgm,
+                Control::PerLaneLoop { head: 4 },
+                Control::UnreachedLoopHead { head: 4 },
+                Control::Structure(crate::structure::StructureError::Unstructured { pc: 8 }),
+            ]
+            .map(Construct::from),
+        );
+        all.extend([Lds::Access, Lds::Direct, Lds::BufferLoad].map(Construct::from));
+        all.extend(
+            [
+                CrossLane::Dpp,
+                CrossLane::Registers,
+                CrossLane::Writelane,
+                CrossLane::Readlane,
+                CrossLane::Mbcnt,
+                CrossLane::MaskFromWord,
+                CrossLane::MaskAsWord,
+                CrossLane::AnyLaneTest,
+                CrossLane::MaskScc,
+                CrossLane::VccBranch,
+                CrossLane::MaskHalves,
+            ]
+            .map(Construct::from),
+        );
+        all.extend(
+            [
+                Memory::FlatGlobalScratch,
+                Memory::BufferStore,
+                Memory::BufferAtomic,
+                Memory::Tfe,
+                Memory::NoData,
+                Memory::RuntimeFormat,
+                Memory::ScalarNoAddress,
+            ]
+            .map(Construct::from),
+        );
+        all.extend([Export::ColourDepth, Export::Target, Export::Compressed].map(Construct::from));
+        all.extend(
+            [
+                OpcodeClass::ScalarAlu,
+                OpcodeClass::Scalar64,
+                OpcodeClass::VectorAlu,
+                OpcodeClass::ProgramControl,
+                OpcodeClass::Message,
+                OpcodeClass::ScalarMemory,
+                OpcodeClass::Buffer,
+            ]
+            .map(|class| Construct::Opcode {
+                opcode: Opcode::S_NOP,
+                class,
+            }),
+        );
+        all.extend(
+            [
+                Form::SdwaFields,
+                Form::SdwaModifier,
+                Form::SdwaDestination,
+                Form::Vop3Modifier,
+                Form::RelativeRegister,
+                Form::PartialWrite,
+                Form::CompareOperands,
+                Form::CompareType,
+                Form::MissingOperand,
+                Form::CndmaskMask,
+                Form::SaturatingAdd,
+                Form::CarryForm,
+                Form::SwapOperands,
+                Form::IntegerClamp,
+                Form::ScalarCompare64,
+                Form::ScalarCompareUnknown,
+                Form::OtherWaveSizeExec,
+                Form::BfmNonConstant,
+                Form::BitTestNonConstant,
+                Form::ShiftAmountNonConstant,
+                Form::ShiftValueNonConstant,
+                Form::FloatMask,
+                Form::NotAMask,
+                Form::WideConstant,
+                Form::UnknownInlineConstant,
+                Form::OperandSelection,
+            ]
+            .map(Construct::from),
+        );
+        all
+    }
+
+    #[test]
+    fn every_case_has_its_own_nonempty_text_and_a_short_code() {
+        let all = every_case();
+        let mut texts: Vec<String> = all.iter().map(ToString::to_string).collect();
+        assert!(texts.iter().all(|t| !t.is_empty()));
+        texts.sort();
+        texts.dedup();
+        // One text per case: deduplicating by value and by text agree.
+        assert_eq!(texts.len(), all.len());
+        for c in &all {
+            let code = c.code();
+            assert!(!code.is_empty() && code.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'));
+        }
+        // The texts a snapshot or a test pins, as they were.
+        assert_eq!(
+            all[6].to_string(),
+            "v3 is read before the shader writes it, and the ngg entry ABI defines only v5 vertex id, v8 instance id: the translation has no value for it"
+        );
+        assert_eq!(
+            serde_json::to_string(&Construct::Lds(Lds::BufferLoad)).unwrap(),
+            "\"buffer load into LDS\""
+        );
+    }
+}

@@ -1,7 +1,8 @@
 //! RDNA2 vertex shaders to SPIR-V. The `shaderlift` command-line tool that
 //! drives it lives in its own crate (`cli/`, package `shaderlift`).
 //!
-//! [`translate`] runs the pipeline: decode → block graph → lifting into a
+//! [`translate`] runs the pipeline: one decode and one control-flow graph
+//! ([`analysis::cfg`], the tracer's) → lifting into a
 //! small typed SSA IR ([`ir`], [`lift`]) → passes ([`passes`]: parameter
 //! resolution, constant folding, dead-code removal) → structured control
 //! flow ([`structure`]) → SPIR-V 1.3 ([`emit`]) → naga validation. The
@@ -142,9 +143,23 @@ pub struct Translation {
     pub manifest: Manifest,
 }
 
-/// Every construct that kept a shader from translating, sorted by pc.
+/// Every construct that kept a shader from translating, sorted by pc. Each
+/// names what it is with a [`Construct`]; its `Display` lists them as
+/// `pc: instruction: reason`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnsupportedList(pub Vec<Unsupported>);
+
+impl UnsupportedList {
+    /// The classes of the constructs ([`Construct::code`]), sorted and
+    /// without repeats: what a summary shows in short
+    /// (`cross-lane,lds,...`).
+    pub fn codes(&self) -> Vec<&'static str> {
+        let mut codes: Vec<&'static str> = self.0.iter().map(|u| u.construct.code()).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        codes
+    }
+}
 
 impl fmt::Display for UnsupportedList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
