@@ -15,7 +15,7 @@ use core::ops::Range;
 use isa::{DecodeError, Decoder, Implicit, Instruction, Mode, OpSpace, Opcode, Target};
 use petgraph::algo::dominators::{self, Dominators};
 use petgraph::graph::{DiGraph, NodeIndex};
-use petgraph::visit::EdgeRef;
+use petgraph::visit::{DfsPostOrder, EdgeRef, IntoNeighbors, NodeIndexable, Visitable};
 
 /// One position of the linear decode: an instruction or a decode error.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -506,6 +506,16 @@ impl Cfg {
         &self.graph[n]
     }
 
+    /// The blocks reachable from the entry in reverse postorder, and each
+    /// block's position in that order (`usize::MAX` for blocks not
+    /// reached): [`reverse_postorder`] of the graph.
+    pub fn reverse_postorder(&self) -> (Vec<NodeIndex>, Vec<usize>) {
+        match self.entry {
+            Some(e) => reverse_postorder(&self.graph, e),
+            None => (Vec::new(), Vec::new()),
+        }
+    }
+
     /// Dominators of every reachable block (empty code: `None`).
     pub fn dominators(&self) -> Option<Dominators<NodeIndex>> {
         self.entry.map(|e| dominators::simple_fast(&self.graph, e))
@@ -583,6 +593,33 @@ impl Cfg {
         }
         out.write_str("}\n")
     }
+}
+
+/// The nodes of `g` reachable from `entry` in reverse postorder, and each
+/// node's position in that order (`usize::MAX` for nodes not reached,
+/// indexed by [`NodeIndexable::to_index`]).
+///
+/// This is petgraph's [`DfsPostOrder`] from `entry`, reversed: the walk
+/// goes first into the neighbour petgraph lists last (for a [`DiGraph`],
+/// the edge added first; a [`Cfg`]'s taken edge before its fall-through).
+/// An edge `a → b` is a back edge of that walk exactly when `b`'s position
+/// is not after `a`'s. The tracer and the translator (its block graph and
+/// its IR's) both order their walks with it.
+pub fn reverse_postorder<G>(g: G, entry: G::NodeId) -> (Vec<G::NodeId>, Vec<usize>)
+where
+    G: IntoNeighbors + NodeIndexable + Visitable,
+{
+    let mut dfs = DfsPostOrder::new(g, entry);
+    let mut order = Vec::with_capacity(g.node_bound());
+    while let Some(n) = dfs.next(g) {
+        order.push(n);
+    }
+    order.reverse();
+    let mut pos = vec![usize::MAX; g.node_bound()];
+    for (i, &n) in order.iter().enumerate() {
+        pos[g.to_index(n)] = i;
+    }
+    (order, pos)
 }
 
 fn problem_pc(p: &Problem) -> u32 {

@@ -129,7 +129,8 @@ pub struct CheckRow {
     pub violations: usize,
     /// Draws the interpreter could not check completely.
     pub unverified: usize,
-    /// Translation: `ok (naga)`, `ok (naga, spirv-val)`, `unsupported (N)`,
+    /// Translation: `ok (naga)`, `ok (naga, spirv-val)`, `unsupported (N: codes)`
+    /// (how many constructs, and their [`translator::Construct::code`]s),
     /// `invalid` or `error`.
     pub translate: String,
     /// Device run: [`check_capture`] says `not requested`; a caller that
@@ -258,7 +259,7 @@ pub fn check_capture(capture: &Capture, opts: &CheckOptions) -> CheckRow {
                 None => "ok (naga)".into(),
             },
             Err(TranslateError::Unsupported(list)) => {
-                format!("unsupported ({})", list.0.len())
+                format!("unsupported ({}: {})", list.0.len(), list.codes().join(","))
             }
             Err(e) => {
                 row.fail(CheckError::Translate(Arc::new(e)));

@@ -426,8 +426,10 @@ pub struct Unsupported {
     pub pc: u32,
     /// The instruction's text.
     pub inst: String,
-    /// Why.
-    pub reason: String,
+    /// What cannot be translated (its `Display` is the reason text,
+    /// serialized as `reason`).
+    #[serde(rename = "reason")]
+    pub construct: crate::Construct,
 }
 
 /// A function: the whole translated shader.
@@ -926,7 +928,7 @@ impl std::fmt::Display for Func {
                         "  v{}: {} = unsupported {:?}",
                         v.0,
                         ty(inst.ty),
-                        self.unsupported[u as usize].reason
+                        self.unsupported[u as usize].construct.to_string()
                     )?,
                     Op::BlockParam(..) => {}
                 }

@@ -1,7 +1,8 @@
 //! RDNA2 vertex shaders to SPIR-V. The `shaderlift` command-line tool that
 //! drives it lives in its own crate (`cli/`, package `shaderlift`).
 //!
-//! [`translate`] runs the pipeline: decode → block graph → lifting into a
+//! [`translate`] runs the pipeline: one decode and one control-flow graph
+//! ([`analysis::cfg`], the tracer's) → lifting into a
 //! small typed SSA IR ([`ir`], [`lift`]) → passes ([`passes`]: parameter
 //! resolution, constant folding, dead-code removal) → structured control
 //! flow ([`structure`]) → SPIR-V 1.3 ([`emit`]) → naga validation. The
@@ -59,6 +60,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod construct;
 pub mod emit;
 pub mod host;
 pub mod ir;
@@ -67,6 +69,11 @@ pub mod manifest;
 pub mod passes;
 pub mod structure;
 
+pub use construct::{
+    Construct, Control, CrossLane, ExecRegion, Export, Form, Lds, Memory, OpcodeClass, StageKind,
+};
+
+use analysis::cfg::{Cfg, Program};
 use analysis::trace::ShaderTrace;
 use emit::{BindingSlots, Plan};
 use ir::{BufferAccess, ExportTarget, Func, Input, Load, Op, Source, SrcOrConst, Unsupported};
@@ -124,15 +131,29 @@ pub struct Translation {
     pub manifest: Manifest,
 }
 
-/// Every construct that kept a shader from translating, sorted by pc.
+/// Every construct that kept a shader from translating, sorted by pc. Each
+/// names what it is with a [`Construct`]; its `Display` lists them as
+/// `pc: instruction: reason`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnsupportedList(pub Vec<Unsupported>);
+
+impl UnsupportedList {
+    /// The classes of the constructs ([`Construct::code`]), sorted and
+    /// without repeats: what a summary shows in short
+    /// (`cross-lane,lds,...`).
+    pub fn codes(&self) -> Vec<&'static str> {
+        let mut codes: Vec<&'static str> = self.0.iter().map(|u| u.construct.code()).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        codes
+    }
+}
 
 impl fmt::Display for UnsupportedList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{} unsupported construct(s):", self.0.len())?;
         for u in &self.0 {
-            writeln!(f, "  pc {:#06x}: {}: {}", u.pc, u.inst, u.reason)?;
+            writeln!(f, "  pc {:#06x}: {}: {}", u.pc, u.inst, u.construct)?;
         }
         Ok(())
     }
@@ -155,6 +176,17 @@ pub enum TranslateError {
     TooManyParams(u32),
 }
 
+/// Decode the shader once, in its wave size, and build the one control-flow
+/// graph the lifter walks ([`analysis::cfg`], the tracer's).
+fn decode(input: &ShaderInput<'_>) -> (Program, Cfg) {
+    // Anything but 32 lanes is wave64, as `LiftOptions::wave64` says.
+    let lanes = if input.wave_size == 32 { 32 } else { 64 };
+    let mode = isa::Mode::with_wave_size(input.target, lanes);
+    let program = Program::decode(input.code, mode);
+    let cfg = Cfg::build(&program);
+    (program, cfg)
+}
+
 /// Translate a shader. `trace` names the descriptor of each buffer access
 /// (one binding per traced descriptor); without it every access goes
 /// through the fallback window.
@@ -170,7 +202,8 @@ pub fn translate(
         wave64: input.wave_size != 32,
         checked: opts.checked,
     };
-    let lifted = lift::lift(input.code, trace, lo);
+    let (program, cfg) = decode(input);
+    let lifted = lift::lift(&program, &cfg, trace, lo);
     let mut problems = lifted.problems.clone();
     match input.stage {
         Stage::Ps => problems.insert(
@@ -178,8 +211,7 @@ pub fn translate(
             Unsupported {
                 pc: 0,
                 inst: "(stage)".into(),
-                reason: "pixel shaders are not translated (this translator targets vertex stages)"
-                    .into(),
+                construct: StageKind::Pixel.into(),
             },
         ),
         Stage::Cs => problems.insert(
@@ -187,9 +219,7 @@ pub fn translate(
             Unsupported {
                 pc: 0,
                 inst: "(stage)".into(),
-                reason:
-                    "compute shaders are not translated (this translator targets vertex stages)"
-                        .into(),
+                construct: StageKind::Compute.into(),
             },
         ),
         _ => {}
@@ -221,7 +251,7 @@ pub fn translate(
             problems.push(Unsupported {
                 pc,
                 inst: "(control flow)".into(),
-                reason: e.to_string(),
+                construct: Control::Structure(e).into(),
             });
             Vec::new()
         }
@@ -257,7 +287,8 @@ pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: 
         wave64: input.wave_size != 32,
         checked: opts.checked,
     };
-    let mut f = lift::lift(input.code, trace, lo).b.func;
+    let (program, cfg) = decode(input);
+    let mut f = lift::lift(&program, &cfg, trace, lo).b.func;
     passes::resolve(&mut f);
     passes::fold(&mut f);
     passes::dce(&mut f);
@@ -368,10 +399,11 @@ fn raised_in_regions(
                     if let Some(&pc) = raises.get(&b) {
                         out.push(Unsupported {
                             pc,
-                            inst: format!("(EXEC write in block at pc {:#x})", f.blocks[b.0 as usize].pc),
-                            reason: format!(
-                                "may turn on lanes inside the region that the exec branch at pc {bpc:#x} skips per lane"
+                            inst: format!(
+                                "(EXEC write in block at pc {:#x})",
+                                f.blocks[b.0 as usize].pc
                             ),
+                            construct: ExecRegion::RaisesExec { branch: bpc }.into(),
                         });
                     }
                 }

@@ -13,6 +13,7 @@ use crate::ir::{
     fold_bin, fold_un, Block, Func, Input, Load, Op, Source, SrcOrConst, Term, Tri, Unsupported,
     Value,
 };
+use crate::ExecRegion;
 use std::collections::{HashMap, HashSet};
 
 fn soc(f: &Func, v: Value) -> Option<SrcOrConst> {
@@ -150,7 +151,7 @@ pub fn check(
         if let Op::Unsupported(u) = inst.op {
             if f.is_live(Value(i as u32)) {
                 let x = &f.unsupported[u as usize];
-                if seen.insert((x.pc, x.reason.clone())) {
+                if seen.insert((x.pc, &x.construct)) {
                     out.push(x.clone());
                 }
             }
@@ -166,9 +167,10 @@ pub fn check(
                             "s_cbranch_exec* (its region ends at pc {:#x})",
                             f.blocks[merge.0 as usize].pc
                         ),
-                        reason: format!(
-                            "{reg} is written inside an exec-masked region and read after it; whether the hardware ran the region depends on other lanes"
-                        ),
+                        construct: ExecRegion::ScalarReadAfter {
+                            register: reg.clone(),
+                        }
+                        .into(),
                     });
                 }
             }

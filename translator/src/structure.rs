@@ -8,6 +8,10 @@
 //! block reached from two arms) or where a back edge forms a loop.
 
 use crate::ir::{Block, Func, Term, Value};
+use petgraph::algo::dominators;
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::{Dfs, Reversed};
+use petgraph::Direction;
 
 /// One node of a structured sequence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,7 +50,7 @@ pub enum Node {
 }
 
 /// Why a graph could not be structured.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum StructureError {
     /// A loop of a shape that is not supported: more than one back edge,
     /// or an exit other than the branch at its end.
@@ -81,52 +85,93 @@ fn succs(t: &Term) -> ([Option<Block>; 2], bool) {
 }
 
 /// Structure the blocks reachable from the entry.
+///
+/// The graph algorithms are petgraph's, over a graph of the IR's blocks
+/// (successors in terminator order, `then` before `else`): the depth-first
+/// walk ([`petgraph::visit::Dfs`] for the preorder,
+/// [`analysis::cfg::reverse_postorder`] for the reverse postorder that tells
+/// back edges: an edge to a block no later in that order), and the
+/// post-dominators, [`petgraph::algo::dominators::simple_fast`] on the
+/// reversed graph without back edges, with a virtual exit after every block
+/// that has no other successor.
 pub fn structure(f: &Func) -> Result<Vec<Node>, StructureError> {
     let n = f.blocks.len();
     if n == 0 {
         return Ok(Vec::new());
     }
-    // Iterative DFS: postorder numbers and back edges (to a block still on
-    // the stack).
-    let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
-    let mut post = Vec::with_capacity(n);
-    let mut back: Vec<(usize, usize)> = Vec::new();
-    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
-    state[0] = 1;
-    while let Some(&mut (b, ref mut i)) = stack.last_mut() {
-        let (s, ok) = succs(&f.blocks[b].term);
-        if !ok {
-            return Err(StructureError::Unterminated { pc: f.blocks[b].pc });
-        }
-        if *i < 2 {
-            let k = *i;
-            *i += 1;
-            if let Some(t) = s[k] {
-                let t = t.0 as usize;
-                match state[t] {
-                    0 => {
-                        state[t] = 1;
-                        stack.push((t, 0));
-                    }
-                    1 => back.push((b, t)),
-                    _ => {}
-                }
-            }
-        } else {
-            state[b] = 2;
-            post.push(b);
-            stack.pop();
+    let mut g: DiGraph<(), ()> = DiGraph::with_capacity(n + 1, 2 * n + 1);
+    for _ in 0..=n {
+        g.add_node(());
+    }
+    for (b, bd) in f.blocks.iter().enumerate() {
+        // petgraph lists a node's neighbours last added first and the walk
+        // goes into the last listed one first: `then` is added first so it
+        // is walked first.
+        for t in succs(&bd.term).0.into_iter().flatten() {
+            g.add_edge(NodeIndex::new(b), NodeIndex::new(t.0 as usize), ());
         }
     }
+    let entry = NodeIndex::new(0);
+    // Preorder: the first block without a terminator stops everything.
+    let mut pre = vec![usize::MAX; n];
+    let mut dfs = Dfs::new(&g, entry);
+    let mut count = 0;
+    while let Some(b) = dfs.next(&g) {
+        let bd = &f.blocks[b.index()];
+        if !succs(&bd.term).1 {
+            return Err(StructureError::Unterminated { pc: bd.pc });
+        }
+        pre[b.index()] = count;
+        count += 1;
+    }
+    let (post_rev, rank) = analysis::cfg::reverse_postorder(&g, entry);
+    // Back edges: to a block no later in reverse postorder. They are
+    // checked in the order the walk meets them, which decides which of
+    // several malformed loops is named. From the walk's preorder `pre`,
+    // postorder `post` and subtree sizes, the position of a block's
+    // discovery among all discoveries and finishes is
+    // `pre + post + 1 - size` and of its finish `pre + size + post`; the
+    // walk examines a block's first edge right after discovering it and its
+    // second right after the first's subtree is finished (or right after
+    // the first edge, when that one is not a tree edge).
+    let reached = post_rev.len();
+    let post = |b: usize| reached - 1 - rank[b];
+    let targets = |b: usize| succs(&f.blocks[b].term).0.map(|t| t.map(|t| t.0 as usize));
+    let mut size = vec![0usize; n];
+    for &b in post_rev.iter().rev() {
+        let b = b.index();
+        let mut next = pre[b] + 1;
+        for t in targets(b).into_iter().flatten() {
+            // A tree edge discovers its target next.
+            if pre[t] == next {
+                next += size[t];
+            }
+        }
+        size[b] = next - pre[b];
+    }
+    let discovered = |b: usize| pre[b] + post(b) + 1 - size[b];
+    let finished = |b: usize| pre[b] + size[b] + post(b);
+    let mut back: Vec<((usize, usize), (usize, usize))> = Vec::new();
+    for &b in &post_rev {
+        let b = b.index();
+        let [first, second] = targets(b);
+        let tree_first = first.filter(|&t| pre[t] == pre[b] + 1);
+        for (k, t) in [first, second].into_iter().enumerate() {
+            let Some(t) = t else { continue };
+            if rank[t] <= rank[b] {
+                let at = match (k, tree_first) {
+                    (1, Some(c)) => finished(c),
+                    _ => discovered(b),
+                };
+                back.push(((at, k), (b, t)));
+            }
+        }
+    }
+    back.sort_unstable_by_key(|x| x.0);
+    let back: Vec<(usize, usize)> = back.into_iter().map(|x| x.1).collect();
     // Loops: one back edge per head, from a latch whose branch either goes
     // back or leaves; every other block of the loop stays inside it.
     let mut loops: Vec<Option<(usize, Block, bool)>> = vec![None; n]; // head -> (latch, exit, back_on)
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (b, bd) in f.blocks.iter().enumerate() {
-        for t in succs(&bd.term).0.into_iter().flatten() {
-            preds[t.0 as usize].push(b);
-        }
-    }
     for &(latch, head) in &back {
         let err = StructureError::Loop {
             pc: f.blocks[head].pc,
@@ -140,13 +185,15 @@ pub fn structure(f: &Func) -> Result<Vec<Node>, StructureError> {
             Term::Branch { then, els, .. } if els.block.0 as usize == head => (then.block, false),
             _ => return Err(err),
         };
+        // The body: the head and every block that reaches the latch
+        // without passing through the head.
         let mut body = vec![false; n];
         body[head] = true;
-        let mut st = vec![latch];
+        let mut st = vec![NodeIndex::new(latch)];
         while let Some(x) = st.pop() {
-            if !body[x] {
-                body[x] = true;
-                st.extend(preds[x].iter().copied());
+            if !body[x.index()] {
+                body[x.index()] = true;
+                st.extend(g.neighbors_directed(x, Direction::Incoming));
             }
         }
         for (x, inb) in body.iter().enumerate() {
@@ -163,44 +210,33 @@ pub fn structure(f: &Func) -> Result<Vec<Node>, StructureError> {
         }
         loops[head] = Some((latch, exit, back_on));
     }
-    let is_back = |b: usize, t: usize| back.contains(&(b, t));
-    // Post-dominators on the graph without back edges. Number 0 is the
-    // virtual exit; real blocks get 1 + their postorder index, so
-    // successors have smaller numbers.
-    const NONE: usize = usize::MAX;
-    let mut num = vec![NONE; n];
-    for (i, &b) in post.iter().enumerate() {
-        num[b] = i + 1;
+    // Post-dominators of the reachable blocks on the graph without back
+    // edges (acyclic, so they are exact), node `n` the virtual exit.
+    let exit = NodeIndex::new(n);
+    let mut dag: DiGraph<(), ()> = DiGraph::with_capacity(n + 1, 2 * n + 1);
+    for _ in 0..=n {
+        dag.add_node(());
     }
-    // ipdom as a node: NONE = virtual exit.
-    let mut ipdom = vec![NONE; n];
-    let numof = |x: usize, num: &Vec<usize>| if x == NONE { 0 } else { num[x] };
-    for &b in &post {
-        let (s, _) = succs(&f.blocks[b].term);
-        let mut cur: Option<usize> = None;
-        for t in s.into_iter().flatten() {
+    for &b in &post_rev {
+        let mut any = false;
+        for t in succs(&f.blocks[b.index()].term).0.into_iter().flatten() {
             let t = t.0 as usize;
-            if is_back(b, t) {
-                continue;
+            if rank[t] > rank[b.index()] {
+                dag.add_edge(b, NodeIndex::new(t), ());
+                any = true;
             }
-            cur = Some(match cur {
-                None => t,
-                Some(c) => {
-                    let (mut x, mut y) = (c, t);
-                    while x != y {
-                        while numof(x, &num) > numof(y, &num) {
-                            x = ipdom[x];
-                        }
-                        while numof(y, &num) > numof(x, &num) {
-                            y = ipdom[y];
-                        }
-                    }
-                    x
-                }
-            });
         }
-        ipdom[b] = cur.unwrap_or(NONE);
+        if !any {
+            dag.add_edge(b, exit, ());
+        }
     }
+    let pdom = dominators::simple_fast(Reversed(&dag), exit);
+    let ipdom = (0..n)
+        .map(|b| match pdom.immediate_dominator(NodeIndex::new(b)) {
+            Some(m) if m != exit => Some(Block(m.index() as u32)),
+            _ => None,
+        })
+        .collect();
     let mut st = Structurer {
         f,
         ipdom,
@@ -212,7 +248,8 @@ pub fn structure(f: &Func) -> Result<Vec<Node>, StructureError> {
 
 struct Structurer<'a> {
     f: &'a Func,
-    ipdom: Vec<usize>,
+    /// Immediate post-dominators (`None`: the virtual exit).
+    ipdom: Vec<Option<Block>>,
     seen: Vec<bool>,
     loops: Vec<Option<(usize, Block, bool)>>,
 }
@@ -274,8 +311,7 @@ impl Structurer<'_> {
                 }
                 Term::Jump(e) => b = e.block,
                 Term::Branch { cond, then, els } => {
-                    let m = self.ipdom[bi];
-                    let merge = (m != usize::MAX).then_some(Block(m as u32));
+                    let merge = self.ipdom[bi];
                     let t = self.seq(then.block, merge, latch)?;
                     let e = self.seq(els.block, merge, latch)?;
                     out.push(Node::If {

@@ -36,7 +36,11 @@ fn asm(t: &Translation) -> String {
 
 fn unsupported(r: Result<Translation, TranslateError>) -> Vec<(u32, String)> {
     match r {
-        Err(TranslateError::Unsupported(l)) => l.0.into_iter().map(|u| (u.pc, u.reason)).collect(),
+        Err(TranslateError::Unsupported(l)) => {
+            l.0.into_iter()
+                .map(|u| (u.pc, u.construct.to_string()))
+                .collect()
+        }
         Ok(_) => panic!("translated, expected a refusal"),
         Err(e) => panic!("expected unsupported constructs, got {e}"),
     }
@@ -199,6 +203,49 @@ fn every_unsupported_construct_is_listed_with_its_pc() {
     let u = unsupported(run(&many, Options::default()));
     let pcs: Vec<u32> = u.iter().map(|x| x.0).collect();
     assert_eq!(pcs, vec![0x0, 0x8, 0x10, 0x1c], "{u:?}");
+}
+
+#[test]
+fn unsupported_constructs_are_typed_values_with_a_short_code() {
+    use translator::{Construct, CrossLane, Lds};
+    let many = [
+        0xd7650001, 0x000100c1, // v_mbcnt_lo_u32_b32 v1, -1, 0
+        0xd8340000, 0x00000001, // ds_write_b32 v1, v0
+        0xd7600004, 0x00010300, // v_readlane_b32 s4, v0, 1
+        0x7e040204, // v_mov_b32_e32 v2, s4
+        0xd8340004, 0x00000201, // ds_write_b32 v1, v2 offset:4
+        0xf80008cf, 0x00000000, // exp pos0 v0, v0, v0, v0 done
+        0xbf810000, // s_endpgm
+    ];
+    let list = match run(&many, Options::default()) {
+        Err(TranslateError::Unsupported(l)) => l,
+        Ok(_) => panic!("translated, expected a refusal"),
+        Err(e) => panic!("expected unsupported constructs, got {e}"),
+    };
+    let got: Vec<(u32, &Construct)> = list.0.iter().map(|u| (u.pc, &u.construct)).collect();
+    assert_eq!(
+        got,
+        vec![
+            (0x0, &Construct::CrossLane(CrossLane::Mbcnt)),
+            (0x8, &Construct::Lds(Lds::Access)),
+            (0x10, &Construct::CrossLane(CrossLane::Readlane)),
+            (0x1c, &Construct::Lds(Lds::Access)),
+        ]
+    );
+    let codes: Vec<&str> = list.0.iter().map(|u| u.construct.code()).collect();
+    assert_eq!(codes, ["cross-lane", "lds", "cross-lane", "lds"]);
+    assert_eq!(list.codes(), ["cross-lane", "lds"]);
+    // The text is the value's Display, as the list prints it.
+    assert!(list.to_string().contains(&format!(
+        "v_mbcnt_lo_u32_b32 v1, -1, 0: {}",
+        CrossLane::Mbcnt
+    )));
+    // Negative control: a translatable program lists nothing.
+    let mut plain = many;
+    for w in &mut plain[..9] {
+        *w = 0xbf800000; // s_nop 0
+    }
+    run(&plain, Options::default()).unwrap();
 }
 
 #[test]

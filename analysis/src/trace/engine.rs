@@ -9,7 +9,6 @@ use isa::family::buf::{self, BufKind};
 use isa::family::smem::SmemAddress;
 use isa::operand::{inline_b32, inline_b64};
 use isa::{Abi, Access, Family, Implicit, Instruction, Modifiers, Operand, Stage, ValType};
-use petgraph::graph::DiGraph;
 use petgraph::graph::NodeIndex;
 use petgraph::visit::EdgeRef;
 use std::collections::HashMap;
@@ -429,7 +428,7 @@ impl<'a> Engine<'a> {
         let cfg = self.cfg;
         let g = &cfg.graph;
         let nb = g.node_count();
-        let (order, rpo_of) = reverse_postorder(g, entry);
+        let (order, rpo_of) = crate::cfg::reverse_postorder(g, entry);
         let mut restarts = 0;
         loop {
             if restarts > 0 {
@@ -1590,44 +1589,6 @@ impl InStates {
     fn bump(&mut self) {
         self.version += 1;
     }
-}
-
-/// The blocks reachable from `entry`, in reverse postorder: exactly the
-/// order of petgraph's `DfsPostOrder` from `entry`, reversed (successors
-/// are pushed in `neighbors` order, a node is finished when it comes back
-/// to the top of the stack). Also each block's position in that order
-/// (`usize::MAX` for blocks not reached).
-fn reverse_postorder(
-    g: &DiGraph<crate::cfg::Block, crate::cfg::Edge>,
-    entry: NodeIndex,
-) -> (Vec<NodeIndex>, Vec<usize>) {
-    // The marks become the positions at the end.
-    const NEW: usize = usize::MAX;
-    const DISCOVERED: usize = usize::MAX - 1;
-    const FINISHED: usize = usize::MAX - 2;
-    let mut mark = vec![NEW; g.node_count()];
-    let mut stack = vec![entry];
-    let mut order = Vec::with_capacity(g.node_count());
-    while let Some(&n) = stack.last() {
-        match mark[n.index()] {
-            NEW => {
-                mark[n.index()] = DISCOVERED;
-                stack.extend(g.neighbors(n).filter(|s| mark[s.index()] == NEW));
-            }
-            m => {
-                stack.pop();
-                if m == DISCOVERED {
-                    mark[n.index()] = FINISHED;
-                    order.push(n);
-                }
-            }
-        }
-    }
-    order.reverse();
-    for (i, n) in order.iter().enumerate() {
-        mark[n.index()] = i;
-    }
-    (order, mark)
 }
 
 /// Pending blocks by reverse-postorder position; the lowest goes first.

@@ -1,11 +1,30 @@
-//! The block graph (branch targets and the instructions after branches
-//! start blocks), the walk over it in reverse postorder, and the joins:
-//! registers that disagree where edges meet become block parameters.
+//! The walk over the analysis CFG's blocks in reverse postorder, and the
+//! joins: registers that disagree where edges meet become block
+//! parameters.
+//!
+//! The blocks come from [`analysis::cfg::Cfg`], one decode and one graph
+//! for the tracer and the translator. The lifter follows its own edges
+//! between them (`Exit`): `s_endpgm`/`s_code_end`, `s_branch` and the six
+//! `s_cbranch_*` it translates end a block as the graph says, while every
+//! other block end the graph has (an instruction it does not follow, such
+//! as `s_setpc_b64`, `s_call_b64`, `s_cbranch_cdbg*` or `s_endpgm_saved`)
+//! is lifted as an instruction, which refuses it, and the walk goes on at
+//! the next block: a failing translation lists what follows such an
+//! instruction too. So a lifter block is a run of the CFG's blocks: one
+//! block and those after it that only the lifter goes straight on into and
+//! no translated branch targets (almost always the block alone). The runs
+//! keep the IR's blocks, and the pcs its messages name, what they were
+//! before the lifter used the analysis CFG.
 
 use super::state::{reg_name, Half, Sgpr, State};
 use super::Lifter;
 use crate::ir::{Block, Edge, Term, Ty, Value};
-use isa::{Decoder, Instruction, Operand, ValType};
+use crate::{Construct, Control};
+use analysis::cfg::{Cfg, Cond, EdgeKind, Program, Terminator};
+use isa::{Instruction, Opcode, Operand, ValType};
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
+use petgraph::Direction;
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,34 +34,49 @@ pub(super) enum EdgeSlot {
     Else,
 }
 
-pub(super) struct StaticBlock {
-    pub(super) start: usize,
-    pub(super) end: usize,
-    pub(super) succ: Vec<usize>,
-}
-
 /// A loop head's parameters: register slot and mask half (`None`: a word).
 pub(super) type ParamKinds = Vec<(usize, Option<Half>)>;
 
-pub(super) type Decoded = Vec<(u32, Result<Instruction, isa::DecodeError>)>;
-
-pub(super) fn branch_target(pc: u32, inst: &Instruction) -> Option<i64> {
-    match inst.operands.first().map(|s| s.op) {
-        Some(Operand::Imm(off)) => Some(pc as i64 + 4 + 4 * off as i64),
-        _ => None,
-    }
+/// How the lifter leaves a block (targets are block numbers: of the CFG's
+/// blocks, then of the lifter's runs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Exit {
+    /// `s_endpgm` or `s_code_end`: the program ends.
+    Return,
+    /// `s_branch` to the block of its taken edge (`None`: the target is
+    /// outside the code or inside an instruction).
+    Jump(Option<usize>),
+    /// `s_cbranch_scc0/scc1/vccz/vccnz/execz/execnz`: to the taken edge's
+    /// block or the next one.
+    Cond(Option<usize>),
+    /// Anything else: the last instruction is lifted like the others and
+    /// the walk goes on at the next block.
+    Fall,
 }
 
-pub(super) fn is_cbranch(name: &str) -> bool {
-    matches!(
-        name,
-        "s_cbranch_scc0"
-            | "s_cbranch_scc1"
-            | "s_cbranch_vccz"
-            | "s_cbranch_vccnz"
-            | "s_cbranch_execz"
-            | "s_cbranch_execnz"
-    )
+/// The lifter's exit from block `n`.
+fn exit_of(program: &Program, cfg: &Cfg, n: NodeIndex) -> Exit {
+    let blk = cfg.block(n);
+    let taken = || {
+        cfg.graph
+            .edges(n)
+            .find(|e| e.weight().kind == EdgeKind::Taken)
+            .map(|e| e.target().index())
+    };
+    match blk.term {
+        Terminator::End => {
+            let last = &program.lines[blk.lines.end as usize - 1];
+            match &last.inst {
+                Ok(i) if i.opcode == Opcode::S_ENDPGM || i.opcode == Opcode::S_CODE_END => {
+                    Exit::Return
+                }
+                _ => Exit::Fall,
+            }
+        }
+        Terminator::Branch { .. } => Exit::Jump(taken()),
+        Terminator::CondBranch { cond, .. } if cond != Cond::Debug => Exit::Cond(taken()),
+        _ => Exit::Fall,
+    }
 }
 
 /// Mark the register slots an instruction may write (0..128 scalar codes,
@@ -83,144 +117,108 @@ pub(super) fn mark_writes(inst: &Instruction, wave64: bool, w: &mut [bool]) {
 }
 
 impl Lifter<'_> {
-    pub(super) fn run(&mut self, code: &[u8]) {
-        let mode = isa::Mode::with_wave_size(self.o.target, if self.o.wave64 { 64 } else { 32 });
-        let insts: Decoded = Decoder::new(code, mode)
-            .map(|(pc, r)| (pc as u32, r))
-            .collect();
-        if insts.is_empty() {
+    pub(super) fn run(&mut self, program: &Program, cfg: &Cfg) {
+        let Some(entry) = cfg.entry.filter(|_| !program.lines.is_empty()) else {
             self.text = String::new();
-            self.problem("the shader has no code");
+            self.problem(Control::NoCode);
             self.b.terminate(Term::Return);
             return;
-        }
-        self.undefined_entry_vgprs(&insts);
-        let index_of: HashMap<u32, usize> = insts
-            .iter()
-            .enumerate()
-            .map(|(i, (pc, _))| (*pc, i))
+        };
+        self.undefined_entry_vgprs(program);
+        // The lifter's blocks: runs of the CFG's blocks, each starting at
+        // the entry, after a block the lifter does not go straight on from,
+        // or at a translated branch's target.
+        let cfg_exits: Vec<Exit> = cfg
+            .graph
+            .node_indices()
+            .map(|n| exit_of(program, cfg, n))
             .collect();
-        // Leaders.
-        let mut leader = vec![false; insts.len() + 1];
-        leader[0] = true;
-        for (i, (pc, r)) in insts.iter().enumerate() {
-            if let Ok(inst) = r {
-                let name = inst.opcode.name();
-                if name == "s_branch" || is_cbranch(name) {
-                    if let Some(t) = branch_target(*pc, inst) {
-                        if let Some(&ti) = u32::try_from(t).ok().and_then(|t| index_of.get(&t)) {
-                            leader[ti] = true;
-                        }
-                    }
-                    leader[i + 1] = true;
-                } else if name == "s_endpgm" || name == "s_code_end" {
-                    leader[i + 1] = true;
-                }
+        let nc = cfg_exits.len();
+        let mut leader = vec![false; nc];
+        leader[entry.index()] = true;
+        for (n, exit) in cfg_exits.iter().enumerate() {
+            if let Exit::Jump(Some(t)) | Exit::Cond(Some(t)) = *exit {
+                leader[t] = true;
+            }
+            if *exit != Exit::Fall && n + 1 < nc {
+                leader[n + 1] = true;
             }
         }
-        let mut blocks: Vec<StaticBlock> = Vec::new();
-        let mut block_of = vec![0usize; insts.len()];
-        let mut i = 0;
-        while i < insts.len() {
-            let start = i;
-            i += 1;
-            while i < insts.len() && !leader[i] {
-                i += 1;
+        // Per run: its first and last CFG block; and each CFG block's run.
+        let mut runs: Vec<(usize, usize)> = Vec::with_capacity(nc);
+        let mut run_of = vec![0usize; nc];
+        for n in 0..nc {
+            if leader[n] || runs.is_empty() {
+                runs.push((n, n));
             }
-            for bo in block_of.iter_mut().take(i).skip(start) {
-                *bo = blocks.len();
+            if let Some(r) = runs.last_mut() {
+                r.1 = n;
             }
-            blocks.push(StaticBlock {
-                start,
-                end: i,
-                succ: Vec::new(),
-            });
+            run_of[n] = runs.len() - 1;
         }
-        // Successors (targets resolved; bad targets become problems later).
-        for blk in blocks.iter_mut() {
-            let last = blk.end - 1;
-            let (pc, r) = &insts[last];
-            let mut succ = Vec::new();
-            let fall = (last + 1 < insts.len()).then(|| block_of[last + 1]);
-            match r {
-                Ok(inst) => {
-                    let name = inst.opcode.name();
-                    let target = || {
-                        branch_target(*pc, inst)
-                            .and_then(|t| u32::try_from(t).ok())
-                            .and_then(|t| index_of.get(&t))
-                            .map(|&ti| block_of[ti])
-                    };
-                    if name == "s_branch" {
-                        succ.extend(target());
-                    } else if is_cbranch(name) {
-                        succ.extend(target());
-                        succ.extend(fall);
-                    } else if name != "s_endpgm" && name != "s_code_end" {
-                        succ.extend(fall);
-                    }
-                }
-                Err(_) => succ.extend(fall),
-            }
-            blk.succ = succ;
+        let nb = runs.len();
+        let lines = |r: usize| {
+            let (first, last) = runs[r];
+            let start = cfg.block(NodeIndex::new(first)).lines.start as usize;
+            let end = cfg.block(NodeIndex::new(last)).lines.end as usize;
+            &program.lines[start..end]
+        };
+        let start_pc = |r: usize| cfg.block(NodeIndex::new(runs[r].0)).start;
+        let exits: Vec<Exit> = runs
+            .iter()
+            .map(|&(_, last)| match cfg_exits[last] {
+                Exit::Jump(t) => Exit::Jump(t.map(|t| run_of[t])),
+                Exit::Cond(t) => Exit::Cond(t.map(|t| run_of[t])),
+                e => e,
+            })
+            .collect();
+        // The lifter's edges: the exits, the taken edge first (the walk goes
+        // into it first).
+        let next = |n: usize| (n + 1 < nb).then_some(n + 1);
+        let mut flow: DiGraph<(), ()> = DiGraph::with_capacity(nb, 2 * nb);
+        for _ in 0..nb {
+            flow.add_node(());
         }
-        // Reverse postorder.
-        let mut order = Vec::new();
-        let mut seen = vec![false; blocks.len()];
-        let mut stack = vec![(0usize, 0usize)];
-        seen[0] = true;
-        while let Some(&mut (bi, ref mut k)) = stack.last_mut() {
-            if *k < blocks[bi].succ.len() {
-                let t = blocks[bi].succ[*k];
-                *k += 1;
-                if !seen[t] {
-                    seen[t] = true;
-                    stack.push((t, 0));
-                }
-            } else {
-                order.push(bi);
-                stack.pop();
+        for (n, exit) in exits.iter().enumerate() {
+            let (t, f) = match *exit {
+                Exit::Return => (None, None),
+                Exit::Jump(t) => (t, None),
+                Exit::Cond(t) => (t, next(n)),
+                Exit::Fall => (None, next(n)),
+            };
+            for s in [t, f].into_iter().flatten() {
+                flow.add_edge(NodeIndex::new(n), NodeIndex::new(s), ());
             }
         }
-        order.reverse();
-        let mut rank = vec![usize::MAX; blocks.len()];
-        for (r, &bi) in order.iter().enumerate() {
-            rank[bi] = r;
-        }
+        let entry = NodeIndex::new(run_of[entry.index()]);
+        let (order, rank) = analysis::cfg::reverse_postorder(&flow, entry);
         // Loops: a back edge goes to a block no later in reverse postorder.
         // The registers written anywhere in a loop's body become parameters
         // of its head.
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
-        for (bi, b) in blocks.iter().enumerate() {
-            for &t in &b.succ {
-                preds[t].push(bi);
-            }
-        }
         let mut loop_writes: HashMap<usize, Vec<bool>> = HashMap::new();
-        for bi in 0..blocks.len() {
-            if rank[bi] == usize::MAX {
-                continue;
-            }
-            for &t in &blocks[bi].succ {
-                if rank[t] > rank[bi] {
+        for &b in &order {
+            for t in flow.neighbors(b) {
+                if rank[t.index()] > rank[b.index()] {
                     continue;
                 }
-                let mut body = vec![false; blocks.len()];
-                body[t] = true;
-                let mut stack = vec![bi];
+                let mut body = vec![false; nb];
+                body[t.index()] = true;
+                let mut stack = vec![b];
                 while let Some(x) = stack.pop() {
-                    if !body[x] {
-                        body[x] = true;
-                        stack.extend(preds[x].iter().copied());
+                    if !body[x.index()] {
+                        body[x.index()] = true;
+                        stack.extend(flow.neighbors_directed(x, Direction::Incoming));
                     }
                 }
-                let w = loop_writes.entry(t).or_insert_with(|| vec![false; 385]);
+                let w = loop_writes
+                    .entry(t.index())
+                    .or_insert_with(|| vec![false; 385]);
                 for (x, inb) in body.iter().enumerate() {
                     if !inb {
                         continue;
                     }
-                    for (_, r) in &insts[blocks[x].start..blocks[x].end] {
-                        if let Ok(inst) = r {
+                    for l in lines(x) {
+                        if let Ok(inst) = &l.inst {
                             mark_writes(inst, self.o.wave64, w);
                         }
                     }
@@ -228,29 +226,29 @@ impl Lifter<'_> {
             }
         }
         let mut heads: HashMap<usize, (Block, ParamKinds)> = HashMap::new();
-        let mut pending: Vec<Vec<(Block, EdgeSlot, State)>> = vec![Vec::new(); blocks.len()];
-        let mut ir_of: Vec<Option<Block>> = vec![None; blocks.len()];
+        let mut pending: Vec<Vec<(Block, EdgeSlot, State)>> = vec![Vec::new(); nb];
         let entry_state = self.st.clone();
-        self.b.func.blocks[0].pc = insts[blocks[0].start].0;
-        if loop_writes.contains_key(&0) {
+        self.b.func.blocks[0].pc = start_pc(entry.index());
+        let ei = entry.index();
+        if loop_writes.contains_key(&ei) {
             // A loop at the entry: the entry block becomes its preheader.
             self.b.terminate(Term::Jump(Edge {
                 block: Block(u32::MAX),
                 args: Vec::new(),
             }));
-            pending[0].push((Block(0), EdgeSlot::Jump, entry_state.clone()));
+            pending[ei].push((Block(0), EdgeSlot::Jump, entry_state.clone()));
         }
-        for &bi in &order {
+        for &node in &order {
+            let bi = node.index();
             let incoming = std::mem::take(&mut pending[bi]);
-            let (start_pc, _) = insts[blocks[bi].start];
-            let blk = if bi == 0 && !loop_writes.contains_key(&0) {
+            let blk = if bi == ei && !loop_writes.contains_key(&ei) {
                 self.st = entry_state.clone();
                 Block(0)
             } else {
                 if incoming.is_empty() {
                     continue;
                 }
-                let blk = self.b.new_block(start_pc);
+                let blk = self.b.new_block(start_pc(bi));
                 match loop_writes.get(&bi) {
                     Some(w) => {
                         let w = w.clone();
@@ -261,96 +259,86 @@ impl Lifter<'_> {
                 }
                 blk
             };
-            ir_of[bi] = Some(blk);
             self.b.cur = Some(blk);
-            // Body.
-            let sb = &blocks[bi];
-            let mut term: Option<(usize, u32, Instruction)> = None;
-            let ended = false;
-            for (idx, (pc, r)) in insts.iter().enumerate().take(sb.end).skip(sb.start) {
-                self.pc = *pc;
-                match r {
+            // Body: every instruction but a terminator the exit handles.
+            let exit = exits[bi];
+            let body = lines(bi);
+            let lifted = match exit {
+                Exit::Fall => body.len(),
+                _ => body.len() - 1,
+            };
+            for l in &body[..lifted] {
+                self.pc = l.pc;
+                match &l.inst {
                     Err(e) => {
                         self.text = format!("{e}");
                         self.text_valid = true;
                         self.cur = None;
-                        self.problem("undecodable bytes");
+                        self.problem(Construct::Undecodable);
                     }
                     Ok(inst) => {
                         self.cur = Some(*inst);
                         self.text_valid = false;
-                        let name = inst.opcode.name();
-                        if idx + 1 == sb.end
-                            && (name == "s_branch"
-                                || is_cbranch(name)
-                                || name == "s_endpgm"
-                                || name == "s_code_end")
-                        {
-                            term = Some((idx, *pc, *inst));
-                        } else {
-                            self.inst(inst);
-                        }
+                        self.inst(inst);
                     }
                 }
             }
             // Terminator.
-            let fall = (sb.end < insts.len()).then(|| block_of[sb.end]);
+            let fall = next(bi);
             let mut edges: Vec<(usize, EdgeSlot)> = Vec::new();
             let mut branch_cond: Option<(Value, bool)> = None;
-            if ended {
-                self.b.terminate(Term::Return);
-            } else if let Some((_, pc, inst)) = term {
-                self.pc = pc;
+            if let Some(term) = body.get(lifted) {
+                let Ok(inst) = term.inst else {
+                    // Only a decoded branch or end is a terminator.
+                    continue;
+                };
+                self.pc = term.pc;
                 self.cur = Some(inst);
                 self.text_valid = false;
-                let name = inst.opcode.name();
-                let target = branch_target(pc, &inst)
-                    .and_then(|t| u32::try_from(t).ok())
-                    .and_then(|t| index_of.get(&t))
-                    .map(|&ti| block_of[ti]);
-                if name == "s_endpgm" || name == "s_code_end" {
-                    self.b.terminate(Term::Return);
-                } else if target.is_none() {
-                    self.problem("the branch target is outside the code or inside an instruction");
-                    self.b.terminate(Term::Return);
-                } else if name == "s_branch" {
-                    edges.push((target.unwrap_or(0), EdgeSlot::Jump));
-                } else {
-                    let t = target.unwrap_or(0);
-                    let (cond, divergent) = self.branch_cond(name);
-                    match self.b.func.konst(cond) {
-                        Some(c) => {
-                            if c != 0 {
-                                edges.push((t, EdgeSlot::Jump));
-                            } else {
-                                match fall {
-                                    Some(f) => edges.push((f, EdgeSlot::Jump)),
-                                    None => {
-                                        self.problem("execution runs past the end of the code");
-                                        self.b.terminate(Term::Return);
+                match exit {
+                    Exit::Return => self.b.terminate(Term::Return),
+                    Exit::Jump(None) | Exit::Cond(None) => {
+                        self.problem(Control::BranchTarget);
+                        self.b.terminate(Term::Return);
+                    }
+                    Exit::Jump(Some(t)) => edges.push((t, EdgeSlot::Jump)),
+                    Exit::Cond(Some(t)) => {
+                        let (cond, divergent) = self.branch_cond(inst.opcode.name());
+                        match self.b.func.konst(cond) {
+                            Some(c) => {
+                                if c != 0 {
+                                    edges.push((t, EdgeSlot::Jump));
+                                } else {
+                                    match fall {
+                                        Some(f) => edges.push((f, EdgeSlot::Jump)),
+                                        None => {
+                                            self.problem(Control::OffEnd);
+                                            self.b.terminate(Term::Return);
+                                        }
                                     }
                                 }
                             }
+                            None => match fall {
+                                Some(f) if f == t => edges.push((t, EdgeSlot::Jump)),
+                                Some(f) => {
+                                    edges.push((t, EdgeSlot::Then));
+                                    edges.push((f, EdgeSlot::Else));
+                                    branch_cond = Some((cond, divergent));
+                                }
+                                None => {
+                                    self.problem(Control::OffEnd);
+                                    self.b.terminate(Term::Return);
+                                }
+                            },
                         }
-                        None => match fall {
-                            Some(f) if f == t => edges.push((t, EdgeSlot::Jump)),
-                            Some(f) => {
-                                edges.push((t, EdgeSlot::Then));
-                                edges.push((f, EdgeSlot::Else));
-                                branch_cond = Some((cond, divergent));
-                            }
-                            None => {
-                                self.problem("execution runs past the end of the code");
-                                self.b.terminate(Term::Return);
-                            }
-                        },
                     }
+                    Exit::Fall => {}
                 }
             } else {
                 match fall {
                     Some(f) => edges.push((f, EdgeSlot::Jump)),
                     None => {
-                        self.problem("execution runs past the end of the code (no s_endpgm)");
+                        self.problem(Control::OffEndNoEndpgm);
                         self.b.terminate(Term::Return);
                     }
                 }
@@ -378,10 +366,9 @@ impl Lifter<'_> {
                 for (target, slot) in edges {
                     if rank[target] <= rank[bi] {
                         if let Some((_, true)) = branch_cond {
-                            self.problem(format!(
-                                "the loop back to pc {:#x} repeats per lane (its condition depends on EXEC); each lane would stop on its own",
-                                insts[blocks[target].start].0
-                            ));
+                            self.problem(Control::PerLaneLoop {
+                                head: start_pc(target),
+                            });
                         }
                         match heads.get(&target).cloned() {
                             Some((hb, kinds)) => {
@@ -389,10 +376,9 @@ impl Lifter<'_> {
                                 self.set_edge(blk, slot, Edge { block: hb, args });
                             }
                             None => {
-                                self.problem(format!(
-                                    "a back edge to pc {:#x} enters a loop head that was never reached",
-                                    insts[blocks[target].start].0
-                                ));
+                                self.problem(Control::UnreachedLoopHead {
+                                    head: start_pc(target),
+                                });
                                 self.b.terminate(Term::Return);
                                 break;
                             }
@@ -403,7 +389,6 @@ impl Lifter<'_> {
                 }
             }
         }
-        let _ = ir_of;
     }
 
     pub(super) fn set_edge(&mut self, from: Block, slot: EdgeSlot, e: Edge) {

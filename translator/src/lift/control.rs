@@ -6,6 +6,7 @@ use super::state::Sgpr;
 use super::Lifter;
 use crate::ir::{Bin, ICmp, Ty, Un, Value};
 use crate::manifest::Dropped;
+use crate::{CrossLane, OpcodeClass};
 use isa::{Instruction, Modifiers};
 
 impl Lifter<'_> {
@@ -61,10 +62,10 @@ impl Lifter<'_> {
                         reason: "NGG GS_ALLOC_REQ: the host does primitive assembly".into(),
                     });
                 } else {
-                    self.problem("s_sendmsg other than GS_ALLOC_REQ");
+                    self.unhandled(OpcodeClass::Message);
                 }
             }
-            _ => self.problem("unsupported program-control instruction"),
+            _ => self.unhandled(OpcodeClass::ProgramControl),
         }
     }
 
@@ -84,10 +85,7 @@ impl Lifter<'_> {
                         let bit = self.mask_at(106);
                         match self.b.func.konst(bit) {
                             Some(c) => self.b.bool(c == 0),
-                            None => self.unsup(
-                                Ty::Bool,
-                                "a branch on whether every lane's VCC bit is 0 needs all lanes",
-                            ),
+                            None => self.unsup(Ty::Bool, CrossLane::VccBranch),
                         }
                     }
                 };

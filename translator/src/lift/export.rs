@@ -4,6 +4,7 @@
 use super::Lifter;
 use crate::ir::{Effect, ExportTarget};
 use crate::manifest::Dropped;
+use crate::Export;
 use isa::{Instruction, Modifiers, Operand};
 
 impl Lifter<'_> {
@@ -25,16 +26,16 @@ impl Lifter<'_> {
             }
             9 => return,
             0..=8 => {
-                self.problem("colour/depth export (fragment shaders are not translated)");
+                self.problem(Export::ColourDepth);
                 return;
             }
             _ => {
-                self.problem("export to an unsupported target");
+                self.problem(Export::Target);
                 return;
             }
         };
         if m.compr {
-            self.problem("compressed (16-bit) export");
+            self.problem(Export::Compressed);
             return;
         }
         let mut values = [None; 4];

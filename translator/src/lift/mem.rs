@@ -3,6 +3,7 @@
 
 use super::Lifter;
 use crate::ir::{Bin, BufferAccess, Effect, Load, Value};
+use crate::{Lds, Memory, OpcodeClass};
 use isa::family::buf::BufMods;
 use isa::{Instruction, Modifiers, Operand};
 
@@ -16,11 +17,11 @@ impl Lifter<'_> {
         }
         let buffer = name.starts_with("s_buffer_load_dword");
         if !(name.starts_with("s_load_dword") || buffer) {
-            self.problem("unsupported scalar memory instruction");
+            self.unhandled(OpcodeClass::ScalarMemory);
             return;
         }
         let Some(addr) = isa::family::smem::SmemAddress::of(inst) else {
-            self.problem("scalar load without an address");
+            self.problem(Memory::ScalarNoAddress);
             return;
         };
         let Some(&dst) = inst.operands.first() else {
@@ -90,16 +91,16 @@ impl Lifter<'_> {
         };
         let m: BufMods = m;
         if m.lds {
-            self.problem("buffer load into LDS");
+            self.problem(Lds::BufferLoad);
             return;
         }
         if m.tfe {
-            self.problem("buffer access with tfe");
+            self.problem(Memory::Tfe);
             return;
         }
         let ops = inst.operands.as_slice();
         if ops.len() < 4 {
-            self.problem("buffer access without data");
+            self.problem(Memory::NoData);
             return;
         }
         let (vdata, vaddr, srsrc, soffset) = (ops[0], ops[1], ops[2], ops[3]);
@@ -144,9 +145,9 @@ impl Lifter<'_> {
                 let n32 = parts.iter().filter(|p| **p == "32").count() as u8;
                 let tyname = parts.last().copied().unwrap_or("");
                 if n32 == 0 || n32 as usize + 1 != parts.len() {
-                    self.problem(format!(
-                        "typed buffer load with format {fname} (only 32-bit-per-component formats are translated)"
-                    ));
+                    self.problem(Memory::TypedFormat {
+                        format: fname.into(),
+                    });
                     return;
                 }
                 Kind::Format {
@@ -156,19 +157,19 @@ impl Lifter<'_> {
                 }
             }
             _ if name.starts_with("buffer_load_format") || name.starts_with("tbuffer_load") => {
-                self.problem("format load whose conversion the descriptor decides at run time");
+                self.problem(Memory::RuntimeFormat);
                 return;
             }
             _ if name.starts_with("buffer_store") || name.starts_with("tbuffer_store") => {
-                self.problem("buffer stores are not translated (vertex shaders only)");
+                self.problem(Memory::BufferStore);
                 return;
             }
             _ if name.starts_with("buffer_atomic") => {
-                self.problem("buffer atomics are not translated");
+                self.problem(Memory::BufferAtomic);
                 return;
             }
             _ => {
-                self.problem("unsupported buffer instruction");
+                self.unhandled(OpcodeClass::Buffer);
                 return;
             }
         };

@@ -1,8 +1,8 @@
 //! From decoded instructions to IR.
 //!
-//! The lifter builds a block graph from the code (branch targets and the
-//! instructions after branches start blocks), then walks it in reverse
-//! postorder, running each block symbolically over a register state: every
+//! The lifter walks the blocks of the analysis CFG ([`analysis::cfg::Cfg`],
+//! the graph the tracer uses) in reverse postorder, running each block
+//! symbolically over a register state: every
 //! SGPR, VGPR and SCC holds an IR value. Joins turn disagreeing registers
 //! into block parameters. The [`crate::ir::Builder`] folds constants as it
 //! goes, so a conditional branch whose condition is constant for the chosen
@@ -35,8 +35,9 @@
 //! - `state`: the register state the lifter keeps (an `Sgpr` per scalar
 //!   code, a value per VGPR, SCC) and reading and writing it, lane masks
 //!   included;
-//! - `blocks`: the block graph, the walk in reverse postorder and the joins
-//!   that turn disagreeing registers into block parameters;
+//! - `blocks`: the lifter's edges over the CFG's blocks, the walk in
+//!   reverse postorder and the joins that turn disagreeing registers into
+//!   block parameters;
 //! - `control`: program control (`s_branch`, `s_cbranch_*`, the other SOPP
 //!   instructions) and whether an instruction may raise EXEC;
 //! - `salu`, `valu`: scalar and vector ALU instructions;
@@ -53,6 +54,8 @@ mod valu;
 
 use crate::ir::{Block, Builder, Effect, Input, Source, Ty, Unsupported, Value};
 use crate::manifest::{Dropped, SystemSgpr};
+use crate::{Construct, Lds, Memory, OpcodeClass};
+use analysis::cfg::{Cfg, Program};
 use analysis::trace::ShaderTrace;
 use isa::{Abi, Formatter, Instruction, OpSpace, Operand, Stage, Target};
 use state::{Half, Sgpr, State};
@@ -141,8 +144,9 @@ fn ngg_system_sgprs(abi: &Abi, wave64: bool) -> Vec<SystemSgpr> {
     out
 }
 
-/// Lift `code`.
-pub fn lift(code: &[u8], trace: Option<&ShaderTrace>, o: LiftOptions) -> Lifted {
+/// Lift a decoded program over its control-flow graph (`cfg` is
+/// [`Cfg::build`] of `program`, which was decoded in `o`'s wave size).
+pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOptions) -> Lifted {
     let mut b = Builder::new();
     let fmt = Formatter::new(o.target);
     let zero = b.u32(0);
@@ -199,7 +203,7 @@ pub fn lift(code: &[u8], trace: Option<&ShaderTrace>, o: LiftOptions) -> Lifted 
         raises_exec: HashMap::new(),
         undefined: HashSet::new(),
     };
-    l.run(code);
+    l.run(program, cfg);
     Lifted {
         b: l.b,
         problems: l.problems,
@@ -225,11 +229,11 @@ impl Lifter<'_> {
         self.text.clone()
     }
 
-    fn problem(&mut self, reason: impl Into<String>) {
+    fn problem(&mut self, construct: impl Into<Construct>) {
         let u = Unsupported {
             pc: self.pc,
             inst: self.txt(),
-            reason: reason.into(),
+            construct: construct.into(),
         };
         self.problems.push(u.clone());
         // Keep what the instruction reads alive, so the unsupported values
@@ -273,13 +277,18 @@ impl Lifter<'_> {
             }
         }
     }
-    fn unsup(&mut self, ty: Ty, reason: impl Into<String>) -> Value {
+    fn unsup(&mut self, ty: Ty, construct: impl Into<Construct>) -> Value {
         let u = Unsupported {
             pc: self.pc,
             inst: self.txt(),
-            reason: reason.into(),
+            construct: construct.into(),
         };
         self.b.unsupported(ty, u)
+    }
+    /// The current instruction is one the lifter has no translation for.
+    fn unhandled(&mut self, class: OpcodeClass) {
+        let opcode = self.cur.map_or(isa::Opcode::S_NOP, |i| i.opcode);
+        self.problem(Construct::Opcode { opcode, class });
     }
     fn const_u32(&mut self, c: u32) -> Value {
         self.b.u32(c)
@@ -305,13 +314,13 @@ impl Lifter<'_> {
             OpSpace::Mubuf | OpSpace::Mtbuf => self.buffer(name, inst),
             OpSpace::Vop => self.valu(name, inst),
             OpSpace::Exp => self.export(inst),
-            OpSpace::Ds => self.problem("LDS access: the local data share is shared between lanes, which one host invocation per lane cannot see"),
-            OpSpace::Vintrp => self.problem("parameter interpolation (fragment shaders are not translated)"),
-            OpSpace::Mimg => self.problem("image instructions are not translated"),
+            OpSpace::Ds => self.problem(Lds::Access),
+            OpSpace::Vintrp => self.problem(Construct::Interpolation),
+            OpSpace::Mimg => self.problem(Construct::Image),
             OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
-                self.problem("flat/global/scratch memory is not translated")
+                self.problem(Memory::FlatGlobalScratch)
             }
-            OpSpace::Vop3p => self.problem("packed 16-bit math is not translated"),
+            OpSpace::Vop3p => self.problem(Construct::PackedMath),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::Lifter;
 use crate::ir::{Bin, ICmp, Ty, Un, Value};
+use crate::{CrossLane, Form, OpcodeClass};
 use isa::{Instruction, Operand, Slot};
 
 impl Lifter<'_> {
@@ -53,7 +54,7 @@ impl Lifter<'_> {
             return;
         }
         if name.contains("_saveexec_") || name.contains("_wrexec_") {
-            self.problem("exec-mask operation of the other wave size");
+            self.problem(Form::OtherWaveSizeExec);
             return;
         }
         if bitwise && mask_width {
@@ -377,7 +378,7 @@ impl Lifter<'_> {
                 let (cond, ty) = rest.split_once('_').unwrap_or(("", ""));
                 let signed = ty == "i32";
                 if ty == "u64" {
-                    self.problem("64-bit scalar compare");
+                    self.problem(Form::ScalarCompare64);
                     return;
                 }
                 let (lt, le) = if signed {
@@ -393,7 +394,7 @@ impl Lifter<'_> {
                     "gt" => self.b.icmp(lt, b, a),
                     "ge" => self.b.icmp(le, b, a),
                     _ => {
-                        self.problem("unknown scalar compare");
+                        self.problem(Form::ScalarCompareUnknown);
                         return;
                     }
                 };
@@ -414,7 +415,7 @@ impl Lifter<'_> {
             "s_version" | "s_nop" | "s_waitcnt_vscnt" | "s_waitcnt_vmcnt" | "s_waitcnt_expcnt"
             | "s_waitcnt_lgkmcnt" => None,
             _ => {
-                self.problem("unsupported scalar ALU instruction");
+                self.unhandled(OpcodeClass::ScalarAlu);
                 return;
             }
         };
@@ -475,7 +476,7 @@ impl Lifter<'_> {
                 };
                 self.b.un(Un::BNot, r)
             }
-            _ => self.unsup(Ty::Bool, format!("unknown lane-mask operation {op}")),
+            _ => self.unsup(Ty::Bool, Form::MaskOperation { op: op.into() }),
         }
     }
 
@@ -483,10 +484,7 @@ impl Lifter<'_> {
     pub(super) fn any_lane(&mut self, r: Value) -> Value {
         match self.b.func.konst(r) {
             Some(c) => self.b.bool(c != 0),
-            None => self.unsup(
-                Ty::Bool,
-                "SCC of a lane-mask operation asks whether any lane's bit is set",
-            ),
+            None => self.unsup(Ty::Bool, CrossLane::MaskScc),
         }
     }
 
@@ -592,7 +590,7 @@ impl Lifter<'_> {
                         )
                     }
                     _ => {
-                        self.problem("s_bfm_b64 with a non-constant width or offset");
+                        self.problem(Form::BfmNonConstant);
                         return;
                     }
                 }
@@ -637,7 +635,7 @@ impl Lifter<'_> {
                             self.b.icmp(ICmp::Eq, bit, z)
                         };
                     }
-                    None => self.problem("64-bit bit test with a non-constant bit"),
+                    None => self.problem(Form::BitTestNonConstant),
                 }
                 return;
             }
@@ -645,7 +643,7 @@ impl Lifter<'_> {
                 let m63 = self.const_u32(63);
                 let n = self.b.bin(Bin::And, bl, m63);
                 let Some(n) = self.b.func.konst(n) else {
-                    self.problem("64-bit shift by a non-constant amount");
+                    self.problem(Form::ShiftAmountNonConstant);
                     return;
                 };
                 let x = (al, ah);
@@ -660,7 +658,7 @@ impl Lifter<'_> {
                         (self.const_u32(r as u32), self.const_u32((r >> 32) as u32))
                     }
                     _ => {
-                        self.problem("64-bit shift of a non-constant value");
+                        self.problem(Form::ShiftValueNonConstant);
                         return;
                     }
                 };
@@ -671,7 +669,7 @@ impl Lifter<'_> {
                 return;
             }
             _ => {
-                self.problem("unsupported 64-bit scalar instruction");
+                self.unhandled(OpcodeClass::Scalar64);
                 return;
             }
         };

@@ -3,9 +3,9 @@
 //! reading and writing registers and operands, and the unsupported values
 //! VGPRs the entry ABI does not define start as.
 
-use super::blocks::Decoded;
 use super::Lifter;
 use crate::ir::{Bin, Tri, Ty, Un, Unsupported, Value};
+use crate::{Construct, CrossLane, Form};
 use isa::operand::{inline_b32, inline_b64};
 use isa::{OpMods, Operand, Slot, ValType};
 
@@ -48,11 +48,11 @@ impl Lifter<'_> {
     /// (the ids' VGPRs) starts as an unsupported value, not 0: reading it
     /// before writing it is an error once it is live. Only the registers
     /// the code reads get one, so the common case costs nothing.
-    pub(super) fn undefined_entry_vgprs(&mut self, insts: &Decoded) {
+    pub(super) fn undefined_entry_vgprs(&mut self, program: &analysis::cfg::Program) {
         // The first instruction (in code order) reading each VGPR.
         let mut read: [Option<usize>; 256] = [None; 256];
-        for (i, (_, r)) in insts.iter().enumerate() {
-            let Ok(inst) = r else { continue };
+        for (i, l) in program.lines.iter().enumerate() {
+            let Ok(inst) = &l.inst else { continue };
             for s in inst.operands.iter().filter(|s| s.is_use()) {
                 if let Operand::Reg { code, count } = s.op {
                     if code >= 256 {
@@ -69,32 +69,23 @@ impl Lifter<'_> {
             abi.vertex_id_vgpr.map(usize::from) == Some(r)
                 || abi.instance_id_vgpr.map(usize::from) == Some(r)
         };
-        let mut ids = Vec::new();
-        if let Some(v) = abi.vertex_id_vgpr {
-            ids.push(format!("v{v} vertex id"));
-        }
-        if let Some(v) = abi.instance_id_vgpr {
-            ids.push(format!("v{v} instance id"));
-        }
-        let ids = if ids.is_empty() {
-            "no VGPR".to_string()
-        } else {
-            format!("only {}", ids.join(", "))
-        };
         for r in (0..256).filter(|&r| !defined(r)) {
-            let Some((pc, Ok(reader))) = read[r].map(|i| &insts[i]) else {
+            let Some((pc, Ok(reader))) =
+                read[r].map(|i| (program.lines[i].pc, &program.lines[i].inst))
+            else {
                 continue;
             };
             let mut text = String::new();
             let _ = self.fmt.write(reader, &mut text);
             let u = Unsupported {
-                pc: *pc,
+                pc,
                 inst: text,
-                reason: format!(
-                    "v{r} is read before the shader writes it, and the {} entry ABI defines {ids}: \
-                     the translation has no value for it",
-                    self.o.stage
-                ),
+                construct: Construct::UndefinedVgpr {
+                    vgpr: r as u16,
+                    stage: self.o.stage,
+                    vertex_id: abi.vertex_id_vgpr,
+                    instance_id: abi.instance_id_vgpr,
+                },
             };
             let v = self.b.unsupported(Ty::U32, u);
             self.st.v[r] = v;
@@ -134,10 +125,7 @@ impl Lifter<'_> {
             (Some(0), _, _) if !self.o.wave64 => self.b.bool(false),
             (Some(u32::MAX), Some(u32::MAX), Some(_)) => self.b.bool(true),
             (Some(u32::MAX), _, Some(_)) if !self.o.wave64 => self.b.bool(true),
-            _ => self.unsup(
-                Ty::Bool,
-                "a lane mask made from a uniform value that is neither 0 nor all ones (each lane's bit depends on its lane number)",
-            ),
+            _ => self.unsup(Ty::Bool, CrossLane::MaskFromWord),
         }
     }
 
@@ -146,10 +134,7 @@ impl Lifter<'_> {
             Sgpr::Word(v) => v,
             Sgpr::Mask(b, _) => match self.b.func.konst(b) {
                 Some(c) => self.const_u32(if c != 0 { u32::MAX } else { 0 }),
-                None => self.unsup(
-                    Ty::U32,
-                    "a lane mask read as a value needs every lane's bit (a ballot across the wave)",
-                ),
+                None => self.unsup(Ty::U32, CrossLane::MaskAsWord),
             },
         }
     }
@@ -165,13 +150,10 @@ impl Lifter<'_> {
                 let bit = self.mask_at(m);
                 match self.b.func.konst(bit) {
                     Some(c) => self.const_u32((c == 0) as u32),
-                    None => self.unsup(
-                        Ty::U32,
-                        "src_vccz/src_execz asks whether any lane's bit is set",
-                    ),
+                    None => self.unsup(Ty::U32, CrossLane::AnyLaneTest),
                 }
             }
-            _ => self.unsup(Ty::U32, format!("reads special register {code}")),
+            _ => self.unsup(Ty::U32, Form::SpecialRegister { code }),
         }
     }
 
@@ -194,10 +176,7 @@ impl Lifter<'_> {
                     let hi = self.s_word(code + 1);
                     self.word_to_bit(lo, Some(hi))
                 }
-                _ => self.unsup(
-                    Ty::Bool,
-                    "a lane mask whose halves come from different values",
-                ),
+                _ => self.unsup(Ty::Bool, CrossLane::MaskHalves),
             }
         } else {
             match self.st.s[code] {
@@ -259,7 +238,7 @@ impl Lifter<'_> {
                         let hi = self.const_u32(hi);
                         self.word_to_bit(lo, self.o.wave64.then_some(hi))
                     }
-                    None => self.unsup(Ty::Bool, "a float constant used as a lane mask"),
+                    None => self.unsup(Ty::Bool, Form::FloatMask),
                 }
             }
             Operand::Literal(x) => {
@@ -267,7 +246,7 @@ impl Lifter<'_> {
                 let hi = self.const_u32(0);
                 self.word_to_bit(lo, self.o.wave64.then_some(hi))
             }
-            _ => self.unsup(Ty::Bool, "this operand cannot be a lane mask"),
+            _ => self.unsup(Ty::Bool, Form::NotAMask),
         }
     }
 
@@ -284,11 +263,11 @@ impl Lifter<'_> {
             Operand::Reg { code, .. } => self.read_s32(code),
             Operand::Inline(c) => match s.ty {
                 ValType::F16 | ValType::V2F16 | ValType::F64 | ValType::B64 => {
-                    return self.unsup(Ty::U32, "a 16- or 64-bit constant operand")
+                    return self.unsup(Ty::U32, Form::WideConstant)
                 }
                 _ => match inline_b32(c) {
                     Some(x) => self.const_u32(x),
-                    None => return self.unsup(Ty::U32, "an unknown inline constant"),
+                    None => return self.unsup(Ty::U32, Form::UnknownInlineConstant),
                 },
             },
             Operand::Literal(x) => self.const_u32(x),
@@ -299,7 +278,7 @@ impl Lifter<'_> {
             .intersects(OpMods::NEG_HI | OpMods::OP_SEL | OpMods::OP_SEL_HI)
             || (s.mods.contains(OpMods::SEXT) && sel.is_none())
         {
-            return self.unsup(Ty::U32, "16-bit operand selection (op_sel/sext)");
+            return self.unsup(Ty::U32, Form::OperandSelection);
         }
         let v = match sel {
             Some((off, width)) if width < 32 => {

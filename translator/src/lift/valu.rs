@@ -3,13 +3,14 @@
 
 use super::Lifter;
 use crate::ir::{Bin, FCmp, ICmp, Input, Load, Tri, Ty, Un, Value};
+use crate::{CrossLane, Form, Lds, OpcodeClass};
 use isa::{Family, Instruction, Modifiers, Operand, Slot, ValType};
 
 impl Lifter<'_> {
     pub(super) fn valu(&mut self, name: &str, inst: &Instruction) {
         match inst.family {
             Family::Dpp16 | Family::Dpp8 => {
-                self.problem("DPP reads other lanes' registers");
+                self.problem(CrossLane::Dpp);
                 return;
             }
             _ => {}
@@ -29,16 +30,16 @@ impl Lifter<'_> {
         let mut sdwa: Option<[(u32, u32); 3]> = None;
         if inst.family == Family::Sdwa {
             let Modifiers::Sdwa(m) = inst.mods else {
-                self.problem("SDWA without its fields");
+                self.problem(Form::SdwaFields);
                 return;
             };
             if m.clamp || m.omod != 0 {
-                self.problem("SDWA clamp or output modifier");
+                self.problem(Form::SdwaModifier);
                 return;
             }
             let dst = field(m.dst_sel);
             if dst.1 < 32 && m.dst_unused != isa::family::vop_ext::DstUnused::Pad {
-                self.problem("SDWA destination that keeps or sign-fills the other bits");
+                self.problem(Form::SdwaDestination);
                 return;
             }
             sdwa = Some([field(m.src0_sel), field(m.src1_sel), dst]);
@@ -46,7 +47,7 @@ impl Lifter<'_> {
         let mut clamp = false;
         if let Modifiers::Vop3(m) = inst.mods {
             if m.omod != 0 || m.opsel_dst {
-                self.problem("VOP3 output modifier or op_sel");
+                self.problem(Form::Vop3Modifier);
                 return;
             }
             clamp = m.clamp;
@@ -61,21 +62,21 @@ impl Lifter<'_> {
         // What isa says the instruction touches beyond its operands.
         let imp = inst.implicit();
         if imp.contains(isa::Implicit::RELATIVE) {
-            self.problem("reads or writes a register chosen at run time (M0-relative)");
+            self.problem(Form::RelativeRegister);
             return;
         }
         if imp.contains(isa::Implicit::LDS) {
-            self.problem("reads LDS (src_lds_direct), which is shared between lanes");
+            self.problem(Lds::Direct);
             return;
         }
         if imp.contains(isa::Implicit::CROSS_LANE)
             && !matches!(name, "v_readlane_b32" | "v_readfirstlane_b32")
         {
-            self.problem("reads or writes other lanes' registers");
+            self.problem(CrossLane::Registers);
             return;
         }
         if defs.iter().any(|d| d.access.contains(isa::Access::PARTIAL)) {
-            self.problem("partial register write");
+            self.problem(Form::PartialWrite);
             return;
         }
         // Lane-mask sources (v_cndmask's selector, carry-in).
@@ -96,11 +97,11 @@ impl Lifter<'_> {
             .map(|r| (r, imp.contains(isa::Implicit::WRITE_EXEC)))
         {
             let ((rest, is_x), (Some(a), Some(b))) = (rest, (x(0), x(1))) else {
-                self.problem("compare without two operands");
+                self.problem(Form::CompareOperands);
                 return;
             };
             let Some(c) = self.compare(rest, a, b) else {
-                self.problem("compare of a type other than f32/i32/u32");
+                self.problem(Form::CompareType);
                 return;
             };
             let act = self.active();
@@ -123,7 +124,7 @@ impl Lifter<'_> {
         let as_u32 = |l: &mut Self, v: Value| l.b.un(Un::AsU32, v);
         let need = |l: &mut Self, n: usize| -> bool {
             if vals.len() < n {
-                l.problem("missing operand");
+                l.problem(Form::MissingOperand);
                 false
             } else {
                 true
@@ -147,15 +148,12 @@ impl Lifter<'_> {
                 if self.uniform(vals[0]) {
                     vals[0]
                 } else {
-                    self.unsup(
-                        Ty::U32,
-                        "reading one lane's VGPR (readlane) needs the other lanes",
-                    )
+                    self.unsup(Ty::U32, CrossLane::Readlane)
                 }
             }
             "v_cndmask_b32" => {
                 if !need(self, 2) || masks.is_empty() {
-                    self.problem("v_cndmask without a mask");
+                    self.problem(Form::CndmaskMask);
                     return;
                 }
                 self.b.select(masks[0], vals[1], vals[0])
@@ -165,7 +163,7 @@ impl Lifter<'_> {
                     return;
                 }
                 if clamp {
-                    self.problem("saturating integer add");
+                    self.problem(Form::SaturatingAdd);
                     return;
                 }
                 match name {
@@ -177,7 +175,7 @@ impl Lifter<'_> {
             "v_add_co_u32" | "v_sub_co_u32" | "v_subrev_co_u32" | "v_add_co_ci_u32"
             | "v_sub_co_ci_u32" | "v_subrev_co_ci_u32" => {
                 if !need(self, 2) || clamp {
-                    self.problem("carry arithmetic form");
+                    self.problem(Form::CarryForm);
                     return;
                 }
                 let (a, b) = if name.starts_with("v_subrev") {
@@ -586,7 +584,7 @@ impl Lifter<'_> {
             }
             "v_swap_b32" => {
                 let (Some(d0), Some(d1)) = (defs.first(), defs.get(1)) else {
-                    self.problem("v_swap without two registers");
+                    self.problem(Form::SwapOperands);
                     return;
                 };
                 let get = |l: &Self, s: &Slot| match s.op {
@@ -601,20 +599,17 @@ impl Lifter<'_> {
                 self.write_v(&d1, 0, a);
                 return;
             }
-            "v_mbcnt_lo_u32_b32" | "v_mbcnt_hi_u32_b32" => self.unsup(
-                Ty::U32,
-                "v_mbcnt counts lanes below this one (needs the lane's position in the wave)",
-            ),
+            "v_mbcnt_lo_u32_b32" | "v_mbcnt_hi_u32_b32" => self.unsup(Ty::U32, CrossLane::Mbcnt),
             "v_writelane_b32" => {
-                self.problem("v_writelane writes another lane's register");
+                self.problem(CrossLane::Writelane);
                 return;
             }
             _ if name.starts_with("v_permlane") || name.starts_with("v_movrel") => {
-                self.problem("reads or writes other lanes' registers");
+                self.problem(CrossLane::Registers);
                 return;
             }
             _ => {
-                self.problem("unsupported vector ALU instruction");
+                self.unhandled(OpcodeClass::VectorAlu);
                 return;
             }
         };
@@ -626,7 +621,7 @@ impl Lifter<'_> {
             let t = self.b.bin(Bin::FMin, t, one);
             as_u32(self, t)
         } else if clamp {
-            self.problem("integer clamp");
+            self.problem(Form::IntegerClamp);
             return;
         } else {
             r
