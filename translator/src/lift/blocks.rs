@@ -5,7 +5,7 @@
 use super::state::{reg_name, Half, Sgpr, State};
 use super::Lifter;
 use crate::ir::{Block, Edge, Term, Ty, Value};
-use isa::{Decoder, Instruction, Operand, ValType};
+use isa::{op, BranchCond, Decoder, Flow, Instruction, Opcode, Operand, ValType};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,16 +33,24 @@ pub(super) fn branch_target(pc: u32, inst: &Instruction) -> Option<i64> {
     }
 }
 
-pub(super) fn is_cbranch(name: &str) -> bool {
+/// A conditional branch the lifter follows (not the debugger ones).
+pub(super) fn is_cbranch(code: Opcode) -> bool {
     matches!(
-        name,
-        "s_cbranch_scc0"
-            | "s_cbranch_scc1"
-            | "s_cbranch_vccz"
-            | "s_cbranch_vccnz"
-            | "s_cbranch_execz"
-            | "s_cbranch_execnz"
+        code.facts().flow,
+        Some(Flow::Branch(
+            BranchCond::Scc0
+                | BranchCond::Scc1
+                | BranchCond::Vccz
+                | BranchCond::Vccnz
+                | BranchCond::Execz
+                | BranchCond::Execnz
+        ))
     )
+}
+
+/// Ends the program for the lifter: `s_endpgm` or `s_code_end`.
+pub(super) fn is_end(code: Opcode) -> bool {
+    code == op::S_ENDPGM || code == op::S_CODE_END
 }
 
 /// Mark the register slots an instruction may write (0..128 scalar codes,
@@ -105,15 +113,15 @@ impl Lifter<'_> {
         leader[0] = true;
         for (i, (pc, r)) in insts.iter().enumerate() {
             if let Ok(inst) = r {
-                let name = inst.opcode.name();
-                if name == "s_branch" || is_cbranch(name) {
+                let code = inst.opcode;
+                if code == op::S_BRANCH || is_cbranch(code) {
                     if let Some(t) = branch_target(*pc, inst) {
                         if let Some(&ti) = u32::try_from(t).ok().and_then(|t| index_of.get(&t)) {
                             leader[ti] = true;
                         }
                     }
                     leader[i + 1] = true;
-                } else if name == "s_endpgm" || name == "s_code_end" {
+                } else if is_end(code) {
                     leader[i + 1] = true;
                 }
             }
@@ -144,19 +152,19 @@ impl Lifter<'_> {
             let fall = (last + 1 < insts.len()).then(|| block_of[last + 1]);
             match r {
                 Ok(inst) => {
-                    let name = inst.opcode.name();
+                    let code = inst.opcode;
                     let target = || {
                         branch_target(*pc, inst)
                             .and_then(|t| u32::try_from(t).ok())
                             .and_then(|t| index_of.get(&t))
                             .map(|&ti| block_of[ti])
                     };
-                    if name == "s_branch" {
+                    if code == op::S_BRANCH {
                         succ.extend(target());
-                    } else if is_cbranch(name) {
+                    } else if is_cbranch(code) {
                         succ.extend(target());
                         succ.extend(fall);
-                    } else if name != "s_endpgm" && name != "s_code_end" {
+                    } else if !is_end(code) {
                         succ.extend(fall);
                     }
                 }
@@ -279,12 +287,9 @@ impl Lifter<'_> {
                     Ok(inst) => {
                         self.cur = Some(*inst);
                         self.text_valid = false;
-                        let name = inst.opcode.name();
+                        let code = inst.opcode;
                         if idx + 1 == sb.end
-                            && (name == "s_branch"
-                                || is_cbranch(name)
-                                || name == "s_endpgm"
-                                || name == "s_code_end")
+                            && (code == op::S_BRANCH || is_cbranch(code) || is_end(code))
                         {
                             term = Some((idx, *pc, *inst));
                         } else {
@@ -303,21 +308,21 @@ impl Lifter<'_> {
                 self.pc = pc;
                 self.cur = Some(inst);
                 self.text_valid = false;
-                let name = inst.opcode.name();
+                let code = inst.opcode;
                 let target = branch_target(pc, &inst)
                     .and_then(|t| u32::try_from(t).ok())
                     .and_then(|t| index_of.get(&t))
                     .map(|&ti| block_of[ti]);
-                if name == "s_endpgm" || name == "s_code_end" {
+                if is_end(code) {
                     self.b.terminate(Term::Return);
                 } else if target.is_none() {
                     self.problem("the branch target is outside the code or inside an instruction");
                     self.b.terminate(Term::Return);
-                } else if name == "s_branch" {
+                } else if code == op::S_BRANCH {
                     edges.push((target.unwrap_or(0), EdgeSlot::Jump));
                 } else {
                     let t = target.unwrap_or(0);
-                    let (cond, divergent) = self.branch_cond(name);
+                    let (cond, divergent) = self.branch_cond(code);
                     match self.b.func.konst(cond) {
                         Some(c) => {
                             if c != 0 {
