@@ -313,8 +313,12 @@ impl Opcode {
             .get(self.index() as usize)
             .unwrap_or(&OpFacts::NONE)
     }
-    /// Whether this opcode names an instruction (it has a mnemonic).
+    /// Whether this opcode names an instruction (it has a mnemonic; EXP has
+    /// the one opcode `exp`, index 0).
     pub fn is_known(self) -> bool {
+        if self.space() == OpSpace::Exp {
+            return self.index() == 0;
+        }
         crate::family::opcode_name(self) != "<unknown>"
     }
     /// Every known opcode of a space, in index order.
