@@ -9,6 +9,7 @@
 
 use crate::decode::Mode;
 use crate::inst::{OpSpace, Opcode};
+use crate::operand::{Operand, Slot, ValType};
 
 /// The operand type of a compare (the mnemonic's last part).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -339,6 +340,15 @@ impl Opcode {
         let bits = self.facts().bits;
         u32::from(bits) == 32 * u32::from(mode.lane_mask_regs())
     }
+}
+
+/// Whether a decoded operand slot is a lane mask that covers an SGPR pair
+/// although it was decoded as one register: a [`ValType::Mask`] register
+/// operand of count 1 in a wave64 shader (lane masks are one SGPR in wave32
+/// and a pair in wave64). The one home of that rule for consumers that
+/// count the registers an instruction writes.
+pub fn lane_mask_pair(slot: &Slot, wave64: bool) -> bool {
+    wave64 && slot.ty == ValType::Mask && matches!(slot.op, Operand::Reg { count: 1, .. })
 }
 
 impl Mode {

@@ -28,7 +28,8 @@ pub use abi::{Abi, Stage, UnknownStage};
 pub use decode::{classify, decode, decode_into, DecodeError, DecodeErrorKind, Decoder, Mode};
 pub use encode::{dont_care_mask, encode, EncodeError, Encoded};
 pub use facts::{
-    BranchCond, CmpCond, Compare, ExecUpdate, Flow, Logic, MemKind, MemUnit, Memory, NumTy, OpFacts,
+    lane_mask_pair, BranchCond, CmpCond, Compare, ExecUpdate, Flow, Logic, MemKind, MemUnit,
+    Memory, NumTy, OpFacts,
 };
 pub use format::Formatter;
 pub use inst::{Family, Instruction, Modifiers, OpSpace, Opcode, Operands, MAX_OPERANDS};

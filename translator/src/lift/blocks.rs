@@ -5,7 +5,7 @@
 use super::state::{reg_name, Half, Sgpr, State};
 use super::Lifter;
 use crate::ir::{Block, Edge, Term, Ty, Value};
-use isa::{op, BranchCond, Decoder, Flow, Instruction, Opcode, Operand, ValType};
+use isa::{op, BranchCond, Decoder, Flow, Instruction, Opcode, Operand};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +63,7 @@ pub(super) fn mark_writes(inst: &Instruction, wave64: bool, w: &mut [bool]) {
     }
     for s in inst.operands.iter().filter(|s| s.is_def()) {
         if let Operand::Reg { code, count } = s.op {
-            let extra = (s.ty == ValType::Mask && wave64 && count == 1) as u16;
+            let extra = isa::lane_mask_pair(s, wave64) as u16;
             for k in 0..count as u16 + extra {
                 let c = (code + k) as usize;
                 if c < 128 {
