@@ -166,6 +166,7 @@ mod engine;
 mod output;
 mod reason;
 mod rules;
+pub use rules::has_rule;
 
 pub use engine::TraceConfig;
 #[cfg(not(feature = "testing"))]

@@ -75,3 +75,10 @@ pub use record::{AccessKind, BufferFetch, Export, Finding, InterpError, Message}
 pub use verify::{verify, DrawReport, Report, Shader, Verifier, VerifyError, VerifyOptions};
 pub use wave::{FpMode, Status, Wave};
 pub use workgroup::run_workgroup;
+
+/// Whether the interpreter models `op` (anything else stops a wave with an
+/// unsupported-instruction error). The same classification the interpreter
+/// dispatches on.
+pub fn runs(op: isa::Opcode) -> bool {
+    !matches!(ops::kind_of(op), ops::Kind::Unsupported(_))
+}

@@ -1,9 +1,12 @@
 //! What each supported instruction computes, classified once per program
-//! from its mnemonic (`isa::Opcode::name`). Operand roles, widths and
+//! from its opcode (`isa::op` constants and `isa::OpFacts`, never the
+//! mnemonic). Operand roles, widths and
 //! value types still come from `isa`'s operand slots; this module only
 //! names the behaviour.
 
-use isa::{Instruction, OpSpace};
+use isa::{
+    op, CmpCond, ExecUpdate, Instruction, Logic, MemKind, MemUnit, Memory, NumTy, OpSpace, Opcode,
+};
 
 /// Scalar bitwise operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -396,17 +399,22 @@ pub(crate) enum Kind {
 
 /// Classify an instruction.
 pub(crate) fn classify(inst: &Instruction) -> Kind {
-    let name = inst.opcode.name();
-    match inst.opcode.space() {
-        OpSpace::Sop1 | OpSpace::Sop2 | OpSpace::Sopk | OpSpace::Sopc => scalar(name),
-        OpSpace::Sopp => program_control(name),
-        OpSpace::Smem => smem(name),
-        OpSpace::Vop | OpSpace::Vop3p => match vector(name) {
+    kind_of(inst.opcode)
+}
+
+/// Classify an opcode: the one classification the interpreter dispatches
+/// on (and [`crate::runs`] reports).
+pub(crate) fn kind_of(code: Opcode) -> Kind {
+    match code.space() {
+        OpSpace::Sop1 | OpSpace::Sop2 | OpSpace::Sopk | OpSpace::Sopc => scalar(code),
+        OpSpace::Sopp => program_control(code),
+        OpSpace::Smem => smem(code),
+        OpSpace::Vop | OpSpace::Vop3p => match vector(code) {
             Some(op) => Kind::Valu(op),
             None => Kind::Unsupported("vector ALU instruction not modelled"),
         },
-        OpSpace::Mubuf | OpSpace::Mtbuf => buffer(name),
-        OpSpace::Ds => ds(name),
+        OpSpace::Mubuf | OpSpace::Mtbuf => buffer(code),
+        OpSpace::Ds => ds(code),
         OpSpace::Exp => Kind::Exp,
         OpSpace::Vintrp => {
             Kind::Unsupported("parameter interpolation (pixel shaders) not modelled")
@@ -418,649 +426,599 @@ pub(crate) fn classify(inst: &Instruction) -> Kind {
     }
 }
 
-fn program_control(name: &str) -> Kind {
-    match name {
-        "s_endpgm" | "s_endpgm_saved" | "s_endpgm_ordered_ps_done" => Kind::End,
-        "s_barrier" => Kind::Barrier,
-        "s_sendmsg" | "s_sendmsghalt" => Kind::SendMsg,
-        "s_branch" => Kind::Branch(Cond::Always),
-        "s_cbranch_scc0" => Kind::Branch(Cond::Scc0),
-        "s_cbranch_scc1" => Kind::Branch(Cond::Scc1),
-        "s_cbranch_vccz" => Kind::Branch(Cond::Vccz),
-        "s_cbranch_vccnz" => Kind::Branch(Cond::Vccnz),
-        "s_cbranch_execz" => Kind::Branch(Cond::Execz),
-        "s_cbranch_execnz" => Kind::Branch(Cond::Execnz),
-        "s_denorm_mode" => Kind::DenormMode,
-        "s_nop" | "s_waitcnt" | "s_setprio" | "s_clause" | "s_sleep" | "s_inst_prefetch"
-        | "s_icache_inv" | "s_ttracedata" | "s_ttracedata_imm" | "s_waitcnt_depctr"
-        | "s_incperflevel" | "s_decperflevel" | "s_wait_idle" | "s_setkill" => Kind::Nop,
-        "s_round_mode" => Kind::Nop,
+fn program_control(code: Opcode) -> Kind {
+    match code {
+        op::S_ENDPGM | op::S_ENDPGM_SAVED | op::S_ENDPGM_ORDERED_PS_DONE => Kind::End,
+        op::S_BARRIER => Kind::Barrier,
+        op::S_SENDMSG | op::S_SENDMSGHALT => Kind::SendMsg,
+        op::S_BRANCH => Kind::Branch(Cond::Always),
+        op::S_CBRANCH_SCC0 => Kind::Branch(Cond::Scc0),
+        op::S_CBRANCH_SCC1 => Kind::Branch(Cond::Scc1),
+        op::S_CBRANCH_VCCZ => Kind::Branch(Cond::Vccz),
+        op::S_CBRANCH_VCCNZ => Kind::Branch(Cond::Vccnz),
+        op::S_CBRANCH_EXECZ => Kind::Branch(Cond::Execz),
+        op::S_CBRANCH_EXECNZ => Kind::Branch(Cond::Execnz),
+        op::S_DENORM_MODE => Kind::DenormMode,
+        op::S_NOP
+        | op::S_WAITCNT
+        | op::S_SETPRIO
+        | op::S_CLAUSE
+        | op::S_SLEEP
+        | op::S_INST_PREFETCH
+        | op::S_ICACHE_INV
+        | op::S_TTRACEDATA
+        | op::S_TTRACEDATA_IMM
+        | op::S_WAITCNT_DEPCTR
+        | op::S_INCPERFLEVEL
+        | op::S_DECPERFLEVEL
+        | op::S_WAIT_IDLE
+        | op::S_SETKILL => Kind::Nop,
+        op::S_ROUND_MODE => Kind::Nop,
         _ => Kind::Unsupported("program-control instruction not modelled"),
     }
 }
 
-fn cmp_of(s: &str) -> Option<ICmp> {
-    Some(match s {
-        "eq" => ICmp::Eq,
-        "lg" | "ne" => ICmp::Ne,
-        "gt" => ICmp::Gt,
-        "ge" => ICmp::Ge,
-        "lt" => ICmp::Lt,
-        "le" => ICmp::Le,
-        "f" => ICmp::F,
-        "t" | "tru" => ICmp::T,
+/// An integer compare condition (`lg` and `ne` are both "not equal").
+fn icmp(c: CmpCond) -> Option<ICmp> {
+    Some(match c {
+        CmpCond::Eq => ICmp::Eq,
+        CmpCond::Lg | CmpCond::Ne => ICmp::Ne,
+        CmpCond::Gt => ICmp::Gt,
+        CmpCond::Ge => ICmp::Ge,
+        CmpCond::Lt => ICmp::Lt,
+        CmpCond::Le => ICmp::Le,
+        CmpCond::F => ICmp::F,
+        CmpCond::Tru => ICmp::T,
         _ => return None,
     })
 }
 
-fn fcmp_of(s: &str) -> Option<FCmp> {
-    Some(match s {
-        "f" => FCmp::F,
-        "lt" => FCmp::Lt,
-        "eq" => FCmp::Eq,
-        "le" => FCmp::Le,
-        "gt" => FCmp::Gt,
-        "lg" => FCmp::Lg,
-        "ge" => FCmp::Ge,
-        "o" => FCmp::O,
-        "u" => FCmp::U,
-        "nge" => FCmp::Nge,
-        "nlg" => FCmp::Nlg,
-        "ngt" => FCmp::Ngt,
-        "nle" => FCmp::Nle,
-        "neq" => FCmp::Neq,
-        "nlt" => FCmp::Nlt,
-        "tru" | "t" => FCmp::Tru,
-        _ => return None,
+/// A float compare condition.
+fn fcmp(c: CmpCond) -> Option<FCmp> {
+    Some(match c {
+        CmpCond::F => FCmp::F,
+        CmpCond::Lt => FCmp::Lt,
+        CmpCond::Eq => FCmp::Eq,
+        CmpCond::Le => FCmp::Le,
+        CmpCond::Gt => FCmp::Gt,
+        CmpCond::Lg => FCmp::Lg,
+        CmpCond::Ge => FCmp::Ge,
+        CmpCond::O => FCmp::O,
+        CmpCond::U => FCmp::U,
+        CmpCond::Nge => FCmp::Nge,
+        CmpCond::Nlg => FCmp::Nlg,
+        CmpCond::Ngt => FCmp::Ngt,
+        CmpCond::Nle => FCmp::Nle,
+        CmpCond::Neq => FCmp::Neq,
+        CmpCond::Nlt => FCmp::Nlt,
+        CmpCond::Tru => FCmp::Tru,
+        CmpCond::Ne | CmpCond::Class => return None,
     })
 }
 
-fn ty_of(s: &str) -> Option<CmpTy> {
-    Some(match s {
-        "f16" => CmpTy::F16,
-        "f32" => CmpTy::F32,
-        "f64" => CmpTy::F64,
-        "i16" => CmpTy::I16,
-        "i32" => CmpTy::I32,
-        "i64" => CmpTy::I64,
-        "u16" => CmpTy::U16,
-        "u32" => CmpTy::U32,
-        "u64" => CmpTy::U64,
-        _ => return None,
+fn cmp_ty(t: NumTy) -> CmpTy {
+    match t {
+        NumTy::F16 => CmpTy::F16,
+        NumTy::F32 => CmpTy::F32,
+        NumTy::F64 => CmpTy::F64,
+        NumTy::I16 => CmpTy::I16,
+        NumTy::I32 => CmpTy::I32,
+        NumTy::I64 => CmpTy::I64,
+        NumTy::U16 => CmpTy::U16,
+        NumTy::U32 => CmpTy::U32,
+        NumTy::U64 => CmpTy::U64,
+    }
+}
+
+fn save_op(l: Logic) -> SaveOp {
+    match l {
+        Logic::And => SaveOp::And,
+        Logic::Or => SaveOp::Or,
+        Logic::Xor => SaveOp::Xor,
+        Logic::Andn2 => SaveOp::Andn2,
+        Logic::Orn2 => SaveOp::Orn2,
+        Logic::Nand => SaveOp::Nand,
+        Logic::Nor => SaveOp::Nor,
+        Logic::Xnor => SaveOp::Xnor,
+        Logic::Andn1 => SaveOp::Andn1,
+        Logic::Orn1 => SaveOp::Orn1,
+    }
+}
+
+fn bit_op(l: Logic) -> Option<BitOp> {
+    Some(match l {
+        Logic::And => BitOp::And,
+        Logic::Or => BitOp::Or,
+        Logic::Xor => BitOp::Xor,
+        Logic::Andn2 => BitOp::Andn2,
+        Logic::Orn2 => BitOp::Orn2,
+        Logic::Nand => BitOp::Nand,
+        Logic::Nor => BitOp::Nor,
+        Logic::Xnor => BitOp::Xnor,
+        Logic::Andn1 | Logic::Orn1 => return None,
     })
 }
 
-fn save_op(s: &str) -> Option<SaveOp> {
-    Some(match s {
-        "and" => SaveOp::And,
-        "or" => SaveOp::Or,
-        "xor" => SaveOp::Xor,
-        "andn2" => SaveOp::Andn2,
-        "orn2" => SaveOp::Orn2,
-        "nand" => SaveOp::Nand,
-        "nor" => SaveOp::Nor,
-        "xnor" => SaveOp::Xnor,
-        "andn1" => SaveOp::Andn1,
-        "orn1" => SaveOp::Orn1,
-        _ => return None,
-    })
-}
-
-fn bit_op(s: &str) -> Option<BitOp> {
-    Some(match s {
-        "and" => BitOp::And,
-        "or" => BitOp::Or,
-        "xor" => BitOp::Xor,
-        "andn2" => BitOp::Andn2,
-        "orn2" => BitOp::Orn2,
-        "nand" => BitOp::Nand,
-        "nor" => BitOp::Nor,
-        "xnor" => BitOp::Xnor,
-        _ => return None,
-    })
-}
-
-fn scalar(name: &str) -> Kind {
-    let Some(rest) = name.strip_prefix("s_") else {
-        return Kind::Unsupported("not a scalar instruction");
-    };
-    let op = match rest {
-        "mov_b32" => SOp::Mov { w64: false },
-        "mov_b64" => SOp::Mov { w64: true },
-        "cmov_b32" => SOp::Cmov { w64: false },
-        "cmov_b64" => SOp::Cmov { w64: true },
-        "movk_i32" => SOp::Movk,
-        "cmovk_i32" => SOp::Cmovk,
-        "not_b32" => SOp::Not { w64: false },
-        "not_b64" => SOp::Not { w64: true },
-        "wqm_b32" => SOp::Wqm { w64: false },
-        "wqm_b64" => SOp::Wqm { w64: true },
-        "brev_b32" => SOp::Brev { w64: false },
-        "brev_b64" => SOp::Brev { w64: true },
-        "bcnt0_i32_b32" => SOp::Bcnt {
+fn scalar(code: Opcode) -> Kind {
+    let op = match code {
+        op::S_MOV_B32 => SOp::Mov { w64: false },
+        op::S_MOV_B64 => SOp::Mov { w64: true },
+        op::S_CMOV_B32 => SOp::Cmov { w64: false },
+        op::S_CMOV_B64 => SOp::Cmov { w64: true },
+        op::S_MOVK_I32 => SOp::Movk,
+        op::S_CMOVK_I32 => SOp::Cmovk,
+        op::S_NOT_B32 => SOp::Not { w64: false },
+        op::S_NOT_B64 => SOp::Not { w64: true },
+        op::S_WQM_B32 => SOp::Wqm { w64: false },
+        op::S_WQM_B64 => SOp::Wqm { w64: true },
+        op::S_BREV_B32 => SOp::Brev { w64: false },
+        op::S_BREV_B64 => SOp::Brev { w64: true },
+        op::S_BCNT0_I32_B32 => SOp::Bcnt {
             one: false,
             w64: false,
         },
-        "bcnt0_i32_b64" => SOp::Bcnt {
+        op::S_BCNT0_I32_B64 => SOp::Bcnt {
             one: false,
             w64: true,
         },
-        "bcnt1_i32_b32" => SOp::Bcnt {
+        op::S_BCNT1_I32_B32 => SOp::Bcnt {
             one: true,
             w64: false,
         },
-        "bcnt1_i32_b64" => SOp::Bcnt {
+        op::S_BCNT1_I32_B64 => SOp::Bcnt {
             one: true,
             w64: true,
         },
-        "ff0_i32_b32" => SOp::Ff {
+        op::S_FF0_I32_B32 => SOp::Ff {
             one: false,
             w64: false,
         },
-        "ff0_i32_b64" => SOp::Ff {
+        op::S_FF0_I32_B64 => SOp::Ff {
             one: false,
             w64: true,
         },
-        "ff1_i32_b32" => SOp::Ff {
+        op::S_FF1_I32_B32 => SOp::Ff {
             one: true,
             w64: false,
         },
-        "ff1_i32_b64" => SOp::Ff {
+        op::S_FF1_I32_B64 => SOp::Ff {
             one: true,
             w64: true,
         },
-        "flbit_i32_b32" => SOp::Flbit { w64: false },
-        "flbit_i32_b64" => SOp::Flbit { w64: true },
-        "flbit_i32" => SOp::FlbitI { w64: false },
-        "flbit_i32_i64" => SOp::FlbitI { w64: true },
-        "sext_i32_i8" => SOp::Sext8,
-        "sext_i32_i16" => SOp::Sext16,
-        "bitset0_b32" => SOp::Bitset {
+        op::S_FLBIT_I32_B32 => SOp::Flbit { w64: false },
+        op::S_FLBIT_I32_B64 => SOp::Flbit { w64: true },
+        op::S_FLBIT_I32 => SOp::FlbitI { w64: false },
+        op::S_FLBIT_I32_I64 => SOp::FlbitI { w64: true },
+        op::S_SEXT_I32_I8 => SOp::Sext8,
+        op::S_SEXT_I32_I16 => SOp::Sext16,
+        op::S_BITSET0_B32 => SOp::Bitset {
             one: false,
             w64: false,
         },
-        "bitset0_b64" => SOp::Bitset {
+        op::S_BITSET0_B64 => SOp::Bitset {
             one: false,
             w64: true,
         },
-        "bitset1_b32" => SOp::Bitset {
+        op::S_BITSET1_B32 => SOp::Bitset {
             one: true,
             w64: false,
         },
-        "bitset1_b64" => SOp::Bitset {
+        op::S_BITSET1_B64 => SOp::Bitset {
             one: true,
             w64: true,
         },
-        "getpc_b64" => SOp::Getpc,
-        "setpc_b64" => SOp::Setpc,
-        "swappc_b64" => SOp::Swappc,
-        "abs_i32" => SOp::Abs,
-        "andn1_wrexec_b32" => SOp::SaveExec {
+        op::S_GETPC_B64 => SOp::Getpc,
+        op::S_SETPC_B64 => SOp::Setpc,
+        op::S_SWAPPC_B64 => SOp::Swappc,
+        op::S_ABS_I32 => SOp::Abs,
+        op::S_ANDN1_WREXEC_B32 => SOp::SaveExec {
             op: SaveOp::Andn1Wrexec,
             w64: false,
         },
-        "andn1_wrexec_b64" => SOp::SaveExec {
+        op::S_ANDN1_WREXEC_B64 => SOp::SaveExec {
             op: SaveOp::Andn1Wrexec,
             w64: true,
         },
-        "andn2_wrexec_b32" => SOp::SaveExec {
+        op::S_ANDN2_WREXEC_B32 => SOp::SaveExec {
             op: SaveOp::Andn2Wrexec,
             w64: false,
         },
-        "andn2_wrexec_b64" => SOp::SaveExec {
+        op::S_ANDN2_WREXEC_B64 => SOp::SaveExec {
             op: SaveOp::Andn2Wrexec,
             w64: true,
         },
-        "add_u32" => SOp::AddU,
-        "sub_u32" => SOp::SubU,
-        "add_i32" => SOp::AddI,
-        "sub_i32" => SOp::SubI,
-        "addc_u32" => SOp::Addc,
-        "subb_u32" => SOp::Subb,
-        "min_i32" => SOp::Min { signed: true },
-        "min_u32" => SOp::Min { signed: false },
-        "max_i32" => SOp::Max { signed: true },
-        "max_u32" => SOp::Max { signed: false },
-        "cselect_b32" => SOp::Cselect { w64: false },
-        "cselect_b64" => SOp::Cselect { w64: true },
-        "lshl_b32" => SOp::Lshl { w64: false },
-        "lshl_b64" => SOp::Lshl { w64: true },
-        "lshr_b32" => SOp::Lshr { w64: false },
-        "lshr_b64" => SOp::Lshr { w64: true },
-        "ashr_i32" => SOp::Ashr { w64: false },
-        "ashr_i64" => SOp::Ashr { w64: true },
-        "bfm_b32" => SOp::Bfm { w64: false },
-        "bfm_b64" => SOp::Bfm { w64: true },
-        "mul_i32" => SOp::MulI32,
-        "mul_hi_u32" => SOp::MulHi { signed: false },
-        "mul_hi_i32" => SOp::MulHi { signed: true },
-        "bfe_u32" => SOp::Bfe {
+        op::S_ADD_U32 => SOp::AddU,
+        op::S_SUB_U32 => SOp::SubU,
+        op::S_ADD_I32 => SOp::AddI,
+        op::S_SUB_I32 => SOp::SubI,
+        op::S_ADDC_U32 => SOp::Addc,
+        op::S_SUBB_U32 => SOp::Subb,
+        op::S_MIN_I32 => SOp::Min { signed: true },
+        op::S_MIN_U32 => SOp::Min { signed: false },
+        op::S_MAX_I32 => SOp::Max { signed: true },
+        op::S_MAX_U32 => SOp::Max { signed: false },
+        op::S_CSELECT_B32 => SOp::Cselect { w64: false },
+        op::S_CSELECT_B64 => SOp::Cselect { w64: true },
+        op::S_LSHL_B32 => SOp::Lshl { w64: false },
+        op::S_LSHL_B64 => SOp::Lshl { w64: true },
+        op::S_LSHR_B32 => SOp::Lshr { w64: false },
+        op::S_LSHR_B64 => SOp::Lshr { w64: true },
+        op::S_ASHR_I32 => SOp::Ashr { w64: false },
+        op::S_ASHR_I64 => SOp::Ashr { w64: true },
+        op::S_BFM_B32 => SOp::Bfm { w64: false },
+        op::S_BFM_B64 => SOp::Bfm { w64: true },
+        op::S_MUL_I32 => SOp::MulI32,
+        op::S_MUL_HI_U32 => SOp::MulHi { signed: false },
+        op::S_MUL_HI_I32 => SOp::MulHi { signed: true },
+        op::S_BFE_U32 => SOp::Bfe {
             signed: false,
             w64: false,
         },
-        "bfe_i32" => SOp::Bfe {
+        op::S_BFE_I32 => SOp::Bfe {
             signed: true,
             w64: false,
         },
-        "bfe_u64" => SOp::Bfe {
+        op::S_BFE_U64 => SOp::Bfe {
             signed: false,
             w64: true,
         },
-        "bfe_i64" => SOp::Bfe {
+        op::S_BFE_I64 => SOp::Bfe {
             signed: true,
             w64: true,
         },
-        "absdiff_i32" => SOp::AbsDiff,
-        "lshl1_add_u32" => SOp::LshlAdd(1),
-        "lshl2_add_u32" => SOp::LshlAdd(2),
-        "lshl3_add_u32" => SOp::LshlAdd(3),
-        "lshl4_add_u32" => SOp::LshlAdd(4),
-        "pack_ll_b32_b16" => SOp::Pack {
+        op::S_ABSDIFF_I32 => SOp::AbsDiff,
+        op::S_LSHL1_ADD_U32 => SOp::LshlAdd(1),
+        op::S_LSHL2_ADD_U32 => SOp::LshlAdd(2),
+        op::S_LSHL3_ADD_U32 => SOp::LshlAdd(3),
+        op::S_LSHL4_ADD_U32 => SOp::LshlAdd(4),
+        op::S_PACK_LL_B32_B16 => SOp::Pack {
             hi0: false,
             hi1: false,
         },
-        "pack_lh_b32_b16" => SOp::Pack {
+        op::S_PACK_LH_B32_B16 => SOp::Pack {
             hi0: false,
             hi1: true,
         },
-        "pack_hh_b32_b16" => SOp::Pack {
+        op::S_PACK_HH_B32_B16 => SOp::Pack {
             hi0: true,
             hi1: true,
         },
-        "addk_i32" => SOp::Addk,
-        "mulk_i32" => SOp::Mulk,
-        "bitcmp0_b32" => SOp::Bitcmp {
+        op::S_ADDK_I32 => SOp::Addk,
+        op::S_MULK_I32 => SOp::Mulk,
+        op::S_BITCMP0_B32 => SOp::Bitcmp {
             one: false,
             w64: false,
         },
-        "bitcmp1_b32" => SOp::Bitcmp {
+        op::S_BITCMP1_B32 => SOp::Bitcmp {
             one: true,
             w64: false,
         },
-        "bitcmp0_b64" => SOp::Bitcmp {
+        op::S_BITCMP0_B64 => SOp::Bitcmp {
             one: false,
             w64: true,
         },
-        "bitcmp1_b64" => SOp::Bitcmp {
+        op::S_BITCMP1_B64 => SOp::Bitcmp {
             one: true,
             w64: true,
         },
-        "version" | "waitcnt_vscnt" | "waitcnt_vmcnt" | "waitcnt_expcnt" | "waitcnt_lgkmcnt" => {
-            return Kind::Nop
-        }
-        _ => return scalar_patterned(rest),
+        op::S_VERSION
+        | op::S_WAITCNT_VSCNT
+        | op::S_WAITCNT_VMCNT
+        | op::S_WAITCNT_EXPCNT
+        | op::S_WAITCNT_LGKMCNT => return Kind::Nop,
+        _ => return scalar_patterned(code),
     };
     Kind::Salu(op)
 }
 
-/// Scalar mnemonics with a regular shape: `s_{op}_saveexec_b{32,64}`,
-/// `s_{op}_b{32,64}`, `s_cmp_{op}_{ty}`, `s_cmpk_{op}_{ty}`.
-fn scalar_patterned(rest: &str) -> Kind {
-    if let Some(p) = rest.strip_suffix("_saveexec_b64") {
-        if let Some(op) = save_op(p) {
-            return Kind::Salu(SOp::SaveExec { op, w64: true });
+/// Scalar opcodes with a regular shape, from their facts: saveexec
+/// (`s_{op}_saveexec_b{32,64}`), bitwise (`s_{op}_b{32,64}`) and compares
+/// (`s_cmp_{op}_{ty}`, `s_cmpk_{op}_{ty}`).
+fn scalar_patterned(code: Opcode) -> Kind {
+    let f = code.facts();
+    if let Some(ExecUpdate {
+        op,
+        wrexec: false,
+        w64,
+    }) = f.exec
+    {
+        return Kind::Salu(SOp::SaveExec {
+            op: save_op(op),
+            w64,
+        });
+    }
+    if let Some(op) = f.logic.and_then(bit_op) {
+        if f.bits == 32 || f.bits == 64 {
+            return Kind::Salu(SOp::Bit {
+                op,
+                w64: f.bits == 64,
+            });
         }
     }
-    if let Some(p) = rest.strip_suffix("_saveexec_b32") {
-        if let Some(op) = save_op(p) {
-            return Kind::Salu(SOp::SaveExec { op, w64: false });
-        }
-    }
-    if let Some(p) = rest.strip_suffix("_b64") {
-        if let Some(op) = bit_op(p) {
-            return Kind::Salu(SOp::Bit { op, w64: true });
-        }
-    }
-    if let Some(p) = rest.strip_suffix("_b32") {
-        if let Some(op) = bit_op(p) {
-            return Kind::Salu(SOp::Bit { op, w64: false });
-        }
-    }
-    if let Some(p) = rest.strip_prefix("cmpk_") {
-        if let Some((c, t)) = p.split_once('_') {
-            if let (Some(op), Some(ty)) = (cmp_of(c), ty_of(t)) {
-                return Kind::Salu(SOp::Cmpk {
+    if let Some(c) = f.cmp {
+        if let Some(op) = icmp(c.cond) {
+            let ty = cmp_ty(c.ty);
+            return Kind::Salu(if c.imm16 {
+                SOp::Cmpk {
                     op,
                     signed: ty == CmpTy::I32,
-                });
-            }
-        }
-    }
-    if let Some(p) = rest.strip_prefix("cmp_") {
-        if let Some((c, t)) = p.split_once('_') {
-            if let (Some(op), Some(ty)) = (cmp_of(c), ty_of(t)) {
-                return Kind::Salu(SOp::Cmp { op, ty });
-            }
+                }
+            } else {
+                SOp::Cmp { op, ty }
+            });
         }
     }
     Kind::Unsupported("scalar instruction not modelled")
 }
 
-fn smem(name: &str) -> Kind {
-    let dwords = |s: &str| -> Option<u8> {
-        Some(match s {
-            "dword" => 1,
-            "dwordx2" => 2,
-            "dwordx4" => 4,
-            "dwordx8" => 8,
-            "dwordx16" => 16,
-            _ => return None,
-        })
-    };
-    if let Some(d) = name.strip_prefix("s_load_").and_then(dwords) {
-        return Kind::Smem(SmemOp::Load { dwords: d });
-    }
-    if let Some(d) = name.strip_prefix("s_buffer_load_").and_then(dwords) {
-        return Kind::Smem(SmemOp::BufferLoad { dwords: d });
-    }
-    match name {
-        "s_dcache_inv"
-        | "s_dcache_wb"
-        | "s_gl1_inv"
-        | "s_dcache_discard"
-        | "s_dcache_discard_x2"
-        | "s_atc_probe"
-        | "s_atc_probe_buffer" => Kind::Smem(SmemOp::Nop),
-        "s_memtime" | "s_memrealtime" => Kind::Smem(SmemOp::Time),
+fn smem(code: Opcode) -> Kind {
+    match code {
+        op::S_LOAD_DWORD => Kind::Smem(SmemOp::Load { dwords: 1 }),
+        op::S_LOAD_DWORDX2 => Kind::Smem(SmemOp::Load { dwords: 2 }),
+        op::S_LOAD_DWORDX4 => Kind::Smem(SmemOp::Load { dwords: 4 }),
+        op::S_LOAD_DWORDX8 => Kind::Smem(SmemOp::Load { dwords: 8 }),
+        op::S_LOAD_DWORDX16 => Kind::Smem(SmemOp::Load { dwords: 16 }),
+        op::S_BUFFER_LOAD_DWORD => Kind::Smem(SmemOp::BufferLoad { dwords: 1 }),
+        op::S_BUFFER_LOAD_DWORDX2 => Kind::Smem(SmemOp::BufferLoad { dwords: 2 }),
+        op::S_BUFFER_LOAD_DWORDX4 => Kind::Smem(SmemOp::BufferLoad { dwords: 4 }),
+        op::S_BUFFER_LOAD_DWORDX8 => Kind::Smem(SmemOp::BufferLoad { dwords: 8 }),
+        op::S_BUFFER_LOAD_DWORDX16 => Kind::Smem(SmemOp::BufferLoad { dwords: 16 }),
+        op::S_DCACHE_INV
+        | op::S_DCACHE_WB
+        | op::S_GL1_INV
+        | op::S_DCACHE_DISCARD
+        | op::S_DCACHE_DISCARD_X2
+        | op::S_ATC_PROBE
+        | op::S_ATC_PROBE_BUFFER => Kind::Smem(SmemOp::Nop),
+        op::S_MEMTIME | op::S_MEMREALTIME => Kind::Smem(SmemOp::Time),
         _ => Kind::Unsupported("scalar memory instruction not modelled (stores, atomics)"),
     }
 }
 
-fn buffer(name: &str) -> Kind {
-    let comps = |s: &str| -> Option<u8> {
-        Some(match s {
-            "x" => 1,
-            "xy" => 2,
-            "xyz" => 3,
-            "xyzw" => 4,
-            _ => return None,
-        })
-    };
-    if name.contains("_store_") || name.contains("_atomic_") {
-        return Kind::Buf(BufOp::StoreOrAtomic);
-    }
-    if name.starts_with("buffer_gl") {
-        return Kind::Buf(BufOp::Nop);
-    }
-    if let Some(c) = name.strip_prefix("tbuffer_load_format_").and_then(comps) {
-        return Kind::Buf(BufOp::LoadFormat {
-            comps: c,
-            typed: true,
-        });
-    }
-    if let Some(c) = name.strip_prefix("buffer_load_format_").and_then(comps) {
-        return Kind::Buf(BufOp::LoadFormat {
-            comps: c,
-            typed: false,
-        });
-    }
+fn buffer(code: Opcode) -> Kind {
     let load = |bytes, signed| Kind::Buf(BufOp::Load { bytes, signed });
-    match name {
-        "buffer_load_ubyte" => load(1, false),
-        "buffer_load_sbyte" => load(1, true),
-        "buffer_load_ushort" => load(2, false),
-        "buffer_load_sshort" => load(2, true),
-        "buffer_load_dword" => load(4, false),
-        "buffer_load_dwordx2" => load(8, false),
-        "buffer_load_dwordx3" => load(12, false),
-        "buffer_load_dwordx4" => load(16, false),
-        _ => Kind::Unsupported("buffer instruction not modelled (d16 loads)"),
+    match code {
+        op::BUFFER_GL0_INV | op::BUFFER_GL1_INV => Kind::Buf(BufOp::Nop),
+        op::BUFFER_LOAD_UBYTE => load(1, false),
+        op::BUFFER_LOAD_SBYTE => load(1, true),
+        op::BUFFER_LOAD_USHORT => load(2, false),
+        op::BUFFER_LOAD_SSHORT => load(2, true),
+        op::BUFFER_LOAD_DWORD => load(4, false),
+        op::BUFFER_LOAD_DWORDX2 => load(8, false),
+        op::BUFFER_LOAD_DWORDX3 => load(12, false),
+        op::BUFFER_LOAD_DWORDX4 => load(16, false),
+        _ => match code.facts().mem {
+            Some(Memory {
+                kind: MemKind::Store | MemKind::Atomic { .. },
+                ..
+            }) => Kind::Buf(BufOp::StoreOrAtomic),
+            Some(Memory {
+                unit,
+                kind: MemKind::Load,
+                format: true,
+                d16: false,
+                comps: comps @ 1..=4,
+                ..
+            }) => Kind::Buf(BufOp::LoadFormat {
+                comps,
+                typed: unit == MemUnit::TypedBuffer,
+            }),
+            _ => Kind::Unsupported("buffer instruction not modelled (d16 loads)"),
+        },
     }
 }
 
-fn ds(name: &str) -> Kind {
+fn ds(code: Opcode) -> Kind {
     let read = |bytes, signed, d16| Kind::Ds(DsOp::Read { bytes, signed, d16 });
     let write = |bytes, hi| Kind::Ds(DsOp::Write { bytes, hi });
     let atomic = |op, rtn| Kind::Ds(DsOp::Atomic { op, rtn });
-    let Some(rest) = name.strip_prefix("ds_") else {
-        return Kind::Unsupported("not a DS instruction");
-    };
-    match rest {
-        "nop" => Kind::Ds(DsOp::Nop),
-        "read_b32" => read(4, false, 0),
-        "read_b64" => read(8, false, 0),
-        "read_b96" => read(12, false, 0),
-        "read_b128" => read(16, false, 0),
-        "read_u8" => read(1, false, 0),
-        "read_i8" => read(1, true, 0),
-        "read_u16" => read(2, false, 0),
-        "read_i16" => read(2, true, 0),
-        "read_u8_d16" => read(1, false, 1),
-        "read_i8_d16" => read(1, true, 1),
-        "read_u16_d16" => read(2, false, 1),
-        "read_u8_d16_hi" => read(1, false, 2),
-        "read_i8_d16_hi" => read(1, true, 2),
-        "read_u16_d16_hi" => read(2, false, 2),
-        "read2_b32" => Kind::Ds(DsOp::Read2 {
-            bytes: 4,
-            st64: false,
-        }),
-        "read2_b64" => Kind::Ds(DsOp::Read2 {
-            bytes: 8,
-            st64: false,
-        }),
-        "read2st64_b32" => Kind::Ds(DsOp::Read2 {
-            bytes: 4,
-            st64: true,
-        }),
-        "read2st64_b64" => Kind::Ds(DsOp::Read2 {
-            bytes: 8,
-            st64: true,
-        }),
-        "write_b8" => write(1, false),
-        "write_b16" => write(2, false),
-        "write_b32" => write(4, false),
-        "write_b64" => write(8, false),
-        "write_b96" => write(12, false),
-        "write_b128" => write(16, false),
-        "write_b8_d16_hi" => write(1, true),
-        "write_b16_d16_hi" => write(2, true),
-        "write2_b32" => Kind::Ds(DsOp::Write2 {
-            bytes: 4,
-            st64: false,
-        }),
-        "write2_b64" => Kind::Ds(DsOp::Write2 {
-            bytes: 8,
-            st64: false,
-        }),
-        "write2st64_b32" => Kind::Ds(DsOp::Write2 {
-            bytes: 4,
-            st64: true,
-        }),
-        "write2st64_b64" => Kind::Ds(DsOp::Write2 {
-            bytes: 8,
-            st64: true,
-        }),
-        _ => {
-            let (base, rtn) = match rest.strip_suffix("_rtn_u32") {
-                Some(b) => (b, true),
-                None => match rest.strip_suffix("_rtn_i32") {
-                    Some(b) => (b, true),
-                    None => match rest.strip_suffix("_rtn_b32") {
-                        Some(b) => (b, true),
-                        None => {
-                            let b = rest
-                                .strip_suffix("_u32")
-                                .or_else(|| rest.strip_suffix("_i32"))
-                                .or_else(|| rest.strip_suffix("_b32"));
-                            match b {
-                                Some(b) => (b, false),
-                                None => return Kind::Unsupported("DS instruction not modelled"),
-                            }
-                        }
-                    },
-                },
-            };
-            let signed = rest.contains("_i32");
-            let op = match base {
-                "add" => DsAtomic::Add,
-                "sub" => DsAtomic::Sub,
-                "rsub" => DsAtomic::Rsub,
-                "inc" => DsAtomic::Inc,
-                "dec" => DsAtomic::Dec,
-                "min" if signed => DsAtomic::MinI,
-                "max" if signed => DsAtomic::MaxI,
-                "min" => DsAtomic::MinU,
-                "max" => DsAtomic::MaxU,
-                "and" => DsAtomic::And,
-                "or" => DsAtomic::Or,
-                "xor" => DsAtomic::Xor,
-                "wrxchg" => DsAtomic::Swap,
-                _ => return Kind::Unsupported("DS instruction not modelled"),
-            };
-            atomic(op, rtn)
-        }
+    let read2 = |bytes, st64| Kind::Ds(DsOp::Read2 { bytes, st64 });
+    let write2 = |bytes, st64| Kind::Ds(DsOp::Write2 { bytes, st64 });
+    match code {
+        op::DS_NOP => Kind::Ds(DsOp::Nop),
+        op::DS_READ_B32 => read(4, false, 0),
+        op::DS_READ_B64 => read(8, false, 0),
+        op::DS_READ_B96 => read(12, false, 0),
+        op::DS_READ_B128 => read(16, false, 0),
+        op::DS_READ_U8 => read(1, false, 0),
+        op::DS_READ_I8 => read(1, true, 0),
+        op::DS_READ_U16 => read(2, false, 0),
+        op::DS_READ_I16 => read(2, true, 0),
+        op::DS_READ_U8_D16 => read(1, false, 1),
+        op::DS_READ_I8_D16 => read(1, true, 1),
+        op::DS_READ_U16_D16 => read(2, false, 1),
+        op::DS_READ_U8_D16_HI => read(1, false, 2),
+        op::DS_READ_I8_D16_HI => read(1, true, 2),
+        op::DS_READ_U16_D16_HI => read(2, false, 2),
+        op::DS_READ2_B32 => read2(4, false),
+        op::DS_READ2_B64 => read2(8, false),
+        op::DS_READ2ST64_B32 => read2(4, true),
+        op::DS_READ2ST64_B64 => read2(8, true),
+        op::DS_WRITE_B8 => write(1, false),
+        op::DS_WRITE_B16 => write(2, false),
+        op::DS_WRITE_B32 => write(4, false),
+        op::DS_WRITE_B64 => write(8, false),
+        op::DS_WRITE_B96 => write(12, false),
+        op::DS_WRITE_B128 => write(16, false),
+        op::DS_WRITE_B8_D16_HI => write(1, true),
+        op::DS_WRITE_B16_D16_HI => write(2, true),
+        op::DS_WRITE2_B32 => write2(4, false),
+        op::DS_WRITE2_B64 => write2(8, false),
+        op::DS_WRITE2ST64_B32 => write2(4, true),
+        op::DS_WRITE2ST64_B64 => write2(8, true),
+        op::DS_ADD_U32 => atomic(DsAtomic::Add, false),
+        op::DS_ADD_RTN_U32 => atomic(DsAtomic::Add, true),
+        op::DS_SUB_U32 => atomic(DsAtomic::Sub, false),
+        op::DS_SUB_RTN_U32 => atomic(DsAtomic::Sub, true),
+        op::DS_RSUB_U32 => atomic(DsAtomic::Rsub, false),
+        op::DS_RSUB_RTN_U32 => atomic(DsAtomic::Rsub, true),
+        op::DS_INC_U32 => atomic(DsAtomic::Inc, false),
+        op::DS_INC_RTN_U32 => atomic(DsAtomic::Inc, true),
+        op::DS_DEC_U32 => atomic(DsAtomic::Dec, false),
+        op::DS_DEC_RTN_U32 => atomic(DsAtomic::Dec, true),
+        op::DS_MIN_I32 => atomic(DsAtomic::MinI, false),
+        op::DS_MIN_RTN_I32 => atomic(DsAtomic::MinI, true),
+        op::DS_MAX_I32 => atomic(DsAtomic::MaxI, false),
+        op::DS_MAX_RTN_I32 => atomic(DsAtomic::MaxI, true),
+        op::DS_MIN_U32 => atomic(DsAtomic::MinU, false),
+        op::DS_MIN_RTN_U32 => atomic(DsAtomic::MinU, true),
+        op::DS_MAX_U32 => atomic(DsAtomic::MaxU, false),
+        op::DS_MAX_RTN_U32 => atomic(DsAtomic::MaxU, true),
+        op::DS_AND_B32 => atomic(DsAtomic::And, false),
+        op::DS_AND_RTN_B32 => atomic(DsAtomic::And, true),
+        op::DS_OR_B32 => atomic(DsAtomic::Or, false),
+        op::DS_OR_RTN_B32 => atomic(DsAtomic::Or, true),
+        op::DS_XOR_B32 => atomic(DsAtomic::Xor, false),
+        op::DS_XOR_RTN_B32 => atomic(DsAtomic::Xor, true),
+        op::DS_WRXCHG_RTN_B32 => atomic(DsAtomic::Swap, true),
+        _ => Kind::Unsupported("DS instruction not modelled"),
     }
 }
 
-fn vector(name: &str) -> Option<VOp> {
+fn vector(code: Opcode) -> Option<VOp> {
     use VOp::*;
-    let rest = name.strip_prefix("v_")?;
-    Some(match rest {
-        "nop" => Nop,
-        "mov_b32" => Mov,
-        "not_b32" => Not,
-        "bfrev_b32" => Bfrev,
-        "ffbh_u32" => Ffbh,
-        "ffbl_b32" => Ffbl,
-        "ffbh_i32" => FfbhI,
-        "bcnt_u32_b32" => Bcnt,
-        "mbcnt_lo_u32_b32" => MbcntLo,
-        "mbcnt_hi_u32_b32" => MbcntHi,
-        "readfirstlane_b32" => Readfirstlane,
-        "readlane_b32" => Readlane,
-        "writelane_b32" => Writelane,
-        "swap_b32" => Swap,
-        "permlane16_b32" => Permlane16 { x: false },
-        "permlanex16_b32" => Permlane16 { x: true },
-        "cndmask_b32" => Cndmask,
-        "add_nc_u32" => AddNc,
-        "sub_nc_u32" => SubNc,
-        "subrev_nc_u32" => SubrevNc,
-        "add_co_u32" => AddCo,
-        "sub_co_u32" => SubCo,
-        "subrev_co_u32" => SubrevCo,
-        "add_co_ci_u32" => AddCi,
-        "sub_co_ci_u32" => SubCi,
-        "subrev_co_ci_u32" => SubrevCi,
-        "mul_u32_u24" => MulU24,
-        "mul_i32_i24" => MulI24,
-        "mul_hi_u32_u24" => MulHiU24,
-        "mul_hi_i32_i24" => MulHiI24,
-        "mul_lo_u32" => MulLo,
-        "mul_hi_u32" => MulHiU32,
-        "mul_hi_i32" => MulHiI32,
-        "mad_u32_u24" => MadU24,
-        "mad_i32_i24" => MadI24,
-        "min_i32" => MinI,
-        "max_i32" => MaxI,
-        "min_u32" => MinU,
-        "max_u32" => MaxU,
-        "min3_i32" => Min3I,
-        "max3_i32" => Max3I,
-        "med3_i32" => Med3I,
-        "min3_u32" => Min3U,
-        "max3_u32" => Max3U,
-        "med3_u32" => Med3U,
-        "and_b32" => And,
-        "or_b32" => Or,
-        "xor_b32" => Xor,
-        "xnor_b32" => Xnor,
-        "lshlrev_b32" => Lshlrev,
-        "lshrrev_b32" => Lshrrev,
-        "ashrrev_i32" => Ashrrev,
-        "lshl_add_u32" => LshlAdd,
-        "add_lshl_u32" => AddLshl,
-        "lshl_or_b32" => LshlOr,
-        "and_or_b32" => AndOr,
-        "or3_b32" => Or3,
-        "xor3_b32" => Xor3,
-        "add3_u32" => Add3,
-        "xad_u32" => Xad,
-        "bfe_u32" => BfeU,
-        "bfe_i32" => BfeI,
-        "bfi_b32" => Bfi,
-        "bfm_b32" => Bfm,
-        "alignbit_b32" => Alignbit,
-        "alignbyte_b32" => Alignbyte,
-        "perm_b32" => Perm,
-        "dot4_u32_u8" => Dot4U8,
-        "dot4_i32_i8" => Dot4I8,
-        "add_f32" => AddF,
-        "sub_f32" => SubF,
-        "subrev_f32" => SubrevF,
-        "mul_f32" => MulF,
-        "mul_legacy_f32" => MulLegacyF,
-        "min_f32" => MinF,
-        "max_f32" => MaxF,
-        "min3_f32" => Min3F,
-        "max3_f32" => Max3F,
-        "med3_f32" => Med3F,
-        "fma_f32" => Fma,
-        "fma_legacy_f32" => FmaLegacy,
-        "fmac_f32" => Fmac,
-        "fmac_legacy_f32" => FmacLegacy,
-        "fmamk_f32" => Fmamk,
-        "fmaak_f32" => Fmaak,
-        "fma_mix_f32" => FmaMix { half: None },
-        "fma_mixlo_f16" => FmaMix { half: Some(false) },
-        "fma_mixhi_f16" => FmaMix { half: Some(true) },
-        "mad_f32" => Mad,
-        "mad_legacy_f32" => MadLegacy,
-        "mac_f32" => Mac,
-        "mac_legacy_f32" => MacLegacy,
-        "madmk_f32" => Madmk,
-        "madak_f32" => Madak,
-        "ldexp_f32" => LdexpF,
-        "rcp_f32" => Rcp,
-        "rcp_iflag_f32" => RcpIflag,
-        "rsq_f32" => Rsq,
-        "sqrt_f32" => Sqrt,
-        "exp_f32" => Exp,
-        "log_f32" => Log,
-        "sin_f32" => Sin,
-        "cos_f32" => Cos,
-        "fract_f32" => Fract,
-        "trunc_f32" => Trunc,
-        "ceil_f32" => Ceil,
-        "floor_f32" => Floor,
-        "rndne_f32" => Rndne,
-        "frexp_exp_i32_f32" => FrexpExp,
-        "frexp_mant_f32" => FrexpMant,
-        "cvt_f32_i32" => CvtF32I32,
-        "cvt_f32_u32" => CvtF32U32,
-        "cvt_i32_f32" => CvtI32F32,
-        "cvt_u32_f32" => CvtU32F32,
-        "cvt_f16_f32" => CvtF16F32,
-        "cvt_f32_f16" => CvtF32F16,
-        "cvt_flr_i32_f32" => CvtFlrI32F32,
-        "cvt_rpi_i32_f32" => CvtRpiI32F32,
-        "cvt_f32_ubyte0" => CvtF32Ubyte(0),
-        "cvt_f32_ubyte1" => CvtF32Ubyte(1),
-        "cvt_f32_ubyte2" => CvtF32Ubyte(2),
-        "cvt_f32_ubyte3" => CvtF32Ubyte(3),
-        "cvt_pkrtz_f16_f32" => CvtPkrtz,
-        "cvt_pk_u8_f32" => CvtPkU8F32,
-        _ => return vector_compare(rest),
+    Some(match code {
+        op::V_NOP => Nop,
+        op::V_MOV_B32 => Mov,
+        op::V_NOT_B32 => Not,
+        op::V_BFREV_B32 => Bfrev,
+        op::V_FFBH_U32 => Ffbh,
+        op::V_FFBL_B32 => Ffbl,
+        op::V_FFBH_I32 => FfbhI,
+        op::V_BCNT_U32_B32 => Bcnt,
+        op::V_MBCNT_LO_U32_B32 => MbcntLo,
+        op::V_MBCNT_HI_U32_B32 => MbcntHi,
+        op::V_READFIRSTLANE_B32 => Readfirstlane,
+        op::V_READLANE_B32 => Readlane,
+        op::V_WRITELANE_B32 => Writelane,
+        op::V_SWAP_B32 => Swap,
+        op::V_PERMLANE16_B32 => Permlane16 { x: false },
+        op::V_PERMLANEX16_B32 => Permlane16 { x: true },
+        op::V_CNDMASK_B32 => Cndmask,
+        op::V_ADD_NC_U32 => AddNc,
+        op::V_SUB_NC_U32 => SubNc,
+        op::V_SUBREV_NC_U32 => SubrevNc,
+        op::V_ADD_CO_U32 => AddCo,
+        op::V_SUB_CO_U32 => SubCo,
+        op::V_SUBREV_CO_U32 => SubrevCo,
+        op::V_ADD_CO_CI_U32 => AddCi,
+        op::V_SUB_CO_CI_U32 => SubCi,
+        op::V_SUBREV_CO_CI_U32 => SubrevCi,
+        op::V_MUL_U32_U24 => MulU24,
+        op::V_MUL_I32_I24 => MulI24,
+        op::V_MUL_HI_U32_U24 => MulHiU24,
+        op::V_MUL_HI_I32_I24 => MulHiI24,
+        op::V_MUL_LO_U32 => MulLo,
+        op::V_MUL_HI_U32 => MulHiU32,
+        op::V_MUL_HI_I32 => MulHiI32,
+        op::V_MAD_U32_U24 => MadU24,
+        op::V_MAD_I32_I24 => MadI24,
+        op::V_MIN_I32 => MinI,
+        op::V_MAX_I32 => MaxI,
+        op::V_MIN_U32 => MinU,
+        op::V_MAX_U32 => MaxU,
+        op::V_MIN3_I32 => Min3I,
+        op::V_MAX3_I32 => Max3I,
+        op::V_MED3_I32 => Med3I,
+        op::V_MIN3_U32 => Min3U,
+        op::V_MAX3_U32 => Max3U,
+        op::V_MED3_U32 => Med3U,
+        op::V_AND_B32 => And,
+        op::V_OR_B32 => Or,
+        op::V_XOR_B32 => Xor,
+        op::V_XNOR_B32 => Xnor,
+        op::V_LSHLREV_B32 => Lshlrev,
+        op::V_LSHRREV_B32 => Lshrrev,
+        op::V_ASHRREV_I32 => Ashrrev,
+        op::V_LSHL_ADD_U32 => LshlAdd,
+        op::V_ADD_LSHL_U32 => AddLshl,
+        op::V_LSHL_OR_B32 => LshlOr,
+        op::V_AND_OR_B32 => AndOr,
+        op::V_OR3_B32 => Or3,
+        op::V_XOR3_B32 => Xor3,
+        op::V_ADD3_U32 => Add3,
+        op::V_XAD_U32 => Xad,
+        op::V_BFE_U32 => BfeU,
+        op::V_BFE_I32 => BfeI,
+        op::V_BFI_B32 => Bfi,
+        op::V_BFM_B32 => Bfm,
+        op::V_ALIGNBIT_B32 => Alignbit,
+        op::V_ALIGNBYTE_B32 => Alignbyte,
+        op::V_PERM_B32 => Perm,
+        op::V_DOT4_U32_U8 => Dot4U8,
+        op::V_DOT4_I32_I8 => Dot4I8,
+        op::V_ADD_F32 => AddF,
+        op::V_SUB_F32 => SubF,
+        op::V_SUBREV_F32 => SubrevF,
+        op::V_MUL_F32 => MulF,
+        op::V_MUL_LEGACY_F32 => MulLegacyF,
+        op::V_MIN_F32 => MinF,
+        op::V_MAX_F32 => MaxF,
+        op::V_MIN3_F32 => Min3F,
+        op::V_MAX3_F32 => Max3F,
+        op::V_MED3_F32 => Med3F,
+        op::V_FMA_F32 => Fma,
+        op::V_FMA_LEGACY_F32 => FmaLegacy,
+        op::V_FMAC_F32 => Fmac,
+        op::V_FMAC_LEGACY_F32 => FmacLegacy,
+        op::V_FMAMK_F32 => Fmamk,
+        op::V_FMAAK_F32 => Fmaak,
+        op::V_FMA_MIX_F32 => FmaMix { half: None },
+        op::V_FMA_MIXLO_F16 => FmaMix { half: Some(false) },
+        op::V_FMA_MIXHI_F16 => FmaMix { half: Some(true) },
+        op::V_MAD_F32 => Mad,
+        op::V_MAD_LEGACY_F32 => MadLegacy,
+        op::V_MAC_F32 => Mac,
+        op::V_MAC_LEGACY_F32 => MacLegacy,
+        op::V_MADMK_F32 => Madmk,
+        op::V_MADAK_F32 => Madak,
+        op::V_LDEXP_F32 => LdexpF,
+        op::V_RCP_F32 => Rcp,
+        op::V_RCP_IFLAG_F32 => RcpIflag,
+        op::V_RSQ_F32 => Rsq,
+        op::V_SQRT_F32 => Sqrt,
+        op::V_EXP_F32 => Exp,
+        op::V_LOG_F32 => Log,
+        op::V_SIN_F32 => Sin,
+        op::V_COS_F32 => Cos,
+        op::V_FRACT_F32 => Fract,
+        op::V_TRUNC_F32 => Trunc,
+        op::V_CEIL_F32 => Ceil,
+        op::V_FLOOR_F32 => Floor,
+        op::V_RNDNE_F32 => Rndne,
+        op::V_FREXP_EXP_I32_F32 => FrexpExp,
+        op::V_FREXP_MANT_F32 => FrexpMant,
+        op::V_CVT_F32_I32 => CvtF32I32,
+        op::V_CVT_F32_U32 => CvtF32U32,
+        op::V_CVT_I32_F32 => CvtI32F32,
+        op::V_CVT_U32_F32 => CvtU32F32,
+        op::V_CVT_F16_F32 => CvtF16F32,
+        op::V_CVT_F32_F16 => CvtF32F16,
+        op::V_CVT_FLR_I32_F32 => CvtFlrI32F32,
+        op::V_CVT_RPI_I32_F32 => CvtRpiI32F32,
+        op::V_CVT_F32_UBYTE0 => CvtF32Ubyte(0),
+        op::V_CVT_F32_UBYTE1 => CvtF32Ubyte(1),
+        op::V_CVT_F32_UBYTE2 => CvtF32Ubyte(2),
+        op::V_CVT_F32_UBYTE3 => CvtF32Ubyte(3),
+        op::V_CVT_PKRTZ_F16_F32 => CvtPkrtz,
+        op::V_CVT_PK_U8_F32 => CvtPkU8F32,
+        _ => return vector_compare(code),
     })
 }
 
-fn vector_compare(rest: &str) -> Option<VOp> {
-    let (x, p) = match rest.strip_prefix("cmpx_") {
-        Some(p) => (true, p),
-        None => (false, rest.strip_prefix("cmp_")?),
-    };
-    let (c, t) = p.rsplit_once('_')?;
-    let ty = ty_of(t)?;
-    if c == "class" {
+/// `v_cmp_*`/`v_cmpx_*`, from the opcode's compare facts.
+fn vector_compare(code: Opcode) -> Option<VOp> {
+    let c = code.facts().cmp?;
+    let (ty, x) = (cmp_ty(c.ty), c.writes_exec);
+    if c.cond == CmpCond::Class {
         return match ty {
             CmpTy::F32 | CmpTy::F16 | CmpTy::F64 => Some(VOp::CmpClass { ty, x }),
             _ => None,
         };
     }
     let op = match ty {
-        CmpTy::F16 | CmpTy::F32 | CmpTy::F64 => CmpOp::F(fcmp_of(c)?),
-        _ => CmpOp::I(cmp_of(c)?),
+        CmpTy::F16 | CmpTy::F32 | CmpTy::F64 => CmpOp::F(fcmp(c.cond)?),
+        _ => CmpOp::I(icmp(c.cond)?),
     };
     Some(VOp::Cmp { op, ty, x })
 }
@@ -1072,7 +1030,7 @@ mod tests {
     #[test]
     fn compare_mnemonics_split_into_op_and_type() {
         assert_eq!(
-            vector("v_cmp_gt_f32"),
+            vector(op::V_CMP_GT_F32),
             Some(VOp::Cmp {
                 op: CmpOp::F(FCmp::Gt),
                 ty: CmpTy::F32,
@@ -1080,7 +1038,7 @@ mod tests {
             })
         );
         assert_eq!(
-            vector("v_cmpx_gt_i32"),
+            vector(op::V_CMPX_GT_I32),
             Some(VOp::Cmp {
                 op: CmpOp::I(ICmp::Gt),
                 ty: CmpTy::I32,
@@ -1088,59 +1046,59 @@ mod tests {
             })
         );
         assert_eq!(
-            vector("v_cmp_class_f32"),
+            vector(op::V_CMP_CLASS_F32),
             Some(VOp::CmpClass {
                 ty: CmpTy::F32,
                 x: false
             })
         );
-        assert_eq!(vector("v_cmp_bogus_f32"), None);
+        assert_eq!(vector_compare(op::V_ADD_F32), None);
     }
 
     #[test]
     fn scalar_mnemonics_with_a_shape_are_recognised() {
         assert_eq!(
-            scalar("s_andn2_saveexec_b64"),
+            scalar(op::S_ANDN2_SAVEEXEC_B64),
             Kind::Salu(SOp::SaveExec {
                 op: SaveOp::Andn2,
                 w64: true
             })
         );
         assert_eq!(
-            scalar("s_nor_b32"),
+            scalar(op::S_NOR_B32),
             Kind::Salu(SOp::Bit {
                 op: BitOp::Nor,
                 w64: false
             })
         );
         assert_eq!(
-            scalar("s_cmp_eq_i32"),
+            scalar(op::S_CMP_EQ_I32),
             Kind::Salu(SOp::Cmp {
                 op: ICmp::Eq,
                 ty: CmpTy::I32
             })
         );
         assert_eq!(
-            scalar("s_cmpk_lt_u32"),
+            scalar(op::S_CMPK_LT_U32),
             Kind::Salu(SOp::Cmpk {
                 op: ICmp::Lt,
                 signed: false
             })
         );
-        assert!(matches!(scalar("s_getreg_b32"), Kind::Unsupported(_)));
+        assert!(matches!(scalar(op::S_GETREG_B32), Kind::Unsupported(_)));
     }
 
     #[test]
     fn ds_atomics_parse_their_return_form() {
         assert_eq!(
-            ds("ds_add_rtn_u32"),
+            ds(op::DS_ADD_RTN_U32),
             Kind::Ds(DsOp::Atomic {
                 op: DsAtomic::Add,
                 rtn: true
             })
         );
         assert_eq!(
-            ds("ds_max_i32"),
+            ds(op::DS_MAX_I32),
             Kind::Ds(DsOp::Atomic {
                 op: DsAtomic::MaxI,
                 rtn: false

@@ -16,6 +16,7 @@
 pub mod abi;
 pub mod decode;
 pub mod encode;
+pub mod facts;
 pub mod family;
 pub mod format;
 mod inst;
@@ -26,7 +27,12 @@ mod target;
 pub use abi::{Abi, Stage, UnknownStage};
 pub use decode::{classify, decode, decode_into, DecodeError, DecodeErrorKind, Decoder, Mode};
 pub use encode::{dont_care_mask, encode, EncodeError, Encoded};
+pub use facts::{
+    lane_mask_pair, BranchCond, CmpCond, Compare, ExecUpdate, Flow, Logic, MemKind, MemUnit,
+    Memory, NumTy, OpFacts,
+};
 pub use format::Formatter;
 pub use inst::{Family, Instruction, Modifiers, OpSpace, Opcode, Operands, MAX_OPERANDS};
 pub use operand::{Access, Implicit, OpMods, Operand, RegFile, Slot, ValType};
+pub use tables::facts::op;
 pub use target::{Target, UnknownTarget};

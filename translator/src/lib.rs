@@ -295,6 +295,14 @@ pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: 
     f
 }
 
+/// Whether the translator lifts `op` in a wave of the given size: the same
+/// classification ([`lift::support`]) the lifter checks before dispatching
+/// an instruction. A lifted opcode may still be refused in some forms
+/// (DPP, clamp, an operand it cannot see), which `translate` reports.
+pub fn lifts(op: isa::Opcode, wave64: bool) -> bool {
+    lift::support(op, wave64) == lift::Support::Lifted
+}
+
 /// The register-source trace of a shader (`analysis::trace`): one binding
 /// per traced descriptor, numbered as drawbind's ranges are.
 ///

@@ -1718,7 +1718,7 @@ enum Def {
 /// lanes.
 #[inline]
 fn scalar_def_count(s: &isa::Slot, code: u16, count: u8, wave32: bool) -> u8 {
-    if !wave32 && s.ty == ValType::Mask && count == 1 && (code < 124 || code == 126) {
+    if isa::lane_mask_pair(s, !wave32) && count == 1 && (code < 124 || code == 126) {
         2
     } else {
         count

@@ -7,11 +7,12 @@
 //! patterns and buffer accesses. Every other instruction takes the generic
 //! rule: whatever it writes becomes unknown.
 //!
-//! The table is built once per process from the opcode names `isa` knows,
+//! The table is built once per process from the opcodes `isa` knows and
+//! their generated facts (`isa::op`, [`isa::OpFacts`]), never from names,
 //! so looking a rule up is one array index. It also says which opcodes are
 //! named as stores or atomics (see [`named_store`]).
 
-use isa::{Instruction, OpSpace, Opcode};
+use isa::{op, Compare, ExecUpdate, Instruction, Logic, MemUnit, OpSpace, Opcode};
 use std::sync::OnceLock;
 
 /// A tracer rule.
@@ -69,41 +70,63 @@ pub(crate) enum Rule {
     Buf,
 }
 
-fn rule_for_name(space: OpSpace, name: &str) -> Rule {
-    if matches!(space, OpSpace::Mubuf | OpSpace::Mtbuf) {
+/// The rule of an opcode: the one classification the tracer dispatches on
+/// (and [`has_rule`] reports).
+pub(crate) fn rule_for(op: Opcode) -> Rule {
+    let f = op.facts();
+    if matches!(op.space(), OpSpace::Mubuf | OpSpace::Mtbuf) {
         return Rule::Buf;
     }
-    match name {
-        "s_mov_b32" | "s_mov_b64" => Rule::SMov,
-        "s_movk_i32" => Rule::SMovk,
-        "s_cselect_b32" | "s_cselect_b64" => Rule::SCselect,
-        "s_add_u32" => Rule::SAdd,
-        "s_addc_u32" => Rule::SAddc,
-        "s_getpc_b64" => Rule::SGetpc,
-        "s_bfm_b64" => Rule::SBfm64,
-        "s_bitcmp1_b32" => Rule::SBitcmp1,
-        "s_bitcmp0_b32" => Rule::SBitcmp0,
-        "s_and_b32" | "s_and_b64" => Rule::SAnd,
-        "s_andn2_b32" | "s_andn2_b64" => Rule::SAndn2,
-        "s_or_b32" | "s_or_b64" => Rule::SOr,
-        "s_and_saveexec_b32" | "s_and_saveexec_b64" => Rule::SaveAnd,
-        "s_andn1_saveexec_b32" | "s_andn1_saveexec_b64" => Rule::SaveAndn1,
-        "s_or_saveexec_b32" | "s_or_saveexec_b64" => Rule::SaveOr,
-        "s_andn1_wrexec_b32" | "s_andn1_wrexec_b64" => Rule::WrexecAndn1,
-        "s_andn2_wrexec_b32" | "s_andn2_wrexec_b64" => Rule::WrexecOther,
-        "s_load_dword" | "s_load_dwordx2" | "s_load_dwordx4" | "s_load_dwordx8"
-        | "s_load_dwordx16" => Rule::SLoad,
-        "s_buffer_load_dword"
-        | "s_buffer_load_dwordx2"
-        | "s_buffer_load_dwordx4"
-        | "s_buffer_load_dwordx8"
-        | "s_buffer_load_dwordx16" => Rule::SBufLoad,
-        "v_mov_b32" => Rule::VMov,
-        "v_add_nc_u32" => Rule::VAddNc,
-        _ if name.ends_with("_saveexec_b32") || name.ends_with("_saveexec_b64") => Rule::SaveOther,
-        _ if name.starts_with("v_cmpx_") => Rule::VCmpx,
-        _ => Rule::Generic,
+    match op {
+        op::S_MOV_B32 | op::S_MOV_B64 => Rule::SMov,
+        op::S_MOVK_I32 => Rule::SMovk,
+        op::S_CSELECT_B32 | op::S_CSELECT_B64 => Rule::SCselect,
+        op::S_ADD_U32 => Rule::SAdd,
+        op::S_ADDC_U32 => Rule::SAddc,
+        op::S_GETPC_B64 => Rule::SGetpc,
+        op::S_BFM_B64 => Rule::SBfm64,
+        op::S_BITCMP1_B32 => Rule::SBitcmp1,
+        op::S_BITCMP0_B32 => Rule::SBitcmp0,
+        op::S_AND_B32 | op::S_AND_B64 => Rule::SAnd,
+        op::S_ANDN2_B32 | op::S_ANDN2_B64 => Rule::SAndn2,
+        op::S_OR_B32 | op::S_OR_B64 => Rule::SOr,
+        op::S_LOAD_DWORD
+        | op::S_LOAD_DWORDX2
+        | op::S_LOAD_DWORDX4
+        | op::S_LOAD_DWORDX8
+        | op::S_LOAD_DWORDX16 => Rule::SLoad,
+        op::S_BUFFER_LOAD_DWORD
+        | op::S_BUFFER_LOAD_DWORDX2
+        | op::S_BUFFER_LOAD_DWORDX4
+        | op::S_BUFFER_LOAD_DWORDX8
+        | op::S_BUFFER_LOAD_DWORDX16 => Rule::SBufLoad,
+        op::V_MOV_B32 => Rule::VMov,
+        op::V_ADD_NC_U32 => Rule::VAddNc,
+        _ => match (f.exec, f.cmp) {
+            (Some(ExecUpdate { op, wrexec, .. }), _) => match (op, wrexec) {
+                (Logic::And, false) => Rule::SaveAnd,
+                (Logic::Andn1, false) => Rule::SaveAndn1,
+                (Logic::Or, false) => Rule::SaveOr,
+                (_, false) => Rule::SaveOther,
+                (Logic::Andn1, true) => Rule::WrexecAndn1,
+                (Logic::Andn2, true) => Rule::WrexecOther,
+                (_, true) => Rule::Generic,
+            },
+            (
+                _,
+                Some(Compare {
+                    writes_exec: true, ..
+                }),
+            ) => Rule::VCmpx,
+            _ => Rule::Generic,
+        },
     }
+}
+
+/// Whether the tracer has a rule for `op` better than "forget what it
+/// writes" (see the module docs): the same classification the trace uses.
+pub fn has_rule(op: Opcode) -> bool {
+    rule_for(op) != Rule::Generic
 }
 
 /// What the table knows about one opcode.
@@ -130,18 +153,12 @@ fn table() -> &'static Table {
             Ok(t) => t,
             Err(_) => unreachable!("one entry per 16-bit opcode"),
         };
-        for space in OpSpace::ALL {
-            for i in 0..2048u16 {
-                let op = Opcode::new(space, i);
-                let name = op.name();
-                if name == "<unknown>" {
-                    continue;
-                }
-                t[op.raw() as usize] = Facts {
-                    rule: rule_for_name(space, name),
-                    named_store: name.contains("store") || name.contains("atomic"),
-                };
-            }
+        for op in Opcode::all() {
+            let f = op.facts();
+            t[op.raw() as usize] = Facts {
+                rule: rule_for(op),
+                named_store: f.writes_memory() && f.mem.is_some_and(|m| m.unit != MemUnit::Ds),
+            };
         }
         t
     })
@@ -164,8 +181,7 @@ impl Rules {
     }
 }
 
-/// The opcode's name says it stores or is an atomic (`*store*`,
-/// `*atomic*`).
+/// The opcode stores or is an atomic outside LDS (`isa`'s memory facts).
 pub(crate) fn named_store(op: Opcode) -> bool {
     table()[usize::from(op.raw())].named_store
 }

@@ -20,6 +20,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod facts;
 pub mod families;
 pub mod recording;
 

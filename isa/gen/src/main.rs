@@ -86,6 +86,29 @@ fn main() -> ExitCode {
             }
         }
     }
+    // The facts table is derived from every family's opcode list.
+    if matches!(cmd, "emit" | "check") && (only.is_empty() || only.contains(&"facts")) {
+        let out = tables_dir().join(isa_gen::facts::OUT_FILE);
+        match isa_gen::facts::emit() {
+            Err(e) => {
+                eprintln!("isa-gen: facts: {e}");
+                return ExitCode::FAILURE;
+            }
+            Ok(src) if cmd == "emit" => {
+                if let Err(e) = std::fs::write(&out, src) {
+                    eprintln!("isa-gen: {}: {e}", out.display());
+                    return ExitCode::FAILURE;
+                }
+                eprintln!("facts: wrote {}", out.display());
+            }
+            Ok(src) => {
+                if std::fs::read_to_string(&out).ok().as_deref() != Some(src.as_str()) {
+                    eprintln!("facts: {} is stale", out.display());
+                    failed = true;
+                }
+            }
+        }
+    }
     if failed {
         ExitCode::FAILURE
     } else {

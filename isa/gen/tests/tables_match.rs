@@ -18,3 +18,17 @@ fn generated_tables_match_recorded_oracle() {
         );
     }
 }
+
+/// The opcode facts (`isa/src/tables/facts.rs`) are exactly what the
+/// generator derives from every family's opcode list.
+#[test]
+fn generated_facts_match_recorded_oracle() {
+    let want = isa_gen::facts::emit().unwrap_or_else(|e| panic!("{e}"));
+    let path = isa_gen::tables_dir().join(isa_gen::facts::OUT_FILE);
+    let have = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(
+        have == want,
+        "{} is stale: run `cargo run -p isa-gen -- emit facts`",
+        path.display()
+    );
+}

@@ -10,6 +10,8 @@ pub mod ds;
 #[rustfmt::skip]
 pub mod exp;
 #[rustfmt::skip]
+pub mod facts;
+#[rustfmt::skip]
 pub mod flat;
 #[rustfmt::skip]
 pub mod mimg;

@@ -21,7 +21,7 @@ use super::Lifter;
 use crate::ir::{Block, Edge, Term, Ty, Value};
 use crate::{Construct, Control};
 use analysis::cfg::{Cfg, Cond, EdgeKind, Program, Terminator};
-use isa::{Instruction, Opcode, Operand, ValType};
+use isa::{op, BranchCond, Flow, Instruction, Opcode, Operand, ValType};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
@@ -54,6 +54,26 @@ enum Exit {
     Fall,
 }
 
+/// A conditional branch the lifter follows (not the debugger ones).
+pub(super) fn is_cbranch(code: Opcode) -> bool {
+    matches!(
+        code.facts().flow,
+        Some(Flow::Branch(
+            BranchCond::Scc0
+                | BranchCond::Scc1
+                | BranchCond::Vccz
+                | BranchCond::Vccnz
+                | BranchCond::Execz
+                | BranchCond::Execnz
+        ))
+    )
+}
+
+/// Ends the program for the lifter: `s_endpgm` or `s_code_end`.
+pub(super) fn is_end(code: Opcode) -> bool {
+    code == op::S_ENDPGM || code == op::S_CODE_END
+}
+
 /// The lifter's exit from block `n`.
 fn exit_of(program: &Program, cfg: &Cfg, n: NodeIndex) -> Exit {
     let blk = cfg.block(n);
@@ -67,9 +87,7 @@ fn exit_of(program: &Program, cfg: &Cfg, n: NodeIndex) -> Exit {
         Terminator::End => {
             let last = &program.lines[blk.lines.end as usize - 1];
             match &last.inst {
-                Ok(i) if i.opcode == Opcode::S_ENDPGM || i.opcode == Opcode::S_CODE_END => {
-                    Exit::Return
-                }
+                Ok(i) if is_end(i.opcode) => Exit::Return,
                 _ => Exit::Fall,
             }
         }
@@ -303,7 +321,7 @@ impl Lifter<'_> {
                     }
                     Exit::Jump(Some(t)) => edges.push((t, EdgeSlot::Jump)),
                     Exit::Cond(Some(t)) => {
-                        let (cond, divergent) = self.branch_cond(inst.opcode.name());
+                        let (cond, divergent) = self.branch_cond(inst.opcode);
                         match self.b.func.konst(cond) {
                             Some(c) => {
                                 if c != 0 {

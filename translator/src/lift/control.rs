@@ -3,11 +3,12 @@
 //! instruction may turn on lanes EXEC had off.
 
 use super::state::Sgpr;
+use super::support::{self, Support};
 use super::Lifter;
 use crate::ir::{Bin, ICmp, Ty, Un, Value};
 use crate::manifest::Dropped;
 use crate::{CrossLane, OpcodeClass};
-use isa::{Instruction, Modifiers};
+use isa::{op, Instruction, Modifiers, Opcode};
 
 impl Lifter<'_> {
     /// Whether a new EXEC may have lanes the old one did not.
@@ -43,13 +44,24 @@ impl Lifter<'_> {
         }
     }
 
-    pub(super) fn sopp(&mut self, name: &str, inst: &Instruction) {
-        match name {
-            "s_nop" | "s_waitcnt" | "s_setprio" | "s_clause" | "s_sleep" | "s_inst_prefetch"
-            | "s_icache_inv" | "s_waitcnt_depctr" | "s_ttracedata" | "s_ttracedata_imm"
-            | "s_set_gpr_idx_off" => {}
-            "s_barrier" => {}
-            "s_sendmsg" => {
+    pub(super) fn sopp(&mut self, code: Opcode, inst: &Instruction) {
+        if support::sopp(code) == Support::Unsupported {
+            self.unhandled(OpcodeClass::ProgramControl);
+            return;
+        }
+        match code {
+            op::S_NOP
+            | op::S_WAITCNT
+            | op::S_SETPRIO
+            | op::S_CLAUSE
+            | op::S_SLEEP
+            | op::S_INST_PREFETCH
+            | op::S_ICACHE_INV
+            | op::S_WAITCNT_DEPCTR
+            | op::S_TTRACEDATA
+            | op::S_TTRACEDATA_IMM => {}
+            op::S_BARRIER => {}
+            op::S_SENDMSG => {
                 let imm = match inst.mods {
                     Modifiers::Simm16(x) => x,
                     _ => 0,
@@ -69,11 +81,11 @@ impl Lifter<'_> {
         }
     }
 
-    pub(super) fn branch_cond(&mut self, name: &str) -> (Value, bool) {
-        match name {
-            "s_cbranch_scc1" => (self.st.scc, false),
-            "s_cbranch_scc0" => (self.b.un(Un::BNot, self.st.scc), false),
-            "s_cbranch_vccz" | "s_cbranch_vccnz" => {
+    pub(super) fn branch_cond(&mut self, code: Opcode) -> (Value, bool) {
+        match code {
+            op::S_CBRANCH_SCC1 => (self.st.scc, false),
+            op::S_CBRANCH_SCC0 => (self.b.un(Un::BNot, self.st.scc), false),
+            op::S_CBRANCH_VCCZ | op::S_CBRANCH_VCCNZ => {
                 let z = match (self.st.s[106], self.st.s[107]) {
                     (Sgpr::Word(lo), Sgpr::Word(hi)) => {
                         let hi = if self.o.wave64 { hi } else { self.const_u32(0) };
@@ -89,7 +101,7 @@ impl Lifter<'_> {
                         }
                     }
                 };
-                if name == "s_cbranch_vccz" {
+                if code == op::S_CBRANCH_VCCZ {
                     (z, false)
                 } else {
                     (self.b.un(Un::BNot, z), false)
@@ -99,7 +111,7 @@ impl Lifter<'_> {
                 // execz / execnz: this lane's view.
                 let act = self.active();
                 let div = self.b.func.konst(act).is_none();
-                if name == "s_cbranch_execz" {
+                if code == op::S_CBRANCH_EXECZ {
                     (self.b.un(Un::BNot, act), div)
                 } else {
                     (act, div)

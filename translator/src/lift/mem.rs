@@ -1,25 +1,38 @@
 //! Memory: scalar loads (`s_load_*`, `s_buffer_load_*`) and buffer
 //! instructions (MUBUF, MTBUF) through the descriptors they read.
 
+use super::support::{self, Support};
 use super::Lifter;
 use crate::ir::{Bin, BufferAccess, Effect, Load, Value};
 use crate::{Lds, Memory, OpcodeClass};
 use isa::family::buf::BufMods;
-use isa::{Instruction, Modifiers, Operand};
+use isa::{op, Instruction, MemKind, MemUnit, Memory as MemFacts, Modifiers, Opcode, Operand};
 
 impl Lifter<'_> {
-    pub(super) fn smem(&mut self, name: &str, inst: &Instruction) {
-        if matches!(
-            name,
-            "s_dcache_inv" | "s_gl1_inv" | "s_dcache_wb" | "s_dcache_inv_vol"
-        ) {
+    pub(super) fn smem(&mut self, code: Opcode, inst: &Instruction) {
+        if matches!(code, op::S_DCACHE_INV | op::S_GL1_INV | op::S_DCACHE_WB) {
             return;
         }
-        let buffer = name.starts_with("s_buffer_load_dword");
-        if !(name.starts_with("s_load_dword") || buffer) {
+        if support::smem(code) == Support::Unsupported {
             self.unhandled(OpcodeClass::ScalarMemory);
             return;
         }
+        let buffer = match code {
+            op::S_LOAD_DWORD
+            | op::S_LOAD_DWORDX2
+            | op::S_LOAD_DWORDX4
+            | op::S_LOAD_DWORDX8
+            | op::S_LOAD_DWORDX16 => false,
+            op::S_BUFFER_LOAD_DWORD
+            | op::S_BUFFER_LOAD_DWORDX2
+            | op::S_BUFFER_LOAD_DWORDX4
+            | op::S_BUFFER_LOAD_DWORDX8
+            | op::S_BUFFER_LOAD_DWORDX16 => true,
+            _ => {
+                self.unhandled(OpcodeClass::ScalarMemory);
+                return;
+            }
+        };
         let Some(addr) = isa::family::smem::SmemAddress::of(inst) else {
             self.problem(Memory::ScalarNoAddress);
             return;
@@ -82,8 +95,8 @@ impl Lifter<'_> {
         }
     }
 
-    pub(super) fn buffer(&mut self, name: &str, inst: &Instruction) {
-        if name == "buffer_gl0_inv" || name == "buffer_gl1_inv" {
+    pub(super) fn buffer(&mut self, code: Opcode, inst: &Instruction) {
+        if code == op::BUFFER_GL0_INV || code == op::BUFFER_GL1_INV {
             return;
         }
         let Modifiers::Buf(m) = inst.mods else {
@@ -117,29 +130,44 @@ impl Lifter<'_> {
                 float: bool,
             },
         }
-        let kind = match name {
-            "buffer_load_dword" => Kind::Dwords(1),
-            "buffer_load_dwordx2" => Kind::Dwords(2),
-            "buffer_load_dwordx3" => Kind::Dwords(3),
-            "buffer_load_dwordx4" => Kind::Dwords(4),
-            "buffer_load_ubyte" => Kind::Sub {
+        if support::buffer(code) == Support::Unsupported {
+            self.unhandled(OpcodeClass::Buffer);
+            return;
+        }
+        let f = code.facts();
+        let kind = match code {
+            op::BUFFER_LOAD_DWORD => Kind::Dwords(1),
+            op::BUFFER_LOAD_DWORDX2 => Kind::Dwords(2),
+            op::BUFFER_LOAD_DWORDX3 => Kind::Dwords(3),
+            op::BUFFER_LOAD_DWORDX4 => Kind::Dwords(4),
+            op::BUFFER_LOAD_UBYTE => Kind::Sub {
                 bytes: 1,
                 signed: false,
             },
-            "buffer_load_sbyte" => Kind::Sub {
+            op::BUFFER_LOAD_SBYTE => Kind::Sub {
                 bytes: 1,
                 signed: true,
             },
-            "buffer_load_ushort" => Kind::Sub {
+            op::BUFFER_LOAD_USHORT => Kind::Sub {
                 bytes: 2,
                 signed: false,
             },
-            "buffer_load_sshort" => Kind::Sub {
+            op::BUFFER_LOAD_SSHORT => Kind::Sub {
                 bytes: 2,
                 signed: true,
             },
-            _ if name.starts_with("tbuffer_load_format_") && !name.contains("d16") => {
-                let comps = name.trim_start_matches("tbuffer_load_format_").len() as u8;
+            _ if matches!(
+                f.mem,
+                Some(MemFacts {
+                    unit: MemUnit::TypedBuffer,
+                    kind: MemKind::Load,
+                    format: true,
+                    d16: false,
+                    ..
+                })
+            ) =>
+            {
+                let comps = f.mem.map_or(0, |m| m.comps);
                 let fname = isa::family::buf::format_name(m.format).unwrap_or("");
                 let parts: Vec<&str> = fname.trim_start_matches("BUF_FMT_").split('_').collect();
                 let n32 = parts.iter().filter(|p| **p == "32").count() as u8;
@@ -156,15 +184,37 @@ impl Lifter<'_> {
                     float: tyname == "FLOAT",
                 }
             }
-            _ if name.starts_with("buffer_load_format") || name.starts_with("tbuffer_load") => {
+            _ if matches!(
+                f.mem,
+                Some(MemFacts {
+                    kind: MemKind::Load,
+                    format: true,
+                    ..
+                })
+            ) =>
+            {
                 self.problem(Memory::RuntimeFormat);
                 return;
             }
-            _ if name.starts_with("buffer_store") || name.starts_with("tbuffer_store") => {
+            _ if matches!(
+                f.mem,
+                Some(MemFacts {
+                    kind: MemKind::Store,
+                    ..
+                })
+            ) =>
+            {
                 self.problem(Memory::BufferStore);
                 return;
             }
-            _ if name.starts_with("buffer_atomic") => {
+            _ if matches!(
+                f.mem,
+                Some(MemFacts {
+                    kind: MemKind::Atomic { .. },
+                    ..
+                })
+            ) =>
+            {
                 self.problem(Memory::BufferAtomic);
                 return;
             }

@@ -50,6 +50,7 @@ mod export;
 mod mem;
 mod salu;
 mod state;
+mod support;
 mod valu;
 
 use crate::ir::{Block, Builder, Effect, Input, Source, Ty, Unsupported, Value};
@@ -60,6 +61,7 @@ use analysis::trace::ShaderTrace;
 use isa::{Abi, Formatter, Instruction, OpSpace, Operand, Stage, Target};
 use state::{Half, Sgpr, State};
 use std::collections::{HashMap, HashSet};
+pub use support::{support, Support};
 
 /// What the lifter needs to know about the shader.
 #[derive(Clone, Copy, Debug)]
@@ -306,13 +308,13 @@ impl Lifter<'_> {
     }
 
     fn inst_body(&mut self, inst: &Instruction) {
-        let name = inst.opcode.name();
-        match inst.opcode.space() {
-            OpSpace::Sop1 | OpSpace::Sop2 | OpSpace::Sopk | OpSpace::Sopc => self.salu(name, inst),
-            OpSpace::Sopp => self.sopp(name, inst),
-            OpSpace::Smem => self.smem(name, inst),
-            OpSpace::Mubuf | OpSpace::Mtbuf => self.buffer(name, inst),
-            OpSpace::Vop => self.valu(name, inst),
+        let code = inst.opcode;
+        match code.space() {
+            OpSpace::Sop1 | OpSpace::Sop2 | OpSpace::Sopk | OpSpace::Sopc => self.salu(code, inst),
+            OpSpace::Sopp => self.sopp(code, inst),
+            OpSpace::Smem => self.smem(code, inst),
+            OpSpace::Mubuf | OpSpace::Mtbuf => self.buffer(code, inst),
+            OpSpace::Vop => self.valu(code, inst),
             OpSpace::Exp => self.export(inst),
             OpSpace::Ds => self.problem(Lds::Access),
             OpSpace::Vintrp => self.problem(Construct::Interpolation),

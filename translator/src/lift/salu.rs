@@ -1,13 +1,15 @@
 //! Scalar ALU instructions (SOP1, SOP2, SOPK, SOPC), 32- and 64-bit, on
 //! uniform words and lane masks.
 
+use super::support::{self, Support};
 use super::Lifter;
 use crate::ir::{Bin, ICmp, Ty, Un, Value};
 use crate::{CrossLane, Form, OpcodeClass};
-use isa::{Instruction, Operand, Slot};
+use isa::{op, CmpCond, Compare, ExecUpdate, Instruction, Logic, NumTy, Opcode, Operand, Slot};
 
 impl Lifter<'_> {
-    pub(super) fn salu(&mut self, name: &str, inst: &Instruction) {
+    pub(super) fn salu(&mut self, code: Opcode, inst: &Instruction) {
+        let f = code.facts();
         let ops = inst.operands.as_slice();
         let defs: Vec<Slot> = ops.iter().filter(|s| s.is_def()).copied().collect();
         let srcs: Vec<Slot> = ops.iter().filter(|s| !s.is_def()).copied().collect();
@@ -15,9 +17,7 @@ impl Lifter<'_> {
         let wide = match dst.or(srcs.first().map(|s| s.op)) {
             Some(Operand::Reg { count, .. }) => count == 2,
             _ => false,
-        } || name.ends_with("_b64")
-            || name.ends_with("_u64")
-            || name.ends_with("_i64");
+        } || f.bits == 64;
         let dcode = match dst {
             Some(Operand::Reg { code, .. }) => code,
             _ => 125,
@@ -26,21 +26,19 @@ impl Lifter<'_> {
         let s1 = srcs.get(1).copied();
         let zero = self.const_u32(0);
         // Mask-aware bitwise operations (64-bit in wave64, 32-bit in wave32).
-        let bitwise = matches!(
-            name.rsplit_once('_').map(|x| x.0).unwrap_or(""),
-            "s_and" | "s_or" | "s_xor" | "s_andn2" | "s_orn2" | "s_nand" | "s_nor" | "s_xnor"
-        );
+        let bitwise = f.logic;
         let mask_width = if self.o.wave64 { wide } else { !wide };
-        if let Some(base) = name.strip_suffix(if self.o.wave64 {
-            "_saveexec_b64"
-        } else {
-            "_saveexec_b32"
-        }) {
+        if let Some(ExecUpdate {
+            op: base,
+            wrexec: false,
+            ..
+        }) = f.exec.filter(|e| e.w64 == self.o.wave64)
+        {
             // sdst = exec; exec = op(ssrc, exec); scc = exec != 0
             let Some(s0) = s0 else { return };
             let old = self.active();
             let a = self.mask_operand(s0.op);
-            let r = self.bool_op(base.trim_start_matches("s_"), a, old);
+            let r = self.bool_op(base, a, old);
             let exec_copy = self.st.s[126];
             let exec_copy_hi = self.st.s[127];
             if dcode < 126 {
@@ -53,31 +51,26 @@ impl Lifter<'_> {
             self.st.scc = self.any_lane(r);
             return;
         }
-        if name.contains("_saveexec_") || name.contains("_wrexec_") {
+        if f.exec.is_some() {
             self.problem(Form::OtherWaveSizeExec);
             return;
         }
-        if bitwise && mask_width {
+        if let (Some(op), true) = (bitwise, mask_width) {
             let (Some(s0), Some(s1)) = (s0, s1) else {
                 return;
             };
             if self.is_mask_operand(s0.op) || self.is_mask_operand(s1.op) {
                 let a = self.mask_operand(s0.op);
                 let b = self.mask_operand(s1.op);
-                let op = name
-                    .trim_start_matches("s_")
-                    .rsplit_once('_')
-                    .map(|x| x.0)
-                    .unwrap_or("");
                 let r = self.bool_op(op, a, b);
                 self.write_mask(dcode as usize, r);
                 self.st.scc = self.any_lane(r);
                 return;
             }
         }
-        if (name == "s_mov_b64" || name == "s_cmov_b64") && self.o.wave64 {
+        if (code == op::S_MOV_B64 || code == op::S_CMOV_B64) && self.o.wave64 {
             let Some(s0) = s0 else { return };
-            if name == "s_cmov_b64" {
+            if code == op::S_CMOV_B64 {
                 let c = self.st.scc;
                 if self.b.func.konst(c) == Some(0) {
                     return;
@@ -93,7 +86,7 @@ impl Lifter<'_> {
                 return;
             }
         }
-        if name == "s_mov_b32" {
+        if code == op::S_MOV_B32 {
             if let (Some(s0), true) = (s0, dcode < 128) {
                 match s0.op {
                     Operand::Reg { code, .. } if code < 128 => {
@@ -107,7 +100,7 @@ impl Lifter<'_> {
             }
             return;
         }
-        if name == "s_cselect_b64" && self.o.wave64 {
+        if code == op::S_CSELECT_B64 && self.o.wave64 {
             let (Some(s0), Some(s1)) = (s0, s1) else {
                 return;
             };
@@ -119,7 +112,7 @@ impl Lifter<'_> {
                 return;
             }
         }
-        if name == "s_not_b64" || (name == "s_not_b32" && !self.o.wave64) {
+        if code == op::S_NOT_B64 || (code == op::S_NOT_B32 && !self.o.wave64) {
             if let Some(s0) = s0 {
                 if self.is_mask_operand(s0.op) && mask_width {
                     let a = self.mask_operand(s0.op);
@@ -130,8 +123,16 @@ impl Lifter<'_> {
                 }
             }
         }
+        if support::salu(code, self.o.wave64) == Support::Unsupported {
+            self.unhandled(if wide {
+                OpcodeClass::Scalar64
+            } else {
+                OpcodeClass::ScalarAlu
+            });
+            return;
+        }
         if wide {
-            self.salu64(name, dcode, s0, s1);
+            self.salu64(code, dcode, s0, s1);
             return;
         }
         // 32-bit scalar ALU on words.
@@ -148,29 +149,29 @@ impl Lifter<'_> {
             _ => zero,
         };
         let mut scc_nz = false;
-        let r: Option<Value> = match name {
-            "s_movk_i32" => Some(sext16(self, &s0)),
-            "s_cmovk_i32" => {
+        let r: Option<Value> = match code {
+            op::S_MOVK_I32 => Some(sext16(self, &s0)),
+            op::S_CMOVK_I32 => {
                 let k = sext16(self, &s0);
                 let old = self.s_word(dcode as usize);
                 Some(self.b.select(self.st.scc, k, old))
             }
-            "s_cmov_b32" => {
+            op::S_CMOV_B32 => {
                 let old = self.s_word(dcode as usize);
                 Some(self.b.select(self.st.scc, a, old))
             }
-            "s_cselect_b32" => Some(self.b.select(self.st.scc, a, b)),
-            "s_add_u32" => {
+            op::S_CSELECT_B32 => Some(self.b.select(self.st.scc, a, b)),
+            op::S_ADD_U32 => {
                 let r = self.b.add(a, b);
                 self.st.scc = self.b.icmp(ICmp::ULt, r, a);
                 Some(r)
             }
-            "s_sub_u32" => {
+            op::S_SUB_U32 => {
                 self.st.scc = self.b.icmp(ICmp::ULt, a, b);
                 Some(self.b.bin(Bin::Sub, a, b))
             }
-            "s_add_i32" | "s_addk_i32" => {
-                let (x, y) = if name == "s_addk_i32" {
+            op::S_ADD_I32 | op::S_ADDK_I32 => {
+                let (x, y) = if code == op::S_ADDK_I32 {
                     (self.s_word(dcode as usize), sext16(self, &s0))
                 } else {
                     (a, b)
@@ -184,7 +185,7 @@ impl Lifter<'_> {
                 self.st.scc = self.b.icmp(ICmp::SLt, both, z);
                 Some(r)
             }
-            "s_sub_i32" => {
+            op::S_SUB_I32 => {
                 let r = self.b.bin(Bin::Sub, a, b);
                 let sx = self.b.bin(Bin::Xor, a, b);
                 let sy = self.b.bin(Bin::Xor, a, r);
@@ -193,7 +194,7 @@ impl Lifter<'_> {
                 self.st.scc = self.b.icmp(ICmp::SLt, both, z);
                 Some(r)
             }
-            "s_addc_u32" => {
+            op::S_ADDC_U32 => {
                 let c = self.b.un(Un::BoolToU32, self.st.scc);
                 let t = self.b.add(a, b);
                 let r = self.b.add(t, c);
@@ -202,7 +203,7 @@ impl Lifter<'_> {
                 self.st.scc = self.b.bin(Bin::BOr, c1, c2);
                 Some(r)
             }
-            "s_subb_u32" => {
+            op::S_SUBB_U32 => {
                 let c = self.b.un(Un::BoolToU32, self.st.scc);
                 let t = self.b.bin(Bin::Sub, a, b);
                 let r = self.b.bin(Bin::Sub, t, c);
@@ -211,10 +212,10 @@ impl Lifter<'_> {
                 self.st.scc = self.b.bin(Bin::BOr, c1, c2);
                 Some(r)
             }
-            "s_min_i32" | "s_min_u32" | "s_max_i32" | "s_max_u32" => {
-                let signed = name.ends_with("i32");
+            op::S_MIN_I32 | op::S_MIN_U32 | op::S_MAX_I32 | op::S_MAX_U32 => {
+                let signed = f.signed;
                 let lt = if signed { ICmp::SLt } else { ICmp::ULt };
-                let (op, c) = if name.starts_with("s_min") {
+                let (op, c) = if matches!(code, op::S_MIN_I32 | op::S_MIN_U32) {
                     (
                         if signed { Bin::SMin } else { Bin::UMin },
                         self.b.icmp(lt, a, b),
@@ -228,53 +229,61 @@ impl Lifter<'_> {
                 self.st.scc = c;
                 Some(self.b.bin(op, a, b))
             }
-            "s_and_b32" => {
+            op::S_AND_B32 => {
                 scc_nz = true;
                 Some(self.b.bin(Bin::And, a, b))
             }
-            "s_or_b32" => {
+            op::S_OR_B32 => {
                 scc_nz = true;
                 Some(self.b.bin(Bin::Or, a, b))
             }
-            "s_xor_b32" => {
+            op::S_XOR_B32 => {
                 scc_nz = true;
                 Some(self.b.bin(Bin::Xor, a, b))
             }
-            "s_andn2_b32" => {
+            op::S_ANDN2_B32 => {
                 scc_nz = true;
                 let nb = self.b.un(Un::Not, b);
                 Some(self.b.bin(Bin::And, a, nb))
             }
-            "s_orn2_b32" => {
+            op::S_ORN2_B32 => {
                 scc_nz = true;
                 let nb = self.b.un(Un::Not, b);
                 Some(self.b.bin(Bin::Or, a, nb))
             }
-            "s_nand_b32" | "s_nor_b32" | "s_xnor_b32" => {
+            op::S_NAND_B32 | op::S_NOR_B32 | op::S_XNOR_B32 => {
                 scc_nz = true;
-                let op = match name {
-                    "s_nand_b32" => Bin::And,
-                    "s_nor_b32" => Bin::Or,
+                let op = match code {
+                    op::S_NAND_B32 => Bin::And,
+                    op::S_NOR_B32 => Bin::Or,
                     _ => Bin::Xor,
                 };
                 let r = self.b.bin(op, a, b);
                 Some(self.b.un(Un::Not, r))
             }
-            "s_not_b32" => {
+            op::S_NOT_B32 => {
                 scc_nz = true;
                 Some(self.b.un(Un::Not, a))
             }
-            "s_lshl_b32" | "s_lshr_b32" | "s_ashr_i32" => {
+            op::S_LSHL_B32 | op::S_LSHR_B32 | op::S_ASHR_I32 => {
                 scc_nz = true;
-                let op = match name {
-                    "s_lshl_b32" => Bin::Shl,
-                    "s_lshr_b32" => Bin::ShrL,
+                let op = match code {
+                    op::S_LSHL_B32 => Bin::Shl,
+                    op::S_LSHR_B32 => Bin::ShrL,
                     _ => Bin::ShrA,
                 };
                 Some(self.b.bin(op, a, b))
             }
-            "s_lshl1_add_u32" | "s_lshl2_add_u32" | "s_lshl3_add_u32" | "s_lshl4_add_u32" => {
-                let n = (name.as_bytes()[6] - b'0') as u32;
+            op::S_LSHL1_ADD_U32
+            | op::S_LSHL2_ADD_U32
+            | op::S_LSHL3_ADD_U32
+            | op::S_LSHL4_ADD_U32 => {
+                let n = match code {
+                    op::S_LSHL1_ADD_U32 => 1,
+                    op::S_LSHL2_ADD_U32 => 2,
+                    op::S_LSHL3_ADD_U32 => 3,
+                    _ => 4,
+                };
                 let sh = self.const_u32(n);
                 let t = self.b.bin(Bin::Shl, a, sh);
                 let r = self.b.add(t, b);
@@ -285,8 +294,8 @@ impl Lifter<'_> {
                 self.st.scc = self.b.bin(Bin::BOr, lost, c);
                 Some(r)
             }
-            "s_mul_i32" | "s_mulk_i32" => {
-                if name == "s_mulk_i32" {
+            op::S_MUL_I32 | op::S_MULK_I32 => {
+                if code == op::S_MULK_I32 {
                     let x = self.s_word(dcode as usize);
                     let k = sext16(self, &s0);
                     Some(self.b.bin(Bin::Mul, x, k))
@@ -294,10 +303,10 @@ impl Lifter<'_> {
                     Some(self.b.bin(Bin::Mul, a, b))
                 }
             }
-            "s_mul_hi_u32" => Some(self.b.bin(Bin::MulHiU, a, b)),
-            "s_mul_hi_i32" => Some(self.b.bin(Bin::MulHiI, a, b)),
-            "s_bfm_b32" => Some(self.bfm(a, b)),
-            "s_bfe_u32" | "s_bfe_i32" => {
+            op::S_MUL_HI_U32 => Some(self.b.bin(Bin::MulHiU, a, b)),
+            op::S_MUL_HI_I32 => Some(self.b.bin(Bin::MulHiI, a, b)),
+            op::S_BFM_B32 => Some(self.bfm(a, b)),
+            op::S_BFE_U32 | op::S_BFE_I32 => {
                 scc_nz = true;
                 let m31 = self.const_u32(31);
                 let off = self.b.bin(Bin::And, b, m31);
@@ -305,46 +314,46 @@ impl Lifter<'_> {
                 let w0 = self.b.bin(Bin::ShrL, b, s16);
                 let m7f = self.const_u32(0x7f);
                 let w = self.b.bin(Bin::And, w0, m7f);
-                Some(self.bfe(a, off, w, name == "s_bfe_i32"))
+                Some(self.bfe(a, off, w, code == op::S_BFE_I32))
             }
-            "s_brev_b32" => Some(self.b.un(Un::BitReverse, a)),
-            "s_bcnt1_i32_b32" | "s_bcnt0_i32_b32" => {
+            op::S_BREV_B32 => Some(self.b.un(Un::BitReverse, a)),
+            op::S_BCNT1_I32_B32 | op::S_BCNT0_I32_B32 => {
                 scc_nz = true;
-                let x = if name == "s_bcnt0_i32_b32" {
+                let x = if code == op::S_BCNT0_I32_B32 {
                     self.b.un(Un::Not, a)
                 } else {
                     a
                 };
                 Some(self.b.un(Un::CountOnes, x))
             }
-            "s_sext_i32_i8" | "s_sext_i32_i16" => {
-                let n = self.const_u32(if name.ends_with("i8") { 24 } else { 16 });
+            op::S_SEXT_I32_I8 | op::S_SEXT_I32_I16 => {
+                let n = self.const_u32(if code == op::S_SEXT_I32_I8 { 24 } else { 16 });
                 let t = self.b.bin(Bin::Shl, a, n);
                 Some(self.b.bin(Bin::ShrA, t, n))
             }
-            "s_abs_i32" => {
+            op::S_ABS_I32 => {
                 scc_nz = true;
                 let z = self.const_u32(0);
                 let neg = self.b.bin(Bin::Sub, z, a);
                 let lt = self.b.icmp(ICmp::SLt, a, z);
                 Some(self.b.select(lt, neg, a))
             }
-            "s_absdiff_i32" => {
+            op::S_ABSDIFF_I32 => {
                 scc_nz = true;
                 let d = self.b.bin(Bin::Sub, a, b);
                 let nd = self.b.bin(Bin::Sub, b, a);
                 let lt = self.b.icmp(ICmp::SLt, a, b);
                 Some(self.b.select(lt, nd, d))
             }
-            "s_pack_ll_b32_b16" | "s_pack_lh_b32_b16" | "s_pack_hh_b32_b16" => {
+            op::S_PACK_LL_B32_B16 | op::S_PACK_LH_B32_B16 | op::S_PACK_HH_B32_B16 => {
                 let m = self.const_u32(0xffff);
                 let s16 = self.const_u32(16);
-                let lo = if name == "s_pack_hh_b32_b16" {
+                let lo = if code == op::S_PACK_HH_B32_B16 {
                     self.b.bin(Bin::ShrL, a, s16)
                 } else {
                     self.b.bin(Bin::And, a, m)
                 };
-                let hi = if name == "s_pack_ll_b32_b16" {
+                let hi = if code == op::S_PACK_LL_B32_B16 {
                     self.b.bin(Bin::Shl, b, s16)
                 } else {
                     let mh = self.const_u32(0xffff_0000);
@@ -352,19 +361,25 @@ impl Lifter<'_> {
                 };
                 Some(self.b.bin(Bin::Or, lo, hi))
             }
-            "s_bitset0_b32" | "s_bitset1_b32" => {
+            op::S_BITSET0_B32 | op::S_BITSET1_B32 => {
                 let old = self.s_word(dcode as usize);
                 let one = self.const_u32(1);
                 let bit = self.b.bin(Bin::Shl, one, a);
-                Some(if name == "s_bitset1_b32" {
+                Some(if code == op::S_BITSET1_B32 {
                     self.b.bin(Bin::Or, old, bit)
                 } else {
                     let nb = self.b.un(Un::Not, bit);
                     self.b.bin(Bin::And, old, nb)
                 })
             }
-            _ if name.starts_with("s_cmp_") || name.starts_with("s_cmpk_") => {
-                let b = if name.starts_with("s_cmpk_") {
+            _ if f.cmp.is_some() => {
+                let cmp = f.cmp.unwrap_or(Compare {
+                    cond: CmpCond::F,
+                    ty: NumTy::U32,
+                    writes_exec: false,
+                    imm16: false,
+                });
+                let b = if cmp.imm16 {
                     match s1.map(|x| x.op) {
                         Some(Operand::Imm(i)) => self.const_u32(i as u32),
                         _ => b,
@@ -372,12 +387,8 @@ impl Lifter<'_> {
                 } else {
                     b
                 };
-                let rest = name
-                    .trim_start_matches("s_cmpk_")
-                    .trim_start_matches("s_cmp_");
-                let (cond, ty) = rest.split_once('_').unwrap_or(("", ""));
-                let signed = ty == "i32";
-                if ty == "u64" {
+                let signed = cmp.ty == NumTy::I32;
+                if cmp.ty == NumTy::U64 {
                     self.problem(Form::ScalarCompare64);
                     return;
                 }
@@ -386,13 +397,13 @@ impl Lifter<'_> {
                 } else {
                     (ICmp::ULt, ICmp::ULe)
                 };
-                self.st.scc = match cond {
-                    "eq" => self.b.icmp(ICmp::Eq, a, b),
-                    "lg" => self.b.icmp(ICmp::Ne, a, b),
-                    "lt" => self.b.icmp(lt, a, b),
-                    "le" => self.b.icmp(le, a, b),
-                    "gt" => self.b.icmp(lt, b, a),
-                    "ge" => self.b.icmp(le, b, a),
+                self.st.scc = match cmp.cond {
+                    CmpCond::Eq => self.b.icmp(ICmp::Eq, a, b),
+                    CmpCond::Lg => self.b.icmp(ICmp::Ne, a, b),
+                    CmpCond::Lt => self.b.icmp(lt, a, b),
+                    CmpCond::Le => self.b.icmp(le, a, b),
+                    CmpCond::Gt => self.b.icmp(lt, b, a),
+                    CmpCond::Ge => self.b.icmp(le, b, a),
                     _ => {
                         self.problem(Form::ScalarCompareUnknown);
                         return;
@@ -400,20 +411,24 @@ impl Lifter<'_> {
                 };
                 None
             }
-            "s_bitcmp0_b32" | "s_bitcmp1_b32" => {
+            op::S_BITCMP0_B32 | op::S_BITCMP1_B32 => {
                 let t = self.b.bin(Bin::ShrL, a, b);
                 let one = self.const_u32(1);
                 let bit = self.b.bin(Bin::And, t, one);
                 let z = self.const_u32(0);
-                self.st.scc = if name == "s_bitcmp1_b32" {
+                self.st.scc = if code == op::S_BITCMP1_B32 {
                     self.b.icmp(ICmp::Ne, bit, z)
                 } else {
                     self.b.icmp(ICmp::Eq, bit, z)
                 };
                 None
             }
-            "s_version" | "s_nop" | "s_waitcnt_vscnt" | "s_waitcnt_vmcnt" | "s_waitcnt_expcnt"
-            | "s_waitcnt_lgkmcnt" => None,
+            op::S_VERSION
+            | op::S_NOP
+            | op::S_WAITCNT_VSCNT
+            | op::S_WAITCNT_VMCNT
+            | op::S_WAITCNT_EXPCNT
+            | op::S_WAITCNT_LGKMCNT => None,
             _ => {
                 self.unhandled(OpcodeClass::ScalarAlu);
                 return;
@@ -447,36 +462,35 @@ impl Lifter<'_> {
         }
     }
 
-    pub(super) fn bool_op(&mut self, op: &str, a: Value, b: Value) -> Value {
+    pub(super) fn bool_op(&mut self, op: Logic, a: Value, b: Value) -> Value {
         match op {
-            "and" => self.b.bin(Bin::BAnd, a, b),
-            "or" => self.b.bin(Bin::BOr, a, b),
-            "xor" => self.b.bin(Bin::BXor, a, b),
-            "andn2" => {
+            Logic::And => self.b.bin(Bin::BAnd, a, b),
+            Logic::Or => self.b.bin(Bin::BOr, a, b),
+            Logic::Xor => self.b.bin(Bin::BXor, a, b),
+            Logic::Andn2 => {
                 let nb = self.b.un(Un::BNot, b);
                 self.b.bin(Bin::BAnd, a, nb)
             }
-            "orn2" => {
+            Logic::Orn2 => {
                 let nb = self.b.un(Un::BNot, b);
                 self.b.bin(Bin::BOr, a, nb)
             }
-            "andn1" => {
+            Logic::Andn1 => {
                 let na = self.b.un(Un::BNot, a);
                 self.b.bin(Bin::BAnd, na, b)
             }
-            "orn1" => {
+            Logic::Orn1 => {
                 let na = self.b.un(Un::BNot, a);
                 self.b.bin(Bin::BOr, na, b)
             }
-            "nand" | "nor" | "xnor" => {
+            Logic::Nand | Logic::Nor | Logic::Xnor => {
                 let r = match op {
-                    "nand" => self.b.bin(Bin::BAnd, a, b),
-                    "nor" => self.b.bin(Bin::BOr, a, b),
+                    Logic::Nand => self.b.bin(Bin::BAnd, a, b),
+                    Logic::Nor => self.b.bin(Bin::BOr, a, b),
                     _ => self.b.bin(Bin::BXor, a, b),
                 };
                 self.b.un(Un::BNot, r)
             }
-            _ => self.unsup(Ty::Bool, Form::MaskOperation { op: op.into() }),
         }
     }
 
@@ -522,7 +536,7 @@ impl Lifter<'_> {
         }
     }
 
-    pub(super) fn salu64(&mut self, name: &str, dcode: u16, s0: Option<Slot>, s1: Option<Slot>) {
+    pub(super) fn salu64(&mut self, code: Opcode, dcode: u16, s0: Option<Slot>, s1: Option<Slot>) {
         let (al, ah) = match s0 {
             Some(s) => self.src64(s.op),
             None => (self.const_u32(0), self.const_u32(0)),
@@ -546,36 +560,42 @@ impl Lifter<'_> {
             }
             (lo, hi)
         };
-        let (lo, hi, scc_nz) = match name {
-            "s_mov_b64" => (al, ah, false),
-            "s_cmov_b64" => {
+        let (lo, hi, scc_nz) = match code {
+            op::S_MOV_B64 => (al, ah, false),
+            op::S_CMOV_B64 => {
                 let ol = self.s_word(dcode as usize);
                 let oh = self.s_word(dcode as usize + 1);
                 let c = self.st.scc;
                 (self.b.select(c, al, ol), self.b.select(c, ah, oh), false)
             }
-            "s_cselect_b64" => {
+            op::S_CSELECT_B64 => {
                 let c = self.st.scc;
                 (self.b.select(c, al, bl), self.b.select(c, ah, bh), false)
             }
-            "s_and_b64" | "s_or_b64" | "s_xor_b64" | "s_andn2_b64" | "s_orn2_b64"
-            | "s_nand_b64" | "s_nor_b64" | "s_xnor_b64" => {
+            op::S_AND_B64
+            | op::S_OR_B64
+            | op::S_XOR_B64
+            | op::S_ANDN2_B64
+            | op::S_ORN2_B64
+            | op::S_NAND_B64
+            | op::S_NOR_B64
+            | op::S_XNOR_B64 => {
                 // (operation, invert the second operand, invert the result)
-                let (op, not_b, not_r) = match name {
-                    "s_and_b64" => (Bin::And, false, false),
-                    "s_or_b64" => (Bin::Or, false, false),
-                    "s_xor_b64" => (Bin::Xor, false, false),
-                    "s_andn2_b64" => (Bin::And, true, false),
-                    "s_orn2_b64" => (Bin::Or, true, false),
-                    "s_nand_b64" => (Bin::And, false, true),
-                    "s_nor_b64" => (Bin::Or, false, true),
+                let (op, not_b, not_r) = match code {
+                    op::S_AND_B64 => (Bin::And, false, false),
+                    op::S_OR_B64 => (Bin::Or, false, false),
+                    op::S_XOR_B64 => (Bin::Xor, false, false),
+                    op::S_ANDN2_B64 => (Bin::And, true, false),
+                    op::S_ORN2_B64 => (Bin::Or, true, false),
+                    op::S_NAND_B64 => (Bin::And, false, true),
+                    op::S_NOR_B64 => (Bin::Or, false, true),
                     _ => (Bin::Xor, false, true),
                 };
                 let (l, h) = pair(self, op, not_b, not_r);
                 (l, h, true)
             }
-            "s_not_b64" => (self.b.un(Un::Not, al), self.b.un(Un::Not, ah), true),
-            "s_bfm_b64" => {
+            op::S_NOT_B64 => (self.b.un(Un::Not, al), self.b.un(Un::Not, ah), true),
+            op::S_BFM_B64 => {
                 // width = s0[5:0], offset = s1[5:0]
                 let m63 = self.const_u32(63);
                 let w = self.b.bin(Bin::And, al, m63);
@@ -595,8 +615,8 @@ impl Lifter<'_> {
                     }
                 }
             }
-            "s_bcnt1_i32_b64" | "s_bcnt0_i32_b64" => {
-                let (x, y) = if name == "s_bcnt0_i32_b64" {
+            op::S_BCNT1_I32_B64 | op::S_BCNT0_I32_B64 => {
+                let (x, y) = if code == op::S_BCNT0_I32_B64 {
                     (self.b.un(Un::Not, al), self.b.un(Un::Not, ah))
                 } else {
                     (al, ah)
@@ -608,18 +628,18 @@ impl Lifter<'_> {
                 self.write_s(dcode, r);
                 return;
             }
-            "s_cmp_eq_u64" | "s_cmp_lg_u64" => {
+            op::S_CMP_EQ_U64 | op::S_CMP_LG_U64 => {
                 let e0 = self.b.icmp(ICmp::Eq, al, bl);
                 let e1 = self.b.icmp(ICmp::Eq, ah, bh);
                 let e = self.b.bin(Bin::BAnd, e0, e1);
-                self.st.scc = if name == "s_cmp_eq_u64" {
+                self.st.scc = if code == op::S_CMP_EQ_U64 {
                     e
                 } else {
                     self.b.un(Un::BNot, e)
                 };
                 return;
             }
-            "s_bitcmp0_b64" | "s_bitcmp1_b64" => {
+            op::S_BITCMP0_B64 | op::S_BITCMP1_B64 => {
                 let m63 = self.const_u32(63);
                 let n = self.b.bin(Bin::And, bl, m63);
                 match self.b.func.konst(n) {
@@ -629,7 +649,7 @@ impl Lifter<'_> {
                         let t = self.b.bin(Bin::ShrL, w, sh);
                         let one = self.const_u32(1);
                         let bit = self.b.bin(Bin::And, t, one);
-                        self.st.scc = if name == "s_bitcmp1_b64" {
+                        self.st.scc = if code == op::S_BITCMP1_B64 {
                             self.b.icmp(ICmp::Ne, bit, z)
                         } else {
                             self.b.icmp(ICmp::Eq, bit, z)
@@ -639,7 +659,7 @@ impl Lifter<'_> {
                 }
                 return;
             }
-            "s_lshl_b64" | "s_lshr_b64" | "s_ashr_i64" => {
+            op::S_LSHL_B64 | op::S_LSHR_B64 | op::S_ASHR_I64 => {
                 let m63 = self.const_u32(63);
                 let n = self.b.bin(Bin::And, bl, m63);
                 let Some(n) = self.b.func.konst(n) else {
@@ -650,9 +670,9 @@ impl Lifter<'_> {
                 let (l, h) = match (self.b.func.konst(x.0), self.b.func.konst(x.1)) {
                     (Some(a), Some(b)) => {
                         let v = (a as u64) | ((b as u64) << 32);
-                        let r = match name {
-                            "s_lshl_b64" => v << n,
-                            "s_lshr_b64" => v >> n,
+                        let r = match code {
+                            op::S_LSHL_B64 => v << n,
+                            op::S_LSHR_B64 => v >> n,
                             _ => ((v as i64) >> n) as u64,
                         };
                         (self.const_u32(r as u32), self.const_u32((r >> 32) as u32))

@@ -1,13 +1,16 @@
 //! Vector ALU instructions (VOP1, VOP2, VOP3, VOPC): per-lane values written
 //! under EXEC, compares producing this lane's bit of a mask.
 
+use super::support::{self, Support};
 use super::Lifter;
 use crate::ir::{Bin, FCmp, ICmp, Input, Load, Tri, Ty, Un, Value};
 use crate::{CrossLane, Form, Lds, OpcodeClass};
-use isa::{Family, Instruction, Modifiers, Operand, Slot, ValType};
+use isa::{
+    op, CmpCond, Compare, Family, Instruction, Modifiers, NumTy, Opcode, Operand, Slot, ValType,
+};
 
 impl Lifter<'_> {
-    pub(super) fn valu(&mut self, name: &str, inst: &Instruction) {
+    pub(super) fn valu(&mut self, code: Opcode, inst: &Instruction) {
         match inst.family {
             Family::Dpp16 | Family::Dpp8 => {
                 self.problem(CrossLane::Dpp);
@@ -52,6 +55,7 @@ impl Lifter<'_> {
             }
             clamp = m.clamp;
         }
+        let f = code.facts();
         let ops = inst.operands.as_slice();
         let defs: Vec<Slot> = ops.iter().filter(|s| s.is_def()).copied().collect();
         let srcs: Vec<Slot> = ops
@@ -70,7 +74,7 @@ impl Lifter<'_> {
             return;
         }
         if imp.contains(isa::Implicit::CROSS_LANE)
-            && !matches!(name, "v_readlane_b32" | "v_readfirstlane_b32")
+            && !matches!(code, op::V_READLANE_B32 | op::V_READFIRSTLANE_B32)
         {
             self.problem(CrossLane::Registers);
             return;
@@ -91,11 +95,7 @@ impl Lifter<'_> {
             }
         }
         let x = |i: usize| vals.get(i).copied();
-        if let Some(rest) = name
-            .strip_prefix("v_cmpx_")
-            .or_else(|| name.strip_prefix("v_cmp_"))
-            .map(|r| (r, imp.contains(isa::Implicit::WRITE_EXEC)))
-        {
+        if let Some(rest) = f.cmp.map(|c| (c, imp.contains(isa::Implicit::WRITE_EXEC))) {
             let ((rest, is_x), (Some(a), Some(b))) = (rest, (x(0), x(1))) else {
                 self.problem(Form::CompareOperands);
                 return;
@@ -132,15 +132,19 @@ impl Lifter<'_> {
         };
         let zero = self.const_u32(0);
         let mut float_result = false;
-        let r: Value = match name {
-            "v_nop" => return,
-            "v_mov_b32" => {
+        if support::valu(code) == Support::Unsupported {
+            self.unhandled(OpcodeClass::VectorAlu);
+            return;
+        }
+        let r: Value = match code {
+            op::V_NOP => return,
+            op::V_MOV_B32 => {
                 if !need(self, 1) {
                     return;
                 }
                 vals[0]
             }
-            "v_readfirstlane_b32" | "v_readlane_b32" => {
+            op::V_READFIRSTLANE_B32 | op::V_READLANE_B32 => {
                 // Exact only when the source is the same in every lane.
                 if !need(self, 1) {
                     return;
@@ -151,14 +155,14 @@ impl Lifter<'_> {
                     self.unsup(Ty::U32, CrossLane::Readlane)
                 }
             }
-            "v_cndmask_b32" => {
+            op::V_CNDMASK_B32 => {
                 if !need(self, 2) || masks.is_empty() {
                     self.problem(Form::CndmaskMask);
                     return;
                 }
                 self.b.select(masks[0], vals[1], vals[0])
             }
-            "v_add_nc_u32" | "v_sub_nc_u32" | "v_subrev_nc_u32" => {
+            op::V_ADD_NC_U32 | op::V_SUB_NC_U32 | op::V_SUBREV_NC_U32 => {
                 if !need(self, 2) {
                     return;
                 }
@@ -166,24 +170,31 @@ impl Lifter<'_> {
                     self.problem(Form::SaturatingAdd);
                     return;
                 }
-                match name {
-                    "v_add_nc_u32" => self.b.add(vals[0], vals[1]),
-                    "v_sub_nc_u32" => self.b.bin(Bin::Sub, vals[0], vals[1]),
+                match code {
+                    op::V_ADD_NC_U32 => self.b.add(vals[0], vals[1]),
+                    op::V_SUB_NC_U32 => self.b.bin(Bin::Sub, vals[0], vals[1]),
                     _ => self.b.bin(Bin::Sub, vals[1], vals[0]),
                 }
             }
-            "v_add_co_u32" | "v_sub_co_u32" | "v_subrev_co_u32" | "v_add_co_ci_u32"
-            | "v_sub_co_ci_u32" | "v_subrev_co_ci_u32" => {
+            op::V_ADD_CO_U32
+            | op::V_SUB_CO_U32
+            | op::V_SUBREV_CO_U32
+            | op::V_ADD_CO_CI_U32
+            | op::V_SUB_CO_CI_U32
+            | op::V_SUBREV_CO_CI_U32 => {
                 if !need(self, 2) || clamp {
                     self.problem(Form::CarryForm);
                     return;
                 }
-                let (a, b) = if name.starts_with("v_subrev") {
+                let (a, b) = if matches!(code, op::V_SUBREV_CO_U32 | op::V_SUBREV_CO_CI_U32) {
                     (vals[1], vals[0])
                 } else {
                     (vals[0], vals[1])
                 };
-                let cin = if name.contains("_ci_") {
+                let cin = if matches!(
+                    code,
+                    op::V_ADD_CO_CI_U32 | op::V_SUB_CO_CI_U32 | op::V_SUBREV_CO_CI_U32
+                ) {
                     match masks.first() {
                         Some(&m) => self.b.un(Un::BoolToU32, m),
                         None => zero,
@@ -191,7 +202,7 @@ impl Lifter<'_> {
                 } else {
                     zero
                 };
-                let (r, carry) = if name.starts_with("v_add") {
+                let (r, carry) = if matches!(code, op::V_ADD_CO_U32 | op::V_ADD_CO_CI_U32) {
                     let t = self.b.add(a, b);
                     let r = self.b.add(t, cin);
                     let c1 = self.b.icmp(ICmp::ULt, t, a);
@@ -217,77 +228,83 @@ impl Lifter<'_> {
                 }
                 return;
             }
-            "v_and_b32" | "v_or_b32" | "v_xor_b32" | "v_xnor_b32" => {
+            op::V_AND_B32 | op::V_OR_B32 | op::V_XOR_B32 | op::V_XNOR_B32 => {
                 if !need(self, 2) {
                     return;
                 }
-                let op = match name {
-                    "v_and_b32" => Bin::And,
-                    "v_or_b32" => Bin::Or,
+                let op = match code {
+                    op::V_AND_B32 => Bin::And,
+                    op::V_OR_B32 => Bin::Or,
                     _ => Bin::Xor,
                 };
                 let r = self.b.bin(op, vals[0], vals[1]);
-                if name == "v_xnor_b32" {
+                if code == op::V_XNOR_B32 {
                     self.b.un(Un::Not, r)
                 } else {
                     r
                 }
             }
-            "v_not_b32" => {
+            op::V_NOT_B32 => {
                 if !need(self, 1) {
                     return;
                 }
                 self.b.un(Un::Not, vals[0])
             }
-            "v_bfrev_b32" => {
+            op::V_BFREV_B32 => {
                 if !need(self, 1) {
                     return;
                 }
                 self.b.un(Un::BitReverse, vals[0])
             }
-            "v_lshlrev_b32" | "v_lshrrev_b32" | "v_ashrrev_i32" => {
+            op::V_LSHLREV_B32 | op::V_LSHRREV_B32 | op::V_ASHRREV_I32 => {
                 if !need(self, 2) {
                     return;
                 }
-                let op = match name {
-                    "v_lshlrev_b32" => Bin::Shl,
-                    "v_lshrrev_b32" => Bin::ShrL,
+                let op = match code {
+                    op::V_LSHLREV_B32 => Bin::Shl,
+                    op::V_LSHRREV_B32 => Bin::ShrL,
                     _ => Bin::ShrA,
                 };
                 self.b.bin(op, vals[1], vals[0])
             }
-            "v_lshl_add_u32" | "v_add_lshl_u32" | "v_lshl_or_b32" | "v_and_or_b32"
-            | "v_or3_b32" | "v_xor3_b32" | "v_add3_u32" | "v_xad_u32" => {
+            op::V_LSHL_ADD_U32
+            | op::V_ADD_LSHL_U32
+            | op::V_LSHL_OR_B32
+            | op::V_AND_OR_B32
+            | op::V_OR3_B32
+            | op::V_XOR3_B32
+            | op::V_ADD3_U32
+            | op::V_XAD_U32 => {
                 if !need(self, 3) {
                     return;
                 }
                 let (a, b, c) = (vals[0], vals[1], vals[2]);
-                match name {
-                    "v_lshl_add_u32" => {
+                match code {
+                    op::V_LSHL_ADD_U32 => {
                         let t = self.b.bin(Bin::Shl, a, b);
                         self.b.add(t, c)
                     }
-                    "v_add_lshl_u32" => {
+                    op::V_ADD_LSHL_U32 => {
                         let t = self.b.add(a, b);
                         self.b.bin(Bin::Shl, t, c)
                     }
-                    "v_lshl_or_b32" => {
+                    op::V_LSHL_OR_B32 => {
                         let t = self.b.bin(Bin::Shl, a, b);
                         self.b.bin(Bin::Or, t, c)
                     }
-                    "v_and_or_b32" => {
+                    op::V_AND_OR_B32 => {
                         let t = self.b.bin(Bin::And, a, b);
                         self.b.bin(Bin::Or, t, c)
                     }
-                    "v_or3_b32" => {
+                    op::V_OR3_B32 => {
                         let t = self.b.bin(Bin::Or, a, b);
                         self.b.bin(Bin::Or, t, c)
                     }
-                    "v_xor3_b32" => {
+                    op::V_XOR3_B32 => {
                         let t = self.b.bin(Bin::Xor, a, b);
                         self.b.bin(Bin::Xor, t, c)
                     }
-                    "v_add3_u32" => {
+                    op::V_ADD3_U32 => {
                         let t = self.b.add(a, b);
                         self.b.add(t, c)
                     }
@@ -297,31 +314,42 @@ impl Lifter<'_> {
                     }
                 }
             }
-            "v_mul_lo_u32" => {
+            op::V_MUL_LO_U32 => {
                 if !need(self, 2) {
                     return;
                 }
                 self.b.bin(Bin::Mul, vals[0], vals[1])
             }
-            "v_mul_hi_u32" => {
+            op::V_MUL_HI_U32 => {
                 if !need(self, 2) {
                     return;
                 }
                 self.b.bin(Bin::MulHiU, vals[0], vals[1])
             }
-            "v_mul_hi_i32" => {
+            op::V_MUL_HI_I32 => {
                 if !need(self, 2) {
                     return;
                 }
                 self.b.bin(Bin::MulHiI, vals[0], vals[1])
             }
-            "v_mul_u32_u24" | "v_mul_i32_i24" | "v_mad_u32_u24" | "v_mad_i32_i24"
-            | "v_mul_hi_u32_u24" | "v_mul_hi_i32_i24" => {
-                let n = if name.starts_with("v_mad") { 3 } else { 2 };
+            op::V_MUL_U32_U24
+            | op::V_MUL_I32_I24
+            | op::V_MAD_U32_U24
+            | op::V_MAD_I32_I24
+            | op::V_MUL_HI_U32_U24
+            | op::V_MUL_HI_I32_I24 => {
+                let n = if matches!(code, op::V_MAD_U32_U24 | op::V_MAD_I32_I24) {
+                    3
+                } else {
+                    2
+                };
                 if !need(self, n) {
                     return;
                 }
-                let signed = name.contains("i24");
+                let signed = matches!(
+                    code,
+                    op::V_MUL_I32_I24 | op::V_MAD_I32_I24 | op::V_MUL_HI_I32_I24
+                );
                 let e24 = |l: &mut Self, v: Value| {
                     let s8 = l.const_u32(8);
                     let t = l.b.bin(Bin::Shl, v, s8);
@@ -329,7 +357,7 @@ impl Lifter<'_> {
                 };
                 let a = e24(self, vals[0]);
                 let b = e24(self, vals[1]);
-                if name.starts_with("v_mul_hi") {
+                if matches!(code, op::V_MUL_HI_U32_U24 | op::V_MUL_HI_I32_I24) {
                     self.b
                         .bin(if signed { Bin::MulHiI } else { Bin::MulHiU }, a, b)
                 } else {
@@ -341,41 +369,41 @@ impl Lifter<'_> {
                     }
                 }
             }
-            "v_min_u32" | "v_max_u32" | "v_min_i32" | "v_max_i32" => {
+            op::V_MIN_U32 | op::V_MAX_U32 | op::V_MIN_I32 | op::V_MAX_I32 => {
                 if !need(self, 2) {
                     return;
                 }
-                let op = match name {
-                    "v_min_u32" => Bin::UMin,
-                    "v_max_u32" => Bin::UMax,
-                    "v_min_i32" => Bin::SMin,
+                let op = match code {
+                    op::V_MIN_U32 => Bin::UMin,
+                    op::V_MAX_U32 => Bin::UMax,
+                    op::V_MIN_I32 => Bin::SMin,
                     _ => Bin::SMax,
                 };
                 self.b.bin(op, vals[0], vals[1])
             }
-            "v_min3_u32" | "v_max3_u32" | "v_min3_i32" | "v_max3_i32" => {
+            op::V_MIN3_U32 | op::V_MAX3_U32 | op::V_MIN3_I32 | op::V_MAX3_I32 => {
                 if !need(self, 3) {
                     return;
                 }
-                let op = match name {
-                    "v_min3_u32" => Bin::UMin,
-                    "v_max3_u32" => Bin::UMax,
-                    "v_min3_i32" => Bin::SMin,
+                let op = match code {
+                    op::V_MIN3_U32 => Bin::UMin,
+                    op::V_MAX3_U32 => Bin::UMax,
+                    op::V_MIN3_I32 => Bin::SMin,
                     _ => Bin::SMax,
                 };
                 let t = self.b.bin(op, vals[0], vals[1]);
                 self.b.bin(op, t, vals[2])
             }
-            "v_bfe_u32" | "v_bfe_i32" => {
+            op::V_BFE_U32 | op::V_BFE_I32 => {
                 if !need(self, 3) {
                     return;
                 }
                 let m31 = self.const_u32(31);
                 let off = self.b.bin(Bin::And, vals[1], m31);
                 let w = self.b.bin(Bin::And, vals[2], m31);
-                self.bfe(vals[0], off, w, name == "v_bfe_i32")
+                self.bfe(vals[0], off, w, code == op::V_BFE_I32)
             }
-            "v_bfi_b32" => {
+            op::V_BFI_B32 => {
                 if !need(self, 3) {
                     return;
                 }
@@ -384,19 +412,19 @@ impl Lifter<'_> {
                 let e = self.b.bin(Bin::And, na, vals[2]);
                 self.b.bin(Bin::Or, t, e)
             }
-            "v_bfm_b32" => {
+            op::V_BFM_B32 => {
                 if !need(self, 2) {
                     return;
                 }
                 self.bfm(vals[0], vals[1])
             }
-            "v_alignbit_b32" | "v_alignbyte_b32" => {
+            op::V_ALIGNBIT_B32 | op::V_ALIGNBYTE_B32 => {
                 if !need(self, 3) {
                     return;
                 }
-                let m31 = self.const_u32(if name == "v_alignbit_b32" { 31 } else { 3 });
+                let m31 = self.const_u32(if code == op::V_ALIGNBIT_B32 { 31 } else { 3 });
                 let mut s = self.b.bin(Bin::And, vals[2], m31);
-                if name == "v_alignbyte_b32" {
+                if code == op::V_ALIGNBYTE_B32 {
                     let e = self.const_u32(8);
                     s = self.b.bin(Bin::Mul, s, e);
                 }
@@ -409,33 +437,38 @@ impl Lifter<'_> {
                 let hi = self.b.select(s0, zero, hi);
                 self.b.bin(Bin::Or, lo, hi)
             }
-            "v_bcnt_u32_b32" => {
+            op::V_BCNT_U32_B32 => {
                 if !need(self, 2) {
                     return;
                 }
                 let c = self.b.un(Un::CountOnes, vals[0]);
                 self.b.add(c, vals[1])
             }
-            "v_add_f32" | "v_sub_f32" | "v_subrev_f32" | "v_mul_f32" | "v_min_f32"
-            | "v_max_f32" | "v_ldexp_f32" => {
+            op::V_ADD_F32
+            | op::V_SUB_F32
+            | op::V_SUBREV_F32
+            | op::V_MUL_F32
+            | op::V_MIN_F32
+            | op::V_MAX_F32
+            | op::V_LDEXP_F32 => {
                 if !need(self, 2) {
                     return;
                 }
                 float_result = true;
                 let a = as_f32(self, vals[0]);
                 let b = as_f32(self, vals[1]);
-                let r = match name {
-                    "v_add_f32" => self.b.bin(Bin::FAdd, a, b),
-                    "v_sub_f32" => self.b.bin(Bin::FSub, a, b),
-                    "v_subrev_f32" => self.b.bin(Bin::FSub, b, a),
-                    "v_mul_f32" => self.b.bin(Bin::FMul, a, b),
-                    "v_min_f32" => self.b.bin(Bin::FMin, a, b),
-                    "v_max_f32" => self.b.bin(Bin::FMax, a, b),
+                let r = match code {
+                    op::V_ADD_F32 => self.b.bin(Bin::FAdd, a, b),
+                    op::V_SUB_F32 => self.b.bin(Bin::FSub, a, b),
+                    op::V_SUBREV_F32 => self.b.bin(Bin::FSub, b, a),
+                    op::V_MUL_F32 => self.b.bin(Bin::FMul, a, b),
+                    op::V_MIN_F32 => self.b.bin(Bin::FMin, a, b),
+                    op::V_MAX_F32 => self.b.bin(Bin::FMax, a, b),
                     _ => self.b.bin(Bin::Ldexp, a, vals[1]),
                 };
                 as_u32(self, r)
             }
-            "v_min3_f32" | "v_max3_f32" | "v_med3_f32" => {
+            op::V_MIN3_F32 | op::V_MAX3_F32 | op::V_MED3_F32 => {
                 if !need(self, 3) {
                     return;
                 }
@@ -443,12 +476,12 @@ impl Lifter<'_> {
                 let a = as_f32(self, vals[0]);
                 let b = as_f32(self, vals[1]);
                 let c = as_f32(self, vals[2]);
-                let r = match name {
-                    "v_min3_f32" => {
+                let r = match code {
+                    op::V_MIN3_F32 => {
                         let t = self.b.bin(Bin::FMin, a, b);
                         self.b.bin(Bin::FMin, t, c)
                     }
-                    "v_max3_f32" => {
+                    op::V_MAX3_F32 => {
                         let t = self.b.bin(Bin::FMax, a, b);
                         self.b.bin(Bin::FMax, t, c)
                     }
@@ -461,11 +494,17 @@ impl Lifter<'_> {
                 };
                 as_u32(self, r)
             }
-            "v_fma_f32" | "v_fmac_f32" | "v_fmaak_f32" | "v_fmamk_f32" | "v_mac_f32"
-            | "v_mad_f32" | "v_madak_f32" | "v_madmk_f32" => {
+            op::V_FMA_F32
+            | op::V_FMAC_F32
+            | op::V_FMAAK_F32
+            | op::V_FMAMK_F32
+            | op::V_MAC_F32
+            | op::V_MAD_F32
+            | op::V_MADAK_F32
+            | op::V_MADMK_F32 => {
                 float_result = true;
-                let (a, b, c) = match name {
-                    "v_fmac_f32" | "v_mac_f32" => {
+                let (a, b, c) = match code {
+                    op::V_FMAC_F32 | op::V_MAC_F32 => {
                         if !need(self, 2) {
                             return;
                         }
@@ -489,7 +528,10 @@ impl Lifter<'_> {
                     }
                 };
                 let (a, b, c) = (as_f32(self, a), as_f32(self, b), as_f32(self, c));
-                let r = if name.contains("fma") {
+                let r = if matches!(
+                    code,
+                    op::V_FMA_F32 | op::V_FMAC_F32 | op::V_FMAAK_F32 | op::V_FMAMK_F32
+                ) {
                     self.b.tri(Tri::Fma, a, b, c)
                 } else {
                     let p = self.b.bin(Bin::FMul, a, b);
@@ -497,7 +539,7 @@ impl Lifter<'_> {
                 };
                 as_u32(self, r)
             }
-            "v_mul_legacy_f32" => {
+            op::V_MUL_LEGACY_F32 => {
                 if !need(self, 2) {
                     return;
                 }
@@ -512,37 +554,46 @@ impl Lifter<'_> {
                 let p = self.b.select(z, fz, p);
                 as_u32(self, p)
             }
-            "v_rcp_f32" | "v_rsq_f32" | "v_sqrt_f32" | "v_exp_f32" | "v_log_f32" | "v_sin_f32"
-            | "v_cos_f32" | "v_floor_f32" | "v_ceil_f32" | "v_trunc_f32" | "v_rndne_f32"
-            | "v_fract_f32" => {
+            op::V_RCP_F32
+            | op::V_RSQ_F32
+            | op::V_SQRT_F32
+            | op::V_EXP_F32
+            | op::V_LOG_F32
+            | op::V_SIN_F32
+            | op::V_COS_F32
+            | op::V_FLOOR_F32
+            | op::V_CEIL_F32
+            | op::V_TRUNC_F32
+            | op::V_RNDNE_F32
+            | op::V_FRACT_F32 => {
                 if !need(self, 1) {
                     return;
                 }
                 float_result = true;
-                let op = match name {
-                    "v_rcp_f32" => Un::Rcp,
-                    "v_rsq_f32" => Un::Rsq,
-                    "v_sqrt_f32" => Un::Sqrt,
-                    "v_exp_f32" => Un::Exp2,
-                    "v_log_f32" => Un::Log2,
-                    "v_sin_f32" => Un::SinRev,
-                    "v_cos_f32" => Un::CosRev,
-                    "v_floor_f32" => Un::Floor,
-                    "v_ceil_f32" => Un::Ceil,
-                    "v_trunc_f32" => Un::Trunc,
-                    "v_rndne_f32" => Un::RoundEven,
+                let op = match code {
+                    op::V_RCP_F32 => Un::Rcp,
+                    op::V_RSQ_F32 => Un::Rsq,
+                    op::V_SQRT_F32 => Un::Sqrt,
+                    op::V_EXP_F32 => Un::Exp2,
+                    op::V_LOG_F32 => Un::Log2,
+                    op::V_SIN_F32 => Un::SinRev,
+                    op::V_COS_F32 => Un::CosRev,
+                    op::V_FLOOR_F32 => Un::Floor,
+                    op::V_CEIL_F32 => Un::Ceil,
+                    op::V_TRUNC_F32 => Un::Trunc,
+                    op::V_RNDNE_F32 => Un::RoundEven,
                     _ => Un::Fract,
                 };
                 let a = as_f32(self, vals[0]);
                 let r = self.b.un(op, a);
                 as_u32(self, r)
             }
-            "v_cvt_f32_u32" | "v_cvt_f32_i32" => {
+            op::V_CVT_F32_U32 | op::V_CVT_F32_I32 => {
                 if !need(self, 1) {
                     return;
                 }
                 float_result = true;
-                let op = if name == "v_cvt_f32_u32" {
+                let op = if code == op::V_CVT_F32_U32 {
                     Un::F32FromU32
                 } else {
                     Un::F32FromI32
@@ -550,12 +601,20 @@ impl Lifter<'_> {
                 let r = self.b.un(op, vals[0]);
                 as_u32(self, r)
             }
-            "v_cvt_f32_ubyte0" | "v_cvt_f32_ubyte1" | "v_cvt_f32_ubyte2" | "v_cvt_f32_ubyte3" => {
+            op::V_CVT_F32_UBYTE0
+            | op::V_CVT_F32_UBYTE1
+            | op::V_CVT_F32_UBYTE2
+            | op::V_CVT_F32_UBYTE3 => {
                 if !need(self, 1) {
                     return;
                 }
                 float_result = true;
-                let k = (name.as_bytes()[name.len() - 1] - b'0') as u32;
+                let k = match code {
+                    op::V_CVT_F32_UBYTE0 => 0,
+                    op::V_CVT_F32_UBYTE1 => 1,
+                    op::V_CVT_F32_UBYTE2 => 2,
+                    _ => 3,
+                };
                 let sh = self.const_u32(8 * k);
                 let t = self.b.bin(Bin::ShrL, vals[0], sh);
                 let m = self.const_u32(0xff);
@@ -563,26 +622,29 @@ impl Lifter<'_> {
                 let r = self.b.un(Un::F32FromU32, t);
                 as_u32(self, r)
             }
-            "v_cvt_u32_f32" | "v_cvt_i32_f32" | "v_cvt_flr_i32_f32" | "v_cvt_rpi_i32_f32" => {
+            op::V_CVT_U32_F32
+            | op::V_CVT_I32_F32
+            | op::V_CVT_FLR_I32_F32
+            | op::V_CVT_RPI_I32_F32 => {
                 if !need(self, 1) {
                     return;
                 }
                 let mut a = as_f32(self, vals[0]);
-                if name == "v_cvt_flr_i32_f32" {
+                if code == op::V_CVT_FLR_I32_F32 {
                     a = self.b.un(Un::Floor, a);
-                } else if name == "v_cvt_rpi_i32_f32" {
+                } else if code == op::V_CVT_RPI_I32_F32 {
                     let h = self.b.konst(Ty::F32, 0.5f32.to_bits());
                     let t = self.b.bin(Bin::FAdd, a, h);
                     a = self.b.un(Un::Floor, t);
                 }
-                let op = if name == "v_cvt_u32_f32" {
+                let op = if code == op::V_CVT_U32_F32 {
                     Un::U32FromF32
                 } else {
                     Un::I32FromF32
                 };
                 self.b.un(op, a)
             }
-            "v_swap_b32" => {
+            op::V_SWAP_B32 => {
                 let (Some(d0), Some(d1)) = (defs.first(), defs.get(1)) else {
                     self.problem(Form::SwapOperands);
                     return;
@@ -599,12 +661,16 @@ impl Lifter<'_> {
                 self.write_v(&d1, 0, a);
                 return;
             }
-            "v_mbcnt_lo_u32_b32" | "v_mbcnt_hi_u32_b32" => self.unsup(Ty::U32, CrossLane::Mbcnt),
-            "v_writelane_b32" => {
+            op::V_MBCNT_LO_U32_B32 | op::V_MBCNT_HI_U32_B32 => {
+                self.unsup(Ty::U32, CrossLane::Mbcnt)
+            }
+            op::V_WRITELANE_B32 => {
                 self.problem(CrossLane::Writelane);
                 return;
             }
-            _ if name.starts_with("v_permlane") || name.starts_with("v_movrel") => {
+            // `v_permlane*`, `v_movrel*` (the other lane-dependent opcodes
+            // have their own arms above).
+            _ if f.lanes => {
                 self.problem(CrossLane::Registers);
                 return;
             }
@@ -675,49 +741,53 @@ impl Lifter<'_> {
         true
     }
 
-    pub(super) fn compare(&mut self, rest: &str, a: Value, b: Value) -> Option<Value> {
-        let (cond, ty) = rest.rsplit_once('_')?;
-        match ty {
-            "f32" => {
+    /// A `v_cmp*` of f32, i32 or u32 (`None` for other types and `class`).
+    pub(super) fn compare(&mut self, c: Compare, a: Value, b: Value) -> Option<Value> {
+        if !support::compare_lifted(c) {
+            return None;
+        }
+        let cond = c.cond;
+        match c.ty {
+            NumTy::F32 => {
                 let m = match cond {
-                    "f" => 0,
-                    "lt" => FCmp::LT,
-                    "eq" => FCmp::EQ,
-                    "le" => FCmp::LT | FCmp::EQ,
-                    "gt" => FCmp::GT,
-                    "lg" => FCmp::LT | FCmp::GT,
-                    "ge" => FCmp::GT | FCmp::EQ,
-                    "o" => FCmp::LT | FCmp::EQ | FCmp::GT,
-                    "u" => FCmp::UNORD,
-                    "nge" => FCmp::LT | FCmp::UNORD,
-                    "nlg" => FCmp::EQ | FCmp::UNORD,
-                    "ngt" => FCmp::LT | FCmp::EQ | FCmp::UNORD,
-                    "nle" => FCmp::GT | FCmp::UNORD,
-                    "neq" => FCmp::LT | FCmp::GT | FCmp::UNORD,
-                    "nlt" => FCmp::EQ | FCmp::GT | FCmp::UNORD,
-                    "tru" => 15,
-                    _ => return None,
+                    CmpCond::F => 0,
+                    CmpCond::Lt => FCmp::LT,
+                    CmpCond::Eq => FCmp::EQ,
+                    CmpCond::Le => FCmp::LT | FCmp::EQ,
+                    CmpCond::Gt => FCmp::GT,
+                    CmpCond::Lg => FCmp::LT | FCmp::GT,
+                    CmpCond::Ge => FCmp::GT | FCmp::EQ,
+                    CmpCond::O => FCmp::LT | FCmp::EQ | FCmp::GT,
+                    CmpCond::U => FCmp::UNORD,
+                    CmpCond::Nge => FCmp::LT | FCmp::UNORD,
+                    CmpCond::Nlg => FCmp::EQ | FCmp::UNORD,
+                    CmpCond::Ngt => FCmp::LT | FCmp::EQ | FCmp::UNORD,
+                    CmpCond::Nle => FCmp::GT | FCmp::UNORD,
+                    CmpCond::Neq => FCmp::LT | FCmp::GT | FCmp::UNORD,
+                    CmpCond::Nlt => FCmp::EQ | FCmp::GT | FCmp::UNORD,
+                    CmpCond::Tru => 15,
+                    CmpCond::Ne | CmpCond::Class => return None,
                 };
                 let fa = self.b.un(Un::AsF32, a);
                 let fb = self.b.un(Un::AsF32, b);
                 Some(self.b.bin(Bin::FCmp(FCmp(m)), fa, fb))
             }
-            "u32" | "i32" => {
-                let s = ty == "i32";
+            NumTy::U32 | NumTy::I32 => {
+                let s = c.ty == NumTy::I32;
                 let (lt, le) = if s {
                     (ICmp::SLt, ICmp::SLe)
                 } else {
                     (ICmp::ULt, ICmp::ULe)
                 };
                 Some(match cond {
-                    "f" => self.b.bool(false),
-                    "t" => self.b.bool(true),
-                    "lt" => self.b.icmp(lt, a, b),
-                    "le" => self.b.icmp(le, a, b),
-                    "gt" => self.b.icmp(lt, b, a),
-                    "ge" => self.b.icmp(le, b, a),
-                    "eq" => self.b.icmp(ICmp::Eq, a, b),
-                    "ne" | "lg" => self.b.icmp(ICmp::Ne, a, b),
+                    CmpCond::F => self.b.bool(false),
+                    CmpCond::Tru => self.b.bool(true),
+                    CmpCond::Lt => self.b.icmp(lt, a, b),
+                    CmpCond::Le => self.b.icmp(le, a, b),
+                    CmpCond::Gt => self.b.icmp(lt, b, a),
+                    CmpCond::Ge => self.b.icmp(le, b, a),
+                    CmpCond::Eq => self.b.icmp(ICmp::Eq, a, b),
+                    CmpCond::Ne | CmpCond::Lg => self.b.icmp(ICmp::Ne, a, b),
                     _ => return None,
                 })
             }
