@@ -67,6 +67,46 @@ pub(crate) enum Rule {
     VCmpx,
     /// MUBUF/MTBUF: a buffer access.
     Buf,
+    /// `v_cmp_*` (not `cmpx`): a lane mask inside the current exec.
+    VCmp,
+    /// `v_swap_b32`.
+    VSwap,
+    /// `v_mbcnt_lo/hi_u32_b32`: a count of at most 32 lanes plus a number.
+    VMbcnt,
+    /// `v_mul_u32_u24`: product of the low 24 bits.
+    VMulU24,
+    /// `v_mul_lo_u32`.
+    VMulLo,
+    /// `v_lshlrev_b32`.
+    VLshlrev,
+    /// `v_lshl_add_u32`.
+    VLshlAdd,
+    /// `v_mad_u32_u24`.
+    VMadU24,
+    /// `v_add_co_u32`: a sum of numbers (the carry is forgotten).
+    VAddCo,
+    /// `v_dot4_u32_u8`: four byte products plus a number.
+    VDot4U8,
+    /// `v_readlane_b32`, `v_readfirstlane_b32`: a VGPR's number in an SGPR.
+    VReadlane,
+    /// `s_bfe_u32`: a bit field of a constant width.
+    SBfeU32,
+    /// `s_lshr_b32`.
+    SLshr,
+    /// `s_lshl_b32`.
+    SLshl,
+    /// LDS reads of whole dwords (`ds_read_b32..b128`, `ds_read2_b32`,
+    /// `ds_read2st64_b32`).
+    DsRead,
+    /// LDS writes; `sub` is the byte count of the sub-dword forms (1, 2),
+    /// 0 for whole dwords.
+    DsWrite {
+        /// Bytes of a sub-dword write, 0 for dwords.
+        sub: u8,
+    },
+    /// Any other DS instruction that may write LDS (atomics, exchanges,
+    /// append/consume...): an LDS write the tracer cannot place.
+    DsOther,
 }
 
 fn rule_for_name(space: OpSpace, name: &str) -> Rule {
@@ -100,8 +140,37 @@ fn rule_for_name(space: OpSpace, name: &str) -> Rule {
         | "s_buffer_load_dwordx16" => Rule::SBufLoad,
         "v_mov_b32" => Rule::VMov,
         "v_add_nc_u32" => Rule::VAddNc,
+        "v_swap_b32" => Rule::VSwap,
+        "v_mbcnt_lo_u32_b32" | "v_mbcnt_hi_u32_b32" => Rule::VMbcnt,
+        "v_mul_u32_u24" => Rule::VMulU24,
+        "v_mul_lo_u32" => Rule::VMulLo,
+        "v_lshlrev_b32" => Rule::VLshlrev,
+        "v_lshl_add_u32" => Rule::VLshlAdd,
+        "v_mad_u32_u24" => Rule::VMadU24,
+        "v_add_co_u32" => Rule::VAddCo,
+        "v_dot4_u32_u8" => Rule::VDot4U8,
+        "v_readlane_b32" | "v_readfirstlane_b32" => Rule::VReadlane,
+        "s_bfe_u32" => Rule::SBfeU32,
+        "s_lshr_b32" => Rule::SLshr,
+        "s_lshl_b32" => Rule::SLshl,
+        "ds_read_b32" | "ds_read_b64" | "ds_read_b96" | "ds_read_b128" | "ds_read2_b32"
+        | "ds_read2st64_b32" => Rule::DsRead,
+        "ds_write_b8" | "ds_write_b8_d16_hi" => Rule::DsWrite { sub: 1 },
+        "ds_write_b16" | "ds_write_b16_d16_hi" => Rule::DsWrite { sub: 2 },
+        "ds_write_b32" | "ds_write_b64" | "ds_write_b96" | "ds_write_b128" | "ds_write2_b32"
+        | "ds_write2_b64" | "ds_write2st64_b32" | "ds_write2st64_b64" => Rule::DsWrite { sub: 0 },
+        _ if space == OpSpace::Ds
+            && !name.starts_with("ds_read")
+            && !matches!(
+                name,
+                "ds_nop" | "ds_swizzle_b32" | "ds_permute_b32" | "ds_bpermute_b32"
+            ) =>
+        {
+            Rule::DsOther
+        }
         _ if name.ends_with("_saveexec_b32") || name.ends_with("_saveexec_b64") => Rule::SaveOther,
         _ if name.starts_with("v_cmpx_") => Rule::VCmpx,
+        _ if name.starts_with("v_cmp_") => Rule::VCmp,
         _ => Rule::Generic,
     }
 }
