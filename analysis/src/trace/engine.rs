@@ -46,6 +46,10 @@ pub struct TraceFaults {
     /// vertex lanes) are ignored: a value written under a narrow mask is
     /// read as if every lane held it.
     pub ignore_exec_restore: bool,
+    /// An LDS read class holds whatever the first write that covers it
+    /// exactly stores: later writes of other values, unplaced writes and
+    /// partial overlaps are ignored.
+    pub lds_first_write_wins: bool,
 }
 
 /// Options of [`crate::trace::trace_with`].
@@ -179,6 +183,8 @@ pub(crate) struct Outcome {
     /// Every LDS write the final fixpoint reached: its pc and what it
     /// writes.
     pub lds_writes: Vec<(u32, LdsWrite)>,
+    /// The test-only faults (the LDS resolution reads one).
+    pub faults: TraceFaults,
 }
 
 /// One piece of an LDS write: `bytes` bytes at every address of `addr`,
@@ -558,6 +564,7 @@ impl<'a> Engine<'a> {
             incomplete,
             lds_classes,
             lds_writes,
+            faults: self.faults,
         }
     }
 

@@ -99,22 +99,28 @@ fn gcd(mut a: i64, mut b: i64) -> i64 {
 
 /// The source a read class holds (`Id` or `IdPlus`) with its contract, or
 /// why it holds none (naming the offending write, or the read).
+/// `first_wins` is the test-only fault
+/// [`crate::trace::TraceFaults::lds_first_write_wins`].
 pub(crate) fn resolve(
     class: Num,
     read_pc: u32,
     writes: &[(u32, LdsWrite)],
+    first_wins: bool,
 ) -> Result<(VVal, LdsContract), Why> {
     let mut src: Option<VVal> = None;
     for &(pc, w) in writes {
         let pieces = match w {
             LdsWrite::NoLanes => continue,
+            LdsWrite::Unplaced if first_wins => continue,
             LdsWrite::Unplaced => return Err(Why::new(WhyKind::LdsUnplaced, pc)),
             LdsWrite::Pieces { n, p } => p.into_iter().take(n as usize),
         };
         for piece in pieces {
             match meet(piece.addr, piece.bytes as u32, class) {
                 Meet::Apart => {}
+                Meet::Partial if first_wins => {}
                 Meet::Partial => return Err(Why::new(WhyKind::LdsPartial, pc)),
+                Meet::Exact if first_wins && src.is_some() => {}
                 Meet::Exact => match (piece.val, src) {
                     (VVal::Id(_) | VVal::IdPlus(..), None) => src = Some(piece.val),
                     (v, Some(s)) if v == s => {}
@@ -209,7 +215,7 @@ mod tests {
             write(0x10, stride(28, 20, 20, 1 << 20), 4, id),
             write(0x14, stride(28, 0, 0, 1 << 20), 4, VVal::Num(Num::konst(1))),
         ];
-        let (src, c) = resolve(read, 0x40, &w).unwrap();
+        let (src, c) = resolve(read, 0x40, &w, false).unwrap();
         assert_eq!(src, id);
         assert_eq!(
             c.class,
@@ -223,20 +229,20 @@ mod tests {
         let other = VVal::IdPlus(Id::VertexId, Word::ud(1));
         let bad = [w[0], write(0x18, stride(28, 20, 20, 1 << 20), 4, other)];
         assert_eq!(
-            resolve(read, 0x40, &bad).unwrap_err(),
+            resolve(read, 0x40, &bad, false).unwrap_err(),
             Why::new(WhyKind::LdsOther, 0x18)
         );
         let bad = [w[0], (0x1c, LdsWrite::Unplaced)];
         assert_eq!(
-            resolve(read, 0x40, &bad).unwrap_err(),
+            resolve(read, 0x40, &bad, false).unwrap_err(),
             Why::new(WhyKind::LdsUnplaced, 0x1c)
         );
         assert_eq!(
-            resolve(read, 0x40, &w[1..]).unwrap_err(),
+            resolve(read, 0x40, &w[1..], false).unwrap_err(),
             Why::new(WhyKind::LdsUnwritten, 0x40)
         );
         // A write with no lane writes nothing.
         let quiet = [w[0], (0x1c, LdsWrite::NoLanes)];
-        assert!(resolve(read, 0x40, &quiet).is_ok());
+        assert!(resolve(read, 0x40, &quiet, false).is_ok());
     }
 }

@@ -267,7 +267,10 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
     let lds: Vec<(LdsResolved, u32)> = out
         .lds_classes
         .iter()
-        .map(|&(c, pc)| (super::lds::resolve(c, pc, &out.lds_writes), pc))
+        .map(|&(c, pc)| {
+            let first_wins = out.faults.lds_first_write_wins;
+            (super::lds::resolve(c, pc, &out.lds_writes, first_wins), pc)
+        })
         .collect();
     let mut whys = WhyTexts {
         prog,
