@@ -224,6 +224,8 @@ pub(crate) struct Engine<'a> {
     /// The VGPR ranges each line reads (see `Fx::vuses`).
     vuses: Vec<(u8, u8)>,
     smap: [u16; 128],
+    /// The scalar code of each slot (the inverse of `smap`).
+    slot_code: Vec<u16>,
     ns: usize,
     nv: usize,
     tree: ExecTree,
@@ -403,10 +405,12 @@ impl<'a> Engine<'a> {
             }
         }
         let mut smap = [NOSLOT; 128];
+        let mut slot_code = Vec::new();
         let mut ns = 0usize;
         for (c, slot) in smap.iter_mut().enumerate() {
             if used[c] {
                 *slot = ns as u16;
+                slot_code.push(c as u16);
                 ns += 1;
             }
         }
@@ -419,6 +423,7 @@ impl<'a> Engine<'a> {
             defs,
             vuses,
             smap,
+            slot_code,
             ns,
             nv,
             tree: ExecTree::new(FIRST_DYN as usize + n + 2 * nb),
@@ -606,7 +611,6 @@ impl<'a> Engine<'a> {
         inc: &State,
         phi: StateId,
     ) -> Option<(u16, StateId, StateId)> {
-        let step = if self.conf.wave32 { 1 } else { 2 };
         let check = |code: u16| {
             let a = self.snap_at(ts, code)?;
             let c = self.snap_at(&inc.s, code)?;
@@ -615,10 +619,29 @@ impl<'a> Engine<'a> {
         if phi_code != NOSLOT {
             return check(phi_code).filter(|x| x.1 == phi);
         }
-        (0..106u16)
-            .step_by(step)
-            .find_map(check)
-            .filter(|x| x.1 != phi)
+        // Cheap scan first: a low half that is a snapshot on both sides,
+        // of different states.
+        for (i, (a, c)) in ts.iter().zip(inc.s.iter()).enumerate() {
+            if let (
+                SVal::Snap {
+                    state: x,
+                    hi: false,
+                },
+                SVal::Snap {
+                    state: y,
+                    hi: false,
+                },
+            ) = (a, c)
+            {
+                if x != y {
+                    let code = *self.slot_code.get(i)?;
+                    if let Some(found) = check(code).filter(|f| f.1 != phi) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// Merge `inc` (arriving over an edge; `exec_zero`: no lane active on
@@ -1829,8 +1852,11 @@ impl<'a> Engine<'a> {
             _ => return None,
         }
         // The sources (after the VGPR result and, for v_add_co, a carry).
-        let srcs: Vec<&isa::Slot> = inst.uses().collect();
-        let src = |k: usize| -> Option<Num> { self.num_src(st, srcs.get(k)?, pc) };
+        let mut srcs: [Option<&isa::Slot>; 4] = [None; 4];
+        for (k, u) in inst.uses().take(4).enumerate() {
+            srcs[k] = Some(u);
+        }
+        let src = |k: usize| -> Option<Num> { self.num_src(st, (*srcs.get(k)?)?, pc) };
         let u24 = |k: usize| -> Num {
             let sel_max = match sels.get(k) {
                 Some(isa::family::vop_ext::SdwaSel::Dword) | None => None,
@@ -1866,7 +1892,7 @@ impl<'a> Engine<'a> {
             Rule::VMadU24 => u24(0).mul(u24(1))?.add(src(2)?),
             Rule::VAddCo => src(0)?.add(src(1)?),
             Rule::VDot4U8 => {
-                let c = srcs.get(2)?;
+                let c = (*srcs.get(2)?)?;
                 Num::range(0, 4 * 255 * 255).add(self.num_src(st, c, pc)?)
             }
             _ => None,
