@@ -141,7 +141,7 @@ mod tests {
         reasons.dedup();
         assert_eq!(reasons.len(), REASONS.len(), "no reason listed twice");
         // SAFETY: as above.
-        let unknown = unsafe { CStr::from_ptr(shaderlift_reason_text(18)) };
+        let unknown = unsafe { CStr::from_ptr(shaderlift_reason_text(REASONS.len() as i32)) };
         assert_eq!(unknown, c"unknown reason");
         // SAFETY: as above.
         let negative = unsafe { CStr::from_ptr(shaderlift_reason_text(-3)) };
