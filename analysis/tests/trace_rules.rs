@@ -295,6 +295,21 @@ fn lds_class_mask_from_a_compare_outside_the_vertex_lanes_is_unbound() {
 }
 
 #[test]
+fn an_sdwa_high_word_select_does_not_keep_the_operands_congruence() {
+    // Low word: v10 = 28·(4·lane + 1) ≡ 28 (mod 112), so the second write
+    // (byte 48 of a 112-byte record) misses the class 20 mod 112.
+    let t = trace("lds_class_sdwa_low_word");
+    let b = descriptor(&t, "ud12..ud15").bound.expect("bound");
+    assert_eq!(
+        b.through_lds.map(|c| (c.class.stride, c.class.offset)),
+        Some((112, 20))
+    );
+    // High word: v10 = 0, and the write of another value lands in the class.
+    let r = assert_unbound("lds_class_sdwa_high_word", "ud12..ud15");
+    assert!(r.contains("another value"), "{r}");
+}
+
+#[test]
 fn lds_class_address_that_may_wrap_is_unknown() {
     let r = assert_unbound("lds_class_wrap", "ud12..ud15");
     assert!(r.contains("unknown address"), "{r}");
@@ -309,6 +324,13 @@ fn value_swapped_in_from_lds_is_unbound_and_named_as_lds() {
 #[test]
 fn swap_of_other_registers_keeps_the_index() {
     assert_bound("swap_elsewhere", "ud12..ud15", "vertex_id + ud1");
+}
+
+#[test]
+fn copy_under_every_lane_keeps_the_vertex_lane_layer() {
+    assert_bound("copy_under_all_lanes", "ud12..ud15", "vertex_id + ud1");
+    let r = assert_unbound("copy_under_all_lanes_read_by_all", "ud12..ud15");
+    assert!(r.contains("lanes the hardware gave no vertex"), "{r}");
 }
 
 #[test]

@@ -1226,11 +1226,30 @@ impl<'a> Engine<'a> {
                 });
             }
             Rule::VMov | Rule::VAddNc => {
-                if let Some(w) = self.vop_value(st, inst, self.fx[li].rule, pc) {
-                    if let Some((r, 1)) = ops[0].op.vgpr_range() {
-                        self.vwrite(st, r as usize, w, false, pc);
-                        vgpr_done = true;
+                // Under every lane a copy moves the whole register, each
+                // lane's value with it (layers included).
+                if self.fx[li].rule == Rule::VMov && st.exec == ALL {
+                    if let (Some((d, 1)), Some((r, 1)), true) = (
+                        ops[0].op.vgpr_range(),
+                        ops.get(1).and_then(|s| s.op.vgpr_range()),
+                        plain_copy(inst),
+                    ) {
+                        if let Some(&rep) = st.v.get(r as usize) {
+                            if let Some(slot) = st.v.get_mut(d as usize) {
+                                *slot = rep;
+                                vgpr_done = true;
+                            }
+                        }
                     }
+                }
+                let w = if vgpr_done {
+                    None
+                } else {
+                    self.vop_value(st, inst, self.fx[li].rule, pc)
+                };
+                if let (Some(w), Some((r, 1))) = (w, ops[0].op.vgpr_range()) {
+                    self.vwrite(st, r as usize, w, false, pc);
+                    vgpr_done = true;
                 }
             }
         }
@@ -1857,19 +1876,28 @@ impl<'a> Engine<'a> {
             srcs[k] = Some(u);
         }
         let src = |k: usize| -> Option<Num> { self.num_src(st, (*srcs.get(k)?)?, pc) };
+        // A 24-bit operand: the number itself when it fits (a `WORD_0` or
+        // `BYTE_0` select keeps a number that fits in it), else every value
+        // the selected bits can hold (a sign-extended select: any 24 bits).
         let u24 = |k: usize| -> Num {
-            let sel_max = match sels.get(k) {
-                Some(isa::family::vop_ext::SdwaSel::Dword) | None => None,
-                Some(
-                    isa::family::vop_ext::SdwaSel::Word0 | isa::family::vop_ext::SdwaSel::Word1,
-                ) => Some(0xffff),
-                Some(_) => Some(0xff),
+            use isa::family::vop_ext::SdwaSel;
+            let all = Num::range(0, (1 << 24) - 1);
+            let Some(slot) = srcs.get(k).copied().flatten() else {
+                return all;
             };
-            match (sel_max, src(k)) {
-                (None, Some(n)) if n.hi < 1 << 24 => n,
-                (Some(max), Some(n)) if n.hi <= max => n,
-                (Some(max), _) => Num::range(0, max),
-                _ => Num::range(0, (1 << 24) - 1),
+            if slot.mods.contains(isa::OpMods::SEXT) {
+                return all;
+            }
+            let (max, low) = match sels.get(k) {
+                Some(SdwaSel::Dword) | None => ((1 << 24) - 1, true),
+                Some(SdwaSel::Word0) => (0xffff, true),
+                Some(SdwaSel::Word1) => (0xffff, false),
+                Some(SdwaSel::Byte0) => (0xff, true),
+                Some(_) => (0xff, false),
+            };
+            match src(k) {
+                Some(n) if low && n.hi <= max => n,
+                _ => Num::range(0, max),
             }
         };
         match r {
@@ -2444,6 +2472,17 @@ fn mark_used(used: &mut [bool; 128], lo: u16, hi: u16) {
     for c in lo..hi.min(125) {
         used[c as usize] = true;
     }
+}
+
+/// A `v_mov_b32` without modifiers (VOP1, or VOP3 without clamp, omod,
+/// op_sel or source modifiers).
+fn plain_copy(inst: &Instruction) -> bool {
+    let mods_ok = match inst.mods {
+        Modifiers::None => inst.family == Family::Vop1,
+        Modifiers::Vop3(m) => !m.clamp && m.omod == 0 && !m.opsel_dst,
+        _ => false,
+    };
+    mods_ok && inst.operands.as_slice().iter().all(|s| s.mods.is_empty())
 }
 
 /// Low half of `a + b` and the carry.
