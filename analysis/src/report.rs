@@ -23,7 +23,11 @@
 //! ```
 //!
 //! - `bound` is `null` or `{"id": "vertex_id"|"instance_id", "plus": null | word}`;
-//!   a word is named like `ud1`, `0x10` or `table(ud0)+0x8`.
+//!   a word is named like `ud1`, `0x10` or `table(ud0)+0x8`. A bound (or
+//!   index) that went through LDS also has
+//!   `"through_lds": {"class": {"stride": 28, "offset": 20}, "requires_init": true}`:
+//!   it holds only when the LDS cells `offset + k·stride` are initialised
+//!   first ([`crate::trace::LdsContract`]).
 //! - An access's `index` is `null` without `idxen`, else an object like
 //!   `bound` whose `id` is `null` when the index is not traced
 //!   (`index_note` says why).
@@ -31,24 +35,51 @@
 
 use crate::cfg::{Cfg, Program};
 use crate::source::IndexSource;
-use crate::trace::{AccessKind, IndexBound, ShaderTrace};
+use crate::trace::{AccessKind, IndexBound, LdsContract, ShaderTrace};
 use core::fmt::Write as _;
 use serde_json::{json, Value};
 
 fn bound_json(t: &ShaderTrace, b: Option<IndexBound>) -> Value {
     match b {
         None => Value::Null,
-        Some(b) => json!({
-            "id": b.id.name(),
-            "plus": b.plus.map(|w| t.namer().word_string(w)),
-        }),
+        Some(b) => {
+            let mut v = json!({
+                "id": b.id.name(),
+                "plus": b.plus.map(|w| t.namer().word_string(w)),
+            });
+            if let (Some(c), Some(o)) = (b.through_lds, v.as_object_mut()) {
+                o.insert("through_lds".into(), contract_json(c));
+            }
+            v
+        }
     }
+}
+
+fn contract_json(c: LdsContract) -> Value {
+    json!({
+        "class": { "stride": c.class.stride, "offset": c.class.offset },
+        "requires_init": c.requires_init,
+    })
 }
 
 fn bound_text(t: &ShaderTrace, b: &IndexBound) -> String {
     match b.plus {
         None => b.id.name().to_string(),
         Some(w) => format!("{} + {}", b.id.name(), t.namer().word_string(w)),
+    }
+}
+
+/// The contract line under a bound that went through LDS.
+fn contract_text(c: LdsContract) -> String {
+    let cells = if c.class.stride == 0 {
+        format!("LDS cell {:#x}", c.class.offset)
+    } else {
+        format!("LDS cells {:#x} + k*{:#x}", c.class.offset, c.class.stride)
+    };
+    if c.requires_init {
+        format!("through {cells}: holds only if they are initialised first (LDS contract)")
+    } else {
+        format!("through {cells}")
     }
 }
 
@@ -84,7 +115,7 @@ pub fn trace_json(t: &ShaderTrace) -> Value {
             let index = match a.index {
                 None => Value::Null,
                 Some(IndexSource::Unknown) => json!({ "id": null, "plus": null }),
-                Some(s) => bound_json(t, IndexBound::from_source(s)),
+                Some(s) => bound_json(t, IndexBound::from_access(s, a.through_lds)),
             };
             json!({
                 "pc": a.pc,
@@ -131,6 +162,9 @@ pub fn trace_table(t: &ShaderTrace) -> String {
         );
         if let Some(r) = &d.reason {
             let _ = writeln!(s, "        {r}");
+        }
+        if let Some(c) = d.bound.and_then(|b| b.through_lds) {
+            let _ = writeln!(s, "        {}", contract_text(c));
         }
     }
     let _ = writeln!(s, "accesses:");

@@ -58,12 +58,62 @@ pub struct BufferAccess {
     pub index: Option<IndexSource>,
     /// Why the index is `Unknown`, when it is (e.g. "index from LDS").
     pub index_note: Option<String>,
+    /// The index was read back from LDS: `index` holds only under this
+    /// contract (see [`LdsContract`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub through_lds: Option<LdsContract>,
     /// The instruction's immediate byte offset.
     pub imm_offset: u32,
     /// Source of the SGPR byte offset (`Const(0)` for an inline 0).
     pub soffset: Word,
     /// Bytes accessed per lane (per record, starting at the offset).
     pub bytes: u32,
+}
+
+/// A set of LDS dword cells: the 4 bytes at every byte address
+/// `offset + k · stride` (k ≥ 0; `stride` 0: the one cell at `offset`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct LdsClass {
+    /// Bytes between cells (0: one cell), at least 4 otherwise.
+    pub stride: u32,
+    /// The first cell's byte address (`< stride` unless `stride` is 0).
+    pub offset: u32,
+}
+
+impl LdsClass {
+    /// The cells' byte addresses below `size` (the workgroup's LDS size)
+    /// whose 4 bytes fit below it.
+    pub fn cells(self, size: u32) -> impl Iterator<Item = u32> {
+        let step = if self.stride == 0 {
+            size.max(1)
+        } else {
+            self.stride
+        };
+        let end = size.saturating_sub(3);
+        (0u32..)
+            .map_while(move |k| {
+                let a = (self.offset as u64) + (k as u64) * (step as u64);
+                (a < end as u64).then_some(a as u32)
+            })
+            .take(if self.stride == 0 { 1 } else { usize::MAX })
+    }
+}
+
+/// An index that went through LDS: the shader wrote the id (+ word) to the
+/// cells of `class` and read it back. The bound holds only if no read can
+/// see a cell of the class that no write of the workgroup reached, which
+/// the guest does not promise: whoever runs the shader must first fill
+/// every cell of the class with an id the bound covers (the draw's first
+/// id; 0 also does, as the range starts at record 0) before the first
+/// barrier (`requires_init`). A consumer that does not do that must not
+/// narrow by this bound (`drawbind::BindPlan::honour_lds_init`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct LdsContract {
+    /// The cells the index is read from.
+    pub class: LdsClass,
+    /// The cells must be initialised before the workgroup runs (always
+    /// true today: the tracer cannot prove every read cell was written).
+    pub requires_init: bool,
 }
 
 /// The agreed index source of a descriptor.
@@ -73,16 +123,47 @@ pub struct IndexBound {
     pub id: Id,
     /// The added word, if any.
     pub plus: Option<Word>,
+    /// The index went through LDS: the bound holds only under this
+    /// contract.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub through_lds: Option<LdsContract>,
 }
 
 impl IndexBound {
-    /// From an index source; `None` for `Unknown`.
+    /// From an index source (not through LDS); `None` for `Unknown`.
     pub fn from_source(s: IndexSource) -> Option<IndexBound> {
+        IndexBound::from_access(s, None)
+    }
+    /// The bound two accesses agree on: the same id and word, and at most
+    /// one LDS contract between them (an access that indexes by the id
+    /// directly agrees with one that reads it back from LDS; the bound
+    /// keeps the contract). `None` when they disagree.
+    pub fn agree(self, other: IndexBound) -> Option<IndexBound> {
+        if self.id != other.id || self.plus != other.plus {
+            return None;
+        }
+        let through_lds = match (self.through_lds, other.through_lds) {
+            (Some(a), Some(b)) if a != b => return None,
+            (a, b) => a.or(b),
+        };
+        Some(IndexBound {
+            through_lds,
+            ..self
+        })
+    }
+    /// From an access's index source and its LDS contract; `None` for
+    /// `Unknown`.
+    pub fn from_access(s: IndexSource, through_lds: Option<LdsContract>) -> Option<IndexBound> {
         match s {
-            IndexSource::Id { id } => Some(IndexBound { id, plus: None }),
+            IndexSource::Id { id } => Some(IndexBound {
+                id,
+                plus: None,
+                through_lds,
+            }),
             IndexSource::IdPlus { id, word } => Some(IndexBound {
                 id,
                 plus: Some(word),
+                through_lds,
             }),
             IndexSource::Unknown => None,
         }
@@ -128,6 +209,22 @@ impl ShaderTrace {
         }
     }
 
+    /// The distinct LDS contracts of the bound descriptors: what a consumer
+    /// that narrows by every bound must initialise (see [`LdsContract`]).
+    pub fn lds_contracts(&self) -> Vec<LdsContract> {
+        let mut out: Vec<LdsContract> = Vec::new();
+        for c in self
+            .descriptors
+            .iter()
+            .filter_map(|d| d.bound.and_then(|b| b.through_lds))
+        {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        out
+    }
+
     /// The descriptor's source as the CLI prints it: `table(ud0)+0x10` when
     /// its four words are consecutive dwords of one table, `ud4..ud7` for
     /// four consecutive user-data words, else the four word names in
@@ -163,6 +260,7 @@ impl ShaderTrace {
 
 mod domain;
 mod engine;
+mod lds;
 mod output;
 mod reason;
 mod rules;

@@ -10,7 +10,7 @@
 //! Every program runs as an NGG vertex shader, wave64 (RADV's ABI: user
 //! data from s8, vertex id v5, instance id v8, merged_wave_info s3).
 
-use analysis::trace::{trace_code, Descriptor, ShaderTrace, TraceConfig};
+use analysis::trace::{trace_code, Descriptor, LdsClass, LdsContract, ShaderTrace, TraceConfig};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -221,9 +221,98 @@ fn lds_read_into_another_register_keeps_the_index() {
 }
 
 #[test]
-fn lds_round_trip_is_not_followed() {
-    let r = assert_unbound("lds_round_trip", "ud12..ud15");
-    assert!(r.contains("LDS"), "{r}");
+fn lds_round_trip_at_one_address_is_followed_under_the_init_contract() {
+    assert_bound("lds_round_trip", "ud12..ud15", "vertex_id + ud1");
+    let t = trace("lds_round_trip");
+    let b = descriptor(&t, "ud12..ud15").bound.expect("bound");
+    assert_eq!(
+        b.through_lds,
+        Some(LdsContract {
+            class: LdsClass {
+                stride: 0,
+                offset: 0
+            },
+            requires_init: true
+        })
+    );
+}
+
+/// The bound of `ud12..ud15` must go through LDS cells `20 mod 28`.
+fn assert_lds_class_bound(name: &str) {
+    assert_bound(name, "ud12..ud15", "vertex_id + ud1");
+    let t = trace(name);
+    let b = descriptor(&t, "ud12..ud15").bound.expect("bound");
+    let c = b.through_lds.expect("an LDS contract");
+    assert_eq!(
+        c.class,
+        LdsClass {
+            stride: 28,
+            offset: 20
+        }
+    );
+    assert!(c.requires_init);
+    let a = t.accesses.iter().find(|a| a.idxen).expect("access");
+    assert_eq!(a.through_lds, Some(c), "the access carries the contract");
+}
+
+#[test]
+fn lds_class_round_trip_is_bound_through_the_class() {
+    assert_lds_class_bound("lds_class_round_trip");
+}
+
+#[test]
+fn lds_class_write_of_another_value_keeps_the_binding_unbound() {
+    let r = assert_unbound("lds_class_other_value", "ud12..ud15");
+    assert!(
+        r.contains("another value") && r.contains("ds_write_b32"),
+        "{r}"
+    );
+    assert_eq!(
+        descriptor(&trace("lds_class_other_value"), "ud12..ud15")
+            .reason
+            .as_ref()
+            .map(|r| r.code()),
+        Some("lds")
+    );
+}
+
+#[test]
+fn lds_class_write_at_an_unknown_address_keeps_the_binding_unbound() {
+    let r = assert_unbound("lds_class_unknown_address", "ud12..ud15");
+    assert!(r.contains("unknown address"), "{r}");
+}
+
+#[test]
+fn lds_class_partial_overlap_keeps_the_binding_unbound() {
+    let r = assert_unbound("lds_class_partial", "ud12..ud15");
+    assert!(r.contains("in part") && r.contains("ds_write_b8"), "{r}");
+}
+
+#[test]
+fn lds_class_mask_from_a_compare_outside_the_vertex_lanes_is_unbound() {
+    let r = assert_unbound("lds_class_mask_outside_vertex_lanes", "ud12..ud15");
+    assert!(r.contains("another value"), "{r}");
+}
+
+#[test]
+fn an_sdwa_high_word_select_does_not_keep_the_operands_congruence() {
+    // Low word: v10 = 28·(4·lane + 1) ≡ 28 (mod 112), so the second write
+    // (byte 48 of a 112-byte record) misses the class 20 mod 112.
+    let t = trace("lds_class_sdwa_low_word");
+    let b = descriptor(&t, "ud12..ud15").bound.expect("bound");
+    assert_eq!(
+        b.through_lds.map(|c| (c.class.stride, c.class.offset)),
+        Some((112, 20))
+    );
+    // High word: v10 = 0, and the write of another value lands in the class.
+    let r = assert_unbound("lds_class_sdwa_high_word", "ud12..ud15");
+    assert!(r.contains("another value"), "{r}");
+}
+
+#[test]
+fn lds_class_address_that_may_wrap_is_unknown() {
+    let r = assert_unbound("lds_class_wrap", "ud12..ud15");
+    assert!(r.contains("unknown address"), "{r}");
 }
 
 #[test]
@@ -238,8 +327,17 @@ fn swap_of_other_registers_keeps_the_index() {
 }
 
 #[test]
-fn swap_forgets_both_registers() {
-    assert_unbound("swap_twice", "ud12..ud15");
+fn copy_under_every_lane_keeps_the_vertex_lane_layer() {
+    assert_bound("copy_under_all_lanes", "ud12..ud15", "vertex_id + ud1");
+    let r = assert_unbound("copy_under_all_lanes_read_by_all", "ud12..ud15");
+    assert!(r.contains("lanes the hardware gave no vertex"), "{r}");
+}
+
+#[test]
+fn swap_twice_puts_the_index_back() {
+    // Swaps are followed (both registers move); the negative control is
+    // `lds_value_swapped_in`, where one swap brings another value in.
+    assert_bound("swap_twice", "ud12..ud15", "vertex_id + ud1");
 }
 
 #[test]

@@ -102,6 +102,9 @@ typedef enum shaderlift_reason {
   SHADERLIFT_REASON_INDEXED_DRAW,
   // The last id plus the added word passes 32 bits.
   SHADERLIFT_REASON_WRAP,
+  // The index goes through LDS and the plan was not told that the caller
+  // initialises the LDS cells (`shaderlift_plan_set_honour_lds_init`).
+  SHADERLIFT_REASON_LDS_CONTRACT,
 } shaderlift_reason;
 
 // `shaderlift_draw::kind`.
@@ -385,6 +388,18 @@ enum shaderlift_status shaderlift_plan_new(const struct shaderlift_shader *shade
 // `plan` is NULL or a live plan no other thread is using.
 enum shaderlift_status shaderlift_plan_set_code_address(struct shaderlift_plan *plan,
                                                         uint64_t code_addr);
+
+// Declare whether the caller honours the shader trace's LDS contracts: it
+// fills every cell of each contract's class (the 4 bytes at
+// `offset + k * stride` of the workgroup's LDS) with the draw's first id,
+// or 0, before each workgroup runs. Only then does `shaderlift_bind` narrow
+// bindings whose index is read back from LDS; by default (`honour` 0) they
+// keep the baseline with the reason `lds-contract`. `honour` is 0 or 1.
+//
+// # Safety
+// `plan` is NULL or a live plan no other thread is using.
+enum shaderlift_status shaderlift_plan_set_honour_lds_init(struct shaderlift_plan *plan,
+                                                           uint32_t honour);
 
 // Free a plan (NULL is ignored).
 //

@@ -405,6 +405,34 @@ pub unsafe extern "C" fn shaderlift_plan_set_code_address(
     })
 }
 
+/// Declare whether the caller honours the shader trace's LDS contracts: it
+/// fills every cell of each contract's class (the 4 bytes at
+/// `offset + k * stride` of the workgroup's LDS) with the draw's first id,
+/// or 0, before each workgroup runs. Only then does `shaderlift_bind` narrow
+/// bindings whose index is read back from LDS; by default (`honour` 0) they
+/// keep the baseline with the reason `lds-contract`. `honour` is 0 or 1.
+///
+/// # Safety
+/// `plan` is NULL or a live plan no other thread is using.
+#[no_mangle]
+pub unsafe extern "C" fn shaderlift_plan_set_honour_lds_init(
+    plan: *mut shaderlift_plan,
+    honour: u32,
+) -> shaderlift_status {
+    guard(|| {
+        if honour > 1 {
+            return Err(CapiError::Invalid(format!(
+                "`honour` is {honour}; it must be 0 or 1"
+            )));
+        }
+        // SAFETY: the caller promises `plan` is NULL or live and unshared.
+        unsafe { out_arg(plan, "plan") }?
+            .plan
+            .set_honour_lds_init(honour == 1);
+        Ok(())
+    })
+}
+
 /// Free a plan (NULL is ignored).
 ///
 /// # Safety

@@ -47,10 +47,13 @@ pub enum shaderlift_reason {
     IndexedDraw,
     /// The last id plus the added word passes 32 bits.
     Wrap,
+    /// The index goes through LDS and the plan was not told that the caller
+    /// initialises the LDS cells (`shaderlift_plan_set_honour_lds_init`).
+    LdsContract,
 }
 
 /// Every reason with its text, in code order (the code is the position).
-pub(crate) const REASONS: [(Reason, &CStr); 18] = [
+pub(crate) const REASONS: [(Reason, &CStr); 19] = [
     (Reason::Narrowed, c"narrowed"),
     (Reason::Capped, c"capped"),
     (Reason::BaselineRules, c"baseline-rules"),
@@ -69,6 +72,7 @@ pub(crate) const REASONS: [(Reason, &CStr); 18] = [
     (Reason::ZeroCount, c"zero-count"),
     (Reason::IndexedDraw, c"indexed-draw"),
     (Reason::Wrap, c"wrap"),
+    (Reason::LdsContract, c"lds-contract"),
 ];
 
 impl From<Reason> for shaderlift_reason {
@@ -96,6 +100,7 @@ impl From<Reason> for shaderlift_reason {
             Reason::ZeroCount => C::ZeroCount,
             Reason::IndexedDraw => C::IndexedDraw,
             Reason::Wrap => C::Wrap,
+            Reason::LdsContract => C::LdsContract,
         }
     }
 }
@@ -136,7 +141,7 @@ mod tests {
         reasons.dedup();
         assert_eq!(reasons.len(), REASONS.len(), "no reason listed twice");
         // SAFETY: as above.
-        let unknown = unsafe { CStr::from_ptr(shaderlift_reason_text(18)) };
+        let unknown = unsafe { CStr::from_ptr(shaderlift_reason_text(REASONS.len() as i32)) };
         assert_eq!(unknown, c"unknown reason");
         // SAFETY: as above.
         let negative = unsafe { CStr::from_ptr(shaderlift_reason_text(-3)) };

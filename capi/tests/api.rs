@@ -583,6 +583,36 @@ fn indexed_and_chunked_c_draws_map_to_the_rust_draws() {
 }
 
 #[test]
+fn a_binding_through_lds_narrows_only_after_the_caller_honours_the_contract() {
+    let f = Fixture::new("corpus/radv/cube-nggc", "cli/tests/draws/cube.json");
+    let d = f.draw(0);
+    let mut out = [EMPTY; 4];
+    let (s, n) = f.bind(&d, &mut out);
+    assert_eq!((s, n), (shaderlift_status::Ok, 2));
+    assert_eq!(out[0].reason, shaderlift_reason::LdsContract);
+    assert!(!out[0].narrowed);
+    // SAFETY: a live plan used by this thread only.
+    unsafe {
+        assert_eq!(
+            shaderlift_plan_set_honour_lds_init(f.plan, 2),
+            shaderlift_status::InvalidArgument
+        );
+        assert_eq!(
+            shaderlift_plan_set_honour_lds_init(null_mut(), 1),
+            shaderlift_status::NullPointer
+        );
+        assert_eq!(
+            shaderlift_plan_set_honour_lds_init(f.plan, 1),
+            shaderlift_status::Ok
+        );
+    }
+    let (s, _) = f.bind(&d, &mut out);
+    assert_eq!(s, shaderlift_status::Ok);
+    assert_eq!(out[0].reason, shaderlift_reason::Narrowed);
+    assert!(out[0].narrowed);
+}
+
+#[test]
 fn descriptor_sources_name_the_trace_descriptors() {
     let f = Fixture::new("corpus/radv/instanced", "cli/tests/draws/instanced.json");
     let name = |d| {

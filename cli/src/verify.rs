@@ -42,6 +42,14 @@ pub struct Args {
     /// detected from the code.
     #[arg(long, value_name = "LAYOUT", value_parser = parse_layout)]
     pub ngg_prims: Option<PrimLayout>,
+
+    /// Do not honour the trace's LDS contracts: the plan keeps the baseline
+    /// for bindings whose index is read back from LDS (`lds-contract`) and
+    /// the interpreter leaves fresh LDS undefined. By default both sides
+    /// honour them (the interpreter fills the contract's cells with the
+    /// draw's first id before each workgroup, as a translated shader must).
+    #[arg(long)]
+    pub no_lds_contract: bool,
 }
 
 fn parse_layout(s: &str) -> Result<PrimLayout, String> {
@@ -82,6 +90,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         group_prims: args.group_prims,
         prim_layout: args.ngg_prims,
         code_addr: file.code_addr(),
+        honour_lds_contract: !args.no_lds_contract,
+        init_lds: !args.no_lds_contract,
         ..VerifyOptions::default()
     };
     let user_data = file.user_data();

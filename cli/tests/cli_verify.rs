@@ -70,11 +70,33 @@ fn verify_json_lists_draws_bindings_and_totals() {
     let d = &v["draws"][0];
     assert_eq!(d["bindings"][0]["source"], "table(ud0)+0x0");
     assert_eq!(
-        d["bindings"][0]["narrowed"], false,
-        "the culling shader's slot 0 is unbound"
+        d["bindings"][0]["narrowed"], true,
+        "the culling shader's slot 0 is bound through LDS; verify honours the contract"
     );
     assert!(d["bindings"][0]["fetches"].as_u64().unwrap() > 0);
     assert!(d["violations"].as_array().unwrap().is_empty());
+    // Without the contract the plan keeps the baseline, for that reason.
+    let o = shaderlift(&[
+        "verify",
+        "corpus/radv/cube-nggc",
+        "--abi",
+        "ngg",
+        "--draws",
+        DRAWS,
+        "--json",
+        "--no-lds-contract",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["violations"], 0);
+    let b = &v["draws"][0]["bindings"][0];
+    assert_eq!(b["narrowed"], false);
+    assert_eq!(b["reason"], "lds-contract");
 }
 
 #[test]

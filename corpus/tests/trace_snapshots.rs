@@ -44,14 +44,16 @@ fn description(name: &str) -> &'static str {
              (start instance)"
         }
         "cube-nggc" | "cube-nggc-w32" => {
-            "culling: the position fetch uses the entry vertex id, but the colour fetch after \
-             compaction reads the id back from LDS, so slot 0 is unbound"
+            "culling: the position fetch uses the entry vertex id and the colour fetch after \
+             compaction reads it back from LDS cells 20 mod 28, which only vertex ids are \
+             written to: slot 0 is bound by vertex_id + ud1 under the LDS contract"
         }
         "instanced-nggc" | "instanced-nggc-w32" => {
             "culling: binding 0 (slot 0x0) is fetched once, before compaction, with the entry \
              vertex id: bound by vertex_id + ud1. Slot 0x10 is fetched before compaction with \
              the entry instance id and again after it; on the culling path the second index \
-             is the instance id read back from LDS, so slot 0x10 is unbound"
+             is the instance id read back from LDS cells 24 mod 28, which only instance ids \
+             are written to: slot 0x10 is bound by instance_id + ud2 under the LDS contract"
         }
         _ => "no vertex stage: no vertex or instance ids; nothing may be bound by one",
     }
@@ -126,17 +128,36 @@ fn instanced_slots_are_bound_by_vertex_and_instance_ids() {
     }
 }
 
+/// The LDS contract of a descriptor's bound, as `(stride, offset)`.
+fn contract(t: &analysis::trace::ShaderTrace, source: &str) -> Option<(u32, u32, bool)> {
+    let d = t
+        .descriptors
+        .iter()
+        .find(|d| t.descriptor_source(d) == source)?;
+    let c = d.bound?.through_lds?;
+    Some((c.class.stride, c.class.offset, c.requires_init))
+}
+
 #[test]
-fn cube_nggc_slot_0_is_unbound_because_of_the_lds_round_trip() {
+fn cube_nggc_slot_0_is_bound_through_lds_under_the_contract() {
     for name in ["cube-nggc", "cube-nggc-w32"] {
         let (_, t) = traced(name);
         let table = analysis::report::trace_table(&t);
-        assert_eq!(bound(&t, "table(ud0)+0x0"), None, "{name}:\n{table}");
+        assert_eq!(
+            bound(&t, "table(ud0)+0x0").as_deref(),
+            Some("vertex_id + ud1"),
+            "{name}:\n{table}"
+        );
+        assert_eq!(
+            contract(&t, "table(ud0)+0x0"),
+            Some((28, 20, true)),
+            "{name}"
+        );
     }
 }
 
 #[test]
-fn instanced_nggc_binds_the_vertex_slot_and_not_the_refetched_instance_slot() {
+fn instanced_nggc_binds_the_vertex_slot_and_the_refetched_instance_slot_through_lds() {
     for name in ["instanced-nggc", "instanced-nggc-w32"] {
         let (_, t) = traced(name);
         let table = analysis::report::trace_table(&t);
@@ -145,7 +166,21 @@ fn instanced_nggc_binds_the_vertex_slot_and_not_the_refetched_instance_slot() {
             Some("vertex_id + ud1"),
             "{name}:\n{table}"
         );
-        assert_eq!(bound(&t, "table(ud0)+0x10"), None, "{name}:\n{table}");
+        assert_eq!(
+            contract(&t, "table(ud0)+0x0"),
+            None,
+            "{name}: fetched before compaction"
+        );
+        assert_eq!(
+            bound(&t, "table(ud0)+0x10").as_deref(),
+            Some("instance_id + ud2"),
+            "{name}:\n{table}"
+        );
+        assert_eq!(
+            contract(&t, "table(ud0)+0x10"),
+            Some((28, 24, true)),
+            "{name}"
+        );
     }
 }
 

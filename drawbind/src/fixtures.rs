@@ -36,6 +36,7 @@ pub fn idxen_load(
         offen: false,
         index: Some(IndexSource::IdPlus { id, word }),
         index_note: None,
+        through_lds: None,
         imm_offset,
         soffset: Word::konst(0),
         bytes,
@@ -65,6 +66,7 @@ pub fn cube_trace() -> ShaderTrace {
             bound: Some(IndexBound {
                 id: Id::VertexId,
                 plus: Some(plus),
+                through_lds: None,
             }),
             reason: None,
             accesses: vec![0x78, 0x80],
@@ -93,6 +95,7 @@ pub fn instanced_trace() -> ShaderTrace {
                 bound: Some(IndexBound {
                     id: Id::VertexId,
                     plus: Some(v),
+                    through_lds: None,
                 }),
                 reason: None,
                 accesses: vec![0x84],
@@ -103,6 +106,7 @@ pub fn instanced_trace() -> ShaderTrace {
                 bound: Some(IndexBound {
                     id: Id::InstanceId,
                     plus: Some(i),
+                    through_lds: None,
                 }),
                 reason: None,
                 accesses: vec![0x90, 0x98],

@@ -201,6 +201,10 @@ pub enum Reason {
     /// The last id plus the added word passes 32 bits, or the narrowed
     /// range would end past the 48-bit guest address space.
     Wrap,
+    /// The index bound goes through LDS ([`analysis::trace::LdsContract`])
+    /// and the caller has not declared that it initialises the contract's
+    /// LDS cells ([`BindPlan::honour_lds_init`]).
+    LdsContract,
 }
 
 impl Reason {
@@ -225,6 +229,7 @@ impl Reason {
             Reason::ZeroCount => "zero-count",
             Reason::IndexedDraw => "indexed-draw",
             Reason::Wrap => "wrap",
+            Reason::LdsContract => "lds-contract",
         }
     }
 }
@@ -475,6 +480,8 @@ struct DescPlan {
     plus: Step,
     /// A reason from the shader alone to keep the baseline.
     keep: Option<Reason>,
+    /// The bound holds only under an LDS initialisation contract.
+    lds: bool,
     /// Some access has a VGPR offset.
     offen: bool,
     /// Some access has a non-constant soffset.
@@ -497,6 +504,8 @@ pub struct BindPlan {
     descs: Vec<DescPlan>,
     accesses: Vec<AccessFacts>,
     faults: BindFaults,
+    /// The caller initialises the LDS cells of the trace's contracts.
+    honour_lds: bool,
 }
 
 /// One descriptor of a plan, as [`BindPlan::entries`] lists them.
@@ -529,6 +538,7 @@ pub(crate) mod sab {
     pub const IGNORE_STAGE: u32 = 1 << 10;
     pub const OOB0_KEEPS_ALL: u32 = 1 << 11;
     pub const STRIDE0_AS_BYTES: u32 = 1 << 12;
+    pub const IGNORE_LDS_CONTRACT: u32 = 1 << 13;
 
     #[cfg(test)]
     thread_local!(static ON: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
@@ -667,17 +677,23 @@ impl BindPlan {
             let mut untraced = false;
             let mut disagree = false;
             for a in used.iter().filter(|a| a.idxen) {
-                match a.index.and_then(IndexBound::from_source) {
+                match a
+                    .index
+                    .and_then(|s| IndexBound::from_access(s, a.through_lds))
+                {
                     None => untraced = true,
                     Some(b) => match agreed {
                         None => agreed = Some(b),
-                        Some(x) if x != b => disagree = true,
-                        Some(_) => {}
+                        Some(x) => match x.agree(b) {
+                            Some(m) => agreed = Some(m),
+                            None => disagree = true,
+                        },
                     },
                 }
             }
             let mut keep = None;
             let mut bound = None;
+            let mut lds = false;
             let mut plus = Step::Const(0);
             if !stage.is_vertex() && !sabotaged(sab::IGNORE_STAGE) {
                 keep = Some(Reason::NotVertexStage);
@@ -695,6 +711,7 @@ impl BindPlan {
                 match (trusted, d.bound) {
                     (Some(b), _) => {
                         bound = Some(b.id);
+                        lds = b.through_lds.is_some();
                         if let Some(w) = b.plus {
                             // A pointer problem in the added word only loses
                             // the narrowing.
@@ -776,6 +793,7 @@ impl BindPlan {
                 bound,
                 plus,
                 keep,
+                lds,
                 offen,
                 dyn_soffset,
                 reach,
@@ -790,6 +808,7 @@ impl BindPlan {
             descs,
             accesses,
             faults: BindFaults::default(),
+            honour_lds: false,
         })
     }
 
@@ -814,6 +833,34 @@ impl BindPlan {
     pub fn with_faults(mut self, faults: BindFaults) -> BindPlan {
         self.faults = faults;
         self
+    }
+
+    /// Declare whether the caller honours the trace's LDS contracts
+    /// ([`analysis::trace::LdsContract`], listed by
+    /// [`ShaderTrace::lds_contracts`]): before each workgroup runs, every
+    /// cell of each contract's class holds an id the narrowed range covers
+    /// (the draw's first id, or 0). Only then are bounds that go through LDS
+    /// narrowed; by default (`false`) such a descriptor keeps the baseline
+    /// with [`Reason::LdsContract`]. A plan whose trace has no contract is
+    /// unaffected.
+    pub fn honour_lds_init(mut self, yes: bool) -> BindPlan {
+        self.honour_lds = yes;
+        self
+    }
+
+    /// [`BindPlan::honour_lds_init`] in place.
+    pub fn set_honour_lds_init(&mut self, yes: bool) {
+        self.honour_lds = yes;
+    }
+
+    /// Whether [`BindPlan::honour_lds_init`] was declared.
+    pub fn honours_lds_init(&self) -> bool {
+        self.honour_lds
+    }
+
+    /// Some descriptor's bound needs an LDS contract to narrow.
+    pub fn needs_lds_init(&self) -> bool {
+        self.descs.iter().any(|d| d.lds)
     }
 
     /// The plan for the shader's code at guest address `code` (the address
@@ -1106,6 +1153,9 @@ impl BindPlan {
         let Some(id) = d.bound else {
             return Ok(keep(Reason::NoIndexBound));
         };
+        if d.lds && !self.honour_lds && !sabotaged(sab::IGNORE_LDS_CONTRACT) {
+            return Ok(keep(Reason::LdsContract));
+        }
         let id = if sabotaged(sab::INSTANCE_AS_VERTEX) {
             Id::VertexId
         } else {

@@ -125,6 +125,24 @@ pub struct DrawConfig {
     /// The guest address of the code's first byte (what `s_getpc_b64`
     /// counts from); the caller maps the code and its constant data there.
     pub code_addr: u64,
+    /// LDS cells to initialise before each workgroup runs (the trace's
+    /// LDS contracts, [`analysis::trace::LdsContract`]); none by default,
+    /// when fresh LDS is undefined.
+    pub lds_init: [Option<LdsInit>; MAX_LDS_INIT],
+}
+
+/// How many LDS contracts a [`DrawConfig`] can honour.
+pub const MAX_LDS_INIT: usize = 4;
+
+/// One LDS contract to honour: before each workgroup runs, every cell of
+/// `class` holds the draw's first `id` (its smallest vertex id, or instance
+/// 0), as a defined dword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LdsInit {
+    /// The cells.
+    pub class: analysis::trace::LdsClass,
+    /// Which id the cells start with.
+    pub id: analysis::source::Id,
 }
 
 impl DrawConfig {
@@ -140,6 +158,7 @@ impl DrawConfig {
             fp: FpMode::RADV,
             limits: Limits::default(),
             code_addr: 0,
+            lds_init: [None; MAX_LDS_INIT],
         }
     }
 }
@@ -323,6 +342,31 @@ pub fn run_draw(
     let mut run = DrawRun::default();
     let mut lds = Lds::new();
     let (seqs, instances) = draw.sequences();
+    // The draw's first vertex id: the smallest it runs.
+    let first_vertex = seqs
+        .iter()
+        .filter_map(|s| match s {
+            Seq::Range(_, 0) => None,
+            Seq::Range(f, c) => Some(if f.checked_add(c - 1).is_some() {
+                *f
+            } else {
+                0
+            }),
+            Seq::List(l) => l.iter().copied().min(),
+        })
+        .min()
+        .unwrap_or(0);
+    let init = |lds: &mut Lds| {
+        for c in cfg.lds_init.iter().flatten() {
+            let v = match c.id {
+                analysis::source::Id::VertexId => first_vertex,
+                analysis::source::Id::InstanceId => 0,
+            };
+            for a in c.class.cells(crate::memory::LDS_SIZE as u32) {
+                lds.write(a, 4, v as u128, 0xf);
+            }
+        }
+    };
     let lanes = if cfg.wave64 { 64u32 } else { 32 };
     for instance in 0..instances {
         for (chunk, seq) in seqs.iter().enumerate() {
@@ -401,6 +445,7 @@ pub fn run_draw(
                             waves.push(w);
                         }
                         lds.clear();
+                        init(&mut lds);
                         run_workgroup(&env, &mut waves, first_id, &mut lds, &mut run.obs)
                             .map_err(|e| ctx(g, e))?;
                     }
@@ -429,6 +474,7 @@ pub fn run_draw(
                             prims: Vec::new(),
                         });
                         lds.clear();
+                        init(&mut lds);
                         let st = run_wave(&env, &mut w, id, &mut lds, &mut run.obs)
                             .map_err(|e| ctx(wi, e))?;
                         if st != crate::wave::Status::Ended {

@@ -17,7 +17,9 @@
 //! draws.
 
 use crate::check::{check_draw, Binding, DrawCheck};
-use crate::driver::{index_buffer_ids, run_draw, Draw, DrawConfig, PrimLayout, MAX_GROUP_PRIMS};
+use crate::driver::{
+    index_buffer_ids, run_draw, Draw, DrawConfig, LdsInit, PrimLayout, MAX_GROUP_PRIMS,
+};
 use crate::exec::Limits;
 use crate::memory::GuestMemory;
 use crate::program::Program;
@@ -57,6 +59,15 @@ pub struct VerifyOptions {
     /// `s_getpc_b64` counts from it and the bind plan resolves code-relative
     /// words with it. The caller maps the code and its constant data there.
     pub code_addr: u64,
+    /// The bind plan narrows bounds that went through LDS
+    /// ([`drawbind::BindPlan::honour_lds_init`]). Default on, with
+    /// [`VerifyOptions::init_lds`]: the contract honoured on both sides.
+    pub honour_lds_contract: bool,
+    /// The interpreter initialises the cells of the trace's LDS contracts
+    /// with the draw's first id before each workgroup (otherwise fresh LDS
+    /// is undefined, and a read of a cell no write reached makes the draw
+    /// not verified). Default on.
+    pub init_lds: bool,
 }
 
 impl Default for VerifyOptions {
@@ -66,6 +77,8 @@ impl Default for VerifyOptions {
             prim_layout: None,
             limits: Limits::default(),
             code_addr: drawbind::draws::DEFAULT_CODE_ADDR,
+            honour_lds_contract: true,
+            init_lds: true,
         }
     }
 }
@@ -174,7 +187,27 @@ impl<'a> Verifier<'a> {
         cfg.group_prims = opts.group_prims;
         cfg.limits = opts.limits;
         cfg.code_addr = opts.code_addr;
-        let plan = plan.with_code_address(opts.code_addr);
+        let plan = plan
+            .with_code_address(opts.code_addr)
+            .honour_lds_init(opts.honour_lds_contract);
+        if opts.init_lds {
+            let mut k = 0;
+            for d in &trace.descriptors {
+                let Some(b) = d.bound else { continue };
+                let Some(c) = b.through_lds else { continue };
+                let init = LdsInit {
+                    class: c.class,
+                    id: b.id,
+                };
+                if cfg.lds_init[..k].contains(&Some(init)) {
+                    continue;
+                }
+                if let Some(slot) = cfg.lds_init.get_mut(k) {
+                    *slot = Some(init);
+                    k += 1;
+                }
+            }
+        }
         if let Some(l) = opts.prim_layout {
             cfg.prim_layout = l;
         }

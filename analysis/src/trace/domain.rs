@@ -65,6 +65,19 @@ pub(crate) enum WhyKind {
     Lanes,
     /// Read back from LDS.
     Lds,
+    /// (Output only.) Read back from LDS that an unplaced write may reach.
+    LdsUnplaced,
+    /// (Output only.) Read back from LDS that a write of another value
+    /// reaches.
+    LdsOther,
+    /// (Output only.) Read back from LDS that a write overlaps in part.
+    LdsPartial,
+    /// (Output only.) Read back from LDS that no write reaches.
+    LdsUnwritten,
+    /// (Output only.) An id + word from LDS plus another word.
+    LdsTwoWords,
+    /// (Output only.) A number, not an id.
+    NotId,
 }
 
 /// A reason, with the pc it is about.
@@ -85,6 +98,15 @@ impl Why {
 pub(crate) enum VVal {
     Id(Id),
     IdPlus(Id, Word),
+    /// An unsigned number with the same bounds in every lane (an LDS
+    /// address, a lane count).
+    Num(Num),
+    /// The dword an LDS read of read class `k` (the engine's interned
+    /// address sets) returned, or, when `Some(id)`, on some paths that id
+    /// itself (a join of the id and the value read back).
+    Lds(u16, Option<Id>),
+    /// That value plus a uniform word.
+    LdsPlus(u16, Option<Id>, Word),
     Unknown(Why),
 }
 
@@ -102,7 +124,11 @@ impl VVal {
         }
         match (a, b) {
             (VVal::Unknown(x), _) | (_, VVal::Unknown(x)) => VVal::Unknown(x),
-            _ => VVal::Unknown(Why::new(WhyKind::Join, pc)),
+            (VVal::Num(x), VVal::Num(y)) => VVal::Num(x.hull(y)),
+            (x, y) => match lds_or_id(x, y).or_else(|| lds_or_id(y, x)) {
+                Some(v) => v,
+                None => VVal::Unknown(Why::new(WhyKind::Join, pc)),
+            },
         }
     }
 
@@ -120,12 +146,154 @@ impl VVal {
         match (new, out) {
             (VVal::Unknown(x), _) => VVal::Unknown(x),
             (_, VVal::Unknown(y)) if y.kind >= WhyKind::Load => VVal::Unknown(y),
+            // Each lane holds one of two numbers: it lies in their hull.
+            (VVal::Num(x), VVal::Num(y)) => VVal::Num(x.hull(y)),
             _ => VVal::Unknown(Why::new(WhyKind::Mixed, pc)),
         }
     }
 
     pub(crate) fn is_known(&self) -> bool {
         !matches!(self, VVal::Unknown(_))
+    }
+}
+
+/// An unsigned 32-bit number the same way in every lane: `lo ≤ v ≤ hi`
+/// and `v ≡ r (mod m)` (`m == 1`: no congruence; `lo == hi`: exactly
+/// `lo`). Every operation checks that no 32-bit wrap can happen (a wrap
+/// breaks the congruence: 2³² ≢ 0 mod most strides) and gives `None`
+/// when one could.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Num {
+    pub lo: u32,
+    pub hi: u32,
+    pub m: u16,
+    pub r: u16,
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl Num {
+    /// Exactly `v`.
+    pub(crate) const fn konst(v: u32) -> Num {
+        Num {
+            lo: v,
+            hi: v,
+            m: 1,
+            r: 0,
+        }
+    }
+    /// Any value in `lo..=hi`.
+    pub(crate) const fn range(lo: u32, hi: u32) -> Num {
+        Num { lo, hi, m: 1, r: 0 }
+    }
+    /// Exactly one value.
+    pub(crate) const fn is_exact(&self) -> bool {
+        self.lo == self.hi
+    }
+    /// The congruence as `(modulus, residue)` where an exact value has
+    /// modulus 0 (`v ≡ lo (mod 0)` means `v == lo`).
+    fn cong(&self) -> (u64, u64) {
+        if self.is_exact() {
+            (0, self.lo as u64)
+        } else {
+            (self.m as u64, self.r as u64)
+        }
+    }
+    /// From bounds and a congruence `(modulus, residue)` (modulus 0:
+    /// none known beyond the bounds); a modulus past 16 bits is dropped
+    /// to its largest factor that fits among `fallback` (or 1).
+    fn build(lo: u64, hi: u64, m: u64, r: u64, fallback: u64) -> Option<Num> {
+        if hi > u32::MAX as u64 || lo > hi {
+            return None;
+        }
+        let (m, r) = if m == 0 || lo == hi {
+            (1, 0)
+        } else if m <= u16::MAX as u64 {
+            (m, r % m)
+        } else if fallback > 1 && fallback <= u16::MAX as u64 && m.is_multiple_of(fallback) {
+            (fallback, r % fallback)
+        } else {
+            (1, 0)
+        };
+        Some(Num {
+            lo: lo as u32,
+            hi: hi as u32,
+            m: m as u16,
+            r: r as u16,
+        })
+    }
+    /// `v` may be a value of `self`.
+    pub(crate) fn contains(&self, v: u64) -> bool {
+        v >= self.lo as u64
+            && v <= self.hi as u64
+            && (self.is_exact() || v % self.m as u64 == self.r as u64)
+    }
+    /// `a + b` for every pair; `None` when it may pass 32 bits.
+    pub(crate) fn add(self, b: Num) -> Option<Num> {
+        let (ma, ra) = self.cong();
+        let (mb, rb) = b.cong();
+        let m = gcd(ma, mb);
+        let r = if m == 0 { 0 } else { (ra + rb) % m };
+        Num::build(
+            self.lo as u64 + b.lo as u64,
+            self.hi as u64 + b.hi as u64,
+            m,
+            r,
+            0,
+        )
+    }
+    /// `a · b` for every pair; `None` when it may pass 32 bits.
+    pub(crate) fn mul(self, b: Num) -> Option<Num> {
+        let lo = self.lo as u64 * b.lo as u64;
+        let hi = self.hi as u64 * b.hi as u64;
+        let (x, k) = if b.is_exact() {
+            (self, b.lo as u64)
+        } else if self.is_exact() {
+            (b, self.lo as u64)
+        } else {
+            return Num::build(lo, hi, 0, 0, 0);
+        };
+        let (m, r) = x.cong();
+        // k·v ≡ k·r (mod k·m); and always ≡ 0 (mod k).
+        Num::build(lo, hi, m * k, r * k, k)
+    }
+    /// Each lane holds a value of `self` or of `b`.
+    pub(crate) fn hull(self, b: Num) -> Num {
+        let (ma, ra) = self.cong();
+        let (mb, rb) = b.cong();
+        let m = gcd(gcd(ma, mb), ra.abs_diff(rb));
+        let lo = self.lo.min(b.lo) as u64;
+        let hi = self.hi.max(b.hi) as u64;
+        Num::build(lo, hi, m, if m == 0 { 0 } else { ra % m }, 0)
+            .unwrap_or(Num::range(lo as u32, hi as u32))
+    }
+}
+
+/// Paths where a register holds an id (+ word) meeting paths where it
+/// holds a value read back from LDS (+ the same word): the LDS value that
+/// may also be that id (the resolution checks the class holds it).
+fn lds_or_id(x: VVal, y: VVal) -> Option<VVal> {
+    match (x, y) {
+        (VVal::Id(a), VVal::Lds(k, None)) => Some(VVal::Lds(k, Some(a))),
+        (VVal::Id(a), VVal::Lds(_, Some(b))) if a == b => Some(y),
+        (VVal::IdPlus(a, w), VVal::LdsPlus(k, None, v)) if w == v => {
+            Some(VVal::LdsPlus(k, Some(a), w))
+        }
+        (VVal::IdPlus(a, w), VVal::LdsPlus(_, Some(b), v)) if w == v && a == b => Some(y),
+        (VVal::Lds(k, a), VVal::Lds(l, b)) if k == l && (a.is_none() || b.is_none()) => {
+            Some(VVal::Lds(k, a.or(b)))
+        }
+        (VVal::LdsPlus(k, a, w), VVal::LdsPlus(l, b, v))
+            if k == l && w == v && (a.is_none() || b.is_none()) =>
+        {
+            Some(VVal::LdsPlus(k, a.or(b), w))
+        }
+        _ => None,
     }
 }
 
@@ -218,6 +386,15 @@ pub(crate) enum SVal {
         state: StateId,
         hi: bool,
     },
+    /// A half of a lane mask that is a subset of the exec mask of `state`
+    /// (a `v_cmp` result written under it, or an `s_and` with such a
+    /// mask): no lane outside `state` is set.
+    Sub {
+        state: StateId,
+        hi: bool,
+    },
+    /// A number (see [`Num`]); constants stay `W(Const)`.
+    N(Num),
     /// `base + add` as the low half of a 64-bit sum (see `Scc::Carry`).
     AddLo {
         base: Word,
@@ -247,6 +424,10 @@ impl SVal {
                 matches!(other, SVal::AddLo { base: b, add: a } if base == b && add == a)
             }
             SVal::AddHi { ptr } => matches!(other, SVal::AddHi { ptr: p } if ptr == p),
+            SVal::Sub { state, hi } => {
+                matches!(other, SVal::Sub { state: s, hi: h } if state == s && hi == h)
+            }
+            SVal::N(x) => matches!(other, SVal::N(y) if x == y),
         }
     }
     #[inline]
@@ -257,6 +438,32 @@ impl SVal {
     pub(crate) fn as_const(&self) -> Option<u32> {
         match self {
             SVal::W(Word::Const { value }) => Some(*value),
+            _ => None,
+        }
+    }
+    /// The value as a [`Num`]: a constant or a bounded number.
+    #[inline]
+    pub(crate) fn as_num(&self) -> Option<Num> {
+        match self {
+            SVal::W(Word::Const { value }) => Some(Num::konst(*value)),
+            SVal::N(n) => Some(*n),
+            _ => None,
+        }
+    }
+    /// A number, as a constant when it is one.
+    #[inline]
+    pub(crate) fn num(n: Num) -> SVal {
+        if n.lo == n.hi {
+            SVal::konst(n.lo)
+        } else {
+            SVal::N(n)
+        }
+    }
+    /// The exec state this mask half is known to lie in, if any.
+    #[inline]
+    pub(crate) fn mask_within(&self) -> Option<(StateId, bool)> {
+        match *self {
+            SVal::Snap { state, hi } | SVal::Sub { state, hi } => Some((state, hi)),
             _ => None,
         }
     }
@@ -459,7 +666,11 @@ pub(crate) fn killed_vrep(r: VRep, p: StateId, tree: &ExecTree, pc: u32) -> VRep
 #[inline]
 pub(crate) fn killed_sval(x: SVal, p: StateId, tree: &ExecTree) -> SVal {
     match x {
-        SVal::Snap { state, .. } if state != EMPTY && tree.within(state, p) => SVal::Unknown,
+        SVal::Snap { state, .. } | SVal::Sub { state, .. }
+            if state != EMPTY && tree.within(state, p) =>
+        {
+            SVal::Unknown
+        }
         x => x,
     }
 }
@@ -540,6 +751,49 @@ mod tests {
     }
 
     #[test]
+    fn numbers_keep_their_stride_through_products_and_sums() {
+        let lane = Num::range(0, 64);
+        let rec = lane.mul(Num::konst(28)).expect("no wrap");
+        assert_eq!((rec.lo, rec.hi, rec.m, rec.r), (0, 1792, 28, 0));
+        let at = rec.add(Num::konst(20)).expect("no wrap");
+        assert_eq!((at.lo, at.hi, at.m, at.r), (20, 1812, 28, 20));
+        assert!(at.contains(20 + 28 * 7) && !at.contains(21 + 28 * 7));
+        // A shift is a product by a power of two.
+        let sh = Num::range(0, 15).mul(Num::konst(64)).expect("no wrap");
+        assert_eq!((sh.m, sh.r), (64, 0));
+        // Sums of two strides keep their gcd.
+        let s = sh.add(rec).expect("no wrap");
+        assert_eq!((s.m, s.r), (4, 0));
+        // Either of two numbers: the hull, with the stride they share.
+        let h = Num::konst(0).hull(Num::konst(28));
+        assert_eq!((h.lo, h.hi, h.m, h.r), (0, 28, 28, 0));
+    }
+
+    #[test]
+    fn a_product_or_sum_that_may_wrap_is_refused() {
+        // 28 · (2^30 − 1) passes 2^32, and 2^32 ≡ 4 (mod 28): a wrap would
+        // leave the class, so the product is not a number at all.
+        assert_eq!(Num::range(0, (1 << 30) - 1).mul(Num::konst(28)), None);
+        assert_eq!(Num::range(0, u32::MAX).add(Num::konst(1)), None);
+        // Just below the wrap it is kept.
+        assert!(Num::range(0, u32::MAX / 28).mul(Num::konst(28)).is_some());
+    }
+
+    #[test]
+    fn an_id_meeting_its_lds_copy_is_the_lds_value_that_may_be_the_id() {
+        let id = VVal::Id(Id::VertexId);
+        let lds = VVal::Lds(3, None);
+        assert_eq!(VVal::join(id, lds, 4), VVal::Lds(3, Some(Id::VertexId)));
+        assert_eq!(VVal::join(lds, id, 4), VVal::Lds(3, Some(Id::VertexId)));
+        // Negative controls: another id, another word.
+        let other = VVal::Lds(3, Some(Id::InstanceId));
+        assert!(!VVal::join(id, other, 4).is_known());
+        let plus = VVal::IdPlus(Id::VertexId, Word::ud(1));
+        let lplus = VVal::LdsPlus(3, None, Word::ud(2));
+        assert!(!VVal::join(plus, lplus, 4).is_known());
+    }
+
+    #[test]
     fn kill_collapses_layers_and_snapshots_inside_the_state() {
         let t = tree();
         let id = VVal::Id(Id::InstanceId);
@@ -552,6 +806,11 @@ mod tests {
                 SVal::Snap {
                     state: VL,
                     hi: false,
+                },
+                SVal::Sub { state: B, hi: true },
+                SVal::Sub {
+                    state: VL,
+                    hi: true,
                 },
             ],
             scc: Scc::Unknown,
@@ -569,6 +828,14 @@ mod tests {
             SVal::Snap {
                 state: VL,
                 hi: false
+            }
+        );
+        assert_eq!(st.s[2], SVal::Unknown, "a mask inside B is forgotten");
+        assert_eq!(
+            st.s[3],
+            SVal::Sub {
+                state: VL,
+                hi: true
             }
         );
         assert_eq!(st.v[0].state, FLAT);

@@ -45,6 +45,10 @@ pub struct TraceFaults {
     /// vertex lanes) are ignored: a value written under a narrow mask is
     /// read as if every lane held it.
     pub ignore_exec_restore: bool,
+    /// An LDS read class holds whatever the first write that covers it
+    /// exactly stores: later writes of other values, unplaced writes and
+    /// partial overlaps are ignored.
+    pub lds_first_write_wins: bool,
 }
 
 /// Options of [`crate::trace::trace_with`].
@@ -172,6 +176,35 @@ pub(crate) struct Outcome {
     pub descs: Vec<[Word; 4]>,
     /// The trace cannot be trusted as a whole (non-convergence).
     pub incomplete: Option<String>,
+    /// The address sets of LDS dword reads ([`VVal::Lds`] names them by
+    /// index), with the pc of the first read of each.
+    pub lds_classes: Vec<(Num, u32)>,
+    /// Every LDS write the final fixpoint reached: its pc and what it
+    /// writes.
+    pub lds_writes: Vec<(u32, LdsWrite)>,
+    /// The test-only faults (the LDS resolution reads one).
+    pub faults: TraceFaults,
+}
+
+/// One piece of an LDS write: `bytes` bytes at every address of `addr`,
+/// holding `val` (4-byte pieces only; narrower ones hold `Unknown`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LdsPiece {
+    pub addr: Num,
+    pub bytes: u8,
+    pub val: VVal,
+}
+
+/// What an LDS-writing line writes, as the final fixpoint saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LdsWrite {
+    /// No lane is active: nothing is written.
+    NoLanes,
+    /// A write the tracer cannot place (unknown address, atomics, GDS,
+    /// a buffer load into LDS): it may write any LDS byte.
+    Unplaced,
+    /// Up to four pieces (`n` of them).
+    Pieces { n: u8, p: [LdsPiece; 4] },
 }
 
 const NOSLOT: u16 = u16::MAX;
@@ -190,6 +223,8 @@ pub(crate) struct Engine<'a> {
     /// The VGPR ranges each line reads (see `Fx::vuses`).
     vuses: Vec<(u8, u8)>,
     smap: [u16; 128],
+    /// The scalar code of each slot (the inverse of `smap`).
+    slot_code: Vec<u16>,
     ns: usize,
     nv: usize,
     tree: ExecTree,
@@ -202,6 +237,12 @@ pub(crate) struct Engine<'a> {
     faults: TraceFaults,
     /// With `faults.ignore_lds`: the data of the last DS write seen.
     lds_last: Option<VVal>,
+    /// Address sets of LDS dword reads, and the pc of the first read.
+    lds_classes: Interner<Num>,
+    lds_class_pc: Vec<u32>,
+    /// Per LDS-writing line (see `Fx::lds`): its pc and what it wrote on
+    /// its latest visit.
+    lds_writes: Vec<(u32, Option<LdsWrite>)>,
 }
 
 impl<'a> Engine<'a> {
@@ -216,6 +257,7 @@ impl<'a> Engine<'a> {
         let mut defs = Vec::with_capacity(n);
         let mut vuses = Vec::with_capacity(n);
         let mut marked = Vec::with_capacity(n / 4 + 8);
+        let mut lds_writes = Vec::new();
         // Scalar codes 0..125 the program names.
         let mut used = [false; 128];
         let mut nv = 0usize;
@@ -230,6 +272,7 @@ impl<'a> Engine<'a> {
                     vuses: Span::EMPTY,
                     flags: FxFlags::NONE,
                     mark: NOMARK,
+                    lds: NOMARK,
                 });
                 continue;
             };
@@ -294,7 +337,17 @@ impl<'a> Engine<'a> {
             }
             let end = defs.len() as u32;
             let lds_fault = faults.ignore_lds && inst.family == Family::Ds;
+            // A line that may write LDS gets a place in the write summary.
+            let lds = if matches!(rl, Rule::DsWrite { .. } | Rule::DsOther)
+                || (imp.contains(Implicit::LDS) && inst.family != Family::Ds)
+            {
+                lds_writes.push((l.pc, None));
+                lds_writes.len() as u32 - 1
+            } else {
+                NOMARK
+            };
             let noop = rl == Rule::Generic
+                && lds == NOMARK
                 && start == end
                 && !lds_fault
                 && !imp.intersects(
@@ -304,11 +357,12 @@ impl<'a> Engine<'a> {
                         | Implicit::WRITE_EXEC
                         | Implicit::RELATIVE,
                 );
-            // `s_and`/`s_andn2`/`s_or` have a rule only for exec; into
-            // another register they are plain too.
-            let exec_rule_only = matches!(rl, Rule::SAnd | Rule::SAndn2 | Rule::SOr);
+            // `s_or` has a rule only for exec; into another register it is
+            // plain too.
+            let exec_rule_only = rl == Rule::SOr;
             let plain = (rl == Rule::Generic || exec_rule_only)
                 && !noop
+                && lds == NOMARK
                 && !lds_fault
                 && !flags.has(FxFlags::EXEC_LO)
                 && !flags.has(FxFlags::EXEC_HI)
@@ -340,6 +394,7 @@ impl<'a> Engine<'a> {
                 defs: Span::new(start, end),
                 vuses: Span::new(ustart, vuses.len() as u32),
                 flags,
+                lds,
             });
             if imp.intersects(Implicit::READ_VCC | Implicit::WRITE_VCC) {
                 mark_used(&mut used, 106, 108);
@@ -349,10 +404,12 @@ impl<'a> Engine<'a> {
             }
         }
         let mut smap = [NOSLOT; 128];
+        let mut slot_code = Vec::new();
         let mut ns = 0usize;
         for (c, slot) in smap.iter_mut().enumerate() {
             if used[c] {
                 *slot = ns as u16;
+                slot_code.push(c as u16);
                 ns += 1;
             }
         }
@@ -365,9 +422,10 @@ impl<'a> Engine<'a> {
             defs,
             vuses,
             smap,
+            slot_code,
             ns,
             nv,
-            tree: ExecTree::new(FIRST_DYN as usize + n + nb),
+            tree: ExecTree::new(FIRST_DYN as usize + n + 2 * nb),
             ptrs: Interner::new(),
             descs: Interner::new(),
             marked,
@@ -375,6 +433,9 @@ impl<'a> Engine<'a> {
             nlines: n as u32,
             faults,
             lds_last: None,
+            lds_classes: Interner::new(),
+            lds_class_pc: Vec::new(),
+            lds_writes,
         }
     }
 
@@ -439,6 +500,9 @@ impl<'a> Engine<'a> {
             for m in self.marked.iter_mut() {
                 m.rec = None;
             }
+            for w in self.lds_writes.iter_mut() {
+                w.1 = None;
+            }
             let mut ins = InStates::new(nb, self.ns, self.nv);
             let mut visits = vec![0u32; nb];
             let mut st = self.entry_state();
@@ -485,11 +549,26 @@ impl<'a> Engine<'a> {
     }
 
     fn outcome(self, incomplete: Option<String>) -> Outcome {
+        let lds_classes = self
+            .lds_classes
+            .items
+            .iter()
+            .copied()
+            .zip(self.lds_class_pc.iter().copied())
+            .collect();
+        let lds_writes = self
+            .lds_writes
+            .iter()
+            .filter_map(|&(pc, w)| Some((pc, w?)))
+            .collect();
         Outcome {
             marked: self.marked,
             ptrs: self.ptrs.items,
             descs: self.descs.items,
             incomplete,
+            lds_classes,
+            lds_writes,
+            faults: self.faults,
         }
     }
 
@@ -498,6 +577,70 @@ impl<'a> Engine<'a> {
     /// The join state of block `b`.
     fn join_state(&self, b: NodeIndex) -> StateId {
         FIRST_DYN + self.nlines + b.index() as u32
+    }
+
+    /// The phi state of block `b`: the mask one scalar register pair holds
+    /// at the block's entry when its paths bring copies of different exec
+    /// states (see [`Engine::join_into`]).
+    fn phi_state(&self, b: NodeIndex) -> StateId {
+        FIRST_DYN + self.nlines + (self.cfg.block_count() + b.index()) as u32
+    }
+
+    /// The full snapshot a scalar register (pair, in wave64) holds in `s`.
+    fn snap_at(&self, s: &[SVal], code: u16) -> Option<StateId> {
+        let lo = s.get(self.slot_of(code)?)?;
+        let SVal::Snap { state, hi: false } = *lo else {
+            return None;
+        };
+        if self.conf.wave32 {
+            return Some(state);
+        }
+        match s.get(self.slot_of(code + 1)?)? {
+            SVal::Snap { state: h, hi: true } if *h == state => Some(state),
+            _ => None,
+        }
+    }
+
+    /// A register whose paths hold copies of different exec states:
+    /// `(code, accumulated state, incoming state)`.
+    fn find_phi(
+        &self,
+        ts: &[SVal],
+        phi_code: u16,
+        inc: &State,
+        phi: StateId,
+    ) -> Option<(u16, StateId, StateId)> {
+        let check = |code: u16| {
+            let a = self.snap_at(ts, code)?;
+            let c = self.snap_at(&inc.s, code)?;
+            (a != c && a != EMPTY && c != EMPTY && c != phi).then_some((code, a, c))
+        };
+        if phi_code != NOSLOT {
+            return check(phi_code).filter(|x| x.1 == phi);
+        }
+        // Cheap scan first: a low half that is a snapshot on both sides,
+        // of different states.
+        for (i, (a, c)) in ts.iter().zip(inc.s.iter()).enumerate() {
+            if let (
+                SVal::Snap {
+                    state: x,
+                    hi: false,
+                },
+                SVal::Snap {
+                    state: y,
+                    hi: false,
+                },
+            ) = (a, c)
+            {
+                if x != y {
+                    let code = *self.slot_code.get(i)?;
+                    if let Some(found) = check(code).filter(|f| f.1 != phi) {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// Merge `inc` (arriving over an edge; `exec_zero`: no lane active on
@@ -512,16 +655,74 @@ impl<'a> Engine<'a> {
     ) -> bool {
         let y = if exec_zero { EMPTY } else { inc.exec };
         let Some((ts, tv, meta)) = ins.parts(b.index()) else {
-            ins.first(b.index(), inc, inc.scc, y);
+            let zero_from = if y == EMPTY { inc.exec } else { NONE };
+            ins.first(b.index(), inc, inc.scc, y, zero_from);
             return true;
         };
-        let (tscc, tx) = (meta.scc, meta.exec);
+        let (tscc, mut tx) = (meta.scc, meta.exec);
+        // Exec-state phi: one register pair holds a copy of exec state A on
+        // the paths seen so far and of B on the arriving one. At the
+        // block's entry it holds a mask P that is A's on those paths and
+        // B's on this one; facts about A there and about B here are facts
+        // about P (renamed), so a VGPR written under A on one path and
+        // under B on the other is known in P's lanes. P lies in the
+        // nearest state known to contain both; a loop re-creating it
+        // forgets the arriving facts about its older mask.
+        let mut owned: Option<State> = None;
+        let mut y = y;
+        let phi = self.phi_state(b);
+        if let Some((code, pa, pb)) = self.find_phi(ts, meta.phi_code, inc, phi) {
+            meta.phi_code = code;
+            let p = self.tree.lift(pb, phi);
+            let p = if pa == phi {
+                p
+            } else {
+                self.tree.nca(self.tree.lift(pa, phi), p)
+            };
+            if self.tree.set_parent(phi, p) {
+                self.restart = true;
+            }
+            let mut c = inc.clone();
+            if self.tree.create(phi) {
+                let pc = self.cfg.graph[b].start;
+                c.kill(phi, &self.tree, pc);
+            }
+            rename_state(&mut c.s, &mut c.v, pb, phi);
+            if pa != phi {
+                rename_state(ts, tv, pa, phi);
+                if tx == pa {
+                    tx = phi;
+                }
+            }
+            if y == pb {
+                y = phi;
+            }
+            owned = Some(c);
+        }
+        let inc = owned.as_ref().unwrap_or(inc);
+        // An edge with no lane (the taken `s_cbranch_execz`) from the
+        // state another path brings: that state's mask was zero on it, so
+        // the block's exec is exactly that state on both paths.
+        let src = inc.exec;
+        let mut zero_changed = false;
+        if tx == EMPTY && y == EMPTY && meta.zero_from != src && meta.zero_from != NONE {
+            meta.zero_from = NONE;
+            zero_changed = true;
+        }
+        let same_state = (y == EMPTY && src == tx && tx != EMPTY)
+            || (tx == EMPTY && y != EMPTY && meta.zero_from == y);
         let pc = self.cfg.graph[b].start;
         let jb = self.join_state(b);
         let mut changed = false;
         let mut kill_inc = false;
         let rx = if tx == y {
             tx
+        } else if same_state {
+            if tx == EMPTY {
+                y
+            } else {
+                tx
+            }
         } else {
             // Different masks meet: the block's own join state, inside the
             // nearest state known to contain both.
@@ -554,7 +755,7 @@ impl<'a> Engine<'a> {
             scc = Scc::Unknown;
             changed = true;
         }
-        if rx != tx {
+        if rx != tx || zero_changed {
             changed = true;
         }
         meta.scc = scc;
@@ -779,9 +980,124 @@ impl<'a> Engine<'a> {
             }
             self.havoc(st, li, pc, scalar, vector);
         }
+        let mut vcmp_vcc = false;
         match self.fx[li].rule {
-            Rule::Generic | Rule::VCmpx | Rule::SLoad | Rule::SBufLoad | Rule::Buf => {}
+            Rule::Generic
+            | Rule::VCmpx
+            | Rule::SLoad
+            | Rule::SBufLoad
+            | Rule::Buf
+            | Rule::DsWrite { .. }
+            | Rule::DsOther => {}
+            Rule::VCmp => {
+                // Lanes outside exec get 0: the mask lies inside exec.
+                let m = |hi| {
+                    if st.exec == EMPTY {
+                        SVal::konst(0)
+                    } else {
+                        SVal::Sub { state: st.exec, hi }
+                    }
+                };
+                if ops
+                    .first()
+                    .is_some_and(|s| s.is_def() && s.op.scalar_range().is_some())
+                {
+                    vals[0] = m(false);
+                    vals[1] = if w64 { m(true) } else { SVal::Unknown };
+                } else {
+                    vcmp_vcc = imp.contains(Implicit::WRITE_VCC);
+                }
+            }
             _ if !ops.first().is_some_and(|s| s.is_def()) => {}
+            Rule::VSwap => {
+                if let (Some((a, 1)), Some((b, 1))) = (
+                    ops.first().and_then(|s| s.op.vgpr_range()),
+                    ops.get(1).and_then(|s| s.op.vgpr_range()),
+                ) {
+                    if inst.family == Family::Vop1 && a != b {
+                        let ra = Operand::Reg {
+                            code: 256 + a as u16,
+                            count: 1,
+                        };
+                        let rb = Operand::Reg {
+                            code: 256 + b as u16,
+                            count: 1,
+                        };
+                        if let (Some(va), Some(vb)) =
+                            (self.vread(st, &ra, pc), self.vread(st, &rb, pc))
+                        {
+                            self.vwrite(st, a as usize, vb, false, pc);
+                            self.vwrite(st, b as usize, va, false, pc);
+                        }
+                        vgpr_done = true;
+                    }
+                }
+            }
+            Rule::VMbcnt
+            | Rule::VMulU24
+            | Rule::VMulLo
+            | Rule::VLshlrev
+            | Rule::VLshlAdd
+            | Rule::VMadU24
+            | Rule::VAddCo
+            | Rule::VDot4U8 => {
+                if let Some(n) = self.num_value(st, inst, self.fx[li].rule, pc) {
+                    if let Some((r, 1)) = ops[0].op.vgpr_range() {
+                        self.vwrite(st, r as usize, VVal::Num(n), false, pc);
+                        vgpr_done = true;
+                    }
+                }
+            }
+            Rule::VReadlane => {
+                // Any lane's number (exec does not matter to readlane).
+                if let (Some(s), Some((r, 1))) =
+                    (ops.get(1), ops.get(1).and_then(|s| s.op.vgpr_range()))
+                {
+                    if s.mods.is_empty() {
+                        if let Some(VVal::Num(n)) = st.v.get(r as usize).map(|v| v.any_lane(pc)) {
+                            vals[0] = SVal::num(n);
+                        }
+                    }
+                }
+            }
+            Rule::SBfeU32 => {
+                let x = self.sread(st, &src(1), 0, 1);
+                if let Some(c) = self.sread(st, &src(2), 0, 1).as_const() {
+                    let (off, width) = (c & 31, (c >> 16) & 0x7f);
+                    vals[0] = if let Some(v) = x.as_const() {
+                        let f = if width >= 32 {
+                            u32::MAX
+                        } else {
+                            (1u32 << width) - 1
+                        };
+                        SVal::konst((v >> off) & f)
+                    } else {
+                        let hi = if width >= 32 {
+                            u32::MAX
+                        } else {
+                            (1u32 << width) - 1
+                        };
+                        SVal::num(Num::range(0, hi))
+                    };
+                }
+            }
+            Rule::SLshr => {
+                let x = self.sread(st, &src(1), 0, 1);
+                if let Some(k) = self.sread(st, &src(2), 0, 1).as_const() {
+                    let k = k & 31;
+                    let n = x.as_num().unwrap_or(Num::range(0, u32::MAX));
+                    vals[0] = SVal::num(Num::range(n.lo >> k, n.hi >> k));
+                }
+            }
+            Rule::SLshl => {
+                let x = self.sread(st, &src(1), 0, 1).as_num();
+                if let (Some(x), Some(k)) = (x, self.sread(st, &src(2), 0, 1).as_const()) {
+                    if let Some(n) = x.mul(Num::konst(1 << (k & 31))) {
+                        vals[0] = SVal::num(n);
+                    }
+                }
+            }
+            Rule::DsRead => vgpr_done = self.lds_read(st, inst, pc),
             Rule::SMov => {
                 for i in 0..def_width.min(2) {
                     vals[i as usize] = self.sread(st, &src(1), i, def_width);
@@ -873,7 +1189,11 @@ impl<'a> Engine<'a> {
             }
             Rule::SBitcmp1 | Rule::SBitcmp0 => {}
             Rule::SAnd | Rule::SAndn2 | Rule::SOr => {
-                exec_op = self.exec_logic(st, inst, self.fx[li].rule);
+                let r = self.fx[li].rule;
+                exec_op = self.exec_logic(st, inst, r);
+                if exec_op.is_none() && r != Rule::SOr {
+                    self.and_values(st, inst, r, def_width, &mut vals);
+                }
             }
             Rule::SaveAnd | Rule::SaveAndn1 | Rule::SaveOr | Rule::SaveOther => {
                 for i in 0..def_width.min(2) {
@@ -905,11 +1225,30 @@ impl<'a> Engine<'a> {
                 });
             }
             Rule::VMov | Rule::VAddNc => {
-                if let Some(w) = self.vop_value(st, inst, self.fx[li].rule, pc) {
-                    if let Some((r, 1)) = ops[0].op.vgpr_range() {
-                        self.vwrite(st, r as usize, w, false, pc);
-                        vgpr_done = true;
+                // Under every lane a copy moves the whole register, each
+                // lane's value with it (layers included).
+                if self.fx[li].rule == Rule::VMov && st.exec == ALL {
+                    if let (Some((d, 1)), Some((r, 1)), true) = (
+                        ops[0].op.vgpr_range(),
+                        ops.get(1).and_then(|s| s.op.vgpr_range()),
+                        plain_copy(inst),
+                    ) {
+                        if let Some(&rep) = st.v.get(r as usize) {
+                            if let Some(slot) = st.v.get_mut(d as usize) {
+                                *slot = rep;
+                                vgpr_done = true;
+                            }
+                        }
                     }
+                }
+                let w = if vgpr_done {
+                    None
+                } else {
+                    self.vop_value(st, inst, self.fx[li].rule, pc)
+                };
+                if let (Some(w), Some((r, 1))) = (w, ops[0].op.vgpr_range()) {
+                    self.vwrite(st, r as usize, w, false, pc);
+                    vgpr_done = true;
                 }
             }
         }
@@ -934,6 +1273,19 @@ impl<'a> Engine<'a> {
             Rule::Buf => self.buffer_access(st, inst, li, pc),
             _ => {}
         }
+        if fx.lds != NOMARK {
+            let w = if st.exec == EMPTY {
+                LdsWrite::NoLanes
+            } else {
+                match fx.rule {
+                    Rule::DsWrite { sub } => self.lds_pieces(st, inst, sub, pc),
+                    _ => LdsWrite::Unplaced,
+                }
+            };
+            if let Some(slot) = self.lds_writes.get_mut(fx.lds as usize) {
+                slot.1 = Some(w);
+            }
+        }
         // Broken on purpose (tests only): LDS as one register.
         let lds_fault = self.faults.ignore_lds && inst.family == Family::Ds;
         if lds_fault {
@@ -953,6 +1305,29 @@ impl<'a> Engine<'a> {
             sdst_new_exec,
             why,
         );
+        if vcmp_vcc && st.exec != EMPTY {
+            self.swrite(
+                st,
+                106,
+                SVal::Sub {
+                    state: st.exec,
+                    hi: false,
+                },
+            );
+            if w64 {
+                self.swrite(
+                    st,
+                    107,
+                    SVal::Sub {
+                        state: st.exec,
+                        hi: true,
+                    },
+                );
+            }
+        } else if vcmp_vcc {
+            self.swrite(st, 106, SVal::konst(0));
+            self.swrite(st, 107, SVal::konst(0));
+        }
         if lds_fault {
             if let (Some(v), Some((r, 1))) = (
                 self.lds_last,
@@ -1103,7 +1478,7 @@ impl<'a> Engine<'a> {
                         }
                     };
                 }
-                if let SVal::Snap { state, .. } = v {
+                if let SVal::Snap { state, .. } | SVal::Sub { state, .. } = v {
                     if killed_old && state == old_exec {
                         v = SVal::Unknown;
                     }
@@ -1201,6 +1576,7 @@ impl<'a> Engine<'a> {
         if self.conf.wave32 {
             return match vlo {
                 SVal::Snap { state, hi: false } => ExecOp::Set(state),
+                SVal::Sub { state, hi: false } => ExecOp::Narrow(state),
                 v if v.as_const() == Some(u32::MAX) => ExecOp::Set(ALL),
                 v if v.as_const() == Some(0) => ExecOp::Set(EMPTY),
                 _ => ExecOp::Unknown,
@@ -1214,6 +1590,19 @@ impl<'a> Engine<'a> {
                 },
                 SVal::Snap { state: b, hi: true },
             ) if a == b => ExecOp::Set(a),
+            // A mask inside a state's (either half a subset, the other a
+            // subset or the exact half): a narrowing inside it.
+            (x, y)
+                if matches!(
+                    (x.mask_within(), y.mask_within()),
+                    (Some((a, false)), Some((b, true))) if a == b
+                ) =>
+            {
+                match x.mask_within() {
+                    Some((a, _)) => ExecOp::Narrow(a),
+                    None => ExecOp::Unknown,
+                }
+            }
             (x, y) if x.as_const() == Some(u32::MAX) && y.as_const() == Some(u32::MAX) => {
                 ExecOp::Set(ALL)
             }
@@ -1337,7 +1726,7 @@ impl<'a> Engine<'a> {
                     // No lane reads when exec is empty: nothing is written.
                     Some(self.vread(st, &s.op, pc).unwrap_or_else(other))
                 } else {
-                    Some(other())
+                    Some(self.num_src(st, s, pc).map_or_else(other, VVal::Num))
                 }
             }
             _ => {
@@ -1352,9 +1741,23 @@ impl<'a> Engine<'a> {
                         Operand::Inline(_) | Operand::Literal(_) => self.sread(st, &y, 0, 1),
                         _ => SVal::Unknown,
                     };
+                    let yn = match y {
+                        Operand::Reg { code, .. } if code >= 256 => {
+                            match self.vread(st, &y, pc).unwrap_or_else(other) {
+                                VVal::Num(n) => Some(n),
+                                _ => None,
+                            }
+                        }
+                        _ => word.as_num(),
+                    };
                     return Some(match (xv, word) {
                         (VVal::Id(id), SVal::W(_)) if self.faults.drop_plus_word => VVal::Id(id),
                         (VVal::Id(id), SVal::W(w)) => VVal::IdPlus(id, w),
+                        (VVal::Lds(k, alt), SVal::W(w)) => VVal::LdsPlus(k, alt, w),
+                        (VVal::Num(n), _) => match yn.and_then(|m| n.add(m)) {
+                            Some(sum) => VVal::Num(sum),
+                            None => other(),
+                        },
                         (VVal::Unknown(w), _) => VVal::Unknown(w),
                         _ => other(),
                     });
@@ -1362,6 +1765,293 @@ impl<'a> Engine<'a> {
                 Some(other())
             }
         }
+    }
+
+    /// The exec state a lane mask operand of `width` registers is known to
+    /// lie in (both halves in wave64).
+    fn mask_in(&self, st: &State, op: &Operand, width: u8) -> Option<StateId> {
+        let (s, hi) = self.sread(st, op, 0, width).mask_within()?;
+        if hi {
+            return None;
+        }
+        if self.conf.wave32 {
+            return (width == 1).then_some(s);
+        }
+        if width != 2 {
+            return None;
+        }
+        match self.sread(st, op, 1, width).mask_within() {
+            Some((s2, true)) if s2 == s => Some(s),
+            _ => None,
+        }
+    }
+
+    /// `s_and`/`s_andn2` into a register other than exec: a mask inside a
+    /// state when the (for `s_and` either, for `s_andn2` the first)
+    /// operand is one; for 32 bits with a constant, a number no larger
+    /// than the constant.
+    fn and_values(
+        &self,
+        st: &State,
+        inst: &Instruction,
+        r: Rule,
+        width: u8,
+        vals: &mut [SVal; 16],
+    ) {
+        let ops = inst.operands.as_slice();
+        let (Some(a), Some(b)) = (ops.get(1).map(|s| s.op), ops.get(2).map(|s| s.op)) else {
+            return;
+        };
+        let w = width.min(2);
+        let inside = match r {
+            Rule::SAnd => self.mask_in(st, &a, w).or_else(|| self.mask_in(st, &b, w)),
+            _ => self.mask_in(st, &a, w),
+        };
+        if let Some(s) = inside {
+            vals[0] = SVal::Sub {
+                state: s,
+                hi: false,
+            };
+            if w == 2 {
+                vals[1] = SVal::Sub { state: s, hi: true };
+            }
+            return;
+        }
+        if w == 1 && r == Rule::SAnd {
+            let (x, y) = (self.sread(st, &a, 0, 1), self.sread(st, &b, 0, 1));
+            vals[0] = match (x.as_const(), y.as_const()) {
+                (Some(p), Some(q)) => SVal::konst(p & q),
+                (Some(k), None) | (None, Some(k)) => {
+                    let other = if x.as_const().is_some() { y } else { x };
+                    let hi = other.as_num().map_or(k, |n| n.hi.min(k));
+                    SVal::num(Num::range(0, hi))
+                }
+                _ => SVal::Unknown,
+            };
+        }
+    }
+
+    /// A source operand as a number (a VGPR as the current exec's lanes
+    /// read it).
+    fn num_src(&self, st: &State, s: &isa::Slot, pc: u32) -> Option<Num> {
+        // VOP3P's default op_sel_hi changes nothing for a 32-bit operand.
+        if !(s.mods - isa::OpMods::OP_SEL_HI).is_empty() {
+            return None;
+        }
+        match s.op {
+            Operand::Reg { code, .. } if code >= 256 => match self.vread(st, &s.op, pc)? {
+                VVal::Num(n) => Some(n),
+                _ => None,
+            },
+            Operand::Reg { code, .. } if code < 126 => self.sread(st, &s.op, 0, 1).as_num(),
+            Operand::Inline(_) | Operand::Literal(_) => self.sread(st, &s.op, 0, 1).as_num(),
+            _ => None,
+        }
+    }
+
+    /// The number a numeric VALU instruction writes (see the `Rule`s from
+    /// `VMbcnt` to `VDot4U8`), or `None` for forms it does not cover or a
+    /// result that may wrap past 32 bits.
+    fn num_value(&self, st: &State, inst: &Instruction, r: Rule, pc: u32) -> Option<Num> {
+        // SDWA source selects bound a source (unsigned: no sext).
+        let mut sels = [isa::family::vop_ext::SdwaSel::Dword; 2];
+        match inst.mods {
+            Modifiers::None if matches!(inst.family, Family::Vop1 | Family::Vop2) => {}
+            Modifiers::Vop3(m) if !m.clamp && m.omod == 0 && !m.opsel_dst => {}
+            Modifiers::Vop3p(_) if r == Rule::VDot4U8 => {}
+            Modifiers::Sdwa(m)
+                if r == Rule::VMulU24
+                    && m.dst_sel == isa::family::vop_ext::SdwaSel::Dword
+                    && !m.clamp
+                    && m.omod == 0 =>
+            {
+                sels = [m.src0_sel, m.src1_sel];
+            }
+            _ => return None,
+        }
+        // The sources (after the VGPR result and, for v_add_co, a carry).
+        let mut srcs: [Option<&isa::Slot>; 4] = [None; 4];
+        for (k, u) in inst.uses().take(4).enumerate() {
+            srcs[k] = Some(u);
+        }
+        let src = |k: usize| -> Option<Num> { self.num_src(st, (*srcs.get(k)?)?, pc) };
+        // A 24-bit operand: the number itself when it fits (a `WORD_0` or
+        // `BYTE_0` select keeps a number that fits in it), else every value
+        // the selected bits can hold (a sign-extended select: any 24 bits).
+        let u24 = |k: usize| -> Num {
+            use isa::family::vop_ext::SdwaSel;
+            let all = Num::range(0, (1 << 24) - 1);
+            let Some(slot) = srcs.get(k).copied().flatten() else {
+                return all;
+            };
+            if slot.mods.contains(isa::OpMods::SEXT) {
+                return all;
+            }
+            let (max, low) = match sels.get(k) {
+                Some(SdwaSel::Dword) | None => ((1 << 24) - 1, true),
+                Some(SdwaSel::Word0) => (0xffff, true),
+                Some(SdwaSel::Word1) => (0xffff, false),
+                Some(SdwaSel::Byte0) => (0xff, true),
+                Some(_) => (0xff, false),
+            };
+            match src(k) {
+                Some(n) if low && n.hi <= max => n,
+                _ => Num::range(0, max),
+            }
+        };
+        match r {
+            Rule::VMbcnt => src(1)?.add(Num::range(0, 32)),
+            Rule::VMulU24 => u24(0).mul(u24(1)),
+            Rule::VMulLo => src(0)?.mul(src(1)?),
+            Rule::VLshlrev => {
+                let k = src(0)?;
+                (k.is_exact() && k.lo < 32)
+                    .then_some(())
+                    .and_then(|_| src(1)?.mul(Num::konst(1 << k.lo)))
+            }
+            Rule::VLshlAdd => {
+                let k = src(1)?;
+                if !(k.is_exact() && k.lo < 32) {
+                    return None;
+                }
+                src(0)?.mul(Num::konst(1 << k.lo))?.add(src(2)?)
+            }
+            Rule::VMadU24 => u24(0).mul(u24(1))?.add(src(2)?),
+            Rule::VAddCo => src(0)?.add(src(1)?),
+            Rule::VDot4U8 => {
+                let c = (*srcs.get(2)?)?;
+                Num::range(0, 4 * 255 * 255).add(self.num_src(st, c, pc)?)
+            }
+            _ => None,
+        }
+    }
+
+    /// A DS read of whole dwords: each result dword is the value of its
+    /// address set (interned as a read class). Returns whether the VGPRs
+    /// were written.
+    fn lds_read(&mut self, st: &mut State, inst: &Instruction, pc: u32) -> bool {
+        let Modifiers::Ds(m) = inst.mods else {
+            return false;
+        };
+        if m.gds || st.exec == EMPTY {
+            return false;
+        }
+        let ops = inst.operands.as_slice();
+        let (Some((d, n)), Some(a)) = (
+            ops.first()
+                .filter(|s| s.is_def())
+                .and_then(|s| s.op.vgpr_range()),
+            inst.uses().next(),
+        ) else {
+            return false;
+        };
+        let Some(VVal::Num(addr)) = self.vread(st, &a.op, pc) else {
+            return false;
+        };
+        let offsets: [u32; 4] = match isa::family::ds::addr_offset(inst) {
+            Some(isa::family::ds::DsAddrOffset::Single(o)) => {
+                let o = o as u32;
+                [o, o + 4, o + 8, o + 12]
+            }
+            Some(isa::family::ds::DsAddrOffset::Pair(o0, o1)) if n == 2 => [o0, o1, 0, 0],
+            _ => return false,
+        };
+        if n as usize > offsets.len() {
+            return false;
+        }
+        for (k, &off) in offsets.iter().enumerate().take(n as usize) {
+            let v = match addr.add(Num::konst(off)) {
+                Some(c) => match self.lds_classes.intern(c) {
+                    Some(id) => {
+                        if id as usize == self.lds_class_pc.len() {
+                            self.lds_class_pc.push(pc);
+                        }
+                        VVal::Lds(id, None)
+                    }
+                    None => VVal::Unknown(Why::new(WhyKind::Lds, pc)),
+                },
+                None => VVal::Unknown(Why::new(WhyKind::Lds, pc)),
+            };
+            self.vwrite(st, d as usize + k, v, false, pc);
+        }
+        true
+    }
+
+    /// What a DS write instruction writes (`sub`: bytes of a sub-dword
+    /// form, 0 for dwords), under a non-empty exec.
+    fn lds_pieces(&self, st: &State, inst: &Instruction, sub: u8, pc: u32) -> LdsWrite {
+        let Modifiers::Ds(m) = inst.mods else {
+            return LdsWrite::Unplaced;
+        };
+        if m.gds {
+            return LdsWrite::Unplaced;
+        }
+        let uses: Vec<&isa::Slot> = inst.uses().collect();
+        let Some(a) = uses.first() else {
+            return LdsWrite::Unplaced;
+        };
+        let Some(VVal::Num(addr)) = self.vread(st, &a.op, pc) else {
+            return LdsWrite::Unplaced;
+        };
+        let (offs, datas): ([u32; 2], &[&isa::Slot]) = match isa::family::ds::addr_offset(inst) {
+            Some(isa::family::ds::DsAddrOffset::Single(o)) => {
+                ([o as u32, 0], &uses[1..uses.len().min(2)])
+            }
+            Some(isa::family::ds::DsAddrOffset::Pair(o0, o1)) => {
+                ([o0, o1], &uses[1..uses.len().min(3)])
+            }
+            _ => return LdsWrite::Unplaced,
+        };
+        let none = LdsPiece {
+            addr: Num::konst(0),
+            bytes: 0,
+            val: VVal::Unknown(Why::new(WhyKind::Other, pc)),
+        };
+        let mut p = [none; 4];
+        let mut n = 0usize;
+        for (k, d) in datas.iter().enumerate() {
+            let Some((r, cnt)) = d.op.vgpr_range() else {
+                return LdsWrite::Unplaced;
+            };
+            if sub > 0 {
+                let Some(at) = addr.add(Num::konst(offs[k])) else {
+                    return LdsWrite::Unplaced;
+                };
+                if n >= 4 {
+                    return LdsWrite::Unplaced;
+                }
+                p[n] = LdsPiece {
+                    addr: at,
+                    bytes: sub,
+                    val: none.val,
+                };
+                n += 1;
+                continue;
+            }
+            for i in 0..cnt as u32 {
+                let Some(at) = addr.add(Num::konst(offs[k] + 4 * i)) else {
+                    return LdsWrite::Unplaced;
+                };
+                if n >= 4 {
+                    return LdsWrite::Unplaced;
+                }
+                let reg = Operand::Reg {
+                    code: 256 + r as u16 + i as u16,
+                    count: 1,
+                };
+                let val = self.vread(st, &reg, pc).unwrap_or(none.val);
+                p[n] = LdsPiece {
+                    addr: at,
+                    bytes: 4,
+                    val,
+                };
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return LdsWrite::Unplaced;
+        }
+        LdsWrite::Pieces { n: n as u8, p }
     }
 
     /// The byte offset an SMEM instruction adds to its base, if traced.
@@ -1530,6 +2220,12 @@ struct InMeta {
     /// The in-state's registers are a copy of the working state's at this
     /// version (`NOT_A_COPY` once a join changed them).
     copy_of: u64,
+    /// While `exec` is EMPTY: the state every empty edge so far left
+    /// (`NONE` when they differ or there is none).
+    zero_from: StateId,
+    /// The scalar register (pair) whose copies of different exec states
+    /// define the block's phi state, or `NOSLOT`.
+    phi_code: u16,
 }
 
 const NOT_A_COPY: u64 = u64::MAX;
@@ -1548,7 +2244,7 @@ impl InStates {
     }
     /// Block `b`'s first in-state: `inc`'s registers, SCC `scc`, exec
     /// `exec`.
-    fn first(&mut self, b: usize, inc: &State, scc: Scc, exec: StateId) {
+    fn first(&mut self, b: usize, inc: &State, scc: Scc, exec: StateId, zero_from: StateId) {
         let at = self.reached;
         self.reached += 1;
         self.s.extend_from_slice(&inc.s);
@@ -1558,6 +2254,8 @@ impl InStates {
             scc,
             exec,
             copy_of: self.version,
+            zero_from,
+            phi_code: NOSLOT,
         });
     }
     fn parts(&mut self, b: usize) -> Option<(&mut [SVal], &mut [VRep], &mut InMeta)> {
@@ -1663,6 +2361,9 @@ struct Fx {
     flags: FxFlags,
     /// Its index in `Engine::marked`, or [`NOMARK`].
     mark: u32,
+    /// Its index in `Engine::lds_writes` (a line that may write LDS), or
+    /// [`NOMARK`].
+    lds: u32,
 }
 
 /// The yes/no facts of an [`Fx`], one bit each (a small per-line entry).
@@ -1734,6 +2435,17 @@ fn mark_used(used: &mut [bool; 128], lo: u16, hi: u16) {
     }
 }
 
+/// A `v_mov_b32` without modifiers (VOP1, or VOP3 without clamp, omod,
+/// op_sel or source modifiers).
+fn plain_copy(inst: &Instruction) -> bool {
+    let mods_ok = match inst.mods {
+        Modifiers::None => inst.family == Family::Vop1,
+        Modifiers::Vop3(m) => !m.clamp && m.omod == 0 && !m.opsel_dst,
+        _ => false,
+    };
+    mods_ok && inst.operands.as_slice().iter().all(|s| s.mods.is_empty())
+}
+
 /// Low half of `a + b` and the carry.
 fn add_lo(a: SVal, b: SVal) -> (SVal, Scc) {
     match (a, b) {
@@ -1783,6 +2495,22 @@ fn generic_why(inst: &Instruction, imp: Implicit, partial: bool, pc: u32) -> Why
         WhyKind::Other
     };
     Why::new(kind, pc)
+}
+
+/// Facts about exec state `from` become facts about `to` (both name the
+/// same mask on the paths these registers describe).
+fn rename_state(s: &mut [SVal], v: &mut [VRep], from: StateId, to: StateId) {
+    for x in s.iter_mut() {
+        match x {
+            SVal::Snap { state, .. } | SVal::Sub { state, .. } if *state == from => *state = to,
+            _ => {}
+        }
+    }
+    for r in v.iter_mut() {
+        if r.state == from {
+            r.state = to;
+        }
+    }
 }
 
 /// Join one VGPR: `a` valid under exec `ta` on the paths seen so far, `c`

@@ -5,9 +5,10 @@ use super::domain::{VVal, Why, WhyKind};
 use super::engine::{IdxRead, Outcome, Rec, TraceConfig};
 use super::rules::{named_store, Rule};
 use crate::cfg::{Cfg, Program};
-use crate::source::{IndexSource, Namer, Ptr, PtrId, Word};
+use crate::source::{Id, IndexSource, Namer, Ptr, PtrId, Word};
 use crate::trace::{
-    AccessKind, BufferAccess, DescId, Descriptor, IndexBound, IndexUnknown, ShaderTrace, Unbound,
+    AccessKind, BufferAccess, DescId, Descriptor, IndexBound, IndexUnknown, LdsContract,
+    ShaderTrace, Unbound,
 };
 use isa::family::buf::{self, BufKind};
 use isa::{Implicit, Modifiers};
@@ -89,7 +90,9 @@ impl Remap<'_> {
                 Word::Unknown => IndexSource::Unknown,
                 word => IndexSource::IdPlus { id, word },
             },
-            VVal::Unknown(_) => IndexSource::Unknown,
+            VVal::Num(_) | VVal::Lds(..) | VVal::LdsPlus(..) | VVal::Unknown(_) => {
+                IndexSource::Unknown
+            }
         }
     }
 }
@@ -135,6 +138,27 @@ fn index_unknown(prog: &Program, w: Why) -> IndexUnknown {
             at,
             opcode: opcode(),
         },
+        WhyKind::LdsUnplaced => IndexUnknown::LdsWriteUnplaced {
+            at,
+            opcode: opcode(),
+        },
+        WhyKind::LdsOther => IndexUnknown::LdsOtherValue {
+            at,
+            opcode: opcode(),
+        },
+        WhyKind::LdsPartial => IndexUnknown::LdsPartialOverlap {
+            at,
+            opcode: opcode(),
+        },
+        WhyKind::LdsUnwritten => IndexUnknown::LdsUnwritten {
+            at,
+            opcode: opcode(),
+        },
+        WhyKind::LdsTwoWords => IndexUnknown::LdsTwoWords {
+            at,
+            opcode: opcode(),
+        },
+        WhyKind::NotId => IndexUnknown::Number { at },
     }
 }
 
@@ -156,13 +180,59 @@ impl WhyTexts<'_> {
     }
 }
 
-fn source_text(pointers: &[Ptr], s: IndexSource) -> String {
+fn source_text(pointers: &[Ptr], s: IndexSource, lds: Option<LdsContract>) -> String {
+    let via = match lds {
+        Some(c) => format!(
+            " through LDS cells {:#x} mod {:#x}",
+            c.class.offset, c.class.stride
+        ),
+        None => String::new(),
+    };
     match IndexBound::from_source(s) {
-        Some(IndexBound { id, plus: None }) => id.name().to_string(),
-        Some(IndexBound { id, plus: Some(w) }) => {
-            format!("{} + {}", id.name(), Namer { pointers }.word_string(w))
+        Some(IndexBound { id, plus: None, .. }) => format!("{}{via}", id.name()),
+        Some(IndexBound {
+            id, plus: Some(w), ..
+        }) => {
+            format!("{} + {}{via}", id.name(), Namer { pointers }.word_string(w))
         }
         None => "an unknown value".into(),
+    }
+}
+
+/// An index value with its LDS reads resolved: an id (+ word) and the
+/// contract it needs, or unknown with why.
+type LdsResolved = Result<(VVal, LdsContract), Why>;
+
+fn resolve_index(v: VVal, lds: &[(LdsResolved, u32)], pc: u32) -> (VVal, Option<LdsContract>) {
+    let at = |k: u16| {
+        lds.get(k as usize)
+            .map(|x| x.0)
+            .unwrap_or(Err(Why::new(WhyKind::Lds, pc)))
+    };
+    let read_pc = |k: u16| lds.get(k as usize).map_or(pc, |x| x.1);
+    // The id the paths that skip LDS hold must be the one the class holds.
+    let agrees = |src: VVal, alt: Option<Id>| match (src, alt) {
+        (_, None) => true,
+        (VVal::Id(id), Some(a)) => id == a,
+        _ => false,
+    };
+    match v {
+        VVal::Lds(k, alt) => match at(k) {
+            Ok((src, c)) if agrees(src, alt) => (src, Some(c)),
+            Ok(_) => (VVal::Unknown(Why::new(WhyKind::Join, read_pc(k))), None),
+            Err(w) => (VVal::Unknown(w), None),
+        },
+        VVal::LdsPlus(k, alt, word) => match at(k) {
+            Ok((VVal::Id(id), c)) if agrees(VVal::Id(id), alt) => (VVal::IdPlus(id, word), Some(c)),
+            Ok((VVal::Id(_), _)) => (VVal::Unknown(Why::new(WhyKind::Join, read_pc(k))), None),
+            Ok(_) => (
+                VVal::Unknown(Why::new(WhyKind::LdsTwoWords, read_pc(k))),
+                None,
+            ),
+            Err(w) => (VVal::Unknown(w), None),
+        },
+        VVal::Num(_) => (VVal::Unknown(Why::new(WhyKind::NotId, pc)), None),
+        v => (v, None),
     }
 }
 
@@ -191,8 +261,17 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         descriptors: Vec::new(),
     };
     let mut accesses = Vec::with_capacity(out.marked.len());
-    // (descriptor, pc, index) of every access, for the bounds.
-    let mut uses: Vec<(u16, u32, IdxRead)> = Vec::with_capacity(out.marked.len());
+    // (descriptor, pc, index, LDS contract) of every access, for the bounds.
+    let mut uses: Vec<(u16, u32, IdxRead, Option<LdsContract>)> =
+        Vec::with_capacity(out.marked.len());
+    let lds: Vec<(LdsResolved, u32)> = out
+        .lds_classes
+        .iter()
+        .map(|&(c, pc)| {
+            let first_wins = out.faults.lds_first_write_wins;
+            (super::lds::resolve(c, pc, &out.lds_writes, first_wins), pc)
+        })
+        .collect();
     let mut whys = WhyTexts {
         prog,
         done: Vec::new(),
@@ -236,7 +315,14 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         let Some(rec) = rec else { continue };
         let name = inst.opcode.name();
         let desc = rec.desc.and_then(|d| remap.desc(d));
-        let (index, index_note) = match rec.index {
+        let (read, through_lds) = match rec.index {
+            IdxRead::Val(v) if reached => {
+                let (v, c) = resolve_index(v, &lds, line.pc);
+                (IdxRead::Val(v), c)
+            }
+            r => (r, None),
+        };
+        let (index, index_note) = match read {
             IdxRead::NotIndexed => (None, None),
             IdxRead::NoLanes => (
                 Some(IndexSource::Unknown),
@@ -254,7 +340,7 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         };
         if let Some(d) = desc {
             remap.descriptors[d as usize].accesses.push(line.pc);
-            uses.push((d, line.pc, rec.index));
+            uses.push((d, line.pc, read, through_lds));
         } else if reached && untraced.is_none() && rec.index != IdxRead::NoLanes {
             untraced = Some(line.pc);
         }
@@ -267,6 +353,7 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
             offen: rec.offen,
             index,
             index_note,
+            through_lds,
             imm_offset: rec.imm_offset,
             soffset: remap.word(rec.soffset),
             bytes: rec.bytes,
@@ -283,10 +370,14 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
         incomplete = incomplete.or(Some(Unbound::UntracedDescriptor { pc }));
     }
     let mut descriptors = core::mem::take(&mut remap.descriptors);
-    let mut mine: Vec<(u32, IdxRead)> = Vec::with_capacity(uses.len());
+    let mut mine: Vec<(u32, IdxRead, Option<LdsContract>)> = Vec::with_capacity(uses.len());
     for d in descriptors.iter_mut() {
         mine.clear();
-        mine.extend(uses.iter().filter(|u| u.0 == d.id.0).map(|u| (u.1, u.2)));
+        mine.extend(
+            uses.iter()
+                .filter(|u| u.0 == d.id.0)
+                .map(|u| (u.1, u.2, u.3)),
+        );
         let (bound, reason) = decide(&mut whys, &mut remap, &mine, incomplete.as_ref());
         d.bound = bound;
         d.reason = reason;
@@ -300,19 +391,19 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
 fn decide(
     whys: &mut WhyTexts<'_>,
     remap: &mut Remap<'_>,
-    uses: &[(u32, IdxRead)],
+    uses: &[(u32, IdxRead, Option<LdsContract>)],
     incomplete: Option<&Unbound>,
 ) -> (Option<IndexBound>, Option<Unbound>) {
     if let Some(why) = incomplete {
         return (None, Some(why.clone()));
     }
     let live = || {
-        uses.iter().filter_map(|&(pc, r)| match r {
-            IdxRead::Val(v) => Some((pc, v)),
+        uses.iter().filter_map(|&(pc, r, c)| match r {
+            IdxRead::Val(v) => Some((pc, v, c)),
             _ => None,
         })
     };
-    let Some((pc0, v0)) = live().next() else {
+    let Some((pc0, v0, c0)) = live().next() else {
         let any_idx = uses.iter().any(|u| u.1 == IdxRead::NoLanes);
         let why = if any_idx {
             Unbound::NoActiveIdxenAccess
@@ -321,24 +412,41 @@ fn decide(
         };
         return (None, Some(why));
     };
-    if let Some((pc, VVal::Unknown(w))) = live().find(|(_, v)| !v.is_known()) {
+    if let Some((pc, VVal::Unknown(w), _)) = live().find(|(_, v, _)| !v.is_known()) {
         let why = whys.why(w);
         return (None, Some(Unbound::UnknownIndex { pc, why }));
     }
-    if let Some((pc1, v1)) = live().find(|(_, v)| *v != v0) {
-        let a = remap.index(v0);
-        let b = remap.index(v1);
-        return (
-            None,
-            Some(Unbound::AccessesDisagree {
-                pc: pc0,
-                index: source_text(&remap.pointers, a),
-                other_pc: pc1,
-                other_index: source_text(&remap.pointers, b),
-            }),
-        );
+    // Every access agrees with the first on the id and word; at most one
+    // LDS contract among them.
+    let mut agreed = IndexBound::from_access(remap.index(v0), c0);
+    let mut first_lds = (pc0, v0, c0);
+    for (pc1, v1, c1) in live() {
+        let this = IndexBound::from_access(remap.index(v1), c1);
+        if c1.is_some() && first_lds.2.is_none() {
+            first_lds = (pc1, v1, c1);
+        }
+        let merged = match (agreed, this) {
+            (Some(a), Some(b)) if v1 == v0 => a.agree(b),
+            _ if v1 == v0 && c1 == c0 => agreed,
+            _ => None,
+        };
+        if merged.is_none() && (v1 != v0 || agreed.is_some()) {
+            let (pa, va, ca) = if v1 == v0 { first_lds } else { (pc0, v0, c0) };
+            let a = remap.index(va);
+            let b = remap.index(v1);
+            return (
+                None,
+                Some(Unbound::AccessesDisagree {
+                    pc: pa,
+                    index: source_text(&remap.pointers, a, ca),
+                    other_pc: pc1,
+                    other_index: source_text(&remap.pointers, b, c1),
+                }),
+            );
+        }
+        agreed = merged;
     }
-    match IndexBound::from_source(remap.index(v0)) {
+    match agreed {
         Some(b) => (Some(b), None),
         None => (None, Some(Unbound::IndexWordNotTraced { pc: pc0 })),
     }

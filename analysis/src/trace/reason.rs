@@ -173,6 +173,51 @@ pub enum IndexUnknown {
         /// Its mnemonic.
         opcode: String,
     },
+    /// Read back from LDS, where a write the tracer cannot place (an
+    /// unknown address, an atomic, GDS, a buffer load into LDS) may have
+    /// written the bytes read.
+    LdsWriteUnplaced {
+        /// The write.
+        at: u32,
+        /// Its mnemonic.
+        opcode: String,
+    },
+    /// Read back from LDS, where a write of a value that is not the same
+    /// id (+ word) as the others may reach the bytes read.
+    LdsOtherValue {
+        /// The write.
+        at: u32,
+        /// Its mnemonic.
+        opcode: String,
+    },
+    /// Read back from LDS, where a write may overlap the dword read only
+    /// in part.
+    LdsPartialOverlap {
+        /// The write.
+        at: u32,
+        /// Its mnemonic.
+        opcode: String,
+    },
+    /// Read back from LDS bytes no write of the shader reaches.
+    LdsUnwritten {
+        /// The read.
+        at: u32,
+        /// Its mnemonic.
+        opcode: String,
+    },
+    /// An id plus a word stored in LDS, read back and another word added:
+    /// a bound holds one word.
+    LdsTwoWords {
+        /// The read.
+        at: u32,
+        /// Its mnemonic.
+        opcode: String,
+    },
+    /// A computed number, not an id.
+    Number {
+        /// The access.
+        at: u32,
+    },
 }
 
 impl IndexUnknown {
@@ -180,7 +225,12 @@ impl IndexUnknown {
     /// `other`.
     pub fn code(&self) -> &'static str {
         match self {
-            IndexUnknown::FromLds { .. } => "lds",
+            IndexUnknown::FromLds { .. }
+            | IndexUnknown::LdsWriteUnplaced { .. }
+            | IndexUnknown::LdsOtherValue { .. }
+            | IndexUnknown::LdsPartialOverlap { .. }
+            | IndexUnknown::LdsUnwritten { .. }
+            | IndexUnknown::LdsTwoWords { .. } => "lds",
             IndexUnknown::FromMemory { .. } => "memory",
             _ => "other",
         }
@@ -226,6 +276,29 @@ impl fmt::Display for IndexUnknown {
             ),
             IndexUnknown::FromLds { at, opcode } => {
                 write!(f, "index from LDS (pc {at:#x}: {opcode})")
+            }
+            IndexUnknown::LdsWriteUnplaced { at, opcode } => write!(
+                f,
+                "index from LDS; a write at an unknown address may reach it (pc {at:#x}: {opcode})"
+            ),
+            IndexUnknown::LdsOtherValue { at, opcode } => write!(
+                f,
+                "index from LDS; a write of another value reaches its class (pc {at:#x}: {opcode})"
+            ),
+            IndexUnknown::LdsPartialOverlap { at, opcode } => write!(
+                f,
+                "index from LDS; a write overlaps its class in part (pc {at:#x}: {opcode})"
+            ),
+            IndexUnknown::LdsUnwritten { at, opcode } => write!(
+                f,
+                "index from LDS bytes no write reaches (pc {at:#x}: {opcode})"
+            ),
+            IndexUnknown::LdsTwoWords { at, opcode } => write!(
+                f,
+                "index from LDS holding an id plus a word, plus another word (pc {at:#x}: {opcode})"
+            ),
+            IndexUnknown::Number { at } => {
+                write!(f, "a computed number, not an id (pc {at:#x})")
             }
         }
     }

@@ -12,7 +12,7 @@
 //! so looking a rule up is one array index. It also says which opcodes are
 //! named as stores or atomics (see [`named_store`]).
 
-use isa::{op, Compare, ExecUpdate, Instruction, Logic, MemUnit, OpSpace, Opcode};
+use isa::{op, Compare, ExecUpdate, Instruction, Logic, MemKind, MemUnit, Memory, OpSpace, Opcode};
 use std::sync::OnceLock;
 
 /// A tracer rule.
@@ -68,6 +68,46 @@ pub(crate) enum Rule {
     VCmpx,
     /// MUBUF/MTBUF: a buffer access.
     Buf,
+    /// `v_cmp_*` (not `cmpx`): a lane mask inside the current exec.
+    VCmp,
+    /// `v_swap_b32`.
+    VSwap,
+    /// `v_mbcnt_lo/hi_u32_b32`: a count of at most 32 lanes plus a number.
+    VMbcnt,
+    /// `v_mul_u32_u24`: product of the low 24 bits.
+    VMulU24,
+    /// `v_mul_lo_u32`.
+    VMulLo,
+    /// `v_lshlrev_b32`.
+    VLshlrev,
+    /// `v_lshl_add_u32`.
+    VLshlAdd,
+    /// `v_mad_u32_u24`.
+    VMadU24,
+    /// `v_add_co_u32`: a sum of numbers (the carry is forgotten).
+    VAddCo,
+    /// `v_dot4_u32_u8`: four byte products plus a number.
+    VDot4U8,
+    /// `v_readlane_b32`, `v_readfirstlane_b32`: a VGPR's number in an SGPR.
+    VReadlane,
+    /// `s_bfe_u32`: a bit field of a constant width.
+    SBfeU32,
+    /// `s_lshr_b32`.
+    SLshr,
+    /// `s_lshl_b32`.
+    SLshl,
+    /// LDS reads of whole dwords (`ds_read_b32..b128`, `ds_read2_b32`,
+    /// `ds_read2st64_b32`).
+    DsRead,
+    /// LDS writes; `sub` is the byte count of the sub-dword forms (1, 2),
+    /// 0 for whole dwords.
+    DsWrite {
+        /// Bytes of a sub-dword write, 0 for dwords.
+        sub: u8,
+    },
+    /// Any other DS instruction that may write LDS (atomics, exchanges,
+    /// append/consume...): an LDS write the tracer cannot place.
+    DsOther,
 }
 
 /// The rule of an opcode: the one classification the tracer dispatches on
@@ -102,6 +142,51 @@ pub(crate) fn rule_for(op: Opcode) -> Rule {
         | op::S_BUFFER_LOAD_DWORDX16 => Rule::SBufLoad,
         op::V_MOV_B32 => Rule::VMov,
         op::V_ADD_NC_U32 => Rule::VAddNc,
+        op::V_SWAP_B32 => Rule::VSwap,
+        op::V_MBCNT_LO_U32_B32 | op::V_MBCNT_HI_U32_B32 => Rule::VMbcnt,
+        op::V_MUL_U32_U24 => Rule::VMulU24,
+        op::V_MUL_LO_U32 => Rule::VMulLo,
+        op::V_LSHLREV_B32 => Rule::VLshlrev,
+        op::V_LSHL_ADD_U32 => Rule::VLshlAdd,
+        op::V_MAD_U32_U24 => Rule::VMadU24,
+        op::V_ADD_CO_U32 => Rule::VAddCo,
+        op::V_DOT4_U32_U8 => Rule::VDot4U8,
+        op::V_READLANE_B32 | op::V_READFIRSTLANE_B32 => Rule::VReadlane,
+        op::S_BFE_U32 => Rule::SBfeU32,
+        op::S_LSHR_B32 => Rule::SLshr,
+        op::S_LSHL_B32 => Rule::SLshl,
+        op::DS_READ_B32
+        | op::DS_READ_B64
+        | op::DS_READ_B96
+        | op::DS_READ_B128
+        | op::DS_READ2_B32
+        | op::DS_READ2ST64_B32 => Rule::DsRead,
+        op::DS_WRITE_B8 | op::DS_WRITE_B8_D16_HI => Rule::DsWrite { sub: 1 },
+        op::DS_WRITE_B16 | op::DS_WRITE_B16_D16_HI => Rule::DsWrite { sub: 2 },
+        op::DS_WRITE_B32
+        | op::DS_WRITE_B64
+        | op::DS_WRITE_B96
+        | op::DS_WRITE_B128
+        | op::DS_WRITE2_B32
+        | op::DS_WRITE2_B64
+        | op::DS_WRITE2ST64_B32
+        | op::DS_WRITE2ST64_B64 => Rule::DsWrite { sub: 0 },
+        // Every other DS instruction but the reads and the lane swizzles
+        // may write LDS somewhere the tracer cannot place.
+        op::DS_NOP | op::DS_SWIZZLE_B32 | op::DS_PERMUTE_B32 | op::DS_BPERMUTE_B32 => {
+            Rule::Generic
+        }
+        _ if op.space() == OpSpace::Ds
+            && !matches!(
+                f.mem,
+                Some(Memory {
+                    kind: MemKind::Load,
+                    ..
+                })
+            ) =>
+        {
+            Rule::DsOther
+        }
         _ => match (f.exec, f.cmp) {
             (Some(ExecUpdate { op, wrexec, .. }), _) => match (op, wrexec) {
                 (Logic::And, false) => Rule::SaveAnd,
@@ -118,6 +203,7 @@ pub(crate) fn rule_for(op: Opcode) -> Rule {
                     writes_exec: true, ..
                 }),
             ) => Rule::VCmpx,
+            (_, Some(_)) if matches!(op.space(), OpSpace::Vop | OpSpace::Vop3p) => Rule::VCmp,
             _ => Rule::Generic,
         },
     }

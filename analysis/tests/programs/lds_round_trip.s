@@ -1,5 +1,5 @@
-// Negative control: the index is read back from LDS into itself. LDS is
-// not followed.
+// The index is written to LDS address 0 and read back into itself: bound
+// through the one-cell class, under the initialisation contract.
 s_bfm_b64 s[0:1], s3, 0
 s_bitcmp1_b32 s3, 6
 s_cselect_b64 exec, -1, s[0:1]

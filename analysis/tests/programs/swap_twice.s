@@ -1,5 +1,4 @@
-// Negative control: v_swap_b32 forgets both registers, even when a second
-// swap would put the index back.
+// v_swap_b32 moves both registers: a second swap puts the index back.
 s_bfm_b64 s[0:1], s3, 0
 s_bitcmp1_b32 s3, 6
 s_cselect_b64 exec, -1, s[0:1]

@@ -7,7 +7,7 @@ use crate::index::IndexFormat;
 use crate::memory::SparseMemory;
 use crate::vsharp::{encode_linear, radv_word3};
 use analysis::source::{IndexSource, Ptr};
-use analysis::trace::{Descriptor, ShaderTrace};
+use analysis::trace::{Descriptor, LdsClass, LdsContract, ShaderTrace};
 
 /// The table pointer's user-data value and the guest address it reads.
 const TABLE_UD: u32 = 0x1000;
@@ -19,6 +19,8 @@ const RING_RECORDS: u32 = (4 << 20) / 32;
 struct Fixture {
     trace: ShaderTrace,
     stage: Stage,
+    /// The plan is told the caller initialises LDS contracts.
+    honour_lds: bool,
     memory: SparseMemory,
     user_data: Vec<u32>,
 }
@@ -33,13 +35,16 @@ impl Fixture {
         Fixture {
             trace,
             stage: Stage::Ngg,
+            honour_lds: false,
             memory,
             user_data: user_data.to_vec(),
         }
     }
 
     fn plan(&self) -> BindPlan {
-        BindPlan::new(&self.trace, self.stage).expect("plan")
+        BindPlan::new(&self.trace, self.stage)
+            .expect("plan")
+            .honour_lds_init(self.honour_lds)
     }
 
     fn bind(&self, draw: &Draw<'_>) -> Result<Vec<BindRange>, BindError> {
@@ -366,6 +371,75 @@ fn accesses_that_disagree_keep_the_baseline() {
     );
 }
 
+/// The cube trace with its second access reading the index back from LDS
+/// (cells 20 mod 28) and the tracer's bound carrying that contract.
+fn cube_through_lds() -> ShaderTrace {
+    let c = LdsContract {
+        class: LdsClass {
+            stride: 28,
+            offset: 20,
+        },
+        requires_init: true,
+    };
+    let mut t = cube_trace();
+    t.accesses[1].through_lds = Some(c);
+    if let Some(b) = &mut t.descriptors[0].bound {
+        b.through_lds = Some(c);
+    }
+    t
+}
+
+#[test]
+fn a_bound_through_lds_narrows_only_when_the_caller_honours_the_contract() {
+    // Without the declaration the baseline stays, with its own reason.
+    let mut fx = Fixture::new(cube_through_lds(), &[linear(32, 1000)], &[TABLE_UD, 0]);
+    assert!(fx.plan().needs_lds_init() && !fx.plan().honours_lds_init());
+    pin(
+        &fx,
+        Draw::auto(0, 36, 1),
+        &[(1000 * 32, false, Reason::LdsContract)],
+        sab::IGNORE_LDS_CONTRACT,
+    );
+    // Declared: narrowed like a direct bound.
+    fx.honour_lds = true;
+    assert_eq!(
+        fx.bind(&Draw::auto(0, 36, 1)).unwrap()[0].reason,
+        Reason::Narrowed
+    );
+    assert_eq!(fx.bind(&Draw::auto(0, 36, 1)).unwrap()[0].size, 36 * 32);
+    // A trace without contracts is unaffected by the declaration.
+    let plain = Fixture::new(cube_trace(), &[linear(32, 1000)], &[TABLE_UD, 0]);
+    assert!(!plain.plan().needs_lds_init());
+    assert_eq!(
+        plain.bind(&Draw::auto(0, 36, 1)).unwrap()[0].reason,
+        Reason::Narrowed
+    );
+}
+
+#[test]
+fn a_contract_the_accesses_do_not_carry_is_not_trusted() {
+    // The tracer's bound claims the LDS contract but no access carries
+    // it; conversely an access carries one the bound lacks: both disagree.
+    let mut t = cube_through_lds();
+    t.accesses[1].through_lds = None;
+    let mut fx = Fixture::new(t, &[linear(32, 1000)], &[TABLE_UD, 0]);
+    fx.honour_lds = true;
+    assert_eq!(
+        fx.bind(&Draw::auto(0, 36, 1)).unwrap()[0].reason,
+        Reason::AccessesDisagree
+    );
+    let mut t = cube_through_lds();
+    if let Some(b) = &mut t.descriptors[0].bound {
+        b.through_lds = None;
+    }
+    let mut fx = Fixture::new(t, &[linear(32, 1000)], &[TABLE_UD, 0]);
+    fx.honour_lds = true;
+    assert_eq!(
+        fx.bind(&Draw::auto(0, 36, 1)).unwrap()[0].reason,
+        Reason::AccessesDisagree
+    );
+}
+
 #[test]
 fn an_untraced_index_keeps_the_baseline() {
     let claimed = cube_trace().descriptors[0].bound;
@@ -384,6 +458,7 @@ fn an_untraced_index_keeps_the_baseline() {
     t.descriptors[0].bound = Some(IndexBound {
         id: Id::VertexId,
         plus: Some(Word::Unknown),
+        through_lds: None,
     });
     for a in &mut t.accesses {
         a.index = Some(IndexSource::IdPlus {
@@ -705,6 +780,7 @@ fn unreadable_memory_names_the_address_and_the_word() {
     t.descriptors[0].bound = Some(IndexBound {
         id: Id::VertexId,
         plus: Some(plus),
+        through_lds: None,
     });
     for a in &mut t.accesses {
         a.index = Some(IndexSource::IdPlus {
@@ -791,6 +867,7 @@ fn a_pointer_loaded_from_a_table_is_resolved_first() {
     memory.write_words(0x8000_0000_3010, &linear(32, 1000));
     let fx = Fixture {
         trace: t,
+        honour_lds: false,
         stage: Stage::Ngg,
         memory,
         user_data: vec![TABLE_UD, 0],
@@ -937,6 +1014,7 @@ fn fuzz_regression_oob_select_0_with_a_seven_byte_stride() {
     memory.write_words(table, &v);
     let fx = Fixture {
         trace: cube_trace(),
+        honour_lds: false,
         stage: Stage::Ngg,
         memory,
         user_data: vec![2934255922, 555823410],

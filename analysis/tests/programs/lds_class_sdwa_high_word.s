@@ -1,0 +1,27 @@
+// Negative control (SDWA selects): v1 = 4·lane + 1, but the multiply takes
+// its high word (0 here), so v10 = 0 and the second write lands on byte 20,
+// inside the class 20 mod 112 that the id is read back from. The select
+// must not keep v1's congruence: the write of another value keeps the
+// binding unbound.
+s_bfm_b64 s[0:1], s3, 0
+s_bitcmp1_b32 s3, 6
+s_cselect_b64 exec, -1, s[0:1]
+v_cmp_ne_u32_e32 vcc_lo, 0, v4
+s_mov_b64 exec, -1
+v_mbcnt_lo_u32_b32 v3, -1, 0
+v_mbcnt_hi_u32_b32 v3, -1, v3
+v_lshl_add_u32 v1, v3, 2, 1
+v_mul_u32_u24_sdwa v10, 28, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:WORD_1
+v_mul_u32_u24_e32 v9, 0x70, v3
+s_mov_b64 exec, vcc
+ds_write_b32 v9, v5 offset:20
+ds_write_b32 v10, v4 offset:20
+s_mov_b64 exec, -1
+s_waitcnt lgkmcnt(0)
+s_barrier
+ds_read_b32 v2, v9 offset:20
+s_waitcnt lgkmcnt(0)
+v_swap_b32 v2, v5
+v_add_nc_u32_e32 v0, s9, v5
+buffer_load_dwordx4 v[4:7], v0, s[20:23], 0 idxen
+s_endpgm
