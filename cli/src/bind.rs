@@ -35,6 +35,13 @@ pub struct Args {
     /// "size", "narrowed", "reason"}]}]}`.
     #[arg(long)]
     pub json: bool,
+
+    /// Declare that the consumer honours the trace's LDS initialisation
+    /// contracts (before each workgroup, every cell of a contract's class
+    /// holds an id of the draw), so bindings whose index comes back from
+    /// LDS narrow. Without it they keep the baseline (`lds-contract`).
+    #[arg(long)]
+    pub lds_contract: bool,
 }
 
 /// Run `shaderlift bind`.
@@ -50,7 +57,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
     check_abi(&capture, &file)?;
     let trace = trace(&capture)?;
-    let binder = Binder::new(&trace, &capture, &file)?;
+    let binder = Binder::new(&trace, &capture, &file)?.honour_lds_init(args.lds_contract);
     binder.for_each(&file, |_, _| Ok(()))?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -135,6 +142,14 @@ impl<'a> Binder<'a> {
             user_data: file.user_data(),
             memory: file.memory_with_code(&capture.code_and_constants()),
         })
+    }
+
+    /// Narrow the bindings whose index comes back from LDS (the consumer
+    /// honours the trace's initialisation contracts; see
+    /// [`BindPlan::honour_lds_init`]).
+    pub fn honour_lds_init(mut self, yes: bool) -> Binder<'a> {
+        self.plan.set_honour_lds_init(yes);
+        self
     }
 
     /// Bind every draw of `file` in order and hand each result to `f`; the

@@ -66,6 +66,12 @@ pub struct Args {
     #[arg(long, value_name = "CAPTURE")]
     pub shader: Option<PathBuf>,
 
+    /// Model an emulator that honours the trace's LDS initialisation
+    /// contracts (as `shaderlift verify` does by default), so a culling
+    /// shader's bindings whose index comes back from LDS narrow too.
+    #[arg(long)]
+    pub lds_contract: bool,
+
     /// Print `{"baseline": {...}, "narrowed": {...}, "narrowed_scan": {...}}`.
     #[arg(long)]
     pub json: bool,
@@ -109,6 +115,7 @@ fn shader_plan(shader: Option<&PathBuf>) -> Result<(BindPlan, String), CliError>
 /// Run `shaderlift replay`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let (plan, shader) = shader_plan(args.shader.as_ref())?;
+    let plan = plan.honour_lds_init(args.lds_contract);
     let (title, cmp) = match &args.stream {
         Some(path) => {
             let f = File::open(path)

@@ -169,3 +169,34 @@ fn bind_prints_nothing_when_a_later_draw_fails() {
         );
     }
 }
+
+#[test]
+fn bind_narrows_an_index_read_back_from_lds_only_under_the_contract() {
+    let draw = serde_json::json!({"kind": "auto", "first_vertex": 0, "vertex_count": 36});
+    let path = cube_draws_file("nggc.json", serde_json::json!([draw]));
+    let run = |extra: &[&str]| {
+        let mut cmd = vec![
+            "bind",
+            "corpus/radv/cube-nggc",
+            "--draws",
+            path.to_str().unwrap(),
+            "--json",
+        ];
+        cmd.extend(extra);
+        let (o, ()) = shaderlift(&cmd);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["draws"][0]["ranges"][0].clone()
+    };
+    let plain = run(&[]);
+    assert_eq!(plain["reason"], "lds-contract");
+    assert_eq!(plain["narrowed"], false);
+    let honoured = run(&["--lds-contract"]);
+    assert_eq!(honoured["narrowed"], true);
+    assert!(honoured["size"].as_u64() < plain["size"].as_u64());
+}

@@ -68,8 +68,9 @@ fn replay_shader_puts_the_ring_through_that_shaders_plan() {
         );
     }
     assert!(cube["narrowed"]["bytes_copied"].as_u64() < cube["baseline"]["bytes_copied"].as_u64());
-    // The culling cube reads its vertex ids back from LDS: the same
-    // stream and descriptors, but the plan keeps the baseline range.
+    // The culling cube reads its vertex ids back from LDS: without the
+    // initialisation contract the plan keeps the baseline range; with it,
+    // the culling cube narrows exactly like the plain cube.
     let culling = with("corpus/radv/cube-nggc");
     assert_eq!(
         culling["baseline"]["bytes_copied"],
@@ -78,6 +79,21 @@ fn replay_shader_puts_the_ring_through_that_shaders_plan() {
     assert_eq!(
         culling["narrowed"]["bytes_copied"],
         culling["baseline"]["bytes_copied"]
+    );
+    let contract = replay_json(
+        &[
+            &ring[..],
+            &["--shader", "corpus/radv/cube-nggc", "--lds-contract"],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        contract["narrowed"]["bytes_copied"],
+        cube["narrowed"]["bytes_copied"]
+    );
+    assert_eq!(
+        contract["narrowed"]["steady_hits"],
+        cube["narrowed"]["steady_hits"]
     );
 }
 

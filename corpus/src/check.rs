@@ -317,9 +317,12 @@ fn bind_and_verify(
     scene
         .memory
         .write_bytes(code_addr, &capture.code_and_constants());
+    // Verify (below) honours the trace's LDS contracts on both sides (the
+    // interpreter fills the contract's cells), so the figures do too.
     let plan = BindPlan::new(trace, stage)
         .map_err(CheckError::Plan)?
-        .with_code_address(code_addr);
+        .with_code_address(code_addr)
+        .honour_lds_init(true);
     let mut out = vec![BindRange::EMPTY; trace.descriptors.len()];
     let n = plan
         .bind_baseline(&scene.user_data, &scene.memory, &mut out)

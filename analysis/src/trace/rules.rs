@@ -173,9 +173,7 @@ pub(crate) fn rule_for(op: Opcode) -> Rule {
         | op::DS_WRITE2ST64_B64 => Rule::DsWrite { sub: 0 },
         // Every other DS instruction but the reads and the lane swizzles
         // may write LDS somewhere the tracer cannot place.
-        op::DS_NOP | op::DS_SWIZZLE_B32 | op::DS_PERMUTE_B32 | op::DS_BPERMUTE_B32 => {
-            Rule::Generic
-        }
+        op::DS_NOP | op::DS_SWIZZLE_B32 | op::DS_PERMUTE_B32 | op::DS_BPERMUTE_B32 => Rule::Generic,
         _ if op.space() == OpSpace::Ds
             && !matches!(
                 f.mem,
