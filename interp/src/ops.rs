@@ -166,6 +166,17 @@ pub(crate) enum SmemOp {
 }
 
 /// Vector ALU operations.
+/// The direction of a 64-bit vector shift.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Shift64 {
+    /// `v_lshlrev_b64`.
+    Left,
+    /// `v_lshrrev_b64`.
+    Logical,
+    /// `v_ashrrev_i64`.
+    Arithmetic,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum VOp {
     Nop,
@@ -219,6 +230,9 @@ pub(crate) enum VOp {
     Xor,
     Xnor,
     Lshlrev,
+    /// `v_lshlrev_b64`, `v_lshrrev_b64`, `v_ashrrev_i64`: a 64-bit value
+    /// shifted by the low 6 bits of a 32-bit amount.
+    Shift64(Shift64),
     Lshrrev,
     Ashrrev,
     LshlAdd,
@@ -928,6 +942,9 @@ fn vector(code: Opcode) -> Option<VOp> {
         op::V_XOR_B32 => Xor,
         op::V_XNOR_B32 => Xnor,
         op::V_LSHLREV_B32 => Lshlrev,
+        op::V_LSHLREV_B64 => Shift64(self::Shift64::Left),
+        op::V_LSHRREV_B64 => Shift64(self::Shift64::Logical),
+        op::V_ASHRREV_I64 => Shift64(self::Shift64::Arithmetic),
         op::V_LSHRREV_B32 => Lshrrev,
         op::V_ASHRREV_I32 => Ashrrev,
         op::V_LSHL_ADD_U32 => LshlAdd,

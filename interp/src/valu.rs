@@ -191,6 +191,61 @@ impl VDst {
     }
 }
 
+impl Exec<'_, '_> {
+    /// `v_lshlrev_b64 vD[2], amount, value[2]` and its right-shift
+    /// siblings: the value shifted by the amount's low 6 bits. A result is
+    /// defined only where the amount and all eight value bytes are.
+    fn shift64(
+        &mut self,
+        w: &mut Wave,
+        inst: &Instruction,
+        dir: crate::ops::Shift64,
+        exec: u64,
+    ) -> Result<(), InterpError> {
+        use crate::ops::Shift64;
+        let ops = inst.operands.as_slice();
+        let (Some(dst), Some(amount), Some(value)) = (ops.first(), ops.get(1), ops.get(2)) else {
+            return Err(self.unsupported("64-bit shift without its operands"));
+        };
+        let Operand::Reg { code: d, .. } = dst.op else {
+            return Err(self.unsupported("64-bit shift without a VGPR destination"));
+        };
+        if d < 256 || !dst.is_def() {
+            return Err(self.unsupported("64-bit shift without a VGPR destination"));
+        }
+        let d = (d - 256) as usize;
+        let amount = self.vsrc(w, amount, inst, 0)?;
+        // The 64-bit source: a VGPR pair, or a uniform 64-bit scalar value.
+        let (vreg, uniform) = match value.op {
+            Operand::Reg { code, .. } if code >= 256 => {
+                (Some((code - 256) as usize), S64::known(0))
+            }
+            _ => (None, self.s64(w, value)?),
+        };
+        for lane in bits(exec) {
+            let (n, n_def) = amount.get(w, lane);
+            let (v, v_def) = match vreg {
+                Some(r) => {
+                    let (lo, lm) = w.read_v(r, lane);
+                    let (hi, hm) = w.read_v(r + 1, lane);
+                    (lo as u64 | (hi as u64) << 32, lm == 0xf && hm == 0xf)
+                }
+                None => (uniform.v, uniform.def == u64::MAX),
+            };
+            let n = n & 63;
+            let r = match dir {
+                Shift64::Left => v << n,
+                Shift64::Logical => v >> n,
+                Shift64::Arithmetic => ((v as i64) >> n) as u64,
+            };
+            let def = if n_def && v_def { 0xf } else { 0 };
+            w.write_v(d, lane, r as u32, def);
+            w.write_v(d + 1, lane, (r >> 32) as u32, def);
+        }
+        Ok(())
+    }
+}
+
 fn is16(ty: ValType) -> bool {
     matches!(ty, ValType::B16 | ValType::F16)
 }
@@ -247,6 +302,9 @@ impl Exec<'_, '_> {
             return Ok(());
         }
         let exec = self.active(w)?;
+        if let VOp::Shift64(dir) = op {
+            return self.shift64(w, inst, dir, exec);
+        }
         let mut vdefs: [Option<&Slot>; 2] = [None, None];
         let mut sdst: Option<&Slot> = None;
         let mut srcs: [Option<VSrc>; 3] = [None; 3];

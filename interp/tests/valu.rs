@@ -401,3 +401,76 @@ fn fma_mix_takes_each_source_as_f32_or_the_f16_half_op_sel_picks() {
     // an f16 source is the f16 1.0: 2·1 + 0.25.
     assert_eq!(run(&[0xcc20_0003, 0x1c09_e500], 0), [0x4010_0000; 4]);
 }
+
+/// Register `reg` and `reg + 1` of lanes 0..=3 as 64-bit values.
+fn pair(w: &Wave, reg: u8) -> [u64; 4] {
+    let mut out = [0; 4];
+    for l in 0..4 {
+        let (lo, dl) = w.vgpr(reg, l);
+        let (hi, dh) = w.vgpr(reg + 1, l);
+        assert!(dl && dh, "v[{reg}:{}] lane {l} undefined", reg + 1);
+        out[l as usize] = lo as u64 | (hi as u64) << 32;
+    }
+    out
+}
+
+#[test]
+fn shifts_of_64_bit_values_use_the_low_6_bits_of_the_amount() {
+    // v[0:1] per lane: 0x8000_0001_0000_00ff, -2, 1, 0x0123_4567_89ab_cdef;
+    // v2 (amount): 4, 63, 64 (= 0), 36.
+    let vals: [u64; 4] = [
+        0x8000_0001_0000_00ff,
+        (-2i64) as u64,
+        1,
+        0x0123_4567_89ab_cdef,
+    ];
+    let amounts = [4u32, 63, 64, 36];
+    let setup = || {
+        let lo = vals.map(|v| v as u32);
+        let hi = vals.map(|v| (v >> 32) as u32);
+        wave(
+            lo,
+            hi,
+            amounts,
+            [0xdead_beef, 0x1234_5678, 0xffff_fff0, 0x8000_0000],
+        )
+    };
+    let shifted = |f: fn(u64, u32) -> u64| -> [u64; 4] {
+        let mut out = [0; 4];
+        for l in 0..4 {
+            out[l] = f(vals[l], amounts[l] & 63);
+        }
+        out
+    };
+    let prog = |w0: u32, w1: u32| [w0, w1, S_ENDPGM];
+    for (insn, want) in [
+        // v_lshlrev_b64 v[4:5], v2, v[0:1]
+        (prog(0xd6ff_0004, 0x0002_0102), shifted(|v, n| v << n)),
+        // v_lshrrev_b64 v[4:5], v2, v[0:1]
+        (prog(0xd700_0004, 0x0002_0102), shifted(|v, n| v >> n)),
+        // v_ashrrev_i64 v[4:5], v2, v[0:1]: the sign fills
+        (
+            prog(0xd701_0004, 0x0002_0102),
+            shifted(|v, n| ((v as i64) >> n) as u64),
+        ),
+    ] {
+        let mut w = setup();
+        run1(&insn, &mut w, &Mem::default()).unwrap();
+        assert_eq!(pair(&w, 4), want, "{insn:08x?}");
+    }
+    // v_lshlrev_b64 v[4:5], 36, s[2:3]: a uniform 64-bit source (s2 low, s3 high).
+    let mut w = setup();
+    run1(
+        &[0xd6ff_0004, 0x0000_04a4, S_ENDPGM],
+        &mut w,
+        &Mem::default(),
+    )
+    .unwrap();
+    let s = 0x8000_0000_ffff_fff0u64;
+    assert_eq!(pair(&w, 4), [s << 36; 4]);
+    // The arithmetic and logical right shifts differ exactly on negative values.
+    assert_ne!(
+        shifted(|v, n| v >> n)[1],
+        shifted(|v, n| ((v as i64) >> n) as u64)[1]
+    );
+}
