@@ -282,7 +282,7 @@ pub(crate) fn run(
     let (partial, dst) = match ext {
         Family::Dpp16 => {
             let m = Dpp16Mods {
-                ctrl: DppCtrl::from_raw(((d1 >> 8) & 0x1ff) as u16),
+                ctrl: DPP_CTRL[((d1 >> 8) & 0x1ff) as usize],
                 row_mask: ((d1 >> 28) & 0xf) as u8,
                 bank_mask: ((d1 >> 24) & 0xf) as u8,
                 bound_ctrl: d1 & (1 << 19) != 0,
@@ -399,7 +399,7 @@ fn sdst(c: u16, wave64: bool) -> Operand {
 fn mods(plan: &ExtPlan, ext: Family, d0: u32, d1: u32) -> Modifiers {
     match ext {
         Family::Dpp16 => Modifiers::Dpp16(Dpp16Mods {
-            ctrl: DppCtrl::from_raw(((d1 >> 8) & 0x1ff) as u16),
+            ctrl: DPP_CTRL[((d1 >> 8) & 0x1ff) as usize],
             row_mask: ((d1 >> 28) & 0xf) as u8,
             bank_mask: ((d1 >> 24) & 0xf) as u8,
             bound_ctrl: d1 & (1 << 19) != 0,
@@ -441,6 +441,17 @@ static SEL: [SdwaSel; 8] = [
     SdwaSel::Dword,
     SdwaSel::Dword,
 ];
+
+/// [`DppCtrl::from_raw`] of every 9-bit control value.
+static DPP_CTRL: [DppCtrl; 512] = {
+    let mut t = [DppCtrl::RowMirror; 512];
+    let mut raw = 0;
+    while raw < 512 {
+        t[raw] = DppCtrl::from_raw(raw as u16);
+        raw += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {

@@ -20,6 +20,7 @@ use crate::operand::{Access, OpMods, Operand, Slot, ValType, VCC_LO, VGPR_BASE};
 /// `None` when the instruction has no such form on the target: LLVM then
 /// decodes the word as the `_e32` instruction (which only succeeds when
 /// that ignores src0, like `v_nop`).
+#[inline(always)]
 pub(crate) fn decode(
     w: Words<'_>,
     d0: u32,

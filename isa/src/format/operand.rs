@@ -365,17 +365,19 @@ pub(crate) fn write_dec<W: Out>(out: &mut W, n: u32) -> fmt::Result {
 
 /// [`write_dec`] for numbers of four digits or more.
 fn write_dec_wide<W: Out>(out: &mut W, mut n: u32) -> fmt::Result {
+    // Up to ten digits, right-aligned in `buf`, then as one chunk.
     let mut buf = [0u8; 10];
     let mut i = buf.len();
-    while n > 0 {
+    while n > 0 && i > 0 {
         i -= 1;
         buf[i] = b'0' + (n % 10) as u8;
         n /= 10;
     }
-    for &b in &buf[i..] {
-        out.write_char(b as char)?;
-    }
-    Ok(())
+    let mut c = [0u8; 16];
+    let len = buf.len() - i;
+    c[..len].copy_from_slice(&buf[i..]);
+    c[15] = len as u8;
+    out.write_chunk(&c)
 }
 
 /// Write a signed number in decimal (`-5`, `12`), as `{}` prints it.

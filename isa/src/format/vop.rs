@@ -18,6 +18,7 @@ use crate::operand::{OpMods, Operand, Slot};
 use crate::tables::{vop as t, vop3p as tp};
 use core::fmt;
 
+#[inline(always)]
 pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
     if let Some((w, len)) = out.window() {
         if let Some(n) = write_fast(inst, w) {
@@ -29,6 +30,7 @@ pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> 
 }
 
 /// [`write`] piece by piece: every instruction.
+#[inline(never)]
 fn write_any<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
     let Some((info, name, form)) =
         row(inst.opcode).and_then(|(i, name)| Some((i, name, i.form(inst.family)?)))
@@ -81,16 +83,21 @@ fn write_any<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
 struct Template {
     /// Mnemonic and suffix; length 0: no template (too long).
     head: NameBytes,
-    /// Operand count; 255 for forms with more than four operands.
+    /// Operand count; 255 for forms with more than [`TPL_OPS`] operands.
     n: u8,
+    /// The form's encoding.
+    family: Family,
     /// Per operand, the `ACC_*` bits of what prints without a note.
-    acc: [u8; 4],
+    acc: [u8; TPL_OPS],
     /// Per operand, the prefix modifiers (`OpMods` neg, abs, sext) the
     /// form prints as `-x`, `|x|`, `neg(c)`, `sext(x)`.
-    mods_ok: [u8; 4],
+    mods_ok: [u8; TPL_OPS],
     /// Per operand, how a literal prints.
-    imm: [Imm; 4],
+    imm: [Imm; TPL_OPS],
 }
+
+/// Most operands a [`Template`] covers (VOP3 with `sdst`, three sources).
+const TPL_OPS: usize = 5;
 
 /// [`Template::acc`]: a VGPR.
 const ACC_VGPR: u8 = 1;
@@ -122,16 +129,18 @@ impl Template {
     const NONE: Template = Template {
         head: [0; 32],
         n: 255,
-        acc: [0; 4],
-        mods_ok: [0; 4],
-        imm: [Imm::None; 4],
+        family: Family::Vop1,
+        acc: [0; TPL_OPS],
+        mods_ok: [0; TPL_OPS],
+        imm: [Imm::None; TPL_OPS],
     };
 
     const fn of(name: &str, form: &Option<VopForm>) -> Template {
         let Some(form) = form else {
             return Template::NONE;
         };
-        if form.slots.len() > 4 {
+        // Packed math prints op_sel_hi unless every bit is set: no template.
+        if form.slots.len() > TPL_OPS || form.packed {
             return Template::NONE;
         }
         let suffix: &[u8] = if !form.suffix {
@@ -158,8 +167,8 @@ impl Template {
             j += 1;
         }
         head[31] = total as u8;
-        let mut acc = [0u8; 4];
-        let mut imm = [Imm::None; 4];
+        let mut acc = [0u8; TPL_OPS];
+        let mut imm = [Imm::None; TPL_OPS];
         let mut k = 0;
         while k < form.slots.len() {
             let s = &form.slots[k];
@@ -168,7 +177,7 @@ impl Template {
             imm[k] = s.imm;
             k += 1;
         }
-        let mut mods_ok = [0u8; 4];
+        let mut mods_ok = [0u8; TPL_OPS];
         let mut b = 0;
         while b < form.bits.len() {
             let bit = &form.bits[b];
@@ -178,7 +187,7 @@ impl Template {
                 Role::Sext => OpMods::SEXT.bits(),
                 _ => 0,
             };
-            if (bit.slot as usize) < 4 {
+            if (bit.slot as usize) < TPL_OPS {
                 mods_ok[bit.slot as usize] |= flag;
             }
             b += 1;
@@ -186,6 +195,7 @@ impl Template {
         Template {
             head,
             n: form.slots.len() as u8,
+            family: form.family,
             acc,
             mods_ok,
             imm,
@@ -319,10 +329,10 @@ static OUT_TEXT: [ChunkBytes; 8] = [
 #[inline(always)]
 fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
     let i = inst.opcode.index() as usize;
-    let (tpl, form, tail) = match (inst.opcode.space(), inst.family) {
+    let (tpl, tail) = match (inst.opcode.space(), inst.family) {
         (OpSpace::Vop, Family::Vop1 | Family::Vop2 | Family::Vopc) => {
             let p = *t::VOP_POS.get(i)? as usize;
-            (&VOP_TEMPLATES.get(p)?[0], t::VOP.get(p)?.e32.as_ref()?, 0)
+            (&VOP_TEMPLATES.get(p)?[0], 0)
         }
         (OpSpace::Vop, Family::Vop3) => {
             let Modifiers::Vop3(Vop3Mods {
@@ -337,7 +347,6 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
             let p = *t::VOP_POS.get(i)? as usize;
             (
                 &VOP_TEMPLATES.get(p)?[1],
-                t::VOP.get(p)?.e64.as_ref()?,
                 (clamp as usize) << 2 | (omod & 3) as usize,
             )
         }
@@ -346,17 +355,12 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
                 return None;
             };
             let p = *tp::VOP3P_POS.get(i)? as usize;
-            let form = tp::VOP3P.get(p)?.e64.as_ref()?;
-            // Packed math prints op_sel_hi unless every bit is set.
-            if form.packed {
-                return None;
-            }
-            (VOP3P_TEMPLATES.get(p)?, form, (clamp as usize) << 2)
+            (VOP3P_TEMPLATES.get(p)?, (clamp as usize) << 2)
         }
         _ => return None,
     };
     let ops = inst.operands.as_slice();
-    if form.family != inst.family || tpl.n as usize != ops.len() || tpl.head[31] == 0 {
+    if tpl.family != inst.family || tpl.n as usize != ops.len() || tpl.head[31] == 0 {
         return None;
     }
     let mut w = Fast::new(buf);
@@ -364,7 +368,7 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
     for (k, s) in ops.iter().enumerate() {
         let acc = *tpl.acc.get(k)?;
         let m = s.mods.bits();
-        if m & !tpl.mods_ok[k & 3] != 0 {
+        if m & !tpl.mods_ok[k % TPL_OPS] != 0 {
             return None;
         }
         let lit;
@@ -378,7 +382,7 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
             }
             Operand::Inline(code) => (inline_plain(code, acc)?, 8),
             Operand::Literal(v) if acc & ACC_INT != 0 => {
-                lit = literal_chunk(v, tpl.imm[k & 3]);
+                lit = literal_chunk(v, tpl.imm[k % TPL_OPS]);
                 (&lit, 8)
             }
             _ => return None,

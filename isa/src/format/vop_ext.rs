@@ -25,6 +25,7 @@ use crate::operand::{OpMods, Operand, Slot};
 use crate::tables::{vop as t, vop_ext as tx};
 use core::fmt;
 
+#[inline(always)]
 pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
     if let Some((w, len)) = out.window() {
         if let Some(n) = write_fast(inst, w) {
@@ -36,6 +37,7 @@ pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> 
 }
 
 /// [`write`] piece by piece: every instruction.
+#[inline(never)]
 fn write_any<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
     let (Some((info, name)), Some(form)) = (
         super::vop::row(inst.opcode),
