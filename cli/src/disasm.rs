@@ -99,8 +99,20 @@ pub fn write_listing<W: Write>(
         match result {
             Ok(()) => match style {
                 Style::Text => {
-                    if let Some(n) = fmt.write_into(&inst, block.room()) {
-                        block.commit(n);
+                    let room = block.room();
+                    if let Some(n) = fmt.write_into(&inst, room) {
+                        // `write_into` leaves 32 bytes unused past the
+                        // text: the newline goes there.
+                        if let Some(nl) = room.get_mut(n) {
+                            *nl = b'\n';
+                            block.commit(n + 1);
+                        } else {
+                            block.commit(n);
+                            block.push(b"\n", out)?;
+                        }
+                        block.flush_if_full(out)?;
+                        listing.lines += 1;
+                        continue;
                     } else {
                         // Longer than the room left: through a String.
                         line.clear();

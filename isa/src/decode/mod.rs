@@ -8,6 +8,7 @@
 mod buf;
 mod ds;
 mod exp;
+mod ext_plan;
 mod flat;
 mod mimg;
 mod smem;

@@ -6,6 +6,7 @@ use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::{Operand, Slot, ValType};
 use crate::tables::sop as t;
 
+#[inline(always)]
 pub(crate) fn decode(
     w: Words<'_>,
     d0: u32,

@@ -19,6 +19,7 @@ fn row(table: &'static [VopInfo], p: Option<&u16>) -> Option<&'static VopInfo> {
     table.get(*p? as usize)
 }
 
+#[inline(always)]
 pub(crate) fn decode_vop_short(
     w: Words<'_>,
     d0: u32,
@@ -29,6 +30,7 @@ pub(crate) fn decode_vop_short(
     decode_short(w, d0, target, mode.wave64, out)
 }
 
+#[inline(always)]
 fn decode_short(
     w: Words<'_>,
     d0: u32,
@@ -94,6 +96,7 @@ fn decode_short(
     decode_form::<false>(w, info, form, OpSpace::Vop, [d0, 0], wave64, out)
 }
 
+#[inline(always)]
 pub(crate) fn decode_vop3(
     w: Words<'_>,
     d0: u32,
@@ -104,6 +107,7 @@ pub(crate) fn decode_vop3(
     decode_3(w, d0, target, mode.wave64, out)
 }
 
+#[inline(always)]
 fn decode_3(
     w: Words<'_>,
     d0: u32,

@@ -20,6 +20,7 @@ use crate::operand::{Access, OpMods, Operand, Slot, ValType, VCC_LO, VGPR_BASE};
 /// `None` when the instruction has no such form on the target: LLVM then
 /// decodes the word as the `_e32` instruction (which only succeeds when
 /// that ignores src0, like `v_nop`).
+#[inline(always)]
 pub(crate) fn decode(
     w: Words<'_>,
     d0: u32,
@@ -28,7 +29,15 @@ pub(crate) fn decode(
     mode: Mode,
     out: &mut Instruction,
 ) -> Option<Result<(), DecodeErrorKind>> {
-    let opcode = Opcode::new(OpSpace::Vop, info?.index);
+    let index = info?.index;
+    let opcode = Opcode::new(OpSpace::Vop, index);
+    if let Some(plan) = super::ext_plan::plan(index, ext) {
+        if super::ext_plan::run(plan, ext, w, d0, mode.wave64, mode.target.bit(), out) {
+            out.opcode = opcode;
+            out.family = ext;
+            return Some(Ok(()));
+        }
+    }
     let form = vop_ext::form(opcode, ext)?;
     if form.targets & mode.target.bit() == 0 {
         return None;
@@ -268,4 +277,21 @@ fn src_mods<const EXT: u8>(form: &ExtForm, d1: u32, k: usize) -> OpMods {
         _ => {}
     }
     m
+}
+
+/// The generic decoder of one extended form, for the plan tests.
+#[cfg(test)]
+pub(super) fn decode_generic(
+    w: Words<'_>,
+    d0: u32,
+    ext: Family,
+    form: &'static ExtForm,
+    wave64: bool,
+    out: &mut Instruction,
+) -> Result<(), DecodeErrorKind> {
+    match ext {
+        Family::Dpp16 => decode_form::<DPP16>(w, d0, form, wave64, out),
+        Family::Dpp8 => decode_form::<DPP8>(w, d0, form, wave64, out),
+        _ => decode_form::<SDWA>(w, d0, form, wave64, out),
+    }
 }

@@ -61,6 +61,7 @@ impl Formatter {
     /// listing: nothing is allocated, grown or zeroed per instruction.
     /// Leave 32 bytes more than the text needs: short pieces (mnemonics,
     /// registers) are copied in 16- and 32-byte blocks.
+    #[inline(always)]
     pub fn write_into(&self, inst: &Instruction, buf: &mut [u8]) -> Option<usize> {
         let mut line = Line::new(buf);
         match self.write_any(inst, &mut line) {
@@ -70,6 +71,7 @@ impl Formatter {
     }
 
     /// Write one instruction into any writer, piece by piece.
+    #[inline(always)]
     fn write_any<W: Out>(&self, inst: &Instruction, out: &mut W) -> fmt::Result {
         match inst.family {
             Family::Sop1 | Family::Sop2 | Family::Sopk | Family::Sopc | Family::Sopp => {

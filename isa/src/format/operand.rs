@@ -258,6 +258,41 @@ pub(crate) fn inline_plain(code: u8, acc: u8) -> Option<&'static ChunkBytes> {
     inline_chunk(code, true)
 }
 
+/// `0x` and `n` in lowercase hex without leading zeros, as a chunk (what
+/// [`write_hex`] prints for a 32-bit value).
+#[inline]
+pub(crate) fn hex_chunk(n: u32) -> ChunkBytes {
+    let digits = (32 - (n | 1).leading_zeros()).div_ceil(4);
+    // One nibble per byte, the highest nibble in the highest byte.
+    let mut x = n as u64;
+    x = ((x & 0xffff_0000) << 16) | (x & 0xffff);
+    x = ((x & 0x0000_ff00_0000_ff00) << 8) | (x & 0x0000_00ff_0000_00ff);
+    x = ((x & 0x00f0_00f0_00f0_00f0) << 4) | (x & 0x000f_000f_000f_000f);
+    // Nibbles to ASCII: '0'..'9', then 'a'..'f' (39 past '9' + 1).
+    let letters = ((x + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
+    let ascii = x + 0x3030_3030_3030_3030 + letters * 39;
+    // Highest nibble first, the leading zeros dropped.
+    let text = ascii.swap_bytes() >> (8 * (8 - digits));
+    let mut c = [0u8; 16];
+    c[0] = b'0';
+    c[1] = b'x';
+    c[2..10].copy_from_slice(&text.to_le_bytes());
+    c[15] = 2 + digits as u8;
+    c
+}
+
+/// The chunk of a small integer, -16..=64 (what [`write_int`] prints);
+/// `None` outside that range.
+#[inline]
+pub(crate) fn small_int_chunk(n: i32) -> Option<&'static ChunkBytes> {
+    let i = match n {
+        0..=64 => n as usize,
+        -16..=-1 => (64 - n) as usize,
+        _ => return None,
+    };
+    INLINE_INT_CHUNKS.get(i)
+}
+
 /// `s` as a chunk for [`Out::write_chunk`] (it must be at most 15 bytes;
 /// longer text gives an empty chunk).
 pub(crate) const fn text_chunk(s: &str) -> ChunkBytes {
@@ -330,17 +365,19 @@ pub(crate) fn write_dec<W: Out>(out: &mut W, n: u32) -> fmt::Result {
 
 /// [`write_dec`] for numbers of four digits or more.
 fn write_dec_wide<W: Out>(out: &mut W, mut n: u32) -> fmt::Result {
+    // Up to ten digits, right-aligned in `buf`, then as one chunk.
     let mut buf = [0u8; 10];
     let mut i = buf.len();
-    while n > 0 {
+    while n > 0 && i > 0 {
         i -= 1;
         buf[i] = b'0' + (n % 10) as u8;
         n /= 10;
     }
-    for &b in &buf[i..] {
-        out.write_char(b as char)?;
-    }
-    Ok(())
+    let mut c = [0u8; 16];
+    let len = buf.len() - i;
+    c[..len].copy_from_slice(&buf[i..]);
+    c[15] = len as u8;
+    out.write_chunk(&c)
 }
 
 /// Write a signed number in decimal (`-5`, `12`), as `{}` prints it.
@@ -525,4 +562,26 @@ pub(crate) fn write_imm64<W: Out>(v: u64, out: &mut W) -> fmt::Result {
         _ => return write_hex(out, v),
     };
     out.write_str(name)
+}
+
+#[cfg(test)]
+mod hex_tests {
+    /// `hex_chunk` prints what `{:#x}` does.
+    #[test]
+    fn hex_chunk_matches_core_fmt() {
+        let mut v: u32 = 1;
+        let mut all = vec![0, 1, 9, 10, 15, 16, 0xff, 0x100, 0xffff_ffff, 0x8000_0000];
+        for _ in 0..2000 {
+            v ^= v << 13;
+            v ^= v >> 17;
+            v ^= v << 5;
+            all.push(v);
+            all.push(v >> (v % 32));
+        }
+        for n in all {
+            let c = super::hex_chunk(n);
+            let text = core::str::from_utf8(&c[..c[15] as usize]).unwrap();
+            assert_eq!(text, format!("{n:#x}"));
+        }
+    }
 }

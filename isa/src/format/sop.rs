@@ -119,6 +119,7 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
     w.done()
 }
 
+#[inline(always)]
 pub(crate) fn write<W: Out>(f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
     if let Some((w, len)) = out.window() {
         if let Some(n) = write_fast(inst, w) {
@@ -130,6 +131,7 @@ pub(crate) fn write<W: Out>(f: &Formatter, inst: &Instruction, out: &mut W) -> f
 }
 
 /// [`write`] piece by piece: every instruction.
+#[inline(never)]
 fn write_any<W: Out>(f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
     let Some(info) = info(inst) else {
         return out.write_str(inst.opcode.name());

@@ -6,8 +6,9 @@
 //! literals are the high dword, and so on.
 
 use super::operand::{
-    inline_chunk, inline_plain, name_chunk, reg_text, write_dec, write_hex, write_int,
-    write_mnemonic, write_reg, write_sep, NameBytes, ACC_FLOAT, ACC_INT, ACC_INV2PI,
+    hex_chunk, inline_chunk, inline_plain, name_chunk, reg_text, small_int_chunk, text_chunk,
+    write_dec, write_hex, write_int, write_mnemonic, write_reg, write_sep, ChunkBytes, NameBytes,
+    ACC_FLOAT, ACC_INT, ACC_INV2PI,
 };
 use super::Formatter;
 use super::{Fast, Out, FAST};
@@ -17,6 +18,7 @@ use crate::operand::{OpMods, Operand, Slot};
 use crate::tables::{vop as t, vop3p as tp};
 use core::fmt;
 
+#[inline(always)]
 pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
     if let Some((w, len)) = out.window() {
         if let Some(n) = write_fast(inst, w) {
@@ -28,6 +30,7 @@ pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> 
 }
 
 /// [`write`] piece by piece: every instruction.
+#[inline(never)]
 fn write_any<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
     let Some((info, name, form)) =
         row(inst.opcode).and_then(|(i, name)| Some((i, name, i.form(inst.family)?)))
@@ -80,11 +83,21 @@ fn write_any<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
 struct Template {
     /// Mnemonic and suffix; length 0: no template (too long).
     head: NameBytes,
-    /// Operand count; 255 for forms with more than four operands.
+    /// Operand count; 255 for forms with more than [`TPL_OPS`] operands.
     n: u8,
+    /// The form's encoding.
+    family: Family,
     /// Per operand, the `ACC_*` bits of what prints without a note.
-    acc: [u8; 4],
+    acc: [u8; TPL_OPS],
+    /// Per operand, the prefix modifiers (`OpMods` neg, abs, sext) the
+    /// form prints as `-x`, `|x|`, `neg(c)`, `sext(x)`.
+    mods_ok: [u8; TPL_OPS],
+    /// Per operand, how a literal prints.
+    imm: [Imm; TPL_OPS],
 }
+
+/// Most operands a [`Template`] covers (VOP3 with `sdst`, three sources).
+const TPL_OPS: usize = 5;
 
 /// [`Template::acc`]: a VGPR.
 const ACC_VGPR: u8 = 1;
@@ -97,7 +110,7 @@ const ACC_ANY: u8 = 8;
 // Constants: ACC_INT, ACC_FLOAT, ACC_INV2PI (see `inline_plain`).
 
 /// The `ACC_*` class of every register code (see [`in_class`]).
-static CODE_ACC: [u8; 512] = {
+pub(crate) static CODE_ACC: [u8; 512] = {
     let mut t = [ACC_SGPR; 512];
     let mut c = 0;
     while c < 512 {
@@ -116,14 +129,18 @@ impl Template {
     const NONE: Template = Template {
         head: [0; 32],
         n: 255,
-        acc: [0; 4],
+        family: Family::Vop1,
+        acc: [0; TPL_OPS],
+        mods_ok: [0; TPL_OPS],
+        imm: [Imm::None; TPL_OPS],
     };
 
     const fn of(name: &str, form: &Option<VopForm>) -> Template {
         let Some(form) = form else {
             return Template::NONE;
         };
-        if form.slots.len() > 4 {
+        // Packed math prints op_sel_hi unless every bit is set: no template.
+        if form.slots.len() > TPL_OPS || form.packed {
             return Template::NONE;
         }
         let suffix: &[u8] = if !form.suffix {
@@ -150,39 +167,66 @@ impl Template {
             j += 1;
         }
         head[31] = total as u8;
-        let mut acc = [0u8; 4];
+        let mut acc = [0u8; TPL_OPS];
+        let mut imm = [Imm::None; TPL_OPS];
         let mut k = 0;
         while k < form.slots.len() {
             let s = &form.slots[k];
-            let checked = !matches!(s.fld, Fld::Vcc | Fld::KLit | Fld::Attr | Fld::Param);
-            let mut a = ACC_ANY;
-            if !checked || s.cls.vgpr {
-                a |= ACC_VGPR;
-            }
-            if !checked || s.cls.sgpr {
-                a |= ACC_SGPR;
-            }
-            if !checked || s.cls.lds {
-                a |= ACC_LDS;
-            }
-            if !checked || s.cls.imm {
-                a |= ACC_INT;
-                if !matches!(s.imm, Imm::I16 | Imm::V2I16) {
-                    a |= ACC_FLOAT;
-                    if !matches!(s.imm, Imm::F64 | Imm::I64) {
-                        a |= ACC_INV2PI;
-                    }
-                }
-            }
+            let a = slot_acc(s);
             acc[k] = a;
+            imm[k] = s.imm;
             k += 1;
+        }
+        let mut mods_ok = [0u8; TPL_OPS];
+        let mut b = 0;
+        while b < form.bits.len() {
+            let bit = &form.bits[b];
+            let flag = match bit.role {
+                Role::Neg => OpMods::NEG.bits(),
+                Role::Abs => OpMods::ABS.bits(),
+                Role::Sext => OpMods::SEXT.bits(),
+                _ => 0,
+            };
+            if (bit.slot as usize) < TPL_OPS {
+                mods_ok[bit.slot as usize] |= flag;
+            }
+            b += 1;
         }
         Template {
             head,
             n: form.slots.len() as u8,
+            family: form.family,
             acc,
+            mods_ok,
+            imm,
         }
     }
+}
+
+/// The `ACC_*` bits of what prints without a note in operand `s` (see
+/// [`Template::acc`]; [`CODE_ACC`] gives a register code's bit).
+pub(crate) const fn slot_acc(s: &VopSlot) -> u8 {
+    let checked = !matches!(s.fld, Fld::Vcc | Fld::KLit | Fld::Attr | Fld::Param);
+    let mut a = ACC_ANY;
+    if !checked || s.cls.vgpr {
+        a |= ACC_VGPR;
+    }
+    if !checked || s.cls.sgpr {
+        a |= ACC_SGPR;
+    }
+    if !checked || s.cls.lds {
+        a |= ACC_LDS;
+    }
+    if !checked || s.cls.imm {
+        a |= ACC_INT;
+        if !matches!(s.imm, Imm::I16 | Imm::V2I16) {
+            a |= ACC_FLOAT;
+            if !matches!(s.imm, Imm::F64 | Imm::I64) {
+                a |= ACC_INV2PI;
+            }
+        }
+    }
+    a
 }
 
 /// [`Template`]s of the VOP table's rows: `[e32, e64]`.
@@ -210,70 +254,151 @@ static VOP3P_TEMPLATES: [Template; tp::VOP3P.len()] = {
     ts
 };
 
+/// The source-modifier text before (`[0]`) and after (`[1]`) an operand,
+/// by the low three [`OpMods`] bits (neg, abs, sext) and, in bit 3,
+/// whether the operand is a constant, as [`write_slot`] prints them.
+static MOD_TEXT: [[ChunkBytes; 2]; 16] = {
+    let mut t = [[[0u8; 16]; 2]; 16];
+    let mut m = 0;
+    while m < 16 {
+        let (neg, abs, sext, is_const) = (m & 1 != 0, m & 2 != 0, m & 4 != 0, m & 8 != 0);
+        let negfn = neg && !abs && is_const;
+        let mut pre = [0u8; 16];
+        let mut n = 0;
+        let p: &[u8] = if negfn {
+            b"neg("
+        } else if neg {
+            b"-"
+        } else {
+            b""
+        };
+        let mut k = 0;
+        while k < p.len() {
+            pre[n] = p[k];
+            n += 1;
+            k += 1;
+        }
+        if sext {
+            let s = b"sext(";
+            let mut k = 0;
+            while k < s.len() {
+                pre[n] = s[k];
+                n += 1;
+                k += 1;
+            }
+        }
+        if abs {
+            pre[n] = b'|';
+            n += 1;
+        }
+        pre[15] = n as u8;
+        let mut post = [0u8; 16];
+        let mut q = 0;
+        if abs {
+            post[q] = b'|';
+            q += 1;
+        }
+        if sext || negfn {
+            post[q] = b')';
+            q += 1;
+        }
+        post[15] = q as u8;
+        t[m] = [pre, post];
+        m += 1;
+    }
+    t
+};
+
+/// `[" clamp"][" mul:2" | " mul:4" | " div:2"]` by `clamp << 2 | omod`.
+static OUT_TEXT: [ChunkBytes; 8] = [
+    text_chunk(""),
+    text_chunk(" mul:2"),
+    text_chunk(" mul:4"),
+    text_chunk(" div:2"),
+    text_chunk(" clamp"),
+    text_chunk(" clamp mul:2"),
+    text_chunk(" clamp mul:4"),
+    text_chunk(" clamp div:2"),
+];
+
 /// The common case from a [`Template`]: every operand a register of its
-/// class or an inline constant without a note, no source modifier, no
-/// instruction modifier. The same text as [`write_any`]; `None` (having
-/// written nothing that counts) for everything else.
+/// class, an inline constant without a note or a literal, with the prefix
+/// modifiers its form prints; `clamp` and `omod`. The same text as
+/// [`write_any`]; `None` (having written nothing that counts) for
+/// everything else (`op_sel` and the other lists, notes, `high`).
 #[inline(always)]
 fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
     let i = inst.opcode.index() as usize;
-    let (tpl, form) = match (inst.opcode.space(), inst.family) {
+    let (tpl, tail) = match (inst.opcode.space(), inst.family) {
         (OpSpace::Vop, Family::Vop1 | Family::Vop2 | Family::Vopc) => {
             let p = *t::VOP_POS.get(i)? as usize;
-            (&VOP_TEMPLATES.get(p)?[0], t::VOP.get(p)?.e32.as_ref()?)
+            (&VOP_TEMPLATES.get(p)?[0], 0)
         }
         (OpSpace::Vop, Family::Vop3) => {
-            if !matches!(
-                inst.mods,
-                Modifiers::Vop3(Vop3Mods {
-                    clamp: false,
-                    omod: 0,
-                    opsel_dst: false,
-                    high: false
-                })
-            ) {
+            let Modifiers::Vop3(Vop3Mods {
+                clamp,
+                omod,
+                opsel_dst: false,
+                high: false,
+            }) = inst.mods
+            else {
                 return None;
-            }
+            };
             let p = *t::VOP_POS.get(i)? as usize;
-            (&VOP_TEMPLATES.get(p)?[1], t::VOP.get(p)?.e64.as_ref()?)
+            (
+                &VOP_TEMPLATES.get(p)?[1],
+                (clamp as usize) << 2 | (omod & 3) as usize,
+            )
         }
         (OpSpace::Vop3p, Family::Vop3p) => {
-            if !matches!(inst.mods, Modifiers::Vop3p(Vop3pMods { clamp: false })) {
+            let Modifiers::Vop3p(Vop3pMods { clamp }) = inst.mods else {
                 return None;
-            }
+            };
             let p = *tp::VOP3P_POS.get(i)? as usize;
-            let form = tp::VOP3P.get(p)?.e64.as_ref()?;
-            // Packed math prints op_sel_hi unless every bit is set.
-            if form.packed {
-                return None;
-            }
-            (VOP3P_TEMPLATES.get(p)?, form)
+            (VOP3P_TEMPLATES.get(p)?, (clamp as usize) << 2)
         }
         _ => return None,
     };
     let ops = inst.operands.as_slice();
-    if form.family != inst.family || tpl.n as usize != ops.len() || tpl.head[31] == 0 {
+    if tpl.family != inst.family || tpl.n as usize != ops.len() || tpl.head[31] == 0 {
         return None;
     }
     let mut w = Fast::new(buf);
     w.name(&tpl.head);
-    for (k, (s, &acc)) in ops.iter().zip(&tpl.acc).enumerate() {
-        if !s.mods.is_empty() {
+    for (k, s) in ops.iter().enumerate() {
+        let acc = *tpl.acc.get(k)?;
+        let m = s.mods.bits();
+        if m & !tpl.mods_ok[k % TPL_OPS] != 0 {
             return None;
         }
-        let c = match s.op {
+        let lit;
+        let (c, is_const) = match s.op {
             Operand::Reg { code, count } => {
                 let c = reg_text(code, count)?;
                 if CODE_ACC[(code & 511) as usize] & acc == 0 {
                     return None;
                 }
-                c
+                (c, 0)
             }
-            Operand::Inline(code) => inline_plain(code, acc)?,
+            Operand::Inline(code) => (inline_plain(code, acc)?, 8),
+            Operand::Literal(v) if acc & ACC_INT != 0 => {
+                lit = literal_chunk(v, tpl.imm[k % TPL_OPS]);
+                (&lit, 8)
+            }
             _ => return None,
         };
         w.sep(k == 0);
-        w.chunk(c);
+        if m == 0 {
+            w.chunk(c);
+        } else {
+            let mt = &MOD_TEXT[(m as usize & 7) | is_const];
+            w.chunk(&mt[0]);
+            w.chunk(c);
+            w.chunk(&mt[1]);
+        }
+    }
+    if tail != 0 {
+        w.chunk(&OUT_TEXT[tail & 7]);
     }
     w.done()
 }
@@ -299,17 +424,6 @@ static VOP3P_NAMES: [NameBytes; tp::VOP3P.len()] = {
     }
     names
 };
-
-/// The VOP table position of an opcode with extended (DPP/SDWA) forms,
-/// and those forms.
-#[inline(always)]
-pub(crate) fn row_pos(op: Opcode) -> Option<(usize, &'static crate::family::vop_ext::ExtInfo)> {
-    if op.space() != OpSpace::Vop {
-        return None;
-    }
-    let p = *t::VOP_POS.get(op.index() as usize)? as usize;
-    Some((p, crate::family::vop_ext::info(op)?))
-}
 
 /// The table row of a VOP or VOP3P opcode (as [`crate::family::vop::info`]) with its
 /// mnemonic as [`NameBytes`].
@@ -597,10 +711,6 @@ fn f64_hi_name(v: u32) -> Option<&'static str> {
     })
 }
 
-fn inline_int(v: i64) -> bool {
-    (-16..=64).contains(&v)
-}
-
 /// An inline-constant code, printed for an operand of kind `imm`.
 pub(crate) fn write_inline<W: Out>(code: u8, imm: Imm, out: &mut W) -> fmt::Result {
     match code {
@@ -631,60 +741,35 @@ pub(crate) fn write_inline<W: Out>(code: u8, imm: Imm, out: &mut W) -> fmt::Resu
 
 /// A literal, printed for an operand of kind `imm`.
 pub(crate) fn write_literal<W: Out>(v: u32, imm: Imm, out: &mut W) -> fmt::Result {
-    match imm {
-        Imm::K32 | Imm::K16 => write_hex(out, v as u64),
-        Imm::F16 => {
-            let s = v as u16 as i16;
-            if inline_int(s as i64) {
-                write_int(out, s as i64)
-            } else if let Some(n) = f16_name(v as u16) {
-                out.write_str(n)
-            } else {
-                write_hex(out, (v & 0xffff) as u64)
-            }
-        }
-        Imm::I16 => {
-            if inline_int(v as i32 as i64) {
-                write_int(out, v as i32 as i64)
-            } else if let Some(n) = f32_name(v) {
-                out.write_str(n)
-            } else {
-                write_hex(out, (v & 0xffff) as u64)
-            }
-        }
+    out.write_chunk(&literal_chunk(v, imm))
+}
+
+/// A literal's text for an operand of kind `imm`.
+#[inline]
+fn literal_chunk(v: u32, imm: Imm) -> ChunkBytes {
+    // Inline-range integers and float names print as such; the rest in hex.
+    let int = |n: i32| small_int_chunk(n).copied();
+    let name = |n: Option<&str>| n.map(text_chunk);
+    let c = match imm {
+        Imm::K32 | Imm::K16 => None,
+        Imm::F16 => int(v as u16 as i16 as i32)
+            .or_else(|| name(f16_name(v as u16)))
+            .or_else(|| Some(hex_chunk(v & 0xffff))),
+        Imm::I16 => int(v as i32)
+            .or_else(|| name(f32_name(v)))
+            .or_else(|| Some(hex_chunk(v & 0xffff))),
         Imm::F64 => {
             if v == 0 {
-                out.write_str("0")
-            } else if let Some(n) = f64_hi_name(v) {
-                out.write_str(n)
+                Some(text_chunk("0"))
             } else {
-                write_hex(out, v as u64)
+                name(f64_hi_name(v))
             }
         }
-        Imm::I64 => {
-            if v <= 64 {
-                write_dec(out, v)
-            } else {
-                write_hex(out, v as u64)
-            }
-        }
+        Imm::I64 => (v <= 64).then(|| int(v as i32)).flatten(),
         Imm::V2F16 => {
-            if inline_int(v as i32 as i64) {
-                write_int(out, v as i32 as i64)
-            } else if let Some(n) = (v <= 0xffff).then(|| f16_name(v as u16)).flatten() {
-                out.write_str(n)
-            } else {
-                write_hex(out, v as u64)
-            }
+            int(v as i32).or_else(|| (v <= 0xffff).then(|| name(f16_name(v as u16))).flatten())
         }
-        Imm::B32 | Imm::V2I16 | Imm::None => {
-            if inline_int(v as i32 as i64) {
-                write_int(out, v as i32 as i64)
-            } else if let Some(n) = f32_name(v) {
-                out.write_str(n)
-            } else {
-                write_hex(out, v as u64)
-            }
-        }
-    }
+        Imm::B32 | Imm::V2I16 | Imm::None => int(v as i32).or_else(|| name(f32_name(v))),
+    };
+    c.unwrap_or_else(|| hex_chunk(v))
 }

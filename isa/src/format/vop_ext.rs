@@ -13,16 +13,19 @@
 use super::operand::{
     reg_text, text_chunk, write_dec, write_hex, write_mnemonic, write_sep, ChunkBytes, NameBytes,
 };
-use super::vop::{in_class, write_value};
+use super::vop::{slot_acc, write_value, CODE_ACC};
 use super::Formatter;
 use super::{Fast, Out, FAST};
-use crate::family::vop::{Fld, VopSlot};
+use crate::family::vop::VopSlot;
+use crate::family::vop_ext::ExtForm;
 use crate::family::vop_ext::{self, DppCtrl, DstUnused, SdwaSel};
+use crate::inst::OpSpace;
 use crate::inst::{Family, Instruction, Modifiers};
 use crate::operand::{OpMods, Operand, Slot};
-use crate::tables::vop as t;
+use crate::tables::{vop as t, vop_ext as tx};
 use core::fmt;
 
+#[inline(always)]
 pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
     if let Some((w, len)) = out.window() {
         if let Some(n) = write_fast(inst, w) {
@@ -34,6 +37,7 @@ pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> 
 }
 
 /// [`write`] piece by piece: every instruction.
+#[inline(never)]
 fn write_any<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
     let (Some((info, name)), Some(form)) = (
         super::vop::row(inst.opcode),
@@ -104,21 +108,6 @@ fn write_any<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
     }
     Ok(())
 }
-
-/// `name_dpp` and `name_sdwa` of every row of the VOP table (length 0
-/// when longer than 31 bytes).
-static EXT_HEADS: [[NameBytes; 2]; t::VOP.len()] = {
-    let mut h = [[[0u8; 32]; 2]; t::VOP.len()];
-    let mut i = 0;
-    while i < h.len() {
-        h[i] = [
-            concat_name(t::VOP[i].name, "_dpp"),
-            concat_name(t::VOP[i].name, "_sdwa"),
-        ];
-        i += 1;
-    }
-    h
-};
 
 /// `a` then `b` as [`NameBytes`] (length 0 when longer than 31 bytes).
 const fn concat_name(a: &str, b: &str) -> NameBytes {
@@ -336,34 +325,40 @@ static SDWA_UNUSED_TEXT: [NameBytes; 4] = {
 /// everything else (DPP8, constants, notes).
 #[inline(always)]
 fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
-    let (p, form) = super::vop::row_pos(inst.opcode)?;
-    let form = match inst.family {
-        Family::Dpp16 => form.dpp16.as_ref()?,
-        Family::Sdwa => form.sdwa.as_ref()?,
+    if inst.opcode.space() != OpSpace::Vop {
+        return None;
+    }
+    let k = match inst.family {
+        Family::Dpp16 => 0,
+        Family::Sdwa => 1,
         _ => return None,
     };
-    let head = &EXT_HEADS.get(p)?[(inst.family == Family::Sdwa) as usize];
+    let p = *tx::EXT_POS.get(inst.opcode.index() as usize)? as usize;
+    let tpl = &EXT_TEMPLATES.get(p)?[k];
     let ops = inst.operands.as_slice();
-    if head[31] == 0 || ops.len() > form.slots.len() {
+    if tpl.head[31] == 0 || ops.len() > tpl.n as usize {
         return None;
     }
     let mut w = Fast::new(buf);
-    w.name(head);
-    for (k, (s, spec)) in ops.iter().zip(form.slots).enumerate() {
+    w.name(&tpl.head);
+    for (k, s) in ops.iter().enumerate() {
         let Operand::Reg { code, count: 0 | 1 } = s.op else {
             return None;
         };
         let c = reg_text(code, 1)?;
-        if !(matches!(spec.fld, Fld::Vcc | Fld::KLit | Fld::Attr | Fld::Param)
-            || in_class(code, &spec.cls))
-        {
+        if CODE_ACC[(code & 511) as usize] & *tpl.acc.get(k)? == 0 {
             return None;
         }
         w.sep(k == 0);
-        let m = &MOD_TEXT[(s.mods.bits() & 7) as usize];
-        w.chunk(&m[0]);
-        w.chunk(c);
-        w.chunk(&m[1]);
+        let m = (s.mods.bits() & 7) as usize;
+        if m == 0 {
+            w.chunk(c);
+        } else {
+            let m = &MOD_TEXT[m];
+            w.chunk(&m[0]);
+            w.chunk(c);
+            w.chunk(&m[1]);
+        }
     }
     match inst.mods {
         Modifiers::Dpp16(m) => {
@@ -393,20 +388,100 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
                 return None;
             }
             w.chunk(&SDWA_OUT_TEXT[(m.clamp as usize) << 2 | m.omod as usize]);
-            if form.dst_sel {
+            if tpl.sels & 1 != 0 {
                 w.name(&SDWA_SEL_TEXT[0][m.dst_sel as usize]);
                 w.name(&SDWA_UNUSED_TEXT[m.dst_unused as usize]);
             }
-            if form.src_sel[0] {
+            if tpl.sels & 2 != 0 {
                 w.name(&SDWA_SEL_TEXT[1][m.src0_sel as usize]);
             }
-            if form.src_sel[1] {
+            if tpl.sels & 4 != 0 {
                 w.name(&SDWA_SEL_TEXT[2][m.src1_sel as usize]);
             }
         }
         _ => return None,
     }
     w.done()
+}
+
+/// An extended form's text template for [`write_fast`], computed at
+/// compile time from the generated tables.
+#[derive(Clone, Copy)]
+struct ExtTemplate {
+    /// `name_dpp` or `name_sdwa`; length 0: no template.
+    head: NameBytes,
+    /// Operand count.
+    n: u8,
+    /// Per operand, the `ACC_*` bits of the registers that print without
+    /// a note (see `vop::slot_acc`).
+    acc: [u8; 5],
+    /// SDWA: bit 0 `dst_sel`/`dst_unused`, bit 1 `src0_sel`, bit 2
+    /// `src1_sel` are printed.
+    sels: u8,
+}
+
+impl ExtTemplate {
+    const NONE: ExtTemplate = ExtTemplate {
+        head: [0; 32],
+        n: 0,
+        acc: [0; 5],
+        sels: 0,
+    };
+
+    const fn of(name: &str, suffix: &str, form: &Option<ExtForm>) -> ExtTemplate {
+        let Some(form) = form else {
+            return ExtTemplate::NONE;
+        };
+        if form.slots.len() > 5 {
+            return ExtTemplate::NONE;
+        }
+        let mut acc = [0u8; 5];
+        let mut k = 0;
+        while k < form.slots.len() {
+            acc[k] = slot_acc(&form.slots[k]);
+            k += 1;
+        }
+        ExtTemplate {
+            head: concat_name(name, suffix),
+            n: form.slots.len() as u8,
+            acc,
+            sels: form.dst_sel as u8 | (form.src_sel[0] as u8) << 1 | (form.src_sel[1] as u8) << 2,
+        }
+    }
+}
+
+/// [`ExtTemplate`]s of the extended-form table's rows: `[dpp16, sdwa]`.
+static EXT_TEMPLATES: [[ExtTemplate; 2]; tx::EXT.len()] = {
+    let mut ts = [[ExtTemplate::NONE; 2]; tx::EXT.len()];
+    let mut i = 0;
+    while i < ts.len() {
+        let e = &tx::EXT[i];
+        // The row's mnemonic: the VOP row of the same opcode index.
+        let name = match vop_name(e.index) {
+            Some(n) => n,
+            None => "",
+        };
+        if !name.is_empty() {
+            ts[i] = [
+                ExtTemplate::of(name, "_dpp", &e.dpp16),
+                ExtTemplate::of(name, "_sdwa", &e.sdwa),
+            ];
+        }
+        i += 1;
+    }
+    ts
+};
+
+/// The base mnemonic of VOP opcode index `index`.
+const fn vop_name(index: u16) -> Option<&'static str> {
+    if index as usize >= t::VOP_POS.len() {
+        return None;
+    }
+    let p = t::VOP_POS[index as usize] as usize;
+    if p >= t::VOP.len() {
+        return None;
+    }
+    Some(t::VOP[p].name)
 }
 
 /// One operand with its source modifiers, as LLVM's

@@ -1,0 +1,519 @@
+//! Per-form decode plans for DPP16, DPP8 and SDWA: the specialised path of
+//! [`super::vop_ext`], as [`super::vop_plan`] is for VOP.
+//!
+//! An [`ExtPlan`] is computed at compile time (`const` evaluation) from one
+//! extended form of the generated table: for each operand where its 8 bits
+//! sit (dword and shift), whether an SDWA S bit makes it a scalar source,
+//! its width, access and type, and the source modifiers its control bits
+//! give (a precomputed [`OpMods`] per bit pattern). Decoding is then one
+//! pass over the operands without per-operand branching on the field kind.
+//! Anything the plan does not cover (a rejected bit, a reserved select, a
+//! register range past `v255`, a code that is no scalar source) makes
+//! [`run`] return `false`, and the generic `vop_ext::decode_form` decodes
+//! the instruction or names the error, so both paths give one answer.
+
+use super::Words;
+use crate::family::vop::{Fld, VopSlot};
+use crate::family::vop_ext::{Dpp16Mods, Dpp8Mods, DppCtrl, DstUnused, ExtForm, SdwaMods, SdwaSel};
+use crate::inst::{Family, Instruction, Modifiers};
+use crate::operand::{Access, OpMods, Operand, Slot, ValType, VCC_LO, VGPR_BASE};
+use crate::tables::vop_ext as tx;
+
+/// Most operands a plan has (`v_addc_co_u32_dpp v1, vcc_lo, v2, v3, vcc_lo`).
+const MAX_OPS: usize = 5;
+
+/// [`ExtOp::kind`]: VGPRs from the field.
+const K_VGPR: u8 = 0;
+/// An SDWA source: VGPRs, or with its S bit set a scalar source.
+const K_SRC: u8 = 1;
+/// The SDWA VOPC `sdst` (SD bit 15 of the second dword), else `vcc`.
+const K_SDST: u8 = 2;
+/// `vcc`, not encoded.
+const K_VCC: u8 = 3;
+
+/// How one operand is decoded.
+#[derive(Clone, Copy)]
+struct ExtOp {
+    kind: u8,
+    /// Which dword holds the 8-bit field, and its shift.
+    dw: u8,
+    shift: u8,
+    /// The S bit of the second dword ([`K_SRC`]).
+    s_bit: u8,
+    /// Registers at wave32 and wave64 (a lane mask widens).
+    count: [u8; 2],
+    /// Shift of the second dword to the source-modifier bits, and the
+    /// [`OpMods`] of each of their 8 patterns.
+    mods_shift: u8,
+    mods: [OpMods; 8],
+    access: Access,
+    ty: ValType,
+    /// The VGPR destination (its access follows the SDWA `dst_sel`).
+    vdst: bool,
+}
+
+const NO_OP: ExtOp = ExtOp {
+    kind: K_VCC,
+    dw: 0,
+    shift: 0,
+    s_bit: 0,
+    count: [1; 2],
+    mods_shift: 0,
+    mods: [OpMods::empty(); 8],
+    access: Access::empty(),
+    ty: ValType::B32,
+    vdst: false,
+};
+
+/// One extended form's decode plan (see the module docs).
+#[derive(Clone, Copy)]
+pub(crate) struct ExtPlan {
+    /// Operand count; 255 when the form has no plan.
+    n: u8,
+    targets: u8,
+    fixed: [u32; 2],
+    /// SDWA fields the form decodes.
+    dst_sel: bool,
+    src_sel: [bool; 2],
+    clamp: bool,
+    omod: bool,
+    ops: [ExtOp; MAX_OPS],
+}
+
+impl ExtPlan {
+    const NONE: ExtPlan = ExtPlan {
+        n: 255,
+        targets: 0,
+        fixed: [0; 2],
+        dst_sel: false,
+        src_sel: [false; 2],
+        clamp: false,
+        omod: false,
+        ops: [NO_OP; MAX_OPS],
+    };
+
+    /// The plan of `form` for the encoding `ext` ([`DPP16`], [`DPP8`] or
+    /// [`SDWA`]).
+    const fn of(form: &Option<ExtForm>, ext: u8) -> ExtPlan {
+        let Some(form) = form else {
+            return ExtPlan::NONE;
+        };
+        if form.slots.len() > MAX_OPS {
+            return ExtPlan::NONE;
+        }
+        let mut plan = ExtPlan {
+            n: form.slots.len() as u8,
+            targets: form.targets,
+            fixed: form.fixed,
+            dst_sel: form.dst_sel,
+            src_sel: form.src_sel,
+            clamp: form.clamp,
+            omod: form.omod,
+            ops: [NO_OP; MAX_OPS],
+        };
+        let mut i = 0;
+        while i < form.slots.len() {
+            match ext_op(&form.slots[i], form, ext) {
+                Some(p) => plan.ops[i] = p,
+                None => return ExtPlan::NONE,
+            }
+            i += 1;
+        }
+        plan
+    }
+}
+
+/// The source modifiers of source `k` for each pattern of its control
+/// bits, as `vop_ext::src_mods` decodes them; and the shift to those bits.
+const fn mods_of(have: OpMods, ext: u8, k: u32) -> (u8, [OpMods; 8]) {
+    let mut t = [OpMods::empty(); 8];
+    let shift = match ext {
+        DPP16 => 20 + 2 * k,
+        SDWA => 19 + 8 * k,
+        _ => return (0, t),
+    };
+    let mut v = 0;
+    while v < 8 {
+        let mut m = 0u8;
+        if ext == DPP16 {
+            // Bit 0: neg (sext for an integer source), bit 1: abs.
+            if v & 1 != 0 {
+                if have.contains(OpMods::NEG) {
+                    m |= OpMods::NEG.bits();
+                } else if have.contains(OpMods::SEXT) {
+                    m |= OpMods::SEXT.bits();
+                }
+            }
+            if v & 2 != 0 && have.contains(OpMods::ABS) {
+                m |= OpMods::ABS.bits();
+            }
+        } else {
+            // Bit 0: sext, bit 1: neg, bit 2: abs.
+            if v & 1 != 0 && have.contains(OpMods::SEXT) {
+                m |= OpMods::SEXT.bits();
+            }
+            if v & 2 != 0 && have.contains(OpMods::NEG) {
+                m |= OpMods::NEG.bits();
+            }
+            if v & 4 != 0 && have.contains(OpMods::ABS) {
+                m |= OpMods::ABS.bits();
+            }
+        }
+        t[v] = OpMods::from_bits_retain(m);
+        v += 1;
+    }
+    (shift as u8, t)
+}
+
+/// One operand's plan: the rules of `vop_ext::decode_form`, as data.
+const fn ext_op(s: &VopSlot, form: &ExtForm, ext: u8) -> Option<ExtOp> {
+    let mask = matches!(s.ty, ValType::Mask);
+    let count = [s.width, if mask { 2 } else { s.width }];
+    let mut p = ExtOp {
+        count,
+        access: s.access,
+        ty: s.ty,
+        ..NO_OP
+    };
+    match s.fld {
+        Fld::Vdst => {
+            p.kind = K_VGPR;
+            p.shift = 17;
+            p.count = [s.width; 2];
+            p.vdst = true;
+        }
+        Fld::Src0 | Fld::Vsrc1 => {
+            let src0 = matches!(s.fld, Fld::Src0);
+            p.kind = if ext == SDWA { K_SRC } else { K_VGPR };
+            (p.dw, p.shift, p.s_bit) = if src0 { (1, 0, 23) } else { (0, 9, 31) };
+            p.count = [s.width; 2];
+            let k = if src0 { 0 } else { 1 };
+            let (shift, mods) = mods_of(form.src_mods[k], ext, k as u32);
+            p.mods_shift = shift;
+            p.mods = mods;
+        }
+        Fld::Sdst => p.kind = K_SDST,
+        Fld::Vcc => p.kind = K_VCC,
+        _ => return None,
+    }
+    Some(p)
+}
+
+/// Plan encodings.
+const DPP16: u8 = 0;
+const DPP8: u8 = 1;
+const SDWA: u8 = 2;
+
+/// Plans of every row of the extended-form table: `[dpp16, dpp8, sdwa]`.
+static PLANS: [[ExtPlan; 3]; tx::EXT.len()] = {
+    let mut plans = [[ExtPlan::NONE; 3]; tx::EXT.len()];
+    let mut i = 0;
+    while i < plans.len() {
+        let e = &tx::EXT[i];
+        plans[i] = [
+            ExtPlan::of(&e.dpp16, DPP16),
+            ExtPlan::of(&e.dpp8, DPP8),
+            ExtPlan::of(&e.sdwa, SDWA),
+        ];
+        i += 1;
+    }
+    plans
+};
+
+/// An SDWA source with the S bit set, by code: `Operand::Off` for a code
+/// that is no scalar source (see `vop_ext::sdwa_scalar`).
+static SCALAR: [Operand; 256] = {
+    let mut t = [Operand::Off; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = match c {
+            0..=127 | 235..=239 | 251..=254 => Operand::Reg {
+                code: c as u16,
+                count: 1,
+            },
+            128..=208 | 240..=248 => Operand::Inline(c as u8),
+            _ => Operand::Off,
+        };
+        c += 1;
+    }
+    t
+};
+
+/// The plan of the form `ext` of the extended-form table row of the VOP
+/// row with index `index`, if any.
+#[inline(always)]
+pub(crate) fn plan(index: u16, ext: Family) -> Option<&'static ExtPlan> {
+    let p = *tx::EXT_POS.get(index as usize)? as usize;
+    let k = match ext {
+        Family::Dpp16 => DPP16,
+        Family::Dpp8 => DPP8,
+        _ => SDWA,
+    };
+    let plan = PLANS.get(p)?.get(k as usize)?;
+    (plan.n != 255).then_some(plan)
+}
+
+/// Decode the extended form `ext` with `plan`. Returns false when the plan
+/// does not cover these bits (the caller then runs the generic decoder);
+/// the opcode and family are the caller's.
+#[inline(always)]
+pub(crate) fn run(
+    plan: &ExtPlan,
+    ext: Family,
+    w: Words<'_>,
+    d0: u32,
+    wave64: bool,
+    target_bit: u8,
+    out: &mut Instruction,
+) -> bool {
+    let n = plan.n as usize;
+    if n > MAX_OPS || plan.targets & target_bit == 0 {
+        return false;
+    }
+    let Ok(d1) = w.get(1) else {
+        return false;
+    };
+    if (d0 & plan.fixed[0]) | (d1 & plan.fixed[1]) != 0 {
+        return false;
+    }
+    // What the controls do to written operands: `partial` (DPP leaves
+    // some lanes unwritten) adds READ | PARTIAL; the SDWA destination's
+    // access follows dst_sel/dst_unused (`sdwa_dst_access`).
+    let (partial, dst) = match ext {
+        Family::Dpp16 => {
+            let m = Dpp16Mods {
+                ctrl: DPP_CTRL[((d1 >> 8) & 0x1ff) as usize],
+                row_mask: ((d1 >> 28) & 0xf) as u8,
+                bank_mask: ((d1 >> 24) & 0xf) as u8,
+                bound_ctrl: d1 & (1 << 19) != 0,
+                fi: d1 & (1 << 18) != 0,
+            };
+            (!m.writes_every_lane(wave64), DST_KEEP)
+        }
+        Family::Dpp8 => (d0 & 0x1ff != 0xea, DST_KEEP),
+        _ => {
+            // A reserved select (7) is the generic decoder's error.
+            let sels = ((d1 >> 8) & 7, (d1 >> 16) & 7, (d1 >> 24) & 7);
+            if (plan.dst_sel && sels.0 == 7)
+                || (plan.src_sel[0] && sels.1 == 7)
+                || (plan.src_sel[1] && sels.2 == 7)
+            {
+                return false;
+            }
+            let dst = if !plan.dst_sel || sels.0 == SdwaSel::Dword as u32 {
+                DST_KEEP
+            } else if (d1 >> 11) & 2 != 0 {
+                // UNUSED_PRESERVE and the reserved value.
+                DST_PRESERVE
+            } else {
+                DST_FILL
+            };
+            (false, dst)
+        }
+    };
+    let or_written = if partial {
+        Access::READ | Access::PARTIAL
+    } else {
+        Access::empty()
+    };
+    let d = [d0, d1];
+    let mut bad = false;
+    let slots = out.operands.slots_mut();
+    for (p, s) in plan.ops.iter().zip(slots.iter_mut()).take(n) {
+        let raw = (d[p.dw as usize & 1] >> (p.shift & 31)) & 0xff;
+        let count = p.count[wave64 as usize];
+        let op = match p.kind {
+            K_SRC if (d1 >> (p.s_bit & 31)) & 1 != 0 => {
+                let op = SCALAR[raw as usize];
+                bad |= matches!(op, Operand::Off);
+                op
+            }
+            K_VGPR | K_SRC => {
+                bad |= raw + count as u32 > 256;
+                Operand::Reg {
+                    code: VGPR_BASE + raw as u16,
+                    count,
+                }
+            }
+            K_SDST if d1 & (1 << 15) != 0 => {
+                let op = sdst(((d1 >> 8) & 0x7f) as u16, wave64);
+                bad |= matches!(op, Operand::Off);
+                op
+            }
+            _ => Operand::Reg {
+                code: VCC_LO,
+                count,
+            },
+        };
+        let mut access = p.access;
+        if access.contains(Access::WRITE) {
+            access |= or_written;
+            if p.vdst {
+                access = match dst {
+                    DST_KEEP => access,
+                    DST_PRESERVE => access | Access::READ | Access::WRITE | Access::PARTIAL,
+                    _ if access.contains(Access::PARTIAL) => Access::WRITE,
+                    _ => access,
+                };
+            }
+        }
+        *s = Slot {
+            op,
+            access,
+            ty: p.ty,
+            mods: p.mods[((d1 >> (p.mods_shift & 31)) & 7) as usize],
+        };
+    }
+    if bad {
+        return false;
+    }
+    out.operands.set_len(n);
+    out.mods = mods(plan, ext, d0, d1);
+    out.len = 8;
+    true
+}
+
+/// [`run`]'s SDWA destination rules (see `sdwa_dst_access`): the access
+/// stays, becomes a preserving partial write, or a filled full write.
+const DST_KEEP: u8 = 0;
+const DST_PRESERVE: u8 = 1;
+const DST_FILL: u8 = 2;
+
+/// The SDWA VOPC `sdst` field (SD set), as `vop_ext::sdwa_sdst` decodes it;
+/// `Operand::Off` for a code that is no wave64 lane mask.
+#[inline(always)]
+fn sdst(c: u16, wave64: bool) -> Operand {
+    match (wave64, c) {
+        (false, _) => Operand::Reg { code: c, count: 1 },
+        (true, 0..=105 | 108..=123) => Operand::Reg {
+            code: c & !1,
+            count: 2,
+        },
+        (true, 106 | 125 | 126) => Operand::Reg { code: c, count: 2 },
+        _ => Operand::Off,
+    }
+}
+
+/// The control fields as [`Modifiers`] (selects already checked).
+#[inline(always)]
+fn mods(plan: &ExtPlan, ext: Family, d0: u32, d1: u32) -> Modifiers {
+    match ext {
+        Family::Dpp16 => Modifiers::Dpp16(Dpp16Mods {
+            ctrl: DPP_CTRL[((d1 >> 8) & 0x1ff) as usize],
+            row_mask: ((d1 >> 28) & 0xf) as u8,
+            bank_mask: ((d1 >> 24) & 0xf) as u8,
+            bound_ctrl: d1 & (1 << 19) != 0,
+            fi: d1 & (1 << 18) != 0,
+        }),
+        Family::Dpp8 => Modifiers::Dpp8(Dpp8Mods::from_raw(d1 >> 8, d0 & 0x1ff == 0xea)),
+        _ => {
+            let sel = |v: u32, on: bool| {
+                if on {
+                    SEL[(v & 7) as usize]
+                } else {
+                    SdwaSel::Dword
+                }
+            };
+            Modifiers::Sdwa(SdwaMods {
+                dst_sel: sel(d1 >> 8, plan.dst_sel),
+                dst_unused: if plan.dst_sel {
+                    DstUnused::from_bits((d1 >> 11) & 3)
+                } else {
+                    DstUnused::Pad
+                },
+                clamp: plan.clamp && d1 & (1 << 13) != 0,
+                omod: if plan.omod { ((d1 >> 14) & 3) as u8 } else { 0 },
+                src0_sel: sel(d1 >> 16, plan.src_sel[0]),
+                src1_sel: sel(d1 >> 24, plan.src_sel[1]),
+            })
+        }
+    }
+}
+
+/// SDWA selects by their bits (7, reserved, is rejected before).
+static SEL: [SdwaSel; 8] = [
+    SdwaSel::Byte0,
+    SdwaSel::Byte1,
+    SdwaSel::Byte2,
+    SdwaSel::Byte3,
+    SdwaSel::Word0,
+    SdwaSel::Word1,
+    SdwaSel::Dword,
+    SdwaSel::Dword,
+];
+
+/// [`DppCtrl::from_raw`] of every 9-bit control value.
+static DPP_CTRL: [DppCtrl; 512] = {
+    let mut t = [DppCtrl::RowMirror; 512];
+    let mut raw = 0;
+    while raw < 512 {
+        t[raw] = DppCtrl::from_raw(raw as u16);
+        raw += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::vop_ext::decode_generic;
+
+    /// On random words of every extended form (in wave32 and wave64), the
+    /// plan decodes exactly what the generic decoder does, and leaves to it
+    /// only what it rejects.
+    #[test]
+    fn plans_match_generic_decoder() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut rnd = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u32
+        };
+        let mut planned = 0;
+        for (i, e) in tx::EXT.iter().enumerate() {
+            let forms = [
+                (Family::Dpp16, &e.dpp16, 0xfa),
+                (Family::Dpp8, &e.dpp8, 0xe9),
+                (Family::Sdwa, &e.sdwa, 0xf9),
+            ];
+            for (k, (fam, form, marker)) in forms.into_iter().enumerate() {
+                let Some(form) = form.as_ref() else {
+                    continue;
+                };
+                let plan = &PLANS[i][k];
+                assert!(plan.n != 255, "form {i}/{k} has no plan");
+                for round in 0..400u32 {
+                    let mut marker = marker;
+                    if fam == Family::Dpp8 && round & 1 == 1 {
+                        marker = 0xea;
+                    }
+                    let mut d0 = (rnd() & !0x1ff) | marker;
+                    let mut d1 = rnd();
+                    if round % 4 != 0 {
+                        // Mostly words the plan covers.
+                        d0 &= !form.fixed[0];
+                        d1 &= !form.fixed[1];
+                    }
+                    let wave64 = round & 2 != 0;
+                    let mut bytes = [0u8; 8];
+                    bytes[..4].copy_from_slice(&d0.to_le_bytes());
+                    bytes[4..].copy_from_slice(&d1.to_le_bytes());
+                    let w = Words { bytes: &bytes };
+                    let mut a = Instruction::default();
+                    let mut b = Instruction::default();
+                    let generic = decode_generic(w, d0, fam, form, wave64, &mut b);
+                    if run(plan, fam, w, d0, wave64, form.targets, &mut a) {
+                        planned += 1;
+                        assert_eq!(generic, Ok(()), "{d0:#x} {d1:#x}");
+                        (a.opcode, a.family) = (b.opcode, b.family);
+                        assert_eq!(a, b, "{d0:#x} {d1:#x} wave64 {wave64}");
+                    } else {
+                        assert!(generic.is_err(), "{d0:#x} {d1:#x} wave64 {wave64}");
+                    }
+                }
+            }
+        }
+        assert!(planned > 10_000, "{planned}");
+    }
+}
