@@ -21,7 +21,7 @@
 //! counts as the next source; word 8's low bit is the vcc lane mask.
 
 use drawbind::draws::{Addr, DrawSpec, DrawsFile, MemoryBlock, Word32};
-use isa::family::vop::{Fld, VopForm, VopInfo};
+use isa::family::vop::{Fld, Role, VopForm, VopInfo};
 use isa::{
     Access, Family, Implicit, Instruction, Mode, Modifiers, OpMods, OpSpace, Opcode, Operand,
     Operands, Slot, Target, ValType,
@@ -399,8 +399,85 @@ fn helper(name: &str, e64: bool, ops: &[Operand]) -> Instruction {
 /// Why a (instruction, form) pair gets no test shader.
 pub type Skip = String;
 
+/// The modifiers a case puts on its instruction (VOP3 forms only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// None.
+    Plain,
+    /// `-src0`, `|src1|`, `-|src2|` (as far as the form has neg/abs bits).
+    NegAbs,
+    /// `clamp`.
+    Clamp,
+}
+
+impl Variant {
+    fn label(self) -> &'static str {
+        match self {
+            Variant::Plain => "",
+            Variant::NegAbs => " neg/abs",
+            Variant::Clamp => " clamp",
+        }
+    }
+}
+
+/// The variants a form has: plain, plus neg/abs and clamp where its VOP3
+/// modifier bits offer them.
+pub fn variants(info: &VopInfo, e64: bool) -> Vec<Variant> {
+    let mut out = vec![Variant::Plain];
+    let Some(form) = (if e64 { info.e64 } else { None }) else {
+        return out;
+    };
+    if form.family != Family::Vop3 {
+        return out;
+    }
+    if form
+        .bits
+        .iter()
+        .any(|b| matches!(b.role, Role::Neg | Role::Abs))
+    {
+        out.push(Variant::NegAbs);
+    }
+    if form.bits.iter().any(|b| b.role == Role::Clamp) {
+        out.push(Variant::Clamp);
+    }
+    out
+}
+
+/// Put a variant's modifiers on an instruction of `form`.
+fn apply(inst: &mut Instruction, form: &VopForm, variant: Variant) {
+    match variant {
+        Variant::Plain => {}
+        Variant::Clamp => {
+            if let Modifiers::Vop3(ref mut m) = inst.mods {
+                m.clamp = true;
+            }
+        }
+        Variant::NegAbs => {
+            let has = |role: Role, slot: usize| {
+                form.bits
+                    .iter()
+                    .any(|b| b.role == role && b.slot as usize == slot)
+            };
+            let srcs: Vec<usize> = (0..inst.operands.len())
+                .filter(|&i| has(Role::Neg, i) || has(Role::Abs, i))
+                .collect();
+            let want = [OpMods::NEG, OpMods::ABS, OpMods::NEG | OpMods::ABS];
+            for (&i, &w) in srcs.iter().zip(&want) {
+                let mut m = OpMods::empty();
+                if w.contains(OpMods::NEG) && has(Role::Neg, i) {
+                    m |= OpMods::NEG;
+                }
+                if w.contains(OpMods::ABS) && has(Role::Abs, i) {
+                    m |= OpMods::ABS;
+                }
+                inst.operands[i].mods |= m;
+            }
+        }
+    }
+}
+
 /// Build the test shader for one form of one instruction.
-pub fn build(info: &VopInfo, e64: bool, wave64: bool) -> Result<Case, Skip> {
+pub fn build(info: &VopInfo, e64: bool, variant: Variant, wave64: bool) -> Result<Case, Skip> {
     let form = if e64 { info.e64 } else { info.e32 }.ok_or("no such form")?;
     // Bit 2 of `targets`: gfx1030.
     if form.targets & 4 == 0 {
@@ -507,7 +584,8 @@ pub fn build(info: &VopInfo, e64: bool, wave64: bool) -> Result<Case, Skip> {
         return Err(format!("{} result words", results.len()));
     }
     let _ = res;
-    let inst = vop(opcode, &form, &ops);
+    let mut inst = vop(opcode, &form, &ops);
+    apply(&mut inst, &form, variant);
     // Encode, decode back: the case runs what the decoder sees.
     let enc = isa::encode(&inst, Target::Gfx1030).map_err(|e| format!("encode: {e}"))?;
     let back = isa::decode(enc.as_bytes(), m).map_err(|e| format!("decode back: {e}"))?;
@@ -661,8 +739,9 @@ pub fn build(info: &VopInfo, e64: bool, wave64: bool) -> Result<Case, Skip> {
     };
     Ok(Case {
         name: format!(
-            "{}{suffix}{}",
+            "{}{suffix}{}{}",
             info.name,
+            variant.label(),
             if wave64 { "" } else { " (w32)" }
         ),
         mnemonic: info.name,
@@ -726,7 +805,7 @@ pub fn draws(records: &[[u32; RECORD_WORDS]], ranges: &[(u32, u32)]) -> DrawsFil
         // index is checked against num_records), as RADV's vertex buffers.
         // (With OOB_SELECT 3, raw, num_records counts bytes; the
         // translator and the interpreter disagree there about a dword
-        // that straddles the end: see the README's issue-16 notes.)
+        // that straddles the end: see the README, "Opcode-level differential test".)
         4 | 5 << 3 | 6 << 6 | 7 << 9 | 22 << 12 | 1 << 24 | 1 << 28,
     ];
     let words: Vec<Word32> = records.iter().flatten().map(|&w| Word32(w)).collect();
