@@ -218,7 +218,7 @@ pub fn cos(a: u32, flush: bool) -> u32 {
 /// `v_fract_f32`: `x - floor(x)`, below 1.
 pub fn fract(a: u32, flush: bool) -> u32 {
     let x = inp(a, flush);
-    if x.is_infinite() {
+    if x.is_infinite() || x.is_nan() {
         return QNAN;
     }
     let f = (x - x.floor()).min(f32::from_bits(0x3f7f_ffff));
