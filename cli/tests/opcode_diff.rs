@@ -332,7 +332,7 @@ fn lifts(case: &Case) -> Result<(), String> {
     match translate(&input, trace.as_ref(), &opts) {
         Ok(_) => Ok(()),
         Err(TranslateError::Unsupported(list)) => {
-            let mut reasons: Vec<String> = list.0.iter().map(|u| u.reason.clone()).collect();
+            let mut reasons: Vec<String> = list.0.iter().map(|u| u.construct.to_string()).collect();
             reasons.dedup();
             Err(reasons.join("; "))
         }
