@@ -192,3 +192,38 @@ fn without_checked_there_is_no_feedback_buffer_to_read() {
     let r = run(h, "cube", &draws("cube"), &RunOptions::default());
     assert!(r.draws.iter().all(|d| d.violations.is_none()));
 }
+
+#[test]
+fn a_raw_buffer_dword_that_straddles_num_records_reads_zero_as_in_the_interpreter() {
+    let Some(h) = Harness::shared_or_skip("raw straddle") else {
+        return;
+    };
+    // The cube's vertex buffer as a raw buffer (OOB_SELECT 3) of 319 bytes:
+    // records 0..=8 fit, record 9's last dword (bytes 316..=319) straddles
+    // the limit, and the records after it are out of range.
+    let path = format!("{}/cli/tests/draws/cube.json", root());
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let vb = v["memory"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|b| b["addr"] == "0x800000001000")
+        .expect("the vertex-buffer descriptor");
+    vb["words"][2] = serde_json::json!(319);
+    vb["words"][3] = serde_json::json!("0x3104bfac");
+    let file = DrawsFile::parse(&v.to_string()).unwrap();
+    for shader in ["cube", "cube-legacy-vs"] {
+        let r = run(h, shader, &file, &RunOptions::default());
+        assert!(r.draws.iter().all(|d| d.words > 0), "{shader}");
+        assert_eq!(
+            r.mismatches,
+            0,
+            "{shader}: {:?}",
+            r.draws
+                .iter()
+                .map(|d| &d.first_mismatches)
+                .collect::<Vec<_>>()
+        );
+    }
+}

@@ -407,6 +407,11 @@ pub(crate) enum Kind {
     Ds(DsOp),
     /// EXP.
     Exp,
+    /// An image read (`image_load*`, `image_sample*`, `image_gather4*`,
+    /// `image_get_*`): the texels are not modelled, so the destination
+    /// VGPRs become undefined in the active lanes (an index or address
+    /// built from them is then a finding, never a guess).
+    ImageRead,
     /// Not modelled: the reason.
     Unsupported(&'static str),
 }
@@ -433,7 +438,13 @@ pub(crate) fn kind_of(code: Opcode) -> Kind {
         OpSpace::Vintrp => {
             Kind::Unsupported("parameter interpolation (pixel shaders) not modelled")
         }
-        OpSpace::Mimg => Kind::Unsupported("image instructions not modelled"),
+        OpSpace::Mimg => match code.facts().mem {
+            Some(isa::Memory {
+                kind: isa::MemKind::Load | isa::MemKind::Other,
+                ..
+            }) => Kind::ImageRead,
+            _ => Kind::Unsupported("image stores and atomics are not modelled"),
+        },
         OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
             Kind::Unsupported("flat/global/scratch memory not modelled")
         }

@@ -474,3 +474,39 @@ fn shifts_of_64_bit_values_use_the_low_6_bits_of_the_amount() {
         shifted(|v, n| ((v as i64) >> n) as u64)[1]
     );
 }
+
+#[test]
+fn an_image_read_leaves_its_destination_undefined_and_nothing_else() {
+    // image_sample_lz v[0:3], v[4:5], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D
+    let sample = [0xf09c_0f08, 0x0082_0004, S_ENDPGM];
+    let mut w = wave([1; 4], [2; 4], [3; 4], [0; 4]);
+    for l in 0..4 {
+        w.set_vgpr(4, l, 7);
+        w.set_vgpr(6, l, 9);
+    }
+    run1(&sample, &mut w, &Mem::default()).unwrap();
+    for l in 0..4 {
+        for r in 0..4 {
+            assert!(!w.vgpr(r, l).1, "v{r} lane {l} should be undefined");
+        }
+        assert_eq!(w.vgpr(4, l), (7, true), "the coordinates stay");
+        assert_eq!(w.vgpr(6, l), (9, true), "registers past the texel stay");
+    }
+    // A fetch indexed by a texel is a finding, not a fetch of some record
+    // the interpreter made up.
+    // image_sample_lz v[0:3], …; buffer_load_dword v8, v0, s[0:3], 0 idxen
+    let fetch = [0xf09c_0f08, 0x0082_0004, 0xe030_2000, 0x8000_0800, S_ENDPGM];
+    let mut w = wave([1; 4], [2; 4], [3; 4], [0x1000, 0, 64, 0x1104_bfac]);
+    let obs = run1(&fetch, &mut w, &Mem::default()).unwrap();
+    assert!(obs.fetches.is_empty(), "{:?}", obs.fetches);
+    assert!(!obs.findings.is_empty(), "an undefined index is a finding");
+    // The same fetch with the defined index in v0 is a fetch (the control).
+    let mut w = wave([1; 4], [2; 4], [3; 4], [0x1000, 0, 64, 0x1104_bfac]);
+    let obs = run1(&fetch[2..], &mut w, &Mem::default()).unwrap();
+    assert_eq!(obs.fetches.len(), 4, "{:?}", obs.findings);
+    // An image store is not an image read: still refused.
+    // image_store v[0:3], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+    let store = [0xf020_0f08, 0x0002_0004, S_ENDPGM];
+    let mut w = wave([1; 4], [2; 4], [3; 4], [0; 4]);
+    assert!(run1(&store, &mut w, &Mem::default()).is_err());
+}

@@ -351,8 +351,24 @@ impl Emitter<'_> {
             Bin::FMin => self.glsl2(fl, GlslStd450Op::NMin, a, c)?,
             Bin::FMax => self.glsl2(fl, GlslStd450Op::NMax, a, c)?,
             Bin::Ldexp => {
+                // GLSL.std.450 Ldexp is undefined when the result's exponent
+                // is out of range; the hardware scales exactly. Beyond ±300
+                // every f32 overflows to ±inf or underflows to ±0 anyway, so
+                // clamping the exponent there keeps the hardware's answer
+                // and keeps the host in its defined range.
                 let e = self.as_i32(c)?;
-                self.glsl2(fl, GlslStd450Op::Ldexp, a, e)?
+                let (lo, hi) = (self.const_u32((-300i32) as u32), self.const_u32(300));
+                let (lo, hi) = (self.as_i32(lo)?, self.as_i32(hi)?);
+                let e = self.glsl2(self.t.i32_, GlslStd450Op::SMax, e, lo)?;
+                let e = self.glsl2(self.t.i32_, GlslStd450Op::SMin, e, hi)?;
+                let r = self.glsl2(fl, GlslStd450Op::Ldexp, a, e)?;
+                // ±inf and NaN scale to themselves; a host may compute
+                // ldexp as x · 2^e and give inf · 0 = NaN. (Zeros and
+                // denormals go through Ldexp, which flushes like the rest.)
+                let inf = self.b.is_inf(bl, None, a)?;
+                let nan = self.b.is_nan(bl, None, a)?;
+                let special = self.b.logical_or(bl, None, inf, nan)?;
+                self.b.select(fl, None, special, a, r)?
             }
             Bin::FCmp(FCmp(m)) => self.fcmp(m, a, c)?,
             Bin::BAnd => self.b.logical_and(bl, None, a, c)?,

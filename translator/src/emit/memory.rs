@@ -255,7 +255,14 @@ impl Emitter<'_> {
         let k4 = self.const_u32(4 * a.dword as u32);
         let (lo, hi) = self.add64(base.lo, base.hi, k4)?;
         let ro = self.iadd(base.raw_off, k4)?;
-        let raw_ok = self.b.u_less_than(bl, None, ro, base.nrec)?;
+        // Raw: the whole dword must fit below num_records bytes (a dword
+        // that straddles the limit reads 0, as the interpreter has it):
+        // ro < nrec and nrec − ro ≥ 4, without overflow.
+        let starts = self.b.u_less_than(bl, None, ro, base.nrec)?;
+        let room = self.b.i_sub(self.t.u32_, None, base.nrec, ro)?;
+        let four = self.const_u32(4);
+        let fits = self.b.u_greater_than_equal(bl, None, room, four)?;
+        let raw_ok = self.b.logical_and(bl, None, starts, fits)?;
         let chk = self.b.select(bl, None, base.raw, raw_ok, base.in_range)?;
         let ok = self.b.logical_or(bl, None, base.disabled, chk)?;
         Ok((lo, hi, ok))

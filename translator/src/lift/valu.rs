@@ -489,7 +489,15 @@ impl Lifter<'_> {
                         let lo = self.b.bin(Bin::FMin, a, b);
                         let hi = self.b.bin(Bin::FMax, a, b);
                         let t = self.b.bin(Bin::FMin, hi, c);
-                        self.b.bin(Bin::FMax, lo, t)
+                        let med = self.b.bin(Bin::FMax, lo, t);
+                        // With a NaN operand the hardware's med3 is min3.
+                        let min3 = self.b.bin(Bin::FMin, lo, c);
+                        let na = self.b.un(Un::IsNan, a);
+                        let nb = self.b.un(Un::IsNan, b);
+                        let nc = self.b.un(Un::IsNan, c);
+                        let nab = self.b.bin(Bin::BOr, na, nb);
+                        let any = self.b.bin(Bin::BOr, nab, nc);
+                        self.b.select(any, min3, med)
                     }
                 };
                 as_u32(self, r)
