@@ -265,6 +265,21 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// An f32 denormal as signed zero (exponent field 0: keep the sign bit
+    /// only); every other value as it is.
+    fn flush_f32(&mut self, x: Word) -> Result<Word, EmitError> {
+        let (u, fl, bl) = (self.t.u32_, self.t.f32_, self.t.bool_);
+        let bits = self.b.bitcast(u, None, x)?;
+        let exp_mask = self.const_u32(0x7f80_0000);
+        let sign_mask = self.const_u32(0x8000_0000);
+        let zero = self.const_u32(0);
+        let exp = self.b.bitwise_and(u, None, bits, exp_mask)?;
+        let tiny = self.b.i_equal(bl, None, exp, zero)?;
+        let sign = self.b.bitwise_and(u, None, bits, sign_mask)?;
+        let r = self.b.select(u, None, tiny, sign, bits)?;
+        Ok(self.b.bitcast(fl, None, r)?)
+    }
+
     pub(super) fn bin(&mut self, op: Bin, a: Word, c: Word) -> Result<Word, EmitError> {
         let u = self.t.u32_;
         let fl = self.t.f32_;
@@ -348,8 +363,19 @@ impl Emitter<'_> {
                 r
             }
             // IEEE-mode v_min/v_max return the other operand for a NaN.
-            Bin::FMin => self.glsl2(fl, GlslStd450Op::NMin, a, c)?,
-            Bin::FMax => self.glsl2(fl, GlslStd450Op::NMax, a, c)?,
+            // Their inputs are flushed like every f32 input (RADV's float
+            // mode flushes f32 denormals): beside a NaN the other operand
+            // comes back as it is, so a denormal would survive on a host
+            // that flushes only in arithmetic.
+            Bin::FMin | Bin::FMax => {
+                let (a, c) = (self.flush_f32(a)?, self.flush_f32(c)?);
+                let op = if op == Bin::FMin {
+                    GlslStd450Op::NMin
+                } else {
+                    GlslStd450Op::NMax
+                };
+                self.glsl2(fl, op, a, c)?
+            }
             Bin::Ldexp => {
                 // GLSL.std.450 Ldexp is undefined when the result's exponent
                 // is out of range; the hardware scales exactly. Beyond ±300
