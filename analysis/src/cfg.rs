@@ -12,7 +12,7 @@
 
 use core::fmt;
 use core::ops::Range;
-use isa::{DecodeError, Decoder, Implicit, Instruction, Mode, OpSpace, Opcode, Target};
+use isa::{BranchCond, DecodeError, Decoder, Implicit, Instruction, Mode, OpSpace, Opcode, Target};
 use petgraph::algo::dominators::{self, Dominators};
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::{DfsPostOrder, EdgeRef, IntoNeighbors, NodeIndexable, Visitable};
@@ -312,29 +312,20 @@ fn flow(pc: u32, inst: &Instruction) -> Flow {
         pc as i64 + 4 + simm * 4
     };
     if inst.opcode.space() == OpSpace::Sopp {
-        let op = inst.opcode;
-        let cond = if op == Opcode::S_BRANCH {
-            return Flow::Branch(target());
-        } else if op == Opcode::S_CBRANCH_SCC0 {
-            Cond::Scc0
-        } else if op == Opcode::S_CBRANCH_SCC1 {
-            Cond::Scc1
-        } else if op == Opcode::S_CBRANCH_VCCZ {
-            Cond::Vccz
-        } else if op == Opcode::S_CBRANCH_VCCNZ {
-            Cond::Vccnz
-        } else if op == Opcode::S_CBRANCH_EXECZ {
-            Cond::Execz
-        } else if op == Opcode::S_CBRANCH_EXECNZ {
-            Cond::Execnz
-        } else if op == Opcode::S_CBRANCH_CDBGSYS
-            || op == Opcode::S_CBRANCH_CDBGUSER
-            || op == Opcode::S_CBRANCH_CDBGSYS_OR_USER
-            || op == Opcode::S_CBRANCH_CDBGSYS_AND_USER
-        {
-            Cond::Debug
-        } else {
-            return Flow::Indirect { returns: false };
+        // The condition is isa's fact about the opcode (one table for every
+        // consumer), not a list kept here.
+        let cond = match inst.opcode.facts().flow {
+            Some(isa::Flow::Branch(c)) => match c {
+                BranchCond::Always => return Flow::Branch(target()),
+                BranchCond::Scc0 => Cond::Scc0,
+                BranchCond::Scc1 => Cond::Scc1,
+                BranchCond::Vccz => Cond::Vccz,
+                BranchCond::Vccnz => Cond::Vccnz,
+                BranchCond::Execz => Cond::Execz,
+                BranchCond::Execnz => Cond::Execnz,
+                BranchCond::Debug => Cond::Debug,
+            },
+            _ => return Flow::Indirect { returns: false },
         };
         return Flow::Cond(cond, target());
     }
