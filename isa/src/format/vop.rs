@@ -256,8 +256,9 @@ static VOP3P_TEMPLATES: [Template; tp::VOP3P.len()] = {
 
 /// The source-modifier text before (`[0]`) and after (`[1]`) an operand,
 /// by the low three [`OpMods`] bits (neg, abs, sext) and, in bit 3,
-/// whether the operand is a constant, as [`write_slot`] prints them.
-static MOD_TEXT: [[ChunkBytes; 2]; 16] = {
+/// whether the operand is a constant, as [`write_slot`] prints them (the
+/// DPP/SDWA templates of `vop_ext` use the register entries, 0..8).
+pub(super) static MOD_TEXT: [[ChunkBytes; 2]; 16] = {
     let mut t = [[[0u8; 16]; 2]; 16];
     let mut m = 0;
     while m < 16 {

@@ -130,51 +130,6 @@ const fn concat_name(a: &str, b: &str) -> NameBytes {
     t
 }
 
-/// The source-modifier text before (`[0]`) and after (`[1]`) a register,
-/// by the low three [`OpMods`] bits (neg, abs, sext), as [`write_src`]
-/// prints them for a register.
-static MOD_TEXT: [[ChunkBytes; 2]; 8] = {
-    let mut t = [[[0u8; 16]; 2]; 8];
-    let mut m = 0;
-    while m < 8 {
-        let (neg, abs, sext) = (m & 1 != 0, m & 2 != 0, m & 4 != 0);
-        let mut pre = [0u8; 16];
-        let mut n = 0;
-        if neg {
-            pre[n] = b'-';
-            n += 1;
-        }
-        if sext {
-            let s = b"sext(";
-            let mut k = 0;
-            while k < s.len() {
-                pre[n] = s[k];
-                n += 1;
-                k += 1;
-            }
-        }
-        if abs {
-            pre[n] = b'|';
-            n += 1;
-        }
-        pre[15] = n as u8;
-        let mut post = [0u8; 16];
-        let mut q = 0;
-        if abs {
-            post[q] = b'|';
-            q += 1;
-        }
-        if sext {
-            post[q] = b')';
-            q += 1;
-        }
-        post[15] = q as u8;
-        t[m] = [pre, post];
-        m += 1;
-    }
-    t
-};
-
 /// `" <dpp_ctrl>"` by the 9-bit control value, for the controls gfx10
 /// prints plainly (length 0 for the rest: comments, invalid values).
 static CTRL_TEXT: [NameBytes; 512] = {
@@ -354,7 +309,8 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
         if m == 0 {
             w.chunk(c);
         } else {
-            let m = &MOD_TEXT[m];
+            // A register's entry (bit 3, "a constant", clear).
+            let m = &super::vop::MOD_TEXT[m & 7];
             w.chunk(&m[0]);
             w.chunk(c);
             w.chunk(&m[1]);
