@@ -73,7 +73,8 @@ impl Word {
 }
 
 /// A 64-bit pointer: two traced halves plus a byte offset added to them
-/// (`s_add_u32`/`s_addc_u32` of a constant).
+/// (`s_add_u32`/`s_addc_u32` of a constant), and optionally a byte offset
+/// that depends on a traced word (a descriptor table indexed per draw).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Ptr {
     /// Low 32 bits.
@@ -82,6 +83,47 @@ pub struct Ptr {
     pub hi: Word,
     /// Constant added to the 64-bit value (wrapping).
     pub add: u64,
+    /// A per-draw byte offset added after `add` (bindless-style tables:
+    /// `s_load_dwordx4 s[..], s[table:table+1], sN` with `sN = udM·16`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<TableIndex>,
+}
+
+impl Ptr {
+    /// A pointer without a per-draw offset.
+    pub const fn new(lo: Word, hi: Word, add: u64) -> Ptr {
+        Ptr {
+            lo,
+            hi,
+            add,
+            index: None,
+        }
+    }
+}
+
+/// An affine 32-bit byte offset `(word · scale + offset) mod 2³²`, as the
+/// shader computes it in one SGPR (`s_lshl_b32`, `s_mul_i32`, `s_add_u32` of
+/// constants), zero-extended and added to a 64-bit pointer (the SMEM
+/// `soffset` operand): the pointer's value is
+/// `(hi:lo) + add + zext32(word · scale + offset)`, wrapping at 2⁶⁴ and
+/// truncated to 48 bits like every guest address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct TableIndex {
+    /// The traced word (user data or a table word; never `Const` or
+    /// `Unknown`).
+    pub word: Word,
+    /// The multiplier (mod 2³²).
+    pub scale: u32,
+    /// The constant added (mod 2³²).
+    pub offset: u32,
+}
+
+impl TableIndex {
+    /// The byte offset for the word's value `w`: `(w · scale + offset) mod 2³²`.
+    #[inline]
+    pub const fn eval(self, w: u32) -> u32 {
+        w.wrapping_mul(self.scale).wrapping_add(self.offset)
+    }
 }
 
 /// A vertex-stage id the hardware supplies per lane.
@@ -169,6 +211,14 @@ impl Namer<'_> {
         }
         if p.add != 0 {
             write!(out, "+{:#x}", p.add)?;
+        }
+        if let Some(ix) = p.index {
+            out.write_str("+")?;
+            self.word(ix.word, out)?;
+            write!(out, "*{:#x}", ix.scale)?;
+            if ix.offset != 0 {
+                write!(out, "+{:#x}", ix.offset)?;
+            }
         }
         Ok(())
     }

@@ -10,6 +10,7 @@
 //! Every program runs as an NGG vertex shader, wave64 (RADV's ABI: user
 //! data from s8, vertex id v5, instance id v8, merged_wave_info s3).
 
+use analysis::source::Word;
 use analysis::trace::{trace_code, Descriptor, LdsClass, LdsContract, ShaderTrace, TraceConfig};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -575,4 +576,23 @@ fn constant_data_reached_through_s_getpc_is_traced_and_keeps_the_trace_complete(
 fn a_code_address_changed_by_anything_but_an_add_is_untraced_and_unbinds_the_shader() {
     let r = assert_unbound("code_constants_clobbered", "ud12..ud15");
     assert!(r.contains("may go through any descriptor"), "{r}");
+}
+
+#[test]
+fn a_descriptor_at_a_user_data_dependent_table_offset_is_traced_as_a_table_index() {
+    // s_lshl_b32 s22, ud3, 4 + s_load_dwordx4 .., s[ud2 table], s22
+    // offset:0x10: the table pointer carries the per-draw offset ud3·16.
+    assert_bound("table_index", "table(ud2+ud3*0x10)+0x10", "vertex_id + ud5");
+    let t = trace("table_index");
+    assert!(t.notes.is_empty(), "{:?}", t.notes);
+    let p = t.pointers.iter().find(|p| p.index.is_some()).expect("indexed");
+    let ix = p.index.unwrap();
+    assert_eq!((ix.word, ix.scale, ix.offset), (Word::ud(3), 16, 0));
+    // The trace JSON names it (`index` on the pointer).
+    let json = serde_json::to_value(p).unwrap();
+    assert_eq!(
+        json["index"],
+        serde_json::json!({"word": {"kind": "user_data", "k": 3}, "scale": 16, "offset": 0}),
+        "{json}"
+    );
 }

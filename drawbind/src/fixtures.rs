@@ -50,6 +50,7 @@ pub fn radv_table(k: u8) -> Ptr {
         lo: Word::ud(k),
         hi: Word::konst(ADDRESS32_HI),
         add: 0,
+        index: None,
     }
 }
 

@@ -318,6 +318,11 @@ pub enum WordRole {
         /// The descriptor.
         desc: DescId,
     },
+    /// The word of a traced pointer's per-draw table index.
+    TableIndex {
+        /// The pointer.
+        ptr: PtrId,
+    },
     /// A half of a traced pointer.
     Pointer {
         /// The pointer.
@@ -335,6 +340,9 @@ impl fmt::Display for WordRole {
             }
             WordRole::AddedWord { desc } => {
                 write!(f, "the added index word of descriptor {}", desc.0)
+            }
+            WordRole::TableIndex { ptr } => {
+                write!(f, "the table index word of pointer {}", ptr.0)
             }
             WordRole::Pointer { ptr, high } => write!(
                 f,
@@ -411,6 +419,13 @@ pub enum PlanError {
         /// The high half.
         high: bool,
     },
+    /// A pointer's per-draw table index names a word the plan cannot
+    /// evaluate.
+    #[error("the table index of pointer {} is not a word the plan evaluates", ptr.0)]
+    UnknownTableIndex {
+        /// The pointer.
+        ptr: PtrId,
+    },
     /// A pointer loaded through itself.
     #[error("pointer {} is loaded through itself", ptr.0)]
     PointerCycle {
@@ -456,6 +471,9 @@ struct PtrPlan {
     lo: Step,
     hi: Step,
     add: u64,
+    /// A per-draw table index: its word and the affine map
+    /// ([`analysis::source::TableIndex`]).
+    index: Option<(Step, analysis::source::TableIndex)>,
 }
 
 /// Static facts about one access, for the OOB_SELECT 0 reach.
@@ -624,6 +642,14 @@ impl PtrOrder<'_> {
             ptr: id,
             high: true,
         })?;
+        let index = match p.index {
+            None => None,
+            Some(ix) => Some((
+                self.word(ix.word)?
+                    .ok_or(PlanError::UnknownTableIndex { ptr: id })?,
+                ix,
+            )),
+        };
         self.visiting[i] = false;
         if self.out.len() >= MAX_POINTERS {
             return Err(PlanError::TooManyPointers {
@@ -636,6 +662,7 @@ impl PtrOrder<'_> {
             lo,
             hi,
             add: p.add,
+            index,
         });
         self.slot[i] = Some(s);
         Ok(s)
@@ -878,6 +905,9 @@ impl BindPlan {
         for p in &mut self.ptrs {
             p.lo = p.lo.at_code(code);
             p.hi = p.hi.at_code(code);
+            if let Some((w, _)) = &mut p.index {
+                *w = w.at_code(code);
+            }
         }
         for d in &mut self.descs {
             for w in &mut d.words {
@@ -891,7 +921,9 @@ impl BindPlan {
     /// [`BindPlan::with_code_address`].
     pub fn needs_code_address(&self) -> bool {
         let code = |s: &Step| matches!(s, Step::Code { .. });
-        self.ptrs.iter().any(|p| code(&p.lo) || code(&p.hi))
+        self.ptrs
+            .iter()
+            .any(|p| code(&p.lo) || code(&p.hi) || p.index.is_some_and(|(w, _)| code(&w)))
             || self
                 .descs
                 .iter()
@@ -987,8 +1019,19 @@ impl BindPlan {
                     high: true,
                 },
             )?;
+            let mut value = word::pointer(lo, hi, p.add);
+            if let Some((w, ix)) = p.index {
+                let w = resolve(
+                    w,
+                    &ptrs,
+                    user_data,
+                    memory,
+                    WordRole::TableIndex { ptr: p.id },
+                )?;
+                value = word::indexed_pointer(value, ix, w);
+            }
             if let Some(slot) = ptrs.get_mut(i) {
-                *slot = word::pointer(lo, hi, p.add);
+                *slot = value;
             }
         }
         let ids = draw.map(|d| DrawIds::of(d, &self.faults));

@@ -48,6 +48,16 @@ pub const fn pointer(lo: u32, hi: u32, add: u64) -> u64 {
     (((hi as u64) << 32) | lo as u64).wrapping_add(add)
 }
 
+/// A traced pointer with a per-draw table index
+/// ([`analysis::source::Ptr::index`]): [`pointer()`] plus the index's byte
+/// offset `(w · scale + offset) mod 2³²` for the index word's value `w`,
+/// zero-extended (the SMEM `soffset` is an unsigned 32-bit SGPR), wrapping
+/// at 2⁶⁴ like the rest of the sum.
+#[inline]
+pub const fn indexed_pointer(ptr: u64, index: analysis::source::TableIndex, w: u32) -> u64 {
+    ptr.wrapping_add(index.eval(w) as u64)
+}
+
 /// A half of a code address ([`Word::Code`]): `code_addr + offset`, its high
 /// 32 bits when `hi`, else its low 32 bits.
 #[inline]
@@ -154,8 +164,11 @@ impl<M: GuestMemory + ?Sized> Eval<'_, M> {
                 let p = self.trace.pointers.get(table.0 as usize)?;
                 let lo = self.word(p.lo, depth + 1)?;
                 let hi = self.word(p.hi, depth + 1)?;
-                self.memory
-                    .read_u32(dword_address(pointer(lo, hi, p.add), byte_offset))
+                let mut ptr = pointer(lo, hi, p.add);
+                if let Some(ix) = p.index {
+                    ptr = indexed_pointer(ptr, ix, self.word(ix.word, depth + 1)?);
+                }
+                self.memory.read_u32(dword_address(ptr, byte_offset))
             }
             Word::BufferWord { desc, byte_offset } => {
                 if depth >= MAX_DEPTH {
@@ -198,6 +211,7 @@ mod tests {
             lo: Word::UserData { k: 0 },
             hi: Word::UserData { k: 1 },
             add: 0x10,
+            index: None,
         });
         let words = [0, 4, 8, 12].map(|o| Word::TableWord {
             table: PtrId(0),
@@ -301,6 +315,7 @@ mod tests {
             lo: me,
             hi: Word::Const { value: 0 },
             add: 0,
+            index: None,
         });
         let mut m = SparseMemory::new();
         m.write_words(0, &[0]);

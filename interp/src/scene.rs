@@ -280,7 +280,22 @@ impl Layout {
                 0
             }
         };
-        let addr = (((hi as u64) << 32) | lo as u64).wrapping_add(p.add) & ADDR_MASK;
+        let mut addr = (((hi as u64) << 32) | lo as u64).wrapping_add(p.add);
+        if let Some(ix) = p.index {
+            // A per-draw table index: give its word a small value (slot 3)
+            // unless it has one, and place the table where it then points.
+            let w = match self.value(ix.word) {
+                Some(v) => v,
+                None => {
+                    if !self.assign(ix.word, 3) {
+                        return false;
+                    }
+                    3
+                }
+            };
+            addr = addr.wrapping_add(ix.eval(w) as u64);
+        }
+        let addr = addr & ADDR_MASK;
         self.ptr_addr[i] = Some(addr);
         true
     }

@@ -17,7 +17,7 @@
 //! descendants, so a fact always refers to the newest mask of its state and
 //! the parent relation holds between newest masks on every path.
 
-use crate::source::{Id, Word};
+use crate::source::{Id, TableIndex, Word};
 
 /// An exec state (see the module docs).
 pub(crate) type StateId = u32;
@@ -404,6 +404,10 @@ pub(crate) enum SVal {
     AddHi {
         ptr: u16,
     },
+    /// `(word · scale + offset) mod 2³²` of a traced word (a table index
+    /// in bytes, see [`TableIndex`]); never with scale 1 and offset 0
+    /// (that is `W(word)`).
+    Lin(TableIndex),
 }
 
 impl SVal {
@@ -428,6 +432,7 @@ impl SVal {
                 matches!(other, SVal::Sub { state: s, hi: h } if state == s && hi == h)
             }
             SVal::N(x) => matches!(other, SVal::N(y) if x == y),
+            SVal::Lin(x) => matches!(other, SVal::Lin(y) if x == y),
         }
     }
     #[inline]
@@ -465,6 +470,37 @@ impl SVal {
         match *self {
             SVal::Snap { state, hi } | SVal::Sub { state, hi } => Some((state, hi)),
             _ => None,
+        }
+    }
+    /// The value as an affine function of one traced word the bind plan
+    /// evaluates (user data or a table word): `W(w)` is `w · 1 + 0`.
+    #[inline]
+    pub(crate) fn as_lin(&self) -> Option<TableIndex> {
+        match *self {
+            SVal::W(w @ (Word::UserData { .. } | Word::TableWord { .. })) => Some(TableIndex {
+                word: w,
+                scale: 1,
+                offset: 0,
+            }),
+            SVal::AddLo {
+                base: w @ (Word::UserData { .. } | Word::TableWord { .. }),
+                add,
+            } => Some(TableIndex {
+                word: w,
+                scale: 1,
+                offset: add,
+            }),
+            SVal::Lin(ix) => Some(ix),
+            _ => None,
+        }
+    }
+    /// An affine value, as the plain word when it is one.
+    #[inline]
+    pub(crate) fn lin(ix: TableIndex) -> SVal {
+        if ix.scale == 1 && ix.offset == 0 {
+            SVal::W(ix.word)
+        } else {
+            SVal::Lin(ix)
         }
     }
     #[inline]

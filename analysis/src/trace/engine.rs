@@ -3,7 +3,7 @@
 use super::domain::*;
 use super::rules::{Rule, Rules};
 use crate::cfg::{Cfg, Program};
-use crate::source::{Id, Ptr, PtrId, Word};
+use crate::source::{Id, Ptr, PtrId, TableIndex, Word};
 use crate::trace::{AccessKind, DescId};
 use isa::family::buf::{self, BufKind};
 use isa::family::smem::SmemAddress;
@@ -49,6 +49,10 @@ pub struct TraceFaults {
     /// exactly stores: later writes of other values, unplaced writes and
     /// partial overlaps are ignored.
     pub lds_first_write_wins: bool,
+    /// A scalar load at a per-draw offset (`soffset` = a traced word times
+    /// a constant) reads the table at the immediate offset alone: the
+    /// table index is dropped.
+    pub ignore_table_index: bool,
 }
 
 /// Options of [`crate::trace::trace_with`].
@@ -895,11 +899,7 @@ impl<'a> Engine<'a> {
         let lo = self.sread(st, op, 0, 2);
         let hi = self.sread(st, op, 1, 2);
         match (lo, hi) {
-            (SVal::W(l), SVal::W(h)) => self.ptrs.intern(Ptr {
-                lo: l,
-                hi: h,
-                add: 0,
-            }),
+            (SVal::W(l), SVal::W(h)) => self.ptrs.intern(Ptr::new(l, h, 0)),
             (SVal::AddLo { base, add }, SVal::AddHi { ptr }) => {
                 let p = *self.ptrs.items.get(ptr as usize)?;
                 (p.lo == base && p.add as u32 == add).then_some(ptr)
@@ -1090,11 +1090,21 @@ impl<'a> Engine<'a> {
                 }
             }
             Rule::SLshl => {
-                let x = self.sread(st, &src(1), 0, 1).as_num();
-                if let (Some(x), Some(k)) = (x, self.sread(st, &src(2), 0, 1).as_const()) {
+                let xv = self.sread(st, &src(1), 0, 1);
+                let k = self.sread(st, &src(2), 0, 1).as_const();
+                if let (Some(x), Some(k)) = (xv.as_num(), k) {
                     if let Some(n) = x.mul(Num::konst(1 << (k & 31))) {
                         vals[0] = SVal::num(n);
                     }
+                } else if let (Some(ix), Some(k)) = (xv.as_lin(), k) {
+                    // A table index in bytes: exact mod 2³² (a shift is a
+                    // product by 2^k, which wraps like the hardware's).
+                    let m = 1u32 << (k & 31);
+                    vals[0] = SVal::lin(TableIndex {
+                        word: ix.word,
+                        scale: ix.scale.wrapping_mul(m),
+                        offset: ix.offset.wrapping_mul(m),
+                    });
                 }
             }
             Rule::DsRead => vgpr_done = self.lds_read(st, inst, pc),
@@ -1683,11 +1693,7 @@ impl<'a> Engine<'a> {
                     }
                     _ => return SVal::Unknown,
                 };
-                let p = Ptr {
-                    lo: base,
-                    hi: w,
-                    add: add as u64 | ((c as u64) << 32),
-                };
+                let p = Ptr::new(base, w, add as u64 | ((c as u64) << 32));
                 match self.ptrs.intern(p) {
                     Some(ptr) => SVal::AddHi { ptr },
                     None => SVal::Unknown,
@@ -2069,8 +2075,10 @@ impl<'a> Engine<'a> {
             Operand::Reg { count, .. } => count as usize,
             _ => return None,
         };
-        let off = self.smem_offset(st, &a)?;
-        let p = self.pointer(st, &a.base)?;
+        let (off, p) = match self.smem_offset(st, &a) {
+            Some(off) => (off, self.pointer(st, &a.base)?),
+            None => self.indexed_table(st, &a)?,
+        };
         for (i, v) in vals.iter_mut().enumerate().take(n.min(16)) {
             *v = SVal::W(Word::TableWord {
                 table: PtrId(p),
@@ -2078,6 +2086,31 @@ impl<'a> Engine<'a> {
             });
         }
         Some(())
+    }
+
+    /// A scalar load whose `soffset` is a traced word times a constant plus
+    /// a constant ([`TableIndex`]): the table pointer with that per-draw
+    /// offset (interned), and the immediate offset. `None` when the base
+    /// is not a traced pointer without an index, the immediate offset is
+    /// negative, or the soffset is not affine in a word the plan evaluates.
+    fn indexed_table(&mut self, st: &State, a: &SmemAddress) -> Option<(u32, u16)> {
+        let so = a.soffset.as_ref()?;
+        let ix = self.sread(st, so, 0, 1).as_lin()?;
+        let imm = u32::try_from(a.offset).ok()?;
+        let base = self.pointer(st, &a.base)?;
+        let p = *self.ptrs.items.get(base as usize)?;
+        if p.index.is_some() {
+            return None;
+        }
+        if self.faults.ignore_table_index {
+            // The broken rule: the per-draw offset is dropped.
+            return Some((imm, base));
+        }
+        let id = self.ptrs.intern(Ptr {
+            index: Some(ix),
+            ..p
+        })?;
+        Some((imm, id))
     }
 
     fn sbufload(&mut self, st: &State, inst: &Instruction, li: usize, vals: &mut [SVal; 16]) {
@@ -2477,6 +2510,14 @@ fn add_lo(a: SVal, b: SVal) -> (SVal, Scc) {
                 )
             }
         }
+        // A table index plus a constant (mod 2³², as the hardware adds).
+        (SVal::Lin(ix), k) | (k, SVal::Lin(ix)) if k.as_const().is_some() => (
+            SVal::lin(TableIndex {
+                offset: ix.offset.wrapping_add(k.as_const().unwrap_or(0)),
+                ..ix
+            }),
+            Scc::Unknown,
+        ),
         _ => (SVal::Unknown, Scc::Unknown),
     }
 }

@@ -5,7 +5,7 @@ use super::domain::{VVal, Why, WhyKind};
 use super::engine::{IdxRead, Outcome, Rec, TraceConfig};
 use super::rules::{named_store, Rule};
 use crate::cfg::{Cfg, Program};
-use crate::source::{Id, IndexSource, Namer, Ptr, PtrId, Word};
+use crate::source::{Id, IndexSource, Namer, Ptr, PtrId, TableIndex, Word};
 use crate::trace::{
     AccessKind, BufferAccess, DescId, Descriptor, IndexBound, IndexUnknown, LdsContract,
     ShaderTrace, Unbound,
@@ -53,6 +53,10 @@ impl Remap<'_> {
             lo: self.word(src.lo),
             hi: self.word(src.hi),
             add: src.add,
+            index: src.index.map(|ix| TableIndex {
+                word: self.word(ix.word),
+                ..ix
+            }),
         };
         let id = u16::try_from(self.pointers.len()).ok()?;
         self.pointers.push(ptr);

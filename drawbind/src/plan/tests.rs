@@ -836,6 +836,7 @@ fn malformed_traces_are_plan_errors() {
         },
         hi: Word::konst(0),
         add: 0,
+        index: None,
     };
     assert_eq!(
         BindPlan::new(&t, Stage::Ngg).unwrap_err(),
@@ -860,6 +861,7 @@ fn a_pointer_loaded_from_a_table_is_resolved_first() {
         },
         hi: Word::konst(0x8000),
         add: 0x10,
+        index: None,
     });
     t.descriptors[0].words = table_words(PtrId(1), 0);
     let mut memory = SparseMemory::new();
