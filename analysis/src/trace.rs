@@ -68,6 +68,15 @@ pub struct BufferAccess {
     pub soffset: Word,
     /// Bytes accessed per lane (per record, starting at the offset).
     pub bytes: u32,
+    /// When `descriptor` is `None` but the descriptor's base words (0 and
+    /// 1) are traced: those two words. Such an access does not make the
+    /// trace incomplete; it may alias only a descriptor whose base (at run
+    /// time) equals the base these words give, and a consumer that narrows
+    /// must keep the baseline for such a descriptor on such a draw
+    /// (`drawbind::BindPlan` does: `Reason::UntracedAlias`). Without it an
+    /// untraced access unbinds every descriptor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub untraced_base: Option<[Word; 2]>,
 }
 
 /// A set of LDS dword cells: the 4 bytes at every byte address

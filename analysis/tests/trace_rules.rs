@@ -596,3 +596,31 @@ fn a_descriptor_at_a_user_data_dependent_table_offset_is_traced_as_a_table_index
         "{json}"
     );
 }
+
+#[test]
+fn an_untraced_access_with_traced_base_words_leaves_the_other_bounds() {
+    // Word 2 of the second descriptor is an s_min_u32 (no rule): the access
+    // is untraced, but its base words are ud8/ud9, so the trace stays
+    // complete and names them.
+    assert_bound("untraced_alias", "ud12..ud15", "vertex_id + ud5");
+    let t = trace("untraced_alias");
+    assert!(t.notes.is_empty(), "{:?}", t.notes);
+    let a = t
+        .accesses
+        .iter()
+        .find(|a| a.descriptor.is_none())
+        .expect("an untraced access");
+    assert_eq!(a.untraced_base, Some([Word::ud(8), Word::ud(9)]));
+}
+
+#[test]
+fn an_untraced_access_whose_base_is_untraced_still_unbinds_everything() {
+    // code_constants_clobbered: the code address is changed by an
+    // instruction without a rule, so the base itself is unknown.
+    let t = trace("code_constants_clobbered");
+    assert!(t
+        .accesses
+        .iter()
+        .all(|a| a.descriptor.is_some() || a.untraced_base.is_none()));
+    assert_unbound("code_constants_clobbered", "ud12..ud15");
+}

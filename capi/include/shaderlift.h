@@ -105,6 +105,9 @@ typedef enum shaderlift_reason {
   // The index goes through LDS and the plan was not told that the caller
   // initialises the LDS cells (`shaderlift_plan_set_honour_lds_init`).
   SHADERLIFT_REASON_LDS_CONTRACT,
+  // An access whose descriptor is not traced has this descriptor's base
+  // on this draw (or a base that cannot be evaluated).
+  SHADERLIFT_REASON_UNTRACED_ALIAS,
 } shaderlift_reason;
 
 // `shaderlift_draw::kind`.

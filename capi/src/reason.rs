@@ -50,10 +50,13 @@ pub enum shaderlift_reason {
     /// The index goes through LDS and the plan was not told that the caller
     /// initialises the LDS cells (`shaderlift_plan_set_honour_lds_init`).
     LdsContract,
+    /// An access whose descriptor is not traced has this descriptor's base
+    /// on this draw (or a base that cannot be evaluated).
+    UntracedAlias,
 }
 
 /// Every reason with its text, in code order (the code is the position).
-pub(crate) const REASONS: [(Reason, &CStr); 19] = [
+pub(crate) const REASONS: [(Reason, &CStr); 20] = [
     (Reason::Narrowed, c"narrowed"),
     (Reason::Capped, c"capped"),
     (Reason::BaselineRules, c"baseline-rules"),
@@ -73,6 +76,7 @@ pub(crate) const REASONS: [(Reason, &CStr); 19] = [
     (Reason::IndexedDraw, c"indexed-draw"),
     (Reason::Wrap, c"wrap"),
     (Reason::LdsContract, c"lds-contract"),
+    (Reason::UntracedAlias, c"untraced-alias"),
 ];
 
 impl From<Reason> for shaderlift_reason {
@@ -101,6 +105,7 @@ impl From<Reason> for shaderlift_reason {
             Reason::IndexedDraw => C::IndexedDraw,
             Reason::Wrap => C::Wrap,
             Reason::LdsContract => C::LdsContract,
+            Reason::UntracedAlias => C::UntracedAlias,
         }
     }
 }

@@ -40,6 +40,7 @@ pub fn idxen_load(
         imm_offset,
         soffset: Word::konst(0),
         bytes,
+        untraced_base: None,
     }
 }
 

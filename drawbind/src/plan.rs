@@ -98,6 +98,10 @@ pub(crate) use faults::BindFaults;
 /// The most pointers a plan can resolve per draw (they live on the stack).
 pub const MAX_POINTERS: usize = 16;
 
+/// The most untraced-access bases a plan evaluates per draw (they live on
+/// the stack); with more, no descriptor is narrowed.
+pub const MAX_ALIASES: usize = 8;
+
 /// One draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -205,6 +209,11 @@ pub enum Reason {
     /// and the caller has not declared that it initialises the contract's
     /// LDS cells ([`BindPlan::honour_lds_init`]).
     LdsContract,
+    /// An access whose descriptor is not traced has, on this draw, the
+    /// same base as this descriptor
+    /// ([`analysis::trace::BufferAccess::untraced_base`]), or such a base
+    /// cannot be evaluated: it may fetch this buffer with any index.
+    UntracedAlias,
 }
 
 impl Reason {
@@ -230,6 +239,7 @@ impl Reason {
             Reason::IndexedDraw => "indexed-draw",
             Reason::Wrap => "wrap",
             Reason::LdsContract => "lds-contract",
+            Reason::UntracedAlias => "untraced-alias",
         }
     }
 }
@@ -318,6 +328,14 @@ pub enum WordRole {
         /// The descriptor.
         desc: DescId,
     },
+    /// Base word `word` (0 or 1) of the `n`th untraced access with a traced
+    /// base.
+    UntracedBase {
+        /// Which untraced base.
+        n: u8,
+        /// Which dword.
+        word: u8,
+    },
     /// The word of a traced pointer's per-draw table index.
     TableIndex {
         /// The pointer.
@@ -340,6 +358,9 @@ impl fmt::Display for WordRole {
             }
             WordRole::AddedWord { desc } => {
                 write!(f, "the added index word of descriptor {}", desc.0)
+            }
+            WordRole::UntracedBase { n, word } => {
+                write!(f, "word {word} of untraced access base {n}")
             }
             WordRole::TableIndex { ptr } => {
                 write!(f, "the table index word of pointer {}", ptr.0)
@@ -524,6 +545,12 @@ pub struct BindPlan {
     faults: BindFaults,
     /// The caller initialises the LDS cells of the trace's contracts.
     honour_lds: bool,
+    /// The base words (0 and 1) of the accesses whose descriptor is not
+    /// traced ([`analysis::trace::BufferAccess::untraced_base`]).
+    aliases: Vec<[Step; 2]>,
+    /// Some untraced access's base cannot be evaluated (or there are more
+    /// than [`MAX_ALIASES`]): no descriptor is narrowed.
+    alias_any: bool,
 }
 
 /// One descriptor of a plan, as [`BindPlan::entries`] lists them.
@@ -829,6 +856,34 @@ impl BindPlan {
                 access_count: accesses.len() as u32 - first_access,
             });
         }
+        // Untraced accesses with traced base words; one with an untraced
+        // base word (or a pointer problem) means the trace was incomplete
+        // and nothing is narrowed anyway, so it is dropped here.
+        let mut aliases: Vec<[Step; 2]> = Vec::new();
+        let mut alias_any = false;
+        for a in trace.accesses.iter().filter(|a| a.descriptor.is_none()) {
+            let Some([lo, hi]) = a.untraced_base else {
+                continue;
+            };
+            let mut probe = PtrOrder {
+                table: order.table,
+                slot: order.slot.clone(),
+                visiting: order.visiting.clone(),
+                out: order.out.clone(),
+            };
+            let pair = match (probe.word(lo), probe.word(hi)) {
+                (Ok(Some(l)), Ok(Some(h))) => [l, h],
+                // Cannot be evaluated: every descriptor keeps the baseline.
+                _ => {
+                    alias_any = true;
+                    continue;
+                }
+            };
+            order = probe;
+            if !aliases.contains(&pair) {
+                aliases.push(pair);
+            }
+        }
         Ok(BindPlan {
             stage,
             ptrs: order.out,
@@ -836,6 +891,8 @@ impl BindPlan {
             accesses,
             faults: BindFaults::default(),
             honour_lds: false,
+            alias_any: alias_any || aliases.len() > MAX_ALIASES,
+            aliases,
         })
     }
 
@@ -914,6 +971,11 @@ impl BindPlan {
                 *w = w.at_code(code);
             }
             d.plus = d.plus.at_code(code);
+        }
+        for a in &mut self.aliases {
+            for w in a.iter_mut() {
+                *w = w.at_code(code);
+            }
         }
     }
 
@@ -1035,6 +1097,28 @@ impl BindPlan {
             }
         }
         let ids = draw.map(|d| DrawIds::of(d, &self.faults));
+        // The bases untraced accesses use on this draw (`None`: one of them
+        // cannot be evaluated, so none of the descriptors is narrowed).
+        let mut alias_bases = [0u64; MAX_ALIASES];
+        let aliases = if self.alias_any {
+            None
+        } else {
+            let mut ok = true;
+            for (n, (a, slot)) in self.aliases.iter().zip(alias_bases.iter_mut()).enumerate() {
+                let role = |word| WordRole::UntracedBase {
+                    n: n as u8,
+                    word,
+                };
+                match (
+                    resolve(a[0], &ptrs, user_data, memory, role(0)),
+                    resolve(a[1], &ptrs, user_data, memory, role(1)),
+                ) {
+                    (Ok(lo), Ok(hi)) => *slot = VSharp::decode([lo, hi, 0, 0]).base,
+                    _ => ok = false,
+                }
+            }
+            ok.then_some(&alias_bases[..self.aliases.len()])
+        };
         for (d, o) in self.descs.iter().zip(out.iter_mut()) {
             let mut w = [0u32; 4];
             let whole = match d.table4 {
@@ -1074,15 +1158,33 @@ impl BindPlan {
                         reason: Reason::BaselineRules,
                     }
                 }
-                Some(ids) => self.decide(d, &v, ids, |s| {
-                    resolve(
-                        s,
-                        &ptrs,
-                        user_data,
-                        memory,
-                        WordRole::AddedWord { desc: d.id },
-                    )
-                })?,
+                Some(ids) => {
+                    let r = self.decide(d, &v, ids, |s| {
+                        resolve(
+                            s,
+                            &ptrs,
+                            user_data,
+                            memory,
+                            WordRole::AddedWord { desc: d.id },
+                        )
+                    })?;
+                    let aliased = match aliases {
+                        None => true,
+                        Some(bases) => bases.contains(&v.base),
+                    };
+                    if r.narrowed && aliased && !self.faults.ignore_untraced_alias {
+                        let (size, _) = self.baseline(d, &v);
+                        BindRange {
+                            descriptor: d.id,
+                            base: v.base,
+                            size,
+                            narrowed: false,
+                            reason: Reason::UntracedAlias,
+                        }
+                    } else {
+                        r
+                    }
+                }
             };
         }
         Ok(n)

@@ -160,6 +160,22 @@ pub fn check_draw(run: &DrawRun, trace: &ShaderTrace, bindings: &[Binding]) -> D
     for f in &run.obs.fetches {
         let Some(Some(d)) = desc_of.get(&f.pc).copied() else {
             out.untraced += 1;
+            // An untraced access through a buffer a narrowed binding names
+            // (the same base) must stay inside that binding: the emulator
+            // may serve it from that binding's copy.
+            let base = Vsharp::decode(f.descriptor).base;
+            for b in bindings.iter().filter(|b| b.narrowed && b.base == base) {
+                if f.addr < b.base || f.addr + f.len as u64 > b.end() {
+                    out.violations.push(violation(
+                        run,
+                        ViolationKind::OutsideRange,
+                        b.descriptor,
+                        source(b.descriptor),
+                        [b.base, b.end()],
+                        f,
+                    ));
+                }
+            }
             continue;
         };
         let e = stats.entry(d).or_insert((u64::MAX, 0, 0, 0, None));

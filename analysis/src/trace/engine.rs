@@ -53,6 +53,10 @@ pub struct TraceFaults {
     /// a constant) reads the table at the immediate offset alone: the
     /// table index is dropped.
     pub ignore_table_index: bool,
+    /// An access whose descriptor is not traced neither makes the trace
+    /// incomplete nor names its base words: the other descriptors keep
+    /// their bounds whatever it may alias.
+    pub untraced_unbinds_nothing: bool,
 }
 
 /// Options of [`crate::trace::trace_with`].
@@ -100,6 +104,9 @@ pub(crate) struct Rec {
     pub imm_offset: u32,
     pub soffset: Word,
     pub bytes: u32,
+    /// With `desc: None`: the descriptor's base words (0 and 1) as far as
+    /// they are traced.
+    pub base_words: [Word; 2],
 }
 
 /// A value table with stable small ids. Shaders have a handful of
@@ -2122,6 +2129,13 @@ impl<'a> Engine<'a> {
             _ => return,
         };
         let desc = self.descriptor(st, &a.base);
+        let base_words = match (desc, a.base) {
+            (None, Operand::Reg { count: 4, .. }) => [
+                self.sread(st, &a.base, 0, 4).as_word(),
+                self.sread(st, &a.base, 1, 4).as_word(),
+            ],
+            _ => [Word::Unknown; 2],
+        };
         let soffset = match &a.soffset {
             None => Word::konst(0),
             Some(so) => self.sread(st, so, 0, 1).as_word(),
@@ -2137,6 +2151,7 @@ impl<'a> Engine<'a> {
                 imm_offset: a.offset as u32,
                 soffset,
                 bytes: 4 * n as u32,
+                base_words,
             },
         );
         let (Some(d), Some(off)) = (desc, self.smem_offset(st, &a)) else {
@@ -2180,6 +2195,13 @@ impl<'a> Engine<'a> {
             return;
         };
         let desc = self.descriptor(st, &rsrc.op);
+        let base_words = match (desc, rsrc.op) {
+            (None, Operand::Reg { count: 4, .. }) => [
+                self.sread(st, &rsrc.op, 0, 4).as_word(),
+                self.sread(st, &rsrc.op, 1, 4).as_word(),
+            ],
+            _ => [Word::Unknown; 2],
+        };
         let index = if m.idxen {
             match self.vread(st, &vaddr.op, pc) {
                 Some(v) => IdxRead::Val(v),
@@ -2205,6 +2227,7 @@ impl<'a> Engine<'a> {
                 imm_offset: m.offset as u32,
                 soffset,
                 bytes: acc.bytes.unwrap_or(acc.max_bytes),
+                base_words,
             },
         );
     }

@@ -342,11 +342,23 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
                 (Some(s), note)
             }
         };
+        let mut untraced_base = None;
         if let Some(d) = desc {
             remap.descriptors[d as usize].accesses.push(line.pc);
             uses.push((d, line.pc, read, through_lds));
-        } else if reached && untraced.is_none() && rec.index != IdxRead::NoLanes {
-            untraced = Some(line.pc);
+        } else if reached && rec.index != IdxRead::NoLanes {
+            // The rule of ARCHITECTURE.md ("untraced accesses"): with its
+            // base words traced, the access can only alias a descriptor
+            // whose base equals that base, which the bind plan checks per
+            // draw; otherwise it may go through any descriptor.
+            let base = rec.base_words.map(|w| remap.word(w));
+            if base.iter().all(|w| w.is_known()) && !out.faults.untraced_unbinds_nothing {
+                untraced_base = Some(base);
+            } else if out.faults.untraced_unbinds_nothing {
+                // The broken rule: an untraced access is ignored.
+            } else if untraced.is_none() {
+                untraced = Some(line.pc);
+            }
         }
         accesses.push(BufferAccess {
             pc: line.pc,
@@ -361,6 +373,7 @@ pub(crate) fn build(prog: &Program, cfg: &Cfg, conf: &TraceConfig, out: Outcome)
             imm_offset: rec.imm_offset,
             soffset: remap.word(rec.soffset),
             bytes: rec.bytes,
+            untraced_base,
         });
     }
     let mut trace = ShaderTrace {
@@ -484,6 +497,7 @@ fn unreached_access(inst: &isa::Instruction, r: Rule) -> Option<Rec> {
                 imm_offset: m.offset as u32,
                 soffset: Word::Unknown,
                 bytes: acc.bytes.unwrap_or(acc.max_bytes),
+                base_words: [Word::Unknown; 2],
             })
         }
         Rule::SBufLoad => {
@@ -504,6 +518,7 @@ fn unreached_access(inst: &isa::Instruction, r: Rule) -> Option<Rec> {
                 imm_offset: off,
                 soffset: Word::Unknown,
                 bytes: 4 * n,
+                base_words: [Word::Unknown; 2],
             })
         }
         _ => None,

@@ -28,6 +28,9 @@ pub struct BindFaults {
     /// [`BindFaults::scan_input`]: skip the format's all-ones value as a
     /// restart index even when the draw has restart off.
     pub restart_always: bool,
+    /// Narrow a descriptor even when an untraced access has its base on
+    /// this draw ([`crate::Reason::UntracedAlias`] is never given).
+    pub ignore_untraced_alias: bool,
 }
 
 impl BindFaults {
