@@ -34,7 +34,7 @@
 //! - pcs are byte offsets into the code.
 
 use crate::cfg::{Cfg, Program};
-use crate::source::IndexSource;
+use crate::source::{IndexSource, Word};
 use crate::trace::{AccessKind, IndexBound, LdsContract, ShaderTrace};
 use core::fmt::Write as _;
 use serde_json::{json, Value};
@@ -98,14 +98,26 @@ pub fn trace_json(t: &ShaderTrace) -> Value {
         .descriptors
         .iter()
         .map(|d| {
-            json!({
+            let mut v = json!({
                 "id": d.id.0,
                 "source": t.descriptor_source(d),
                 "words": d.words.iter().map(|w| n.word_string(*w)).collect::<Vec<_>>(),
                 "bound": bound_json(t, d.bound),
                 "reason": d.reason.as_ref().map(ToString::to_string),
                 "accesses": d.accesses,
-            })
+            });
+            // A descriptor read from a table at a per-draw offset.
+            let index = d.words.iter().find_map(|w| match w {
+                Word::TableWord { table, .. } => t.pointers.get(table.0 as usize)?.index,
+                _ => None,
+            });
+            if let (Some(ix), Some(o)) = (index, v.as_object_mut()) {
+                o.insert(
+                    "table_index".into(),
+                    json!({"word": n.word_string(ix.word), "scale": ix.scale, "offset": ix.offset}),
+                );
+            }
+            v
         })
         .collect();
     let accesses: Vec<Value> = t
@@ -117,7 +129,7 @@ pub fn trace_json(t: &ShaderTrace) -> Value {
                 Some(IndexSource::Unknown) => json!({ "id": null, "plus": null }),
                 Some(s) => bound_json(t, IndexBound::from_access(s, a.through_lds)),
             };
-            json!({
+            let mut v = json!({
                 "pc": a.pc,
                 "opcode": a.opcode,
                 "kind": kind_name(a.kind),
@@ -129,7 +141,14 @@ pub fn trace_json(t: &ShaderTrace) -> Value {
                 "offset": a.imm_offset,
                 "soffset": n.word_string(a.soffset),
                 "bytes": a.bytes,
-            })
+            });
+            if let (Some(b), Some(o)) = (a.untraced_base, v.as_object_mut()) {
+                o.insert(
+                    "untraced_base".into(),
+                    json!([n.word_string(b[0]), n.word_string(b[1])]),
+                );
+            }
+            v
         })
         .collect();
     json!({

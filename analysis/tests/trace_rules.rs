@@ -624,3 +624,21 @@ fn an_untraced_access_whose_base_is_untraced_still_unbinds_everything() {
         .all(|a| a.descriptor.is_some() || a.untraced_base.is_none()));
     assert_unbound("code_constants_clobbered", "ud12..ud15");
 }
+
+#[test]
+fn the_trace_json_names_the_table_index_and_the_untraced_base() {
+    let j = analysis::report::trace_json(&trace("table_index"));
+    assert_eq!(
+        j["descriptors"][0]["table_index"],
+        serde_json::json!({"word": "ud3", "scale": 16, "offset": 0})
+    );
+    assert_eq!(j["descriptors"][0]["source"], "table(ud2+ud3*0x10)+0x10");
+    let j = analysis::report::trace_json(&trace("untraced_alias"));
+    let a = j["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["descriptor"].is_null())
+        .unwrap();
+    assert_eq!(a["untraced_base"], serde_json::json!(["ud8", "ud9"]));
+}

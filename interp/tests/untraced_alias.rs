@@ -8,7 +8,7 @@
 
 mod common;
 
-use analysis::trace::{trace_code, TraceConfig};
+use analysis::trace::{trace_with, TraceConfig, TraceFaults, TraceOptions};
 use common::soundness::Rng;
 use drawbind::draws::DrawSpec;
 use drawbind::vsharp::{encode_linear, OobSelect};
@@ -39,6 +39,10 @@ const OTHER: u64 = 0x2_0000_0000;
 /// Violations and aliased (kept) bindings over random draws; on about half
 /// of them the untraced access's base is the vertex buffer's.
 fn run(faults: BindFaults, draws: usize) -> (usize, usize) {
+    run_traced(TraceFaults::default(), faults, draws)
+}
+
+fn run_traced(tfaults: TraceFaults, faults: BindFaults, draws: usize) -> (usize, usize) {
     let code = program();
     let shader = Shader {
         name: "untraced_alias",
@@ -48,7 +52,12 @@ fn run(faults: BindFaults, draws: usize) -> (usize, usize) {
         abi: Abi::ngg(),
         wave64: true,
     };
-    let trace = trace_code(&code, Target::Gfx1030, &TraceConfig::ngg());
+    let trace = trace_with(
+        &code,
+        Target::Gfx1030,
+        &TraceConfig::ngg(),
+        &TraceOptions { faults: tfaults },
+    );
     assert!(trace.notes.is_empty(), "{:?}", trace.notes);
     let plan = BindPlan::new(&trace, Stage::Ngg).unwrap().with_faults(faults);
     let mut v = Verifier::with_plan(shader, trace, plan, &VerifyOptions::default());
@@ -101,5 +110,15 @@ fn narrowing_a_buffer_an_untraced_access_aliases_turns_the_check_red() {
         ..BindFaults::default()
     };
     let (bad, _) = run(faults, 100);
+    assert!(bad > 0);
+}
+
+#[test]
+fn a_tracer_that_ignores_untraced_accesses_turns_the_check_red() {
+    let faults = TraceFaults {
+        untraced_unbinds_nothing: true,
+        ..TraceFaults::default()
+    };
+    let (bad, _) = run_traced(faults, BindFaults::default(), 100);
     assert!(bad > 0);
 }
