@@ -25,7 +25,8 @@ const IB: IndexBuffer = IndexBuffer {
 fn main() {
     bind_allocates_nothing_on_any_path();
     index_scans_and_cache_lookups_allocate_nothing();
-    println!("no_alloc: 2 passed, 0 failed");
+    table_indices_and_untraced_aliases_allocate_nothing();
+    println!("no_alloc: 3 passed, 0 failed");
 }
 
 fn index_scans_and_cache_lookups_allocate_nothing() {
@@ -152,6 +153,64 @@ fn bind_allocates_nothing_on_any_path() {
         }
         // Too small an output buffer.
         err += plan.bind(&draws[0], &good, &memory, &mut out[..1]).is_err() as usize;
+    }
+    let stats = region.change();
+    assert!(ok > 0 && err > 0, "both success and error paths ran");
+    assert_eq!(stats.allocations, 0, "{stats:?}");
+    assert_eq!(stats.reallocations, 0, "{stats:?}");
+}
+
+/// A table at a per-draw offset (ud3 · 16) and an untraced access whose
+/// base is ud4/ud5: both are evaluated per draw on the stack.
+fn table_indices_and_untraced_aliases_allocate_nothing() {
+    use analysis::source::{TableIndex, Word};
+    let mut t = instanced_trace();
+    t.pointers[0].index = Some(TableIndex {
+        word: Word::ud(3),
+        scale: 16,
+        offset: 0,
+    });
+    let mut a = t.accesses[0].clone();
+    a.pc += 0x100;
+    a.descriptor = None;
+    a.untraced_base = Some([Word::ud(4), Word::ud(5)]);
+    t.accesses.push(a);
+    let plan = BindPlan::new(&t, Stage::Ngg).unwrap();
+    let mut memory = SparseMemory::new();
+    let vb = encode_linear(0x10_0000, 12, 100_000, OobSelect::Structured);
+    memory.write_words(0x8000_0000_1020, &vb);
+    memory.write_words(
+        0x8000_0000_1030,
+        &encode_linear(0x20_0000, 32, 64, OobSelect::Structured),
+    );
+    let aliased = [0x1000u32, 3, 5, 2, vb[0], vb[1]];
+    let apart = [0x1000u32, 3, 5, 2, 0x40_0000, 0];
+    let missing_index = [0x1000u32, 3, 5];
+    let unmapped_slot = [0x1000u32, 3, 5, 0x7000, 0, 0];
+    let mut out = [BindRange::EMPTY; 2];
+    let draw = Draw::auto(0, 36, 4);
+    let mut reasons = Vec::new();
+    for ud in [&aliased[..], &apart[..]] {
+        plan.bind(&draw, ud, &memory, &mut out).unwrap();
+        reasons.push(out[0].reason);
+    }
+    assert_eq!(
+        reasons,
+        [drawbind::Reason::UntracedAlias, drawbind::Reason::Narrowed]
+    );
+    let region = Region::new(GLOBAL);
+    let mut ok = 0;
+    let mut err = 0;
+    for _ in 0..1000 {
+        for ud in [&aliased[..], &apart[..], &missing_index[..], &unmapped_slot[..]] {
+            match plan.bind(black_box(&draw), black_box(ud), &memory, &mut out) {
+                Ok(n) => ok += n,
+                Err(e) => {
+                    black_box(&e);
+                    err += 1;
+                }
+            }
+        }
     }
     let stats = region.change();
     assert!(ok > 0 && err > 0, "both success and error paths ran");
