@@ -68,8 +68,8 @@ pub struct BufferAccess {
     pub soffset: Word,
     /// Bytes accessed per lane (per record, starting at the offset).
     pub bytes: u32,
-    /// When `descriptor` is `None` but the descriptor's base words (0 and
-    /// 1) are traced: those two words. Such an access does not make the
+    /// When `descriptor` is `None` but the descriptor's base words (words
+    /// 0 and 1) are traced: those two words. Such an access does not make the
     /// trace incomplete; it may alias only a descriptor whose base (at run
     /// time) equals the base these words give, and a consumer that narrows
     /// must keep the baseline for such a descriptor on such a draw

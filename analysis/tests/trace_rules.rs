@@ -585,7 +585,11 @@ fn a_descriptor_at_a_user_data_dependent_table_offset_is_traced_as_a_table_index
     assert_bound("table_index", "table(ud2+ud3*0x10)+0x10", "vertex_id + ud5");
     let t = trace("table_index");
     assert!(t.notes.is_empty(), "{:?}", t.notes);
-    let p = t.pointers.iter().find(|p| p.index.is_some()).expect("indexed");
+    let p = t
+        .pointers
+        .iter()
+        .find(|p| p.index.is_some())
+        .expect("indexed");
     let ix = p.index.unwrap();
     assert_eq!((ix.word, ix.scale, ix.offset), (Word::ud(3), 16, 0));
     // The trace JSON names it (`index` on the pointer).

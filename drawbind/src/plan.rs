@@ -1105,10 +1105,7 @@ impl BindPlan {
         } else {
             let mut ok = true;
             for (n, (a, slot)) in self.aliases.iter().zip(alias_bases.iter_mut()).enumerate() {
-                let role = |word| WordRole::UntracedBase {
-                    n: n as u8,
-                    word,
-                };
+                let role = |word| WordRole::UntracedBase { n: n as u8, word };
                 match (
                     resolve(a[0], &ptrs, user_data, memory, role(0)),
                     resolve(a[1], &ptrs, user_data, memory, role(1)),

@@ -202,7 +202,12 @@ fn table_indices_and_untraced_aliases_allocate_nothing() {
     let mut ok = 0;
     let mut err = 0;
     for _ in 0..1000 {
-        for ud in [&aliased[..], &apart[..], &missing_index[..], &unmapped_slot[..]] {
+        for ud in [
+            &aliased[..],
+            &apart[..],
+            &missing_index[..],
+            &unmapped_slot[..],
+        ] {
             match plan.bind(black_box(&draw), black_box(ud), &memory, &mut out) {
                 Ok(n) => ok += n,
                 Err(e) => {

@@ -124,7 +124,10 @@ fn violations(faults: TraceFaults, draws: usize) -> (usize, usize) {
 #[test]
 fn fetches_through_a_table_indexed_by_user_data_lie_in_the_per_draw_ranges() {
     let (bad, fetches) = violations(TraceFaults::default(), 200);
-    assert!(fetches > 0, "the indexed descriptor was narrowed and fetched through");
+    assert!(
+        fetches > 0,
+        "the indexed descriptor was narrowed and fetched through"
+    );
     assert_eq!(bad, 0);
 }
 
@@ -165,7 +168,12 @@ fn a_table_index_past_mapped_memory_fails_the_bind_naming_the_descriptor_word() 
     );
     // The user-data word itself missing is named as the table index.
     let e = plan
-        .bind(&drawbind::Draw::auto(0, 3, 1), &[0, 0, TABLE_LO], &memory(), &mut out)
+        .bind(
+            &drawbind::Draw::auto(0, 3, 1),
+            &[0, 0, TABLE_LO],
+            &memory(),
+            &mut out,
+        )
         .unwrap_err();
     assert!(
         matches!(

@@ -59,7 +59,9 @@ fn run_traced(tfaults: TraceFaults, faults: BindFaults, draws: usize) -> (usize,
         &TraceOptions { faults: tfaults },
     );
     assert!(trace.notes.is_empty(), "{:?}", trace.notes);
-    let plan = BindPlan::new(&trace, Stage::Ngg).unwrap().with_faults(faults);
+    let plan = BindPlan::new(&trace, Stage::Ngg)
+        .unwrap()
+        .with_faults(faults);
     let mut v = Verifier::with_plan(shader, trace, plan, &VerifyOptions::default());
     let mut m = SparseMemory::new();
     m.write_bytes(VB, &vec![0x3c; 16 * 2000]);
