@@ -366,10 +366,10 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
     }
     let mut w = Fast::new(buf);
     w.name(&tpl.head);
-    for (k, s) in ops.iter().enumerate() {
-        let acc = *tpl.acc.get(k)?;
+    let specs = tpl.acc.iter().zip(&tpl.mods_ok).zip(&tpl.imm);
+    for (k, (s, ((&acc, &mods_ok), &imm))) in ops.iter().zip(specs).enumerate() {
         let m = s.mods.bits();
-        if m & !tpl.mods_ok[k % TPL_OPS] != 0 {
+        if m & !mods_ok != 0 {
             return None;
         }
         let lit;
@@ -383,15 +383,15 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
             }
             Operand::Inline(code) => (inline_plain(code, acc)?, 8),
             Operand::Literal(v) if acc & ACC_INT != 0 => {
-                lit = literal_chunk(v, tpl.imm[k % TPL_OPS]);
+                lit = literal_chunk(v, imm);
                 (&lit, 8)
             }
             _ => return None,
         };
-        w.sep(k == 0);
         if m == 0 {
-            w.chunk(c);
+            w.op(k == 0, c);
         } else {
+            w.sep(k == 0);
             let mt = &MOD_TEXT[(m as usize & 7) | is_const];
             w.chunk(&mt[0]);
             w.chunk(c);
