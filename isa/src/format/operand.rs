@@ -111,7 +111,7 @@ const fn reg_text_chunk(code: u16) -> ChunkBytes {
     }
 }
 
-/// The text of `count` (2 or 4) registers from `code` as a chunk
+/// The text of `count` (2, 3, 4 or 8) registers from `code` as a chunk
 /// (`s[4:5]`, `v[0:3]`, `ttmp[2:3]`, `vcc`, `exec`), as [`write_reg`]
 /// prints them; length 0 when there is no such range text.
 const fn range_text_chunk(code: u16, count: u16) -> ChunkBytes {
@@ -163,6 +163,33 @@ pub(crate) fn reg_text(code: u16, count: u8) -> Option<&'static ChunkBytes> {
         2 => RANGE_CHUNKS.get(code as usize).map(|r| &r[0]),
         4 => RANGE_CHUNKS.get(code as usize).map(|r| &r[1]),
         _ => None,
+    };
+    c.filter(|c| c[15] != 0)
+}
+
+/// [`range_text_chunk`] of every register code for 3 and 8 registers
+/// (MIMG data and address triples, image descriptors): [`reg_text_wide`].
+static WIDE_CHUNKS: [[ChunkBytes; 2]; 512] = {
+    let mut t = [[[0u8; 16]; 2]; 512];
+    let mut code = 0;
+    while code < 512 {
+        t[code] = [
+            range_text_chunk(code as u16, 3),
+            range_text_chunk(code as u16, 8),
+        ];
+        code += 1;
+    }
+    t
+};
+
+/// [`reg_text`], and also 3 and 8 registers (kept out of [`reg_text`],
+/// which the vector-ALU fast paths inline).
+#[inline(always)]
+pub(crate) fn reg_text_wide(code: u16, count: u8) -> Option<&'static ChunkBytes> {
+    let c = match count {
+        3 => WIDE_CHUNKS.get(code as usize).map(|r| &r[0]),
+        8 => WIDE_CHUNKS.get(code as usize).map(|r| &r[1]),
+        _ => return reg_text(code, count),
     };
     c.filter(|c| c[15] != 0)
 }
@@ -451,7 +478,7 @@ fn write_range<W: Out>(out: &mut W, prefix: &str, first: u16, count: u16) -> fmt
 pub(crate) fn write_reg<W: Out>(code: u16, count: u8, out: &mut W) -> fmt::Result {
     // The common cases first: one register with a short name, a pair, a
     // quad.
-    if let Some(c) = reg_text(code, count) {
+    if let Some(c) = reg_text_wide(code, count) {
         return out.write_chunk(c);
     }
     write_reg_range(code, count, out)
@@ -628,7 +655,7 @@ pub(crate) fn write_opcode_name<W: Out>(op: crate::Opcode, out: &mut W) -> fmt::
 static OFF_TEXT: ChunkBytes = text_chunk("off");
 
 /// The fast path of the memory families' formatters: the mnemonic and the
-/// operands, when every operand is a register [`reg_text`] has, `off` or
+/// operands, when every operand is a register [`reg_text_wide`] has, `off` or
 /// an inline integer, and `plain` accepts it (it refuses operands that print with a note),
 /// written into the writer's window in whole blocks, the same text
 /// [`write_opcode_name`], [`write_sep`] and [`write_operand`] print.
@@ -649,7 +676,7 @@ pub(crate) fn write_head_fast<W: Out>(
     f.name(name);
     for (k, s) in inst.operands.iter().enumerate() {
         let c = match s.op {
-            Operand::Reg { code, count } => match reg_text(code, count) {
+            Operand::Reg { code, count } => match reg_text_wide(code, count) {
                 Some(c) => c,
                 None => return false,
             },
