@@ -84,6 +84,12 @@ impl Plan {
         ops: [NO_OP; MAX_OPS],
     };
 
+    /// Whether this is a plan (not [`Plan::NONE`]): its form exists.
+    #[inline(always)]
+    pub(crate) fn has_plan(&self) -> bool {
+        self.n != 255
+    }
+
     /// The plan of `form` of `info` (`wide`: a VOP3/VOP3P form).
     pub(crate) const fn of(
         info: &VopInfo,
@@ -237,11 +243,12 @@ static CODES: [(Operand, u8); 3 * 512] = {
 
 /// Decode with `plan` (`WIDE`: a VOP3/VOP3P encoding of two dwords `d`).
 /// Returns false when the plan does not cover these bits (the caller then
-/// runs the generic decoder); `form` is only read for set modifier bits.
+/// runs the generic decoder); `form` (the form `plan` was made from) is
+/// only read for set modifier bits.
 #[inline(always)]
 pub(crate) fn run<const WIDE: bool>(
     plan: &Plan,
-    form: &VopForm,
+    form: &Option<VopForm>,
     w: Words<'_>,
     d: [u32; 2],
     wave64: bool,
@@ -293,6 +300,9 @@ pub(crate) fn run<const WIDE: bool>(
         out.mods = plan.mods;
     } else {
         let mut vmods = Vop3Mods::default();
+        let Some(form) = form else {
+            return false;
+        };
         if super::vop::apply_modifier_bits(form, d, &mut vmods, out).is_err() {
             return false;
         }
