@@ -15,9 +15,7 @@
 //! answer.
 
 use super::Words;
-use crate::family::vop::{
-    bit_position, Fld, Role, Vop3Mods, Vop3pMods, VopForm, VopInfo, VopSlot,
-};
+use crate::family::vop::{bit_position, Fld, Role, Vop3Mods, Vop3pMods, VopForm, VopInfo, VopSlot};
 use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::{Access, OpMods, Operand, Slot, ValType, VCC_LO};
 

@@ -21,7 +21,13 @@ pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> 
         _ => BufMods::default(),
     };
     let fast = super::operand::write_head_fast(inst, out, |s| {
-        !matches!(s.op, Operand::Reg { code: SRC_LDS_DIRECT, .. })
+        !matches!(
+            s.op,
+            Operand::Reg {
+                code: SRC_LDS_DIRECT,
+                ..
+            }
+        )
     });
     if !fast {
         write_head(inst, out)?;
