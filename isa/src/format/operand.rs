@@ -591,28 +591,6 @@ pub(crate) fn write_imm64<W: Out>(v: u64, out: &mut W) -> fmt::Result {
     out.write_str(name)
 }
 
-#[cfg(test)]
-mod hex_tests {
-    /// `hex_chunk` prints what `{:#x}` does.
-    #[test]
-    fn hex_chunk_matches_core_fmt() {
-        let mut v: u32 = 1;
-        let mut all = vec![0, 1, 9, 10, 15, 16, 0xff, 0x100, 0xffff_ffff, 0x8000_0000];
-        for _ in 0..2000 {
-            v ^= v << 13;
-            v ^= v >> 17;
-            v ^= v << 5;
-            all.push(v);
-            all.push(v >> (v % 32));
-        }
-        for n in all {
-            let c = super::hex_chunk(n);
-            let text = core::str::from_utf8(&c[..c[15] as usize]).unwrap();
-            assert_eq!(text, format!("{n:#x}"));
-        }
-    }
-}
-
 /// [`NameBytes`] of every row of a generated memory-family table (empty
 /// rows and over-long names stay zero: [`write_opcode_name`] then writes
 /// the `str`).
@@ -719,4 +697,26 @@ fn opcode_name_bytes(op: crate::Opcode) -> Option<&'static NameBytes> {
         _ => None,
     };
     c.filter(|c| c[31] != 0)
+}
+
+#[cfg(test)]
+mod hex_tests {
+    /// `hex_chunk` prints what `{:#x}` does.
+    #[test]
+    fn hex_chunk_matches_core_fmt() {
+        let mut v: u32 = 1;
+        let mut all = vec![0, 1, 9, 10, 15, 16, 0xff, 0x100, 0xffff_ffff, 0x8000_0000];
+        for _ in 0..2000 {
+            v ^= v << 13;
+            v ^= v >> 17;
+            v ^= v << 5;
+            all.push(v);
+            all.push(v >> (v % 32));
+        }
+        for n in all {
+            let c = super::hex_chunk(n);
+            let text = core::str::from_utf8(&c[..c[15] as usize]).unwrap();
+            assert_eq!(text, format!("{n:#x}"));
+        }
+    }
 }
