@@ -156,6 +156,17 @@ impl OpSpace {
     ];
 }
 
+/// [`Opcode::space`]'s table: [`OpSpace::ALL`], padded to 32 entries.
+static SPACE_OF: [OpSpace; 32] = {
+    let mut t = [OpSpace::Exp; 32];
+    let mut i = 0;
+    while i < OpSpace::ALL.len() {
+        t[i] = OpSpace::ALL[i];
+        i += 1;
+    }
+    t
+};
+
 /// An opcode: an opcode space plus an index in that space's table.
 ///
 /// The named constants (`Opcode::S_MOV_B32`, `Opcode::V_ADD_NC_U32`, ...)
@@ -170,9 +181,11 @@ impl Opcode {
         Opcode(((space as u16) << 11) | (index & 0x7ff))
     }
     /// The opcode space.
-    #[inline]
+    #[inline(always)]
     pub fn space(self) -> OpSpace {
-        OpSpace::ALL[(self.0 >> 11) as usize]
+        // Five bits index a 32-entry table: no bounds check (only the
+        // first 17 entries are reachable, `new` being the only way in).
+        SPACE_OF[(self.0 >> 11) as usize & 31]
     }
     /// The index within the space.
     #[inline]

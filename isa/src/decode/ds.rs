@@ -24,6 +24,31 @@ pub(crate) fn vgpr_range(field: u32, count: u8) -> Option<Operand> {
 
 const FAM: Family = Family::Ds;
 
+/// Per opcode, the bits of each dword that must be zero: the offset bytes
+/// of opcodes without an offset, bit 16, and the register fields no
+/// operand uses, less what LLVM ignores.
+static ZERO: [[u32; 2]; 256] = {
+    let mut t = [[!0u32; 2]; 256];
+    let mut op = 0;
+    while op < 256 {
+        if let Some(info) = &crate::tables::ds::DS[op] {
+            let mut zero0 = 1u32 << 16;
+            if matches!(info.offset, DsOffset::None) {
+                zero0 |= 0xffff;
+            }
+            let mut zero1 = !0u32;
+            let mut k = 0;
+            while k < info.slots.len() {
+                zero1 &= !(0xff << info.slots[k].fld.shift());
+                k += 1;
+            }
+            t[op] = [zero0 & !info.dont_care[0], zero1 & !info.dont_care[1]];
+        }
+        op += 1;
+    }
+    t
+};
+
 fn invalid(why: &'static str) -> DecodeErrorKind {
     DecodeErrorKind::InvalidField { family: FAM, why }
 }
@@ -53,32 +78,23 @@ pub(crate) fn decode(
         (DsGds::Never, true) => return Err(invalid("gds bit must be clear")),
         _ => {}
     }
-    // Bits that must be zero: the offset bytes of opcodes without an
-    // offset, bit 16, and the register fields no operand uses (less what
-    // LLVM ignores).
-    let mut zero0 = 1u32 << 16;
-    if info.offset == DsOffset::None {
-        zero0 |= 0xffff;
-    }
-    let mut zero1 = !0u32;
-    for s in info.slots {
-        zero1 &= !(0xff << s.fld.shift());
-    }
-    if d0 & zero0 & !info.dont_care[0] != 0 || d1 & zero1 & !info.dont_care[1] != 0 {
+    let [zero0, zero1] = ZERO.get(op as usize).copied().unwrap_or([!0; 2]);
+    if d0 & zero0 != 0 || d1 & zero1 != 0 {
         return Err(invalid("unused field is not zero"));
     }
-    let operands = &mut out.operands;
-    operands.clear();
-    for s in info.slots {
+    let n = info.slots.len();
+    let slots = out.operands.slots_mut();
+    for (s, slot) in info.slots.iter().zip(slots.iter_mut()) {
         let field = d1 >> s.fld.shift();
         let op = vgpr_range(field, s.width).ok_or_else(|| invalid("register range past v255"))?;
-        operands.push(Slot {
+        *slot = Slot {
             op,
             access: s.access,
             ty: s.ty,
             mods: Default::default(),
-        });
+        };
     }
+    out.operands.set_len(n);
     let mods = DsMods {
         offset0: if info.offset == DsOffset::None {
             0

@@ -46,10 +46,11 @@ struct ExtOp {
     /// [`OpMods`] of each of their 8 patterns.
     mods_shift: u8,
     mods: [OpMods; 8],
-    access: Access,
+    /// The access for each [`run`] control case: [`DST_KEEP`],
+    /// [`DST_PRESERVE`], [`DST_FILL`] (SDWA `dst_sel`/`dst_unused`) and
+    /// [`PARTIAL`] (DPP writing only some lanes).
+    access: [Access; 4],
     ty: ValType,
-    /// The VGPR destination (its access follows the SDWA `dst_sel`).
-    vdst: bool,
 }
 
 const NO_OP: ExtOp = ExtOp {
@@ -60,9 +61,8 @@ const NO_OP: ExtOp = ExtOp {
     count: [1; 2],
     mods_shift: 0,
     mods: [OpMods::empty(); 8],
-    access: Access::empty(),
+    access: [Access::empty(); 4],
     ty: ValType::B32,
-    vdst: false,
 };
 
 /// One extended form's decode plan (see the module docs).
@@ -171,7 +171,7 @@ const fn ext_op(s: &VopSlot, form: &ExtForm, ext: u8) -> Option<ExtOp> {
     let count = [s.width, if mask { 2 } else { s.width }];
     let mut p = ExtOp {
         count,
-        access: s.access,
+        access: op_access(s.access, false),
         ty: s.ty,
         ..NO_OP
     };
@@ -180,7 +180,7 @@ const fn ext_op(s: &VopSlot, form: &ExtForm, ext: u8) -> Option<ExtOp> {
             p.kind = K_VGPR;
             p.shift = 17;
             p.count = [s.width; 2];
-            p.vdst = true;
+            p.access = op_access(s.access, true);
         }
         Fld::Src0 | Fld::Vsrc1 => {
             let src0 = matches!(s.fld, Fld::Src0);
@@ -197,6 +197,27 @@ const fn ext_op(s: &VopSlot, form: &ExtForm, ext: u8) -> Option<ExtOp> {
         _ => return None,
     }
     Some(p)
+}
+
+/// An operand's access in each [`run`] control case (see
+/// [`ExtOp::access`]): written operands of a DPP that leaves lanes
+/// unwritten are also read and partial; the SDWA VGPR destination
+/// (`vdst`) follows `dst_sel`/`dst_unused` (`sdwa_dst_access`).
+const fn op_access(a: Access, vdst: bool) -> [Access; 4] {
+    let mut t = [a; 4];
+    if a.contains(Access::WRITE) {
+        t[PARTIAL as usize] = a.union(Access::READ).union(Access::PARTIAL);
+        if vdst {
+            t[DST_PRESERVE as usize] = a
+                .union(Access::READ)
+                .union(Access::WRITE)
+                .union(Access::PARTIAL);
+            if a.contains(Access::PARTIAL) {
+                t[DST_FILL as usize] = Access::WRITE;
+            }
+        }
+    }
+    t
 }
 
 /// Plan encodings.
@@ -279,7 +300,7 @@ pub(crate) fn run(
     // What the controls do to written operands: `partial` (DPP leaves
     // some lanes unwritten) adds READ | PARTIAL; the SDWA destination's
     // access follows dst_sel/dst_unused (`sdwa_dst_access`).
-    let (partial, dst) = match ext {
+    let (ctl, mods) = match ext {
         Family::Dpp16 => {
             let m = Dpp16Mods {
                 ctrl: DPP_CTRL[((d1 >> 8) & 0x1ff) as usize],
@@ -288,9 +309,18 @@ pub(crate) fn run(
                 bound_ctrl: d1 & (1 << 19) != 0,
                 fi: d1 & (1 << 18) != 0,
             };
-            (!m.writes_every_lane(wave64), DST_KEEP)
+            let ctl = if m.writes_every_lane(wave64) {
+                DST_KEEP
+            } else {
+                PARTIAL
+            };
+            (ctl, Modifiers::Dpp16(m))
         }
-        Family::Dpp8 => (d0 & 0x1ff != 0xea, DST_KEEP),
+        Family::Dpp8 => {
+            let fi = d0 & 0x1ff == 0xea;
+            let ctl = if fi { DST_KEEP } else { PARTIAL };
+            (ctl, Modifiers::Dpp8(Dpp8Mods::from_raw(d1 >> 8, fi)))
+        }
         _ => {
             // A reserved select (7) is the generic decoder's error.
             let sels = ((d1 >> 8) & 7, (d1 >> 16) & 7, (d1 >> 24) & 7);
@@ -308,13 +338,21 @@ pub(crate) fn run(
             } else {
                 DST_FILL
             };
-            (false, dst)
+            let sel = |v: u32, on: bool| if on { SEL[v as usize] } else { SdwaSel::Dword };
+            let m = SdwaMods {
+                dst_sel: sel(sels.0, plan.dst_sel),
+                dst_unused: if plan.dst_sel {
+                    DstUnused::from_bits((d1 >> 11) & 3)
+                } else {
+                    DstUnused::Pad
+                },
+                clamp: plan.clamp && d1 & (1 << 13) != 0,
+                omod: if plan.omod { ((d1 >> 14) & 3) as u8 } else { 0 },
+                src0_sel: sel(sels.1, plan.src_sel[0]),
+                src1_sel: sel(sels.2, plan.src_sel[1]),
+            };
+            (dst, Modifiers::Sdwa(m))
         }
-    };
-    let or_written = if partial {
-        Access::READ | Access::PARTIAL
-    } else {
-        Access::empty()
     };
     let d = [d0, d1];
     let mut bad = false;
@@ -345,18 +383,7 @@ pub(crate) fn run(
                 count,
             },
         };
-        let mut access = p.access;
-        if access.contains(Access::WRITE) {
-            access |= or_written;
-            if p.vdst {
-                access = match dst {
-                    DST_KEEP => access,
-                    DST_PRESERVE => access | Access::READ | Access::WRITE | Access::PARTIAL,
-                    _ if access.contains(Access::PARTIAL) => Access::WRITE,
-                    _ => access,
-                };
-            }
-        }
+        let access = p.access[ctl as usize & 3];
         *s = Slot {
             op,
             access,
@@ -368,16 +395,19 @@ pub(crate) fn run(
         return false;
     }
     out.operands.set_len(n);
-    out.mods = mods(plan, ext, d0, d1);
+    out.mods = mods;
     out.len = 8;
     true
 }
 
-/// [`run`]'s SDWA destination rules (see `sdwa_dst_access`): the access
-/// stays, becomes a preserving partial write, or a filled full write.
+/// [`run`]'s control cases (see [`ExtOp::access`]). The SDWA destination
+/// rules (see `sdwa_dst_access`): the access stays, becomes a preserving
+/// partial write, or a filled full write.
 const DST_KEEP: u8 = 0;
 const DST_PRESERVE: u8 = 1;
 const DST_FILL: u8 = 2;
+/// [`run`]'s DPP case: written operands are also read and partial.
+const PARTIAL: u8 = 3;
 
 /// The SDWA VOPC `sdst` field (SD set), as `vop_ext::sdwa_sdst` decodes it;
 /// `Operand::Off` for a code that is no wave64 lane mask.
@@ -391,42 +421,6 @@ fn sdst(c: u16, wave64: bool) -> Operand {
         },
         (true, 106 | 125 | 126) => Operand::Reg { code: c, count: 2 },
         _ => Operand::Off,
-    }
-}
-
-/// The control fields as [`Modifiers`] (selects already checked).
-#[inline(always)]
-fn mods(plan: &ExtPlan, ext: Family, d0: u32, d1: u32) -> Modifiers {
-    match ext {
-        Family::Dpp16 => Modifiers::Dpp16(Dpp16Mods {
-            ctrl: DPP_CTRL[((d1 >> 8) & 0x1ff) as usize],
-            row_mask: ((d1 >> 28) & 0xf) as u8,
-            bank_mask: ((d1 >> 24) & 0xf) as u8,
-            bound_ctrl: d1 & (1 << 19) != 0,
-            fi: d1 & (1 << 18) != 0,
-        }),
-        Family::Dpp8 => Modifiers::Dpp8(Dpp8Mods::from_raw(d1 >> 8, d0 & 0x1ff == 0xea)),
-        _ => {
-            let sel = |v: u32, on: bool| {
-                if on {
-                    SEL[(v & 7) as usize]
-                } else {
-                    SdwaSel::Dword
-                }
-            };
-            Modifiers::Sdwa(SdwaMods {
-                dst_sel: sel(d1 >> 8, plan.dst_sel),
-                dst_unused: if plan.dst_sel {
-                    DstUnused::from_bits((d1 >> 11) & 3)
-                } else {
-                    DstUnused::Pad
-                },
-                clamp: plan.clamp && d1 & (1 << 13) != 0,
-                omod: if plan.omod { ((d1 >> 14) & 3) as u8 } else { 0 },
-                src0_sel: sel(d1 >> 16, plan.src_sel[0]),
-                src1_sel: sel(d1 >> 24, plan.src_sel[1]),
-            })
-        }
     }
 }
 

@@ -86,13 +86,17 @@ fn decode_short(
         return decode_form::<false>(w, info, form, OpSpace::Vop, [d0, 0], wave64, out)
             .map_err(|_| unknown(f));
     }
-    let info = row(&t::VOP, p).ok_or(unknown(family))?;
-    let form = info.e32.as_ref().ok_or(unknown(family))?;
-    if let Some(plan) = p.and_then(|&p| PLANS_VOP.get(p as usize)) {
-        if vop_plan::run::<false>(&plan[0], form, w, [d0, 0], wave64, out) {
-            return Ok(());
+    // The plan first: a form with a plan exists, so the table row and
+    // form are only looked up when the plan does not cover the bits.
+    if let Some(&pi) = p {
+        if let (Some(plan), Some(info)) = (PLANS_VOP.get(pi as usize), t::VOP.get(pi as usize)) {
+            if vop_plan::run::<false>(&plan[0], &info.e32, w, [d0, 0], wave64, out) {
+                return Ok(());
+            }
         }
     }
+    let info = row(&t::VOP, p).ok_or(unknown(family))?;
+    let form = info.e32.as_ref().ok_or(unknown(family))?;
     decode_form::<false>(w, info, form, OpSpace::Vop, [d0, 0], wave64, out)
 }
 
@@ -124,14 +128,21 @@ fn decode_3(
         opcode: op as u16,
         target,
     };
+    // The plan first (see `decode_short`); a planned form reads its
+    // second dword, so a truncation there is reported as before.
+    if let Some(&pi) = p {
+        if let (Some(plan), Some(info)) = (PLANS_VOP.get(pi as usize), t::VOP.get(pi as usize)) {
+            if plan[1].has_plan() {
+                let d1 = w.get(1)?;
+                if vop_plan::run::<true>(&plan[1], &info.e64, w, [d0, d1], wave64, out) {
+                    return Ok(());
+                }
+            }
+        }
+    }
     let info = row(&t::VOP, p).ok_or(unknown)?;
     let form = info.e64.as_ref().ok_or(unknown)?;
     let d1 = w.get(1)?;
-    if let Some(plan) = p.and_then(|&p| PLANS_VOP.get(p as usize)) {
-        if vop_plan::run::<true>(&plan[1], form, w, [d0, d1], wave64, out) {
-            return Ok(());
-        }
-    }
     decode_form::<true>(w, info, form, OpSpace::Vop, [d0, d1], wave64, out)
 }
 
@@ -155,7 +166,7 @@ pub(crate) fn decode_vop3p(
     let form = info.e64.as_ref().ok_or(unknown)?;
     let d1 = w.get(1)?;
     if let Some(plan) = p.and_then(|&p| PLANS_VOP3P.get(p as usize)) {
-        if vop_plan::run::<true>(plan, form, w, [d0, d1], false, out) {
+        if vop_plan::run::<true>(plan, &info.e64, w, [d0, d1], false, out) {
             return Ok(());
         }
     }

@@ -15,8 +15,8 @@
 //! answer.
 
 use super::Words;
-use crate::family::vop::{bit_position, Fld, Role, VopForm, VopInfo, VopSlot};
-use crate::inst::{Family, Instruction, OpSpace, Opcode};
+use crate::family::vop::{bit_position, Fld, Role, Vop3Mods, Vop3pMods, VopForm, VopInfo, VopSlot};
+use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::{Access, OpMods, Operand, Slot, ValType, VCC_LO};
 
 /// Most operands a plan has (VOP3 with `sdst` and three sources).
@@ -65,6 +65,8 @@ pub(crate) struct Plan {
     /// VOP3/VOP3P modifier bits that change the result (not `sdst`, not
     /// ignored): when none is set the modifiers are the defaults.
     live: [u32; 2],
+    /// The modifiers when no live bit is set.
+    mods: Modifiers,
     ops: [OpPlan; MAX_OPS],
 }
 
@@ -76,8 +78,15 @@ impl Plan {
         family: Family::Vop1,
         fixed: [0; 2],
         live: [0; 2],
+        mods: Modifiers::None,
         ops: [NO_OP; MAX_OPS],
     };
+
+    /// Whether this is a plan (not [`Plan::NONE`]): its form exists.
+    #[inline(always)]
+    pub(crate) fn has_plan(&self) -> bool {
+        self.n != 255
+    }
 
     /// The plan of `form` of `info` (`wide`: a VOP3/VOP3P form).
     pub(crate) const fn of(
@@ -98,6 +107,18 @@ impl Plan {
             family: form.family,
             fixed: form.fixed,
             live: [0; 2],
+            mods: if !wide {
+                Modifiers::None
+            } else if matches!(form.family, Family::Vop3p) {
+                Modifiers::Vop3p(Vop3pMods { clamp: false })
+            } else {
+                Modifiers::Vop3(Vop3Mods {
+                    clamp: false,
+                    omod: 0,
+                    opsel_dst: false,
+                    high: false,
+                })
+            },
             ops: [NO_OP; MAX_OPS],
         };
         let mut i = 0;
@@ -220,11 +241,12 @@ static CODES: [(Operand, u8); 3 * 512] = {
 
 /// Decode with `plan` (`WIDE`: a VOP3/VOP3P encoding of two dwords `d`).
 /// Returns false when the plan does not cover these bits (the caller then
-/// runs the generic decoder); `form` is only read for set modifier bits.
+/// runs the generic decoder); `form` (the form `plan` was made from) is
+/// only read for set modifier bits.
 #[inline(always)]
 pub(crate) fn run<const WIDE: bool>(
     plan: &Plan,
-    form: &VopForm,
+    form: &Option<VopForm>,
     w: Words<'_>,
     d: [u32; 2],
     wave64: bool,
@@ -272,20 +294,21 @@ pub(crate) fn run<const WIDE: bool>(
     out.opcode = plan.opcode;
     out.family = plan.family;
     out.len = len;
-    if WIDE {
-        let mut vmods = crate::family::vop::Vop3Mods::default();
-        if (d[0] & plan.live[0]) | (d[1] & plan.live[1]) != 0
-            && super::vop::apply_modifier_bits(form, d, &mut vmods, out).is_err()
-        {
+    if !WIDE || (d[0] & plan.live[0]) | (d[1] & plan.live[1]) == 0 {
+        out.mods = plan.mods;
+    } else {
+        let mut vmods = Vop3Mods::default();
+        let Some(form) = form else {
+            return false;
+        };
+        if super::vop::apply_modifier_bits(form, d, &mut vmods, out).is_err() {
             return false;
         }
         out.mods = if plan.family == Family::Vop3p {
-            crate::inst::Modifiers::Vop3p(crate::family::vop::Vop3pMods { clamp: vmods.clamp })
+            Modifiers::Vop3p(Vop3pMods { clamp: vmods.clamp })
         } else {
-            crate::inst::Modifiers::Vop3(vmods)
+            Modifiers::Vop3(vmods)
         };
-    } else {
-        out.mods = crate::inst::Modifiers::None;
     }
     true
 }

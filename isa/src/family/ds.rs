@@ -21,7 +21,7 @@ pub enum DsFld {
 
 impl DsFld {
     /// Bit position of the field in the second dword.
-    pub fn shift(self) -> u32 {
+    pub const fn shift(self) -> u32 {
         match self {
             DsFld::Addr => 0,
             DsFld::Data0 => 8,

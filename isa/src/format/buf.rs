@@ -16,25 +16,21 @@ use crate::operand::{inline_b32, Operand, ValType, SRC_LDS_DIRECT};
 use core::fmt;
 
 pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
-    out.write_str(inst.opcode.name())?;
     let mods = match inst.mods {
         Modifiers::Buf(m) => m,
         _ => BufMods::default(),
     };
-    for (i, s) in inst.operands.iter().enumerate() {
-        write_sep(out, i == 0)?;
-        match s.op {
-            Operand::Reg { code, count } => {
-                write_reg(code, count, out)?;
-                if code == SRC_LDS_DIRECT {
-                    out.write_str("/*Invalid register, operand has 'SReg_32' register class*/")?;
-                }
+    let fast = super::operand::write_head_fast(inst, out, |s| {
+        !matches!(
+            s.op,
+            Operand::Reg {
+                code: SRC_LDS_DIRECT,
+                ..
             }
-            Operand::Inline(c) => write_inline(c, ValType::B32, out)?,
-            Operand::Literal(v) => write_literal_b32(v, out)?,
-            Operand::Imm(v) => write_int(out, v as i64)?,
-            Operand::Off => out.write_str("off")?,
-        }
+        )
+    });
+    if !fast {
+        write_head(inst, out)?;
     }
     if inst.family == Family::Mtbuf && mods.format != buf::DEFAULT_FORMAT {
         match buf::format_name(mods.format) {
@@ -54,6 +50,27 @@ pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> 
         return Ok(());
     }
     write_flags(&mods, out)
+}
+
+/// The mnemonic and operands, piece by piece.
+fn write_head<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
+    super::operand::write_opcode_name(inst.opcode, out)?;
+    for (i, s) in inst.operands.iter().enumerate() {
+        write_sep(out, i == 0)?;
+        match s.op {
+            Operand::Reg { code, count } => {
+                write_reg(code, count, out)?;
+                if code == SRC_LDS_DIRECT {
+                    out.write_str("/*Invalid register, operand has 'SReg_32' register class*/")?;
+                }
+            }
+            Operand::Inline(c) => write_inline(c, ValType::B32, out)?,
+            Operand::Literal(v) => write_literal_b32(v, out)?,
+            Operand::Imm(v) => write_int(out, v as i64)?,
+            Operand::Off => out.write_str("off")?,
+        }
+    }
+    Ok(())
 }
 
 fn write_flags<W: Out>(m: &BufMods, out: &mut W) -> fmt::Result {

@@ -8,10 +8,12 @@ use crate::inst::{Instruction, Modifiers};
 use core::fmt;
 
 pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
-    out.write_str(inst.opcode.name())?;
-    for (i, s) in inst.operands.iter().enumerate() {
-        write_sep(out, i == 0)?;
-        write_operand(s.op, s.ty, out)?;
+    if !super::operand::write_head_fast(inst, out, |_| true) {
+        super::operand::write_opcode_name(inst.opcode, out)?;
+        for (i, s) in inst.operands.iter().enumerate() {
+            write_sep(out, i == 0)?;
+            write_operand(s.op, s.ty, out)?;
+        }
     }
     let (Some(info), Modifiers::Ds(m)) = (ds::info(inst.opcode.index()), inst.mods) else {
         return Ok(());

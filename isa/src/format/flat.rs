@@ -10,7 +10,25 @@ use crate::operand::{Operand, ValType};
 use core::fmt;
 
 pub(crate) fn write<W: Out>(f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
-    out.write_str(inst.opcode.name())?;
+    let space = inst.opcode.space();
+    let lds = matches!(inst.mods, Modifiers::Flat(m) if m.lds);
+    // A saddr register LLVM notes takes the piece-by-piece path.
+    let fast = super::operand::write_head_fast(inst, out, |s| match (s.op, s.ty) {
+        (Operand::Reg { code, .. }, ValType::Addr) if code < 128 => !matches!(
+            flat::saddr(space, f.target(), code as u32, lds),
+            Saddr::Reg { note: Some(_), .. }
+        ),
+        _ => true,
+    });
+    if !fast {
+        write_head(f, inst, out)?;
+    }
+    write_flags(inst, out)
+}
+
+/// The mnemonic and operands, piece by piece.
+fn write_head<W: Out>(f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
+    super::operand::write_opcode_name(inst.opcode, out)?;
     let space = inst.opcode.space();
     for (i, s) in inst.operands.iter().enumerate() {
         write_sep(out, i == 0)?;
@@ -30,6 +48,11 @@ pub(crate) fn write<W: Out>(f: &Formatter, inst: &Instruction, out: &mut W) -> f
             }
         }
     }
+    Ok(())
+}
+
+/// The offset and the cache flags.
+fn write_flags<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
     let Modifiers::Flat(m) = inst.mods else {
         return Ok(());
     };

@@ -26,8 +26,7 @@ fn reg_of(op: Operand) -> (u16, u8) {
 }
 
 pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
-    let name = inst.opcode.name();
-    out.write_str(name)?;
+    super::operand::write_opcode_name(inst.opcode, out)?;
     let Some(info) = mimg::mimg_info(inst.opcode) else {
         return Ok(());
     };

@@ -111,7 +111,7 @@ const fn reg_text_chunk(code: u16) -> ChunkBytes {
     }
 }
 
-/// The text of `count` (2 or 4) registers from `code` as a chunk
+/// The text of `count` (2, 3, 4 or 8) registers from `code` as a chunk
 /// (`s[4:5]`, `v[0:3]`, `ttmp[2:3]`, `vcc`, `exec`), as [`write_reg`]
 /// prints them; length 0 when there is no such range text.
 const fn range_text_chunk(code: u16, count: u16) -> ChunkBytes {
@@ -163,6 +163,33 @@ pub(crate) fn reg_text(code: u16, count: u8) -> Option<&'static ChunkBytes> {
         2 => RANGE_CHUNKS.get(code as usize).map(|r| &r[0]),
         4 => RANGE_CHUNKS.get(code as usize).map(|r| &r[1]),
         _ => None,
+    };
+    c.filter(|c| c[15] != 0)
+}
+
+/// [`range_text_chunk`] of every register code for 3 and 8 registers
+/// (MIMG data and address triples, image descriptors): [`reg_text_wide`].
+static WIDE_CHUNKS: [[ChunkBytes; 2]; 512] = {
+    let mut t = [[[0u8; 16]; 2]; 512];
+    let mut code = 0;
+    while code < 512 {
+        t[code] = [
+            range_text_chunk(code as u16, 3),
+            range_text_chunk(code as u16, 8),
+        ];
+        code += 1;
+    }
+    t
+};
+
+/// [`reg_text`], and also 3 and 8 registers (kept out of [`reg_text`],
+/// which the vector-ALU fast paths inline).
+#[inline(always)]
+pub(crate) fn reg_text_wide(code: u16, count: u8) -> Option<&'static ChunkBytes> {
+    let c = match count {
+        3 => WIDE_CHUNKS.get(code as usize).map(|r| &r[0]),
+        8 => WIDE_CHUNKS.get(code as usize).map(|r| &r[1]),
+        _ => return reg_text(code, count),
     };
     c.filter(|c| c[15] != 0)
 }
@@ -451,7 +478,7 @@ fn write_range<W: Out>(out: &mut W, prefix: &str, first: u16, count: u16) -> fmt
 pub(crate) fn write_reg<W: Out>(code: u16, count: u8, out: &mut W) -> fmt::Result {
     // The common cases first: one register with a short name, a pair, a
     // quad.
-    if let Some(c) = reg_text(code, count) {
+    if let Some(c) = reg_text_wide(code, count) {
         return out.write_chunk(c);
     }
     write_reg_range(code, count, out)
@@ -562,6 +589,114 @@ pub(crate) fn write_imm64<W: Out>(v: u64, out: &mut W) -> fmt::Result {
         _ => return write_hex(out, v),
     };
     out.write_str(name)
+}
+
+/// [`NameBytes`] of every row of a generated memory-family table (empty
+/// rows and over-long names stay zero: [`write_opcode_name`] then writes
+/// the `str`).
+macro_rules! names_of {
+    ($table:expr) => {{
+        let mut t = [[0u8; 32]; $table.len()];
+        let mut i = 0;
+        while i < t.len() {
+            if let Some(r) = &$table[i] {
+                t[i] = name_chunk(r.name);
+            }
+            i += 1;
+        }
+        t
+    }};
+}
+
+static DS_NAMES: [NameBytes; 256] = names_of!(crate::tables::ds::DS);
+static MUBUF_NAMES: [NameBytes; 256] = names_of!(crate::tables::mubuf::MUBUF);
+static MTBUF_NAMES: [NameBytes; 16] = names_of!(crate::tables::mtbuf::MTBUF);
+static MIMG_NAMES: [NameBytes; 256] = names_of!(crate::tables::mimg::MIMG);
+static SMEM_NAMES: [NameBytes; 256] = names_of!(crate::tables::smem::SMEM);
+static FLAT_NAMES: [[NameBytes; 128]; 3] = [
+    names_of!(crate::tables::flat::FLAT),
+    names_of!(crate::tables::flat::GLOBAL),
+    names_of!(crate::tables::flat::SCRATCH),
+];
+
+/// Write an opcode's mnemonic: one 32-byte copy from a precomputed table
+/// for the memory families, else [`crate::Opcode::name`].
+#[inline(always)]
+pub(crate) fn write_opcode_name<W: Out>(op: crate::Opcode, out: &mut W) -> fmt::Result {
+    match opcode_name_bytes(op) {
+        Some(c) => out.write_name(c),
+        None => out.write_str(op.name()),
+    }
+}
+
+/// `off`, as a chunk.
+static OFF_TEXT: ChunkBytes = text_chunk("off");
+
+/// The fast path of the memory families' formatters: the mnemonic and the
+/// operands, when every operand is a register [`reg_text_wide`] has, `off` or
+/// an inline integer, and `plain` accepts it (it refuses operands that print with a note),
+/// written into the writer's window in whole blocks, the same text
+/// [`write_opcode_name`], [`write_sep`] and [`write_operand`] print.
+/// Returns false (having written nothing that counts) otherwise.
+#[inline(always)]
+pub(crate) fn write_head_fast<W: Out>(
+    inst: &crate::Instruction,
+    out: &mut W,
+    plain: impl Fn(&crate::Slot) -> bool,
+) -> bool {
+    let Some((w, len)) = out.window() else {
+        return false;
+    };
+    let Some(name) = opcode_name_bytes(inst.opcode) else {
+        return false;
+    };
+    let mut f = super::Fast::new(w);
+    f.name(name);
+    for (k, s) in inst.operands.iter().enumerate() {
+        let c = match s.op {
+            Operand::Reg { code, count } => match reg_text_wide(code, count) {
+                Some(c) => c,
+                None => return false,
+            },
+            Operand::Off => &OFF_TEXT,
+            // Inline integers print the same for every operand type.
+            Operand::Inline(code @ 128..=208) => match inline_chunk(code, false) {
+                Some(c) => c,
+                None => return false,
+            },
+            _ => return false,
+        };
+        if !plain(s) {
+            return false;
+        }
+        f.op(k == 0, c);
+    }
+    match f.done() {
+        Some(n) => {
+            *len += n;
+            true
+        }
+        None => false,
+    }
+}
+
+/// The [`NameBytes`] of a memory-family opcode, if it has them.
+#[inline(always)]
+fn opcode_name_bytes(op: crate::Opcode) -> Option<&'static NameBytes> {
+    use crate::inst::OpSpace;
+    let i = op.index() as usize;
+    let c = match op.space() {
+        OpSpace::Ds => DS_NAMES.get(i),
+        OpSpace::Mubuf => MUBUF_NAMES.get(i),
+        OpSpace::Mtbuf => MTBUF_NAMES.get(i),
+        OpSpace::Mimg => MIMG_NAMES.get(i),
+        OpSpace::Smem => SMEM_NAMES.get(i),
+        OpSpace::Flat => FLAT_NAMES[0].get(i),
+        OpSpace::Global => FLAT_NAMES[1].get(i),
+        OpSpace::Scratch => FLAT_NAMES[2].get(i),
+        _ => None,
+    };
+    c.filter(|c| c[31] != 0)
 }
 
 #[cfg(test)]

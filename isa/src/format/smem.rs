@@ -9,7 +9,7 @@ use crate::operand::{Operand, NULL};
 use core::fmt;
 
 pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> fmt::Result {
-    out.write_str(inst.opcode.name())?;
+    super::operand::write_opcode_name(inst.opcode, out)?;
     let Some(info) = smem::info(inst.opcode.index()) else {
         return Ok(());
     };

@@ -113,8 +113,7 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
             Operand::Inline(code) => inline_plain(code, acc)?,
             _ => return None,
         };
-        w.sep(k == 0);
-        w.chunk(c);
+        w.op(k == 0, c);
     }
     w.done()
 }

@@ -330,12 +330,14 @@ static OUT_TEXT: [ChunkBytes; 8] = [
 #[inline(always)]
 fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
     let i = inst.opcode.index() as usize;
-    let (tpl, tail) = match (inst.opcode.space(), inst.family) {
-        (OpSpace::Vop, Family::Vop1 | Family::Vop2 | Family::Vopc) => {
+    // The family says which space the opcode must be in.
+    let space = inst.opcode.raw() >> 11;
+    let (tpl, tail) = match (inst.family, space) {
+        (Family::Vop1 | Family::Vop2 | Family::Vopc, VOP_SPACE) => {
             let p = *t::VOP_POS.get(i)? as usize;
             (&VOP_TEMPLATES.get(p)?[0], 0)
         }
-        (OpSpace::Vop, Family::Vop3) => {
+        (Family::Vop3, VOP_SPACE) => {
             let Modifiers::Vop3(Vop3Mods {
                 clamp,
                 omod,
@@ -351,7 +353,7 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
                 (clamp as usize) << 2 | (omod & 3) as usize,
             )
         }
-        (OpSpace::Vop3p, Family::Vop3p) => {
+        (Family::Vop3p, VOP3P_SPACE) => {
             let Modifiers::Vop3p(Vop3pMods { clamp }) = inst.mods else {
                 return None;
             };
@@ -366,10 +368,10 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
     }
     let mut w = Fast::new(buf);
     w.name(&tpl.head);
-    for (k, s) in ops.iter().enumerate() {
-        let acc = *tpl.acc.get(k)?;
+    let specs = tpl.acc.iter().zip(&tpl.mods_ok).zip(&tpl.imm);
+    for (k, (s, ((&acc, &mods_ok), &imm))) in ops.iter().zip(specs).enumerate() {
         let m = s.mods.bits();
-        if m & !tpl.mods_ok[k % TPL_OPS] != 0 {
+        if m & !mods_ok != 0 {
             return None;
         }
         let lit;
@@ -383,15 +385,15 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
             }
             Operand::Inline(code) => (inline_plain(code, acc)?, 8),
             Operand::Literal(v) if acc & ACC_INT != 0 => {
-                lit = literal_chunk(v, tpl.imm[k % TPL_OPS]);
+                lit = literal_chunk(v, imm);
                 (&lit, 8)
             }
             _ => return None,
         };
-        w.sep(k == 0);
         if m == 0 {
-            w.chunk(c);
+            w.op(k == 0, c);
         } else {
+            w.sep(k == 0);
             let mt = &MOD_TEXT[(m as usize & 7) | is_const];
             w.chunk(&mt[0]);
             w.chunk(c);
@@ -403,6 +405,10 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
     }
     w.done()
 }
+
+/// [`Opcode::raw`] `>> 11` of the VOP and VOP3P spaces.
+const VOP_SPACE: u16 = OpSpace::Vop as u16;
+const VOP3P_SPACE: u16 = OpSpace::Vop3p as u16;
 
 /// The mnemonics of the VOP table's rows as [`NameBytes`].
 static VOP_NAMES: [NameBytes; t::VOP.len()] = {

@@ -304,11 +304,11 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
         if CODE_ACC[(code & 511) as usize] & *tpl.acc.get(k)? == 0 {
             return None;
         }
-        w.sep(k == 0);
         let m = (s.mods.bits() & 7) as usize;
         if m == 0 {
-            w.chunk(c);
+            w.op(k == 0, c);
         } else {
+            w.sep(k == 0);
             // A register's entry (bit 3, "a constant", clear).
             let m = &super::vop::MOD_TEXT[m & 7];
             w.chunk(&m[0]);
