@@ -63,8 +63,12 @@ pub enum Construct {
 pub enum StageKind {
     /// A pixel (fragment) shader.
     Pixel,
-    /// A compute shader.
+    /// A compute shader without its entry state (workgroup size and entry
+    /// registers, [`crate::wave::ComputeEntry`]).
     Compute,
+    /// A compute workgroup size Vulkan does not guarantee (0 or more than
+    /// 1024 invocations).
+    WorkgroupSize([u32; 3]),
 }
 
 /// Control flow that cannot be translated.
@@ -341,7 +345,13 @@ impl fmt::Display for StageKind {
                 "pixel shaders are not translated (this translator targets vertex stages)"
             }
             StageKind::Compute => {
-                "compute shaders are not translated (this translator targets vertex stages)"
+                "compute shaders are translated only with their entry state (workgroup size, workgroup-id SGPRs), which this capture does not record"
+            }
+            StageKind::WorkgroupSize([x, y, z]) => {
+                return write!(
+                    f,
+                    "a workgroup of {x}×{y}×{z} invocations (a host workgroup holds 1..=1024)"
+                )
             }
         })
     }

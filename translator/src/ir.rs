@@ -237,6 +237,11 @@ pub enum Input {
     InstanceId,
     /// A parameter word (index in [`Func::sources`]).
     Param(u16),
+    /// Compute: component 0..=2 of the workgroup id (host `WorkgroupId`).
+    WorkgroupId(u8),
+    /// Compute: component 0..=2 of the local invocation id (host
+    /// `LocalInvocationId`).
+    LocalId(u8),
 }
 
 /// A memory read of one dword.

@@ -68,6 +68,7 @@ pub mod lift;
 pub mod manifest;
 pub mod passes;
 pub mod structure;
+pub mod wave;
 
 pub use construct::{
     Construct, Control, CrossLane, ExecRegion, Export, Form, Lds, Memory, OpcodeClass, StageKind,
@@ -195,17 +196,58 @@ pub fn translate(
     trace: Option<&ShaderTrace>,
     opts: &Options,
 ) -> Result<Translation, TranslateError> {
+    translate_with(input, trace, opts, None)
+}
+
+/// Translate a compute shader (`input.stage` must be [`Stage::Cs`]) for the
+/// entry state `entry` describes, under the compute execution model
+/// ([`wave`]): a GLCompute module whose workgroup is the guest's, reading
+/// and writing guest memory through one window binding. The manifest's
+/// `dispatch` says how to run it. `opts.test_outputs` and `opts.checked`
+/// have no effect (there are no exports, and no per-descriptor bindings to
+/// guard).
+pub fn translate_compute(
+    input: &ShaderInput<'_>,
+    entry: &wave::ComputeEntry,
+    opts: &Options,
+) -> Result<Translation, TranslateError> {
+    let opts = Options {
+        checked: false,
+        test_outputs: false,
+        ..*opts
+    };
+    translate_with(input, None, &opts, Some(*entry))
+}
+
+fn translate_with(
+    input: &ShaderInput<'_>,
+    trace: Option<&ShaderTrace>,
+    opts: &Options,
+    compute: Option<wave::ComputeEntry>,
+) -> Result<Translation, TranslateError> {
+    let compute = compute.filter(|_| input.stage == Stage::Cs);
     let lo = lift::LiftOptions {
         target: input.target,
         stage: input.stage,
         abi: input.abi,
         wave64: input.wave_size != 32,
         checked: opts.checked,
+        compute,
     };
     let (program, cfg) = decode(input);
     let lifted = lift::lift(&program, &cfg, trace, lo);
     let mut problems = lifted.problems.clone();
+    if let Some(c) = compute {
+        if c.invocations().is_none() {
+            problems.push(Unsupported {
+                pc: 0,
+                inst: "(dispatch)".into(),
+                construct: StageKind::WorkgroupSize(c.workgroup_size).into(),
+            });
+        }
+    }
     match input.stage {
+        Stage::Cs if compute.is_some() => {}
         Stage::Ps => problems.insert(
             0,
             Unsupported {
@@ -228,7 +270,7 @@ pub fn translate(
     passes::resolve(&mut f);
     passes::fold(&mut f);
     passes::dce(&mut f);
-    let derived = if trace.is_none() {
+    let derived = if trace.is_none() && compute.is_none() {
         assign_bindings(&mut f)
     } else {
         Vec::new()
@@ -269,6 +311,7 @@ pub fn translate(
         opts,
         &lifted.system_sgprs,
         &lifted.dropped,
+        compute,
     )?;
     let spirv = emit::emit(&f, &tree, &plan)?;
     if opts.validate {
@@ -286,6 +329,7 @@ pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: 
         abi: input.abi,
         wave64: input.wave_size != 32,
         checked: opts.checked,
+        compute: None,
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, trace, lo).b.func;
@@ -559,8 +603,10 @@ fn layout(
     opts: &Options,
     system_sgprs: &[manifest::SystemSgpr],
     dropped: &[manifest::Dropped],
+    compute: Option<wave::ComputeEntry>,
 ) -> Result<(Plan, Manifest), TranslateError> {
     let mut plan = Plan::default();
+    plan.compute = compute.map(|c| c.workgroup_size);
     let mut push = Vec::new();
     let member = |kind: PushKind, push: &mut Vec<PushWord>| {
         let m = push.len() as u32;
@@ -609,7 +655,8 @@ fn layout(
                     bindings.insert(binding);
                 }
                 ir::Effect::Check { .. } => {}
-                ir::Effect::Store { .. } | ir::Effect::Problem { .. } => {}
+                ir::Effect::Store { .. } => any_load = true,
+                ir::Effect::Problem { .. } => {}
             },
             _ => {}
         }
@@ -701,7 +748,8 @@ fn layout(
         mbindings.push(Binding {
             binding,
             kind: BindingKind::Window,
-            writable: false,
+            // Compute shaders store through the window.
+            writable: compute.is_some(),
         });
     }
     if opts.checked {
@@ -826,10 +874,17 @@ fn layout(
     if !dropped.is_empty() {
         notes.push("dropped instructions have no host counterpart (see `dropped`)".into());
     }
+    if compute.is_some() {
+        notes.push("compute: one host invocation per guest lane, the host workgroup is the guest's; memory is one writable window (loads and stores of every descriptor meet there); dword stores at unaligned addresses are not performed".into());
+    }
     let manifest = Manifest {
         version: MANIFEST_VERSION,
         spirv: "1.3".into(),
-        entry_point: "main (Vertex)".into(),
+        entry_point: if compute.is_some() {
+            "main (GLCompute)".into()
+        } else {
+            "main (Vertex)".into()
+        },
         guest_stage: input.stage.name().into(),
         wave_size: input.wave_size,
         ids: "vertex_id = VertexIndex + vertex_id_offset; instance_id = InstanceIndex + instance_id_offset (guest ids exclude base vertex and start instance)".into(),
@@ -843,6 +898,7 @@ fn layout(
         system_sgprs: system_sgprs.to_vec(),
         dropped: dropped.to_vec(),
         notes,
+        dispatch: compute.map(wave::Dispatch::new),
     };
     Ok((plan, manifest))
 }

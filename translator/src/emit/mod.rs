@@ -61,6 +61,9 @@ pub struct Plan {
     pub test: Option<(u32, u32, u32)>,
     /// The outputs, in test-slot order.
     pub outputs: Vec<ExportTarget>,
+    /// Compute: the module is a GLCompute entry point of this local size
+    /// (its window binding is writable).
+    pub compute: Option<[u32; 3]>,
 }
 
 /// The push-constant members and binding number of one descriptor
@@ -126,6 +129,9 @@ struct Emitter<'a> {
     access_cache: HashMap<u32, AccessBase>,
     vid: Word,
     iid: Word,
+    /// Compute: the `WorkgroupId` and `LocalInvocationId` inputs (uvec3).
+    wgid: Word,
+    lid: Word,
 }
 
 impl Emitter<'_> {

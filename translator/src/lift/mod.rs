@@ -76,6 +76,9 @@ pub struct LiftOptions {
     pub wave64: bool,
     /// Emit `--checked` guards.
     pub checked: bool,
+    /// Compute shaders: the entry state (`None`: no compute entry, and a
+    /// compute shader is refused).
+    pub compute: Option<crate::wave::ComputeEntry>,
 }
 
 /// The lifted function and what was found on the way.
@@ -161,7 +164,9 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
     };
     for k in 0..o.abi.user_data_count {
         let r = o.abi.user_data_sgpr as usize + k as usize;
-        if r < 106 {
+        // A compute wave's user SGPRs end where its system SGPRs begin.
+        let user = o.compute.is_none_or(|c| r < c.user_sgprs as usize);
+        if r < 106 && user {
             let src = b.func.source(Source::UserData(k));
             st.s[r] = Sgpr::Word(b.input(Input::Param(src)));
         }
@@ -181,6 +186,16 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         st.s[127] = Sgpr::Mask(tru, Half::Hi);
     } else {
         st.s[126] = Sgpr::Mask(tru, Half::Full);
+    }
+    if let Some(c) = o.compute {
+        for (k, r) in c.workgroup_id_sgprs().iter().enumerate() {
+            if let Some(r) = r.filter(|&r| r < 106) {
+                st.s[r as usize] = Sgpr::Word(b.input(Input::WorkgroupId(k as u8)));
+            }
+        }
+        for k in 0..c.local_id_vgprs.min(3) {
+            st.v[k as usize] = b.input(Input::LocalId(k));
+        }
     }
     if let Some(v) = o.abi.vertex_id_vgpr {
         st.v[v as usize] = b.input(Input::VertexId);

@@ -65,8 +65,10 @@ impl Lifter<'_> {
             }
         }
         let abi = self.o.abi;
+        let local_ids = self.o.compute.map_or(0, |c| c.local_id_vgprs.min(3) as usize);
         let defined = |r: usize| {
-            abi.vertex_id_vgpr.map(usize::from) == Some(r)
+            r < local_ids
+                || abi.vertex_id_vgpr.map(usize::from) == Some(r)
                 || abi.instance_id_vgpr.map(usize::from) == Some(r)
         };
         for r in (0..256).filter(|&r| !defined(r)) {
