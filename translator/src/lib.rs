@@ -196,7 +196,7 @@ pub fn translate(
     trace: Option<&ShaderTrace>,
     opts: &Options,
 ) -> Result<Translation, TranslateError> {
-    translate_with(input, trace, opts, None)
+    translate_with(input, trace, opts, None, wave::ComputeFaults::default())
 }
 
 /// Translate a compute shader (`input.stage` must be [`Stage::Cs`]) for the
@@ -216,7 +216,30 @@ pub fn translate_compute(
         test_outputs: false,
         ..*opts
     };
-    translate_with(input, None, &opts, Some(*entry))
+    translate_with(
+        input,
+        None,
+        &opts,
+        Some(*entry),
+        wave::ComputeFaults::default(),
+    )
+}
+
+/// [`translate_compute`] with deliberately broken lowerings (negative
+/// controls).
+#[cfg(feature = "testing")]
+pub fn translate_compute_with_faults(
+    input: &ShaderInput<'_>,
+    entry: &wave::ComputeEntry,
+    opts: &Options,
+    faults: wave::ComputeFaults,
+) -> Result<Translation, TranslateError> {
+    let opts = Options {
+        checked: false,
+        test_outputs: false,
+        ..*opts
+    };
+    translate_with(input, None, &opts, Some(*entry), faults)
 }
 
 fn translate_with(
@@ -224,6 +247,7 @@ fn translate_with(
     trace: Option<&ShaderTrace>,
     opts: &Options,
     compute: Option<wave::ComputeEntry>,
+    faults: wave::ComputeFaults,
 ) -> Result<Translation, TranslateError> {
     let compute = compute.filter(|_| input.stage == Stage::Cs);
     let lo = lift::LiftOptions {
@@ -233,6 +257,7 @@ fn translate_with(
         wave64: input.wave_size != 32,
         checked: opts.checked,
         compute,
+        faults,
     };
     let (program, cfg) = decode(input);
     let lifted = lift::lift(&program, &cfg, trace, lo);
@@ -330,6 +355,7 @@ pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: 
         wave64: input.wave_size != 32,
         checked: opts.checked,
         compute: None,
+        faults: wave::ComputeFaults::default(),
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, trace, lo).b.func;

@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 use translator::host::guest_reader;
 use translator::manifest::{BindingKind, DrawParams};
-use translator::{translate_compute, Options};
+use translator::{translate_compute, Options, Translation};
 use vkharness::{Binding, Harness, Interface};
 
 /// Bytes of guest memory the window may span.
@@ -191,6 +191,22 @@ pub fn execute(
     }
     let tr = translate_compute(&capture.shader_input(), &entry, &Options::default())
         .map_err(|e| named(&e))?;
+    execute_translation(capture, draws, dispatches, harness, &tr)
+}
+
+/// [`execute`] with a given translation of the capture (a test's broken
+/// one, for the negative controls).
+pub fn execute_translation(
+    capture: &Capture,
+    draws: &DrawsFile,
+    dispatches: &[[u32; 3]],
+    harness: &Harness,
+    tr: &Translation,
+) -> Result<DispatchRunReport, CliError> {
+    let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
+    let Some(entry) = capture.compute_entry() else {
+        return Err(named(&"not a compute capture with its entry state"));
+    };
     let interface = Interface {
         entry_point: "main".into(),
         bindings: tr.manifest.bindings.iter().map(|b| b.binding).collect(),

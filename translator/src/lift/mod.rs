@@ -79,6 +79,8 @@ pub struct LiftOptions {
     /// Compute shaders: the entry state (`None`: no compute entry, and a
     /// compute shader is refused).
     pub compute: Option<crate::wave::ComputeEntry>,
+    /// Broken lowerings (negative controls only; none otherwise).
+    pub faults: crate::wave::ComputeFaults,
 }
 
 /// The lifted function and what was found on the way.
@@ -193,8 +195,9 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
                 st.s[r as usize] = Sgpr::Word(b.input(Input::WorkgroupId(k as u8)));
             }
         }
+        let shift = usize::from(o.faults.local_ids_shifted);
         for k in 0..c.local_id_vgprs.min(3) {
-            st.v[k as usize] = b.input(Input::LocalId(k));
+            st.v[k as usize + shift] = b.input(Input::LocalId(k));
         }
     }
     if let Some(v) = o.abi.vertex_id_vgpr {

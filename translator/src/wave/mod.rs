@@ -70,6 +70,15 @@ impl ComputeEntry {
     }
 }
 
+/// Deliberately broken compute lowerings, for negative controls (feature
+/// `testing`): each makes the run check go red.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ComputeFaults {
+    /// The local ids arrive one VGPR late (x in `v1`, y in `v2`): an entry
+    /// ABI read wrong.
+    pub local_ids_shifted: bool,
+}
+
 /// The manifest's dispatch section: how the host runs a translated compute
 /// shader.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,86 @@
+//! `shaderlift run` of compute shaders on lavapipe: the translated bundled
+//! compute shaders write, over several dispatches, exactly the words the
+//! interpreter's buffer stores write; a broken entry lowering (the local
+//! ids one VGPR late) turns the check red.
+//!
+//! One Vulkan device serves the whole test binary. Without Vulkan the tests
+//! print a note and pass, unless `SHADERLIFT_REQUIRE_VULKAN` is set. The
+//! DRAWS-like file is `tests/dispatch/compute.json` (a descriptor-set table,
+//! a matrix UBO, a source and a destination buffer; three dispatches, the
+//! last one with invocations past the push-constant count).
+
+use corpus::{Capture, CaptureOptions};
+use shaderlift_cli::run::dispatch::{execute, execute_translation, split, DispatchRunReport};
+use translator::wave::ComputeFaults;
+use vkharness::Harness;
+
+fn root() -> &'static str {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+}
+
+fn capture(name: &str) -> Capture {
+    Capture::open(
+        format!("{}/corpus/radv/{name}", root()),
+        &CaptureOptions::default(),
+    )
+    .unwrap()
+}
+
+fn dispatches() -> (drawbind::draws::DrawsFile, Vec<[u32; 3]>) {
+    let path = format!("{}/cli/tests/dispatch/compute.json", root());
+    split(&std::fs::read_to_string(&path).unwrap())
+        .unwrap()
+        .expect("the file has dispatches")
+}
+
+fn assert_identical(shader: &str, r: &DispatchRunReport) {
+    eprint!("{shader}:\n{}", r.text());
+    assert!(r.dispatches.len() >= 3, "{shader}");
+    for d in &r.dispatches {
+        assert!(d.words > 0, "{shader} dispatch {}: nothing compared", d.index);
+        assert_eq!(
+            (d.mismatches, d.within_ulp, d.undefined, d.findings),
+            (0, 0, 0, 0),
+            "{shader} dispatch {}: {:?}",
+            d.index,
+            d.first_mismatches
+        );
+    }
+}
+
+#[test]
+fn bundled_compute_shaders_write_the_interpreters_words() {
+    let Some(h) = Harness::shared_or_skip("bundled_compute_shaders_write_the_interpreters_words")
+    else {
+        return;
+    };
+    let (file, groups) = dispatches();
+    for shader in ["compute", "compute-w32"] {
+        let r = execute(&capture(shader), &file, &groups, h)
+            .unwrap_or_else(|e| panic!("{shader}: {e}"));
+        assert_identical(shader, &r);
+    }
+}
+
+#[test]
+fn local_ids_in_the_wrong_vgpr_are_caught() {
+    let Some(h) = Harness::shared_or_skip("local_ids_in_the_wrong_vgpr_are_caught") else {
+        return;
+    };
+    let (file, groups) = dispatches();
+    let c = capture("compute");
+    let entry = c.compute_entry().unwrap();
+    let tr = translator::translate_compute_with_faults(
+        &c.shader_input(),
+        &entry,
+        &translator::Options::default(),
+        ComputeFaults {
+            local_ids_shifted: true,
+        },
+    )
+    .unwrap();
+    let r = execute_translation(&c, &file, &groups, h, &tr).unwrap();
+    eprint!("{}", r.text());
+    // Every lane of a workgroup computes the same index.
+    assert!(r.mismatches > 0, "the broken lowering went unnoticed");
+}
