@@ -345,7 +345,7 @@ impl fmt::Display for StageKind {
                 "pixel shaders are not translated (this translator targets vertex stages)"
             }
             StageKind::Compute => {
-                "compute shaders are translated only with their entry state (workgroup size, workgroup-id SGPRs), which this capture does not record"
+                "compute shaders need their entry state (workgroup size, workgroup-id SGPRs): translate_compute takes it"
             }
             StageKind::WorkgroupSize([x, y, z]) => {
                 return write!(
