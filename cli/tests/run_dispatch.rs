@@ -26,8 +26,20 @@ fn capture(name: &str) -> Capture {
     .unwrap()
 }
 
+fn fixture(name: &str) -> Capture {
+    Capture::open(
+        format!("{}/cli/tests/dispatch/{name}", root()),
+        &CaptureOptions::default(),
+    )
+    .unwrap()
+}
+
 fn dispatches() -> (drawbind::draws::DrawsFile, Vec<[u32; 3]>) {
-    let path = format!("{}/cli/tests/dispatch/compute.json", root());
+    dispatch_file("compute")
+}
+
+fn dispatch_file(name: &str) -> (drawbind::draws::DrawsFile, Vec<[u32; 3]>) {
+    let path = format!("{}/cli/tests/dispatch/{name}.json", root());
     split(&std::fs::read_to_string(&path).unwrap())
         .unwrap()
         .expect("the file has dispatches")
@@ -76,6 +88,7 @@ fn local_ids_in_the_wrong_vgpr_are_caught() {
         &translator::Options::default(),
         ComputeFaults {
             local_ids_shifted: true,
+            ..ComputeFaults::default()
         },
     )
     .unwrap();
@@ -83,4 +96,48 @@ fn local_ids_in_the_wrong_vgpr_are_caught() {
     eprint!("{}", r.text());
     // Every lane of a workgroup computes the same index.
     assert!(r.mismatches > 0, "the broken lowering went unnoticed");
+}
+
+#[test]
+fn lane_numbers_from_mbcnt_match_in_partial_and_several_waves() {
+    let Some(h) =
+        Harness::shared_or_skip("lane_numbers_from_mbcnt_match_in_partial_and_several_waves")
+    else {
+        return;
+    };
+    let (file, groups) = dispatch_file("lanes");
+    for shader in ["compute-lanes", "compute-lanes-w32"] {
+        let r = execute(&fixture(shader), &file, &groups, h)
+            .unwrap_or_else(|e| panic!("{shader}: {e}"));
+        assert_identical(shader, &r);
+    }
+}
+
+/// The negative control: an mbcnt that counts the lanes at or
+/// below this one (not below) turns the run check red.
+#[test]
+fn mbcnt_counting_at_or_below_is_caught() {
+    let Some(h) = Harness::shared_or_skip("mbcnt_counting_at_or_below_is_caught") else {
+        return;
+    };
+    let (file, groups) = dispatch_file("lanes");
+    for shader in ["compute-lanes", "compute-lanes-w32"] {
+        let c = fixture(shader);
+        let entry = c.compute_entry().unwrap();
+        let tr = translator::translate_compute_with_faults(
+            &c.shader_input(),
+            &entry,
+            &translator::Options::default(),
+            ComputeFaults {
+                mbcnt_at_or_below: true,
+                ..ComputeFaults::default()
+            },
+        )
+        .unwrap();
+        let r = execute_translation(&c, &file, &groups, h, &tr).unwrap();
+        eprint!("{shader} (broken mbcnt):\n{}", r.text());
+        // Every stored word is off by 1000.
+        assert_eq!(r.mismatches, r.words, "{shader}");
+        assert!(r.words > 0, "{shader}");
+    }
 }

@@ -242,6 +242,9 @@ pub enum Input {
     /// Compute: component 0..=2 of the local invocation id (host
     /// `LocalInvocationId`).
     LocalId(u8),
+    /// Compute: the flat local invocation index (host
+    /// `LocalInvocationIndex`): wave `index / lanes`, lane `index % lanes`.
+    LocalIndex,
 }
 
 /// A memory read of one dword.

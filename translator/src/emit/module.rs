@@ -336,6 +336,21 @@ impl Emitter<'_> {
                 self.b
                     .composite_extract(self.t.u32_, None, x, vec![u32::from(k.min(2))])?
             }
+            Input::LocalIndex => {
+                let v3 = self.b.type_vector(self.t.u32_, 3);
+                let x = self.b.load(v3, None, self.lid, None, vec![])?;
+                let [sx, sy, _] = self.plan.compute.unwrap_or([1, 1, 1]);
+                let u = self.t.u32_;
+                let c0 = self.b.composite_extract(u, None, x, vec![0])?;
+                let c1 = self.b.composite_extract(u, None, x, vec![1])?;
+                let c2 = self.b.composite_extract(u, None, x, vec![2])?;
+                let ksx = self.const_u32(sx);
+                let ksxy = self.const_u32(sx.wrapping_mul(sy));
+                let t1 = self.b.i_mul(u, None, c1, ksx)?;
+                let t2 = self.b.i_mul(u, None, c2, ksxy)?;
+                let s = self.b.i_add(u, None, c0, t1)?;
+                self.b.i_add(u, None, s, t2)?
+            }
             Input::Param(s) => match self.plan.source_member.get(&s) {
                 Some(&m) => self.push_load(m)?,
                 None => return Err(EmitError(format!("parameter {s} has no push slot"))),

@@ -47,6 +47,7 @@
 mod blocks;
 mod control;
 mod export;
+mod lanes;
 mod mem;
 mod salu;
 mod state;
@@ -332,6 +333,7 @@ impl Lifter<'_> {
             OpSpace::Sopp => self.sopp(code, inst),
             OpSpace::Smem => self.smem(code, inst),
             OpSpace::Mubuf | OpSpace::Mtbuf => self.buffer(code, inst),
+            OpSpace::Vop if self.o.compute.is_some() && self.lane_op(code, inst) => {}
             OpSpace::Vop => self.valu(code, inst),
             OpSpace::Exp => self.export(inst),
             OpSpace::Ds => self.problem(Lds::Access),

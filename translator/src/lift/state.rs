@@ -127,6 +127,10 @@ impl Lifter<'_> {
             (Some(0), _, _) if !self.o.wave64 => self.b.bool(false),
             (Some(u32::MAX), Some(u32::MAX), Some(_)) => self.b.bool(true),
             (Some(u32::MAX), _, Some(_)) if !self.o.wave64 => self.b.bool(true),
+            // Compute shaders know their lane: its bit of the word.
+            _ if self.o.compute.is_some() && (hi.is_some() || !self.o.wave64) => {
+                self.lane_bit_of_words(v, hi)
+            }
             _ => self.unsup(Ty::Bool, CrossLane::MaskFromWord),
         }
     }

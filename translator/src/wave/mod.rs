@@ -77,6 +77,9 @@ pub struct ComputeFaults {
     /// The local ids arrive one VGPR late (x in `v1`, y in `v2`): an entry
     /// ABI read wrong.
     pub local_ids_shifted: bool,
+    /// `v_mbcnt_lo/hi` count the lanes at or below this one instead of
+    /// below it.
+    pub mbcnt_at_or_below: bool,
 }
 
 /// The manifest's dispatch section: how the host runs a translated compute
