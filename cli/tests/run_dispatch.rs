@@ -1,7 +1,9 @@
 //! `shaderlift run` of compute shaders on lavapipe: the translated bundled
-//! compute shaders write, over several dispatches, exactly the words the
-//! interpreter's buffer stores write; a broken entry lowering (the local
-//! ids one VGPR late) turns the check red.
+//! compute shaders, and the RADV fixtures of lane numbers (`v_mbcnt`) and
+//! ballots (`v_readfirstlane`, `s_bcnt1` of a mask), write over several
+//! dispatches exactly the words the interpreter's buffer stores write; a
+//! broken entry lowering (the local ids one VGPR late) and a broken mbcnt
+//! (counting the lanes at or below) turn the check red.
 //!
 //! One Vulkan device serves the whole test binary. Without Vulkan the tests
 //! print a note and pass, unless `SHADERLIFT_REQUIRE_VULKAN` is set. The
@@ -140,4 +142,20 @@ fn mbcnt_counting_at_or_below_is_caught() {
         assert_eq!(r.mismatches, r.words, "{shader}");
         assert!(r.words > 0, "{shader}");
     }
+}
+
+/// A ballot (a lane mask read as a word), `s_bcnt1` of it and
+/// `v_readfirstlane` of a value that differs between lanes, computed through
+/// workgroup memory between barriers.
+#[test]
+fn ballots_and_readfirstlane_match_through_workgroup_memory() {
+    let Some(h) =
+        Harness::shared_or_skip("ballots_and_readfirstlane_match_through_workgroup_memory")
+    else {
+        return;
+    };
+    let (file, groups) = dispatch_file("ballot");
+    let r = execute(&fixture("compute-ballot"), &file, &groups, h)
+        .unwrap_or_else(|e| panic!("compute-ballot: {e}"));
+    assert_identical("compute-ballot", &r);
 }

@@ -134,6 +134,11 @@ pub enum CrossLane {
     VccBranch,
     /// A wave64 lane mask whose halves are different values.
     MaskHalves,
+    /// Compute: a cross-lane operation (through workgroup memory and
+    /// barriers) where the invocations of a workgroup may not all arrive:
+    /// inside a per-lane branch, or under a branch that can differ between
+    /// the waves of a workgroup.
+    DivergentWaveOp,
 }
 
 /// Scalar state or EXEC inside a region a per-lane EXEC branch skips.
@@ -409,6 +414,7 @@ impl fmt::Display for CrossLane {
             CrossLane::MaskScc => "SCC of a lane-mask operation asks whether any lane's bit is set",
             CrossLane::VccBranch => "a branch on whether every lane's VCC bit is 0 needs all lanes",
             CrossLane::MaskHalves => "a lane mask whose halves come from different values",
+            CrossLane::DivergentWaveOp => "a cross-lane operation where not every invocation of the workgroup arrives (inside a per-lane branch, or under a branch that may differ between waves): its workgroup barriers would not be uniform",
         })
     }
 }
@@ -596,6 +602,7 @@ mod tests {
                 CrossLane::MaskScc,
                 CrossLane::VccBranch,
                 CrossLane::MaskHalves,
+                CrossLane::DivergentWaveOp,
             ]
             .map(Construct::from),
         );

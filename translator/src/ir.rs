@@ -247,6 +247,35 @@ pub enum Input {
     LocalIndex,
 }
 
+/// A value from the other lanes of this lane's wave (compute shaders:
+/// through workgroup memory between workgroup barriers, so every
+/// invocation of the workgroup must reach it; [`crate::wave`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneOp {
+    /// The low (`hi` false) or high word of the wave's mask of `bit`.
+    Ballot {
+        /// This lane's bit (Bool).
+        bit: Value,
+        /// The high word (lanes 32..63).
+        hi: bool,
+    },
+    /// `value` in the lowest lane whose `active` bit is set (lane 0 when
+    /// none is).
+    ReadFirst {
+        /// The value (U32).
+        value: Value,
+        /// This lane's EXEC bit.
+        active: Value,
+    },
+    /// `value` in lane `lane mod lanes`.
+    ReadLane {
+        /// The value (U32).
+        value: Value,
+        /// The lane number (uniform).
+        lane: Value,
+    },
+}
+
 /// A memory read of one dword.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Load {
@@ -272,6 +301,9 @@ pub enum Load {
         /// The traced descriptor's binding, or `None` for the window.
         binding: Option<u16>,
     },
+    /// A cross-lane value (compute shaders), with the pc of its
+    /// instruction.
+    Lanes(u32, LaneOp),
     /// MUBUF/MTBUF: one dword of a lane's access.
     Buffer(BufferAccess),
 }
@@ -503,6 +535,11 @@ impl Func {
                     out.push(offset)
                 }
                 Load::Buffer(a) => access_operands(&a, out),
+                Load::Lanes(_, l) => match l {
+                    LaneOp::Ballot { bit, .. } => out.push(bit),
+                    LaneOp::ReadFirst { value, active } => out.extend([value, active]),
+                    LaneOp::ReadLane { value, lane } => out.extend([value, lane]),
+                },
             },
             Op::Effect(i) => match self.effects[i as usize] {
                 Effect::Export { values, cond, .. } => {

@@ -307,6 +307,11 @@ fn translate_with(
         raised_in_regions(&f, t, &lifted.divergent, &lifted.raises_exec, &mut problems);
     }
     problems.extend(passes::check(&f, &merges, &lifted.scalar_params));
+    if let (Some(c), Ok(t)) = (compute, &tree) {
+        let lanes = if input.wave_size == 32 { 32 } else { 64 };
+        let single_wave = c.invocations().is_some_and(|n| n <= lanes);
+        problems.extend(wave::uniform::check(&f, t, single_wave));
+    }
     let tree = match tree {
         Ok(t) => t,
         Err(e) => {
@@ -633,6 +638,7 @@ fn layout(
 ) -> Result<(Plan, Manifest), TranslateError> {
     let mut plan = Plan::default();
     plan.compute = compute.map(|c| c.workgroup_size);
+    plan.compute_lanes = if input.wave_size == 32 { 32 } else { 64 };
     let mut push = Vec::new();
     let member = |kind: PushKind, push: &mut Vec<PushWord>| {
         let m = push.len() as u32;

@@ -158,6 +158,8 @@ pub(crate) fn check_module_for(
                 }
             }
             AddressSpace::Private | AddressSpace::Function => {}
+            // Shared memory of a compute workgroup (nothing to bind).
+            AddressSpace::WorkGroup if stage == ShaderStage::Compute => {}
             other => {
                 return bad(format!(
                     "global `{name}` in address space {other:?}: only storage buffers and push constants can be bound"

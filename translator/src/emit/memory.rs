@@ -318,6 +318,7 @@ impl Emitter<'_> {
                 let word = self.read(binding, l, h)?;
                 Ok(self.b.select(u, None, ok, word, zero)?)
             }
+            Load::Lanes(_, op) => self.lane_op(&op),
             Load::Buffer(a) => {
                 let (lo, hi, ok) = self.buffer_addr(&a)?;
                 let word = self.read_unaligned(a.binding, lo, hi)?;

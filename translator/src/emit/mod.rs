@@ -21,6 +21,7 @@
 //!   the clamps that keep every access in bounds.
 
 mod body;
+mod lanes;
 mod memory;
 mod module;
 
@@ -64,6 +65,8 @@ pub struct Plan {
     /// Compute: the module is a GLCompute entry point of this local size
     /// (its window binding is writable).
     pub compute: Option<[u32; 3]>,
+    /// Compute: guest lanes per wave (for the lane operations).
+    pub compute_lanes: u32,
 }
 
 /// The push-constant members and binding number of one descriptor
@@ -132,6 +135,8 @@ struct Emitter<'a> {
     /// Compute: the `WorkgroupId` and `LocalInvocationId` inputs (uvec3).
     wgid: Word,
     lid: Word,
+    /// Compute: the lane operations' workgroup arrays, once declared.
+    lanes: Option<lanes::LaneVars>,
 }
 
 impl Emitter<'_> {

@@ -74,6 +74,7 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
         iid: 0,
         wgid: 0,
         lid: 0,
+        lanes: None,
     };
     e.module(tree)?;
     Ok(e.b.module().assemble())
@@ -381,6 +382,14 @@ impl Emitter<'_> {
         if self.plan.window.is_some() {
             self.read_fn(None)?;
             self.unaligned_fn(None)?;
+        }
+        // The lane operations' workgroup arrays are module-level variables.
+        let lane_ops = self.f.insts.iter().enumerate().any(|(i, x)| {
+            matches!(x.op, Op::Load(l) if matches!(self.f.loads[l as usize], crate::ir::Load::Lanes(..)))
+                && self.f.is_live(Value(i as u32))
+        });
+        if lane_ops {
+            self.lane_vars();
         }
         let fn_void = self.b.type_function(self.t.void, vec![]);
         let main = self

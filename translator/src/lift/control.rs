@@ -97,6 +97,10 @@ impl Lifter<'_> {
                         let bit = self.mask_at(106);
                         match self.b.func.konst(bit) {
                             Some(c) => self.b.bool(c == 0),
+                            None if self.o.compute.is_some() => {
+                                let any = self.any_lane_of(bit);
+                                self.b.un(Un::BNot, any)
+                            }
                             None => self.unsup(Ty::Bool, CrossLane::VccBranch),
                         }
                     }

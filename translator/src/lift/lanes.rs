@@ -8,7 +8,7 @@
 //! other lanes and stay refused.
 
 use super::Lifter;
-use crate::ir::{Bin, ICmp, Input, Un, Value};
+use crate::ir::{Bin, ICmp, Input, LaneOp, Load, Un, Value};
 use crate::Form;
 use isa::{op, Instruction, Modifiers, Opcode, Slot};
 
@@ -18,6 +18,35 @@ impl Lifter<'_> {
         let index = self.b.input(Input::LocalIndex);
         let m = self.const_u32(if self.o.wave64 { 63 } else { 31 });
         self.b.bin(Bin::And, index, m)
+    }
+
+    /// The low or high word of the wave's mask of `bit` (a ballot).
+    pub(super) fn ballot(&mut self, bit: Value, hi: bool) -> Value {
+        if let Some(c) = self.b.func.konst(bit) {
+            // Every lane alike: all ones or zero (the wave's lanes are
+            // all present unless the workgroup ends mid-wave, which a
+            // constant mask in a compute shader does not model: refuse).
+            if c == 0 {
+                return self.const_u32(0);
+            }
+        }
+        if hi && !self.o.wave64 {
+            return self.const_u32(0);
+        }
+        self.b.load(Load::Lanes(self.pc, LaneOp::Ballot { bit, hi }))
+    }
+
+    /// Whether any lane of the wave has `bit` set (Bool).
+    pub(super) fn any_lane_of(&mut self, bit: Value) -> Value {
+        let lo = self.ballot(bit, false);
+        let w = if self.o.wave64 {
+            let hi = self.ballot(bit, true);
+            self.b.bin(Bin::Or, lo, hi)
+        } else {
+            lo
+        };
+        let zero = self.const_u32(0);
+        self.b.icmp(ICmp::Ne, w, zero)
     }
 
     /// This lane's bit of the mask whose low word is `lo` and high word `hi`
@@ -48,6 +77,7 @@ impl Lifter<'_> {
         let hi = match code {
             op::V_MBCNT_LO_U32_B32 => false,
             op::V_MBCNT_HI_U32_B32 => true,
+            op::V_READFIRSTLANE_B32 | op::V_READLANE_B32 => return self.read_lane(code, inst),
             _ => return false,
         };
         if let Modifiers::Vop3(m) = inst.mods {
@@ -94,6 +124,42 @@ impl Lifter<'_> {
         let counted = self.b.bin(Bin::And, a, mask);
         let n = self.b.un(Un::CountOnes, counted);
         let r = self.b.add(n, b);
+        self.write_v(dst, 0, r);
+        true
+    }
+
+    /// `v_readfirstlane_b32`/`v_readlane_b32` of a value that may differ
+    /// between lanes (a uniform one is the VALU lifter's plain copy).
+    fn read_lane(&mut self, code: Opcode, inst: &Instruction) -> bool {
+        if !matches!(inst.mods, Modifiers::None) {
+            return false;
+        }
+        let ops = inst.operands.as_slice();
+        let defs: Vec<Slot> = ops.iter().filter(|s| s.is_def()).copied().collect();
+        let srcs: Vec<Slot> = ops
+            .iter()
+            .filter(|s| s.is_use() && !s.is_def())
+            .copied()
+            .collect();
+        let (Some(dst), Some(s0)) = (defs.first(), srcs.first()) else {
+            return false;
+        };
+        let value = self.src(s0);
+        if self.uniform(value) {
+            return false;
+        }
+        let r = if code == op::V_READFIRSTLANE_B32 {
+            let active = self.active();
+            self.b
+                .load(Load::Lanes(self.pc, LaneOp::ReadFirst { value, active }))
+        } else {
+            let Some(s1) = srcs.get(1) else {
+                return false;
+            };
+            let lane = self.src(s1);
+            self.b
+                .load(Load::Lanes(self.pc, LaneOp::ReadLane { value, lane }))
+        };
         self.write_v(dst, 0, r);
         true
     }

@@ -138,8 +138,10 @@ impl Lifter<'_> {
     pub(super) fn s_word(&mut self, code: usize) -> Value {
         match self.st.s[code] {
             Sgpr::Word(v) => v,
-            Sgpr::Mask(b, _) => match self.b.func.konst(b) {
+            Sgpr::Mask(b, half) => match self.b.func.konst(b) {
                 Some(c) => self.const_u32(if c != 0 { u32::MAX } else { 0 }),
+                // Compute shaders: a ballot through workgroup memory.
+                None if self.o.compute.is_some() => self.ballot(b, half == Half::Hi),
                 None => self.unsup(Ty::U32, CrossLane::MaskAsWord),
             },
         }
@@ -156,6 +158,11 @@ impl Lifter<'_> {
                 let bit = self.mask_at(m);
                 match self.b.func.konst(bit) {
                     Some(c) => self.const_u32((c == 0) as u32),
+                    None if self.o.compute.is_some() => {
+                        let any = self.any_lane_of(bit);
+                        let none = self.b.un(Un::BNot, any);
+                        self.b.un(Un::BoolToU32, none)
+                    }
                     None => self.unsup(Ty::U32, CrossLane::AnyLaneTest),
                 }
             }

@@ -24,6 +24,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) mod uniform;
+
 /// How the hardware starts a compute wave (COMPUTE_PGM_RSRC2 and
 /// COMPUTE_NUM_THREAD_*): what a host needs to run a compute shader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
