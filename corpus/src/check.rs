@@ -244,8 +244,16 @@ pub fn check_capture(capture: &Capture, opts: &CheckOptions) -> CheckRow {
 
     // Translate and validate.
     let input = capture.shader_input();
+    // Compute captures that record their entry state translate under the
+    // compute model (`translator::wave`).
+    let translated = match capture.compute_entry() {
+        Some(entry) => {
+            translator::translate_compute(&input, &entry, &translator::Options::default())
+        }
+        None => translator::translate(&input, Some(&trace), &translator::Options::default()),
+    };
     row.translate =
-        match translator::translate(&input, Some(&trace), &translator::Options::default()) {
+        match translated {
             Ok(t) => match opts
                 .spirv_val
                 .as_deref()

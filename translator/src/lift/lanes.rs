@@ -20,15 +20,19 @@ impl Lifter<'_> {
         self.b.bin(Bin::And, index, m)
     }
 
+    /// Whether the compute workgroup ends mid-wave (its last wave has
+    /// fewer lanes than the wave size).
+    pub(super) fn partial_wave(&self) -> bool {
+        let lanes = if self.o.wave64 { 64 } else { 32 };
+        self.o
+            .compute
+            .is_some_and(|c| c.invocations().is_none_or(|n| n % lanes != 0))
+    }
+
     /// The low or high word of the wave's mask of `bit` (a ballot).
     pub(super) fn ballot(&mut self, bit: Value, hi: bool) -> Value {
-        if let Some(c) = self.b.func.konst(bit) {
-            // Every lane alike: all ones or zero (the wave's lanes are
-            // all present unless the workgroup ends mid-wave, which a
-            // constant mask in a compute shader does not model: refuse).
-            if c == 0 {
-                return self.const_u32(0);
-            }
+        if self.b.func.konst(bit) == Some(0) {
+            return self.const_u32(0);
         }
         if hi && !self.o.wave64 {
             return self.const_u32(0);

@@ -139,6 +139,9 @@ impl Lifter<'_> {
         match self.st.s[code] {
             Sgpr::Word(v) => v,
             Sgpr::Mask(b, half) => match self.b.func.konst(b) {
+                // A wave of a compute workgroup that ends mid-wave has
+                // fewer lanes: its all-lanes mask is not all ones.
+                Some(c) if c != 0 && self.partial_wave() => self.ballot(b, half == Half::Hi),
                 Some(c) => self.const_u32(if c != 0 { u32::MAX } else { 0 }),
                 // Compute shaders: a ballot through workgroup memory.
                 None if self.o.compute.is_some() => self.ballot(b, half == Half::Hi),
