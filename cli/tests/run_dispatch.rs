@@ -51,7 +51,11 @@ fn assert_identical(shader: &str, r: &DispatchRunReport) {
     eprint!("{shader}:\n{}", r.text());
     assert!(r.dispatches.len() >= 3, "{shader}");
     for d in &r.dispatches {
-        assert!(d.words > 0, "{shader} dispatch {}: nothing compared", d.index);
+        assert!(
+            d.words > 0,
+            "{shader} dispatch {}: nothing compared",
+            d.index
+        );
         assert_eq!(
             (d.mismatches, d.within_ulp, d.undefined, d.findings),
             (0, 0, 0, 0),

@@ -275,14 +275,23 @@ fn nir_workgroup_size(text: &str) -> Option<[u32; 3]> {
 /// `layout(local_size_x = 8, local_size_y = 8) in;` in GLSL (literal sizes;
 /// a missing component is 1, a `local_size_*_id` makes it unknown).
 fn glsl_local_size(src: &str) -> Option<[u32; 3]> {
-    if src.contains("local_size_x_id") || src.contains("local_size_y_id") || src.contains("local_size_z_id") {
+    if src.contains("local_size_x_id")
+        || src.contains("local_size_y_id")
+        || src.contains("local_size_z_id")
+    {
         return None;
     }
     let mut size = [1u32; 3];
     let mut found = false;
-    for (k, key) in ["local_size_x", "local_size_y", "local_size_z"].iter().enumerate() {
+    for (k, key) in ["local_size_x", "local_size_y", "local_size_z"]
+        .iter()
+        .enumerate()
+    {
         if let Some(i) = src.find(key) {
-            let rest = src[i + key.len()..].trim_start().strip_prefix('=')?.trim_start();
+            let rest = src[i + key.len()..]
+                .trim_start()
+                .strip_prefix('=')?
+                .trim_start();
             let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
             size[k] = digits.parse().ok()?;
             found = true;

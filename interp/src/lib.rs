@@ -64,8 +64,8 @@ mod verify;
 pub mod wave;
 mod workgroup;
 
-pub use dispatch::{run_dispatch, DispatchConfig, DispatchError};
 pub use check::{check_draw, Binding, BindingCheck, DrawCheck, Violation, ViolationKind};
+pub use dispatch::{run_dispatch, DispatchConfig, DispatchError};
 pub use driver::{
     index_buffer_ids, run_draw, Draw, DrawConfig, DrawError, DrawRun, LdsInit, PrimLayout,
     WaveInfo, MAX_LDS_INIT,

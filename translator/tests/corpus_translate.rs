@@ -147,9 +147,14 @@ fn non_vertex_and_culling_shaders_list_every_unsupported_construct() {
 fn compute_shaders_translate_with_their_entry_state() {
     for name in ["compute", "compute-w32"] {
         let c = radv(name);
-        let entry = c.compute_entry().expect("the RADV capture records its entry");
+        let entry = c
+            .compute_entry()
+            .expect("the RADV capture records its entry");
         assert_eq!(entry.workgroup_size, [64, 1, 1], "{name}");
-        assert_eq!((entry.user_sgprs, entry.workgroup_id), (5, [true, false, false]));
+        assert_eq!(
+            (entry.user_sgprs, entry.workgroup_id),
+            (5, [true, false, false])
+        );
         let t = translator::translate_compute(&c.shader_input(), &entry, &Options::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         if let Some(r) = spirv_val(name, &t.spirv) {

@@ -43,7 +43,9 @@ impl Emitter<'_> {
         let p_vals = self.b.type_pointer(None, StorageClass::Workgroup, a_vals);
         let p_masks = self.b.type_pointer(None, StorageClass::Workgroup, a_masks);
         let vals = self.b.variable(p_vals, None, StorageClass::Workgroup, None);
-        let masks = self.b.variable(p_masks, None, StorageClass::Workgroup, None);
+        let masks = self
+            .b
+            .variable(p_masks, None, StorageClass::Workgroup, None);
         self.b.name(vals, "lane_vals");
         self.b.name(masks, "lane_masks");
         let p_wg_u32 = self.b.type_pointer(None, StorageClass::Workgroup, u);

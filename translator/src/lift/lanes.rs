@@ -37,7 +37,8 @@ impl Lifter<'_> {
         if hi && !self.o.wave64 {
             return self.const_u32(0);
         }
-        self.b.load(Load::Lanes(self.pc, LaneOp::Ballot { bit, hi }))
+        self.b
+            .load(Load::Lanes(self.pc, LaneOp::Ballot { bit, hi }))
     }
 
     /// Whether any lane of the wave has `bit` set (Bool).

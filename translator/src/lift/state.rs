@@ -65,7 +65,10 @@ impl Lifter<'_> {
             }
         }
         let abi = self.o.abi;
-        let local_ids = self.o.compute.map_or(0, |c| c.local_id_vgprs.min(3) as usize);
+        let local_ids = self
+            .o
+            .compute
+            .map_or(0, |c| c.local_id_vgprs.min(3) as usize);
         let defined = |r: usize| {
             r < local_ids
                 || abi.vertex_id_vgpr.map(usize::from) == Some(r)

@@ -116,7 +116,13 @@ fn uniform_control(f: &Func, tree: &[Node], varying: &[bool]) -> HashSet<usize> 
             Node::Loop { body, .. } => returns(f, body),
         })
     }
-    fn walk(f: &Func, nodes: &[Node], mut uniform: bool, varying: &[bool], out: &mut HashSet<usize>) {
+    fn walk(
+        f: &Func,
+        nodes: &[Node],
+        mut uniform: bool,
+        varying: &[bool],
+        out: &mut HashSet<usize>,
+    ) {
         for n in nodes {
             match n {
                 Node::Block(b) => {
