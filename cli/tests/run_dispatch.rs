@@ -163,3 +163,41 @@ fn ballots_and_readfirstlane_match_through_workgroup_memory() {
         .unwrap_or_else(|e| panic!("compute-ballot: {e}"));
     assert_identical("compute-ballot", &r);
 }
+
+/// LDS as a workgroup array and `s_barrier`: each invocation writes a cell,
+/// then reads cells other waves wrote (two waves in wave64, four in wave32).
+#[test]
+fn lds_exchanges_between_waves_match() {
+    let Some(h) = Harness::shared_or_skip("lds_exchanges_between_waves_match") else {
+        return;
+    };
+    let (file, groups) = dispatch_file("shared");
+    for shader in ["compute-shared", "compute-shared-w32"] {
+        let r = execute(&fixture(shader), &file, &groups, h)
+            .unwrap_or_else(|e| panic!("{shader}: {e}"));
+        assert_identical(shader, &r);
+    }
+}
+
+#[test]
+fn lds_reads_without_their_offset_are_caught() {
+    let Some(h) = Harness::shared_or_skip("lds_reads_without_their_offset_are_caught") else {
+        return;
+    };
+    let (file, groups) = dispatch_file("shared");
+    let c = fixture("compute-shared");
+    let entry = c.compute_entry().unwrap();
+    let tr = translator::translate_compute_with_faults(
+        &c.shader_input(),
+        &entry,
+        &translator::Options::default(),
+        ComputeFaults {
+            lds_ignores_offset: true,
+            ..ComputeFaults::default()
+        },
+    )
+    .unwrap();
+    let r = execute_translation(&c, &file, &groups, h, &tr).unwrap();
+    eprint!("{}", r.text());
+    assert!(r.mismatches > 0, "the broken lowering went unnoticed");
+}

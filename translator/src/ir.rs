@@ -274,6 +274,14 @@ pub enum LaneOp {
         /// The lane number (uniform).
         lane: Value,
     },
+    /// The LDS dword at byte address `addr` (rounded down to a dword; 0
+    /// past the allocation), between barriers that order it after every
+    /// earlier LDS write and before every later one, as the lanes of a
+    /// wave in lock-step see it.
+    LdsRead {
+        /// Byte address.
+        addr: Value,
+    },
 }
 
 /// A memory read of one dword.
@@ -372,6 +380,21 @@ pub enum Effect {
     Problem {
         /// Index in [`Func::unsupported`].
         index: u32,
+    },
+    /// Compute: an LDS dword write at byte address `addr` (rounded down to
+    /// a dword; dropped past the allocation) when `cond`.
+    LdsWrite {
+        /// Byte address.
+        addr: Value,
+        /// The dword.
+        value: Value,
+        /// The lane's exec bit.
+        cond: Value,
+    },
+    /// Compute: `s_barrier`, a workgroup control barrier.
+    Barrier {
+        /// pc of the instruction.
+        pc: u32,
     },
     /// A buffer store of one dword when `cond`.
     Store {
@@ -539,6 +562,7 @@ impl Func {
                     LaneOp::Ballot { bit, .. } => out.push(bit),
                     LaneOp::ReadFirst { value, active } => out.extend([value, active]),
                     LaneOp::ReadLane { value, lane } => out.extend([value, lane]),
+                    LaneOp::LdsRead { addr } => out.push(addr),
                 },
             },
             Op::Effect(i) => match self.effects[i as usize] {
@@ -560,6 +584,8 @@ impl Func {
                     access_operands(&access, out);
                     out.extend([value, cond])
                 }
+                Effect::LdsWrite { addr, value, cond } => out.extend([addr, value, cond]),
+                Effect::Barrier { .. } => {}
             },
         }
     }

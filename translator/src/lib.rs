@@ -688,6 +688,7 @@ fn layout(
                 }
                 ir::Effect::Check { .. } => {}
                 ir::Effect::Store { .. } => any_load = true,
+                ir::Effect::LdsWrite { .. } | ir::Effect::Barrier { .. } => {}
                 ir::Effect::Problem { .. } => {}
             },
             _ => {}

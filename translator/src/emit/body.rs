@@ -569,6 +569,8 @@ impl Emitter<'_> {
                 value,
                 cond,
             } => self.store(&access, value, cond)?,
+            Effect::LdsWrite { addr, value, cond } => self.lds_write(addr, value, cond)?,
+            Effect::Barrier { .. } => self.barrier()?,
             Effect::Problem { .. } => {
                 return Err(EmitError(
                     "an effect with no translation reached emission".into(),

@@ -25,8 +25,13 @@ use spirv::{GlslStd450Op, SelectionControl, StorageClass, Word};
 pub(super) struct LaneVars {
     pub(super) vals: Word,
     pub(super) masks: Word,
+    /// The guest LDS: [`LDS_DWORDS`] words.
+    pub(super) lds: Word,
     pub(super) p_wg_u32: Word,
 }
+
+/// Dwords of the guest LDS (64 KiB).
+pub(super) const LDS_DWORDS: u32 = 16384;
 
 impl Emitter<'_> {
     /// Declare the workgroup arrays (once, when a lane operation is live).
@@ -48,15 +53,22 @@ impl Emitter<'_> {
             .variable(p_masks, None, StorageClass::Workgroup, None);
         self.b.name(vals, "lane_vals");
         self.b.name(masks, "lane_masks");
+        let nlds = self.const_u32(LDS_DWORDS);
+        let a_lds = self.b.type_array(u, nlds);
+        let p_lds = self.b.type_pointer(None, StorageClass::Workgroup, a_lds);
+        let lds = self.b.variable(p_lds, None, StorageClass::Workgroup, None);
+        self.b.name(lds, "lds");
         let p_wg_u32 = self.b.type_pointer(None, StorageClass::Workgroup, u);
         self.lanes = Some(LaneVars {
             vals,
             masks,
+            lds,
             p_wg_u32,
         });
     }
 
-    fn barrier(&mut self) -> Result<(), EmitError> {
+    /// A workgroup control barrier (also ordering workgroup memory).
+    pub(super) fn barrier(&mut self) -> Result<(), EmitError> {
         let wg = self.const_u32(spirv::Scope::Workgroup as u32);
         let sem = self.const_u32(
             (spirv::MemorySemantics::ACQUIRE_RELEASE | spirv::MemorySemantics::WORKGROUP_MEMORY)
@@ -136,6 +148,19 @@ impl Emitter<'_> {
         let one = self.const_u32(1);
         let mine = self.wg_ptr(v.vals, idx)?;
         match *op {
+            LaneOp::LdsRead { addr } => {
+                let a = self.vals[addr.0 as usize];
+                let k2 = self.const_u32(2);
+                let i = self.b.shift_right_logical(u, None, a, k2)?;
+                let n = self.const_u32(LDS_DWORDS);
+                let inside = self.b.u_less_than(bl, None, i, n)?;
+                let safe = self.b.select(u, None, inside, i, zero)?;
+                self.barrier()?;
+                let p = self.wg_ptr(v.lds, safe)?;
+                let x = self.b.load(u, None, p, None, vec![])?;
+                self.barrier()?;
+                Ok(self.b.select(u, None, inside, x, zero)?)
+            }
             LaneOp::ReadLane { value, lane: sel } => {
                 let val = self.vals[value.0 as usize];
                 let sel = self.vals[sel.0 as usize];
@@ -201,5 +226,42 @@ impl Emitter<'_> {
                 Ok(self.b.load(u, None, p, None, vec![])?)
             }
         }
+    }
+
+    /// An LDS dword write when `cond` and inside the allocation.
+    pub(super) fn lds_write(
+        &mut self,
+        addr: crate::ir::Value,
+        value: crate::ir::Value,
+        cond: crate::ir::Value,
+    ) -> Result<(), EmitError> {
+        let Some(v) = self.lanes else {
+            return Err(EmitError("an LDS write without the LDS array".into()));
+        };
+        let u = self.t.u32_;
+        let bl = self.t.bool_;
+        let a = self.vals[addr.0 as usize];
+        let x = self.vals[value.0 as usize];
+        let c = self.vals[cond.0 as usize];
+        let k2 = self.const_u32(2);
+        let i = self.b.shift_right_logical(u, None, a, k2)?;
+        let n = self.const_u32(LDS_DWORDS);
+        let inside = self.b.u_less_than(bl, None, i, n)?;
+        let doit = self.b.logical_and(bl, None, inside, c)?;
+        let lt = self.b.id();
+        let lm = self.b.id();
+        self.b.selection_merge(lm, SelectionControl::NONE)?;
+        self.b.branch_conditional(doit, lt, lm, vec![])?;
+        self.b.begin_block(Some(lt))?;
+        let p = self.wg_ptr(v.lds, i)?;
+        let x = if self.f.ty(value) == crate::ir::Ty::F32 {
+            self.b.bitcast(u, None, x)?
+        } else {
+            x
+        };
+        self.b.store(p, x, None, vec![])?;
+        self.b.branch(lm)?;
+        self.b.begin_block(Some(lm))?;
+        Ok(())
     }
 }

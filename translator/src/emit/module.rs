@@ -385,8 +385,15 @@ impl Emitter<'_> {
         }
         // The lane operations' workgroup arrays are module-level variables.
         let lane_ops = self.f.insts.iter().enumerate().any(|(i, x)| {
-            matches!(x.op, Op::Load(l) if matches!(self.f.loads[l as usize], crate::ir::Load::Lanes(..)))
-                && self.f.is_live(Value(i as u32))
+            let shared = match x.op {
+                Op::Load(l) => matches!(self.f.loads[l as usize], crate::ir::Load::Lanes(..)),
+                Op::Effect(e) => matches!(
+                    self.f.effects[e as usize],
+                    crate::ir::Effect::LdsWrite { .. } | crate::ir::Effect::Barrier { .. }
+                ),
+                _ => false,
+            };
+            shared && self.f.is_live(Value(i as u32))
         });
         if lane_ops {
             self.lane_vars();

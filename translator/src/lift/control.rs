@@ -60,6 +60,11 @@ impl Lifter<'_> {
             | op::S_WAITCNT_DEPCTR
             | op::S_TTRACEDATA
             | op::S_TTRACEDATA_IMM => {}
+            // Compute: a workgroup barrier (vertex shaders: one wave, nothing
+            // to wait for).
+            op::S_BARRIER if self.o.compute.is_some() => {
+                self.b.effect(crate::ir::Effect::Barrier { pc: self.pc });
+            }
             op::S_BARRIER => {}
             op::S_SENDMSG => {
                 let imm = match inst.mods {

@@ -48,6 +48,7 @@ mod blocks;
 mod control;
 mod export;
 mod lanes;
+mod lds;
 mod mem;
 mod salu;
 mod state;
@@ -336,6 +337,7 @@ impl Lifter<'_> {
             OpSpace::Vop if self.o.compute.is_some() && self.lane_op(code, inst) => {}
             OpSpace::Vop => self.valu(code, inst),
             OpSpace::Exp => self.export(inst),
+            OpSpace::Ds if self.o.compute.is_some() => self.lds(code, inst),
             OpSpace::Ds => self.problem(Lds::Access),
             OpSpace::Vintrp => self.problem(Construct::Interpolation),
             OpSpace::Mimg => self.problem(Construct::Image),

@@ -82,6 +82,8 @@ pub struct ComputeFaults {
     /// `v_mbcnt_lo/hi` count the lanes at or below this one instead of
     /// below it.
     pub mbcnt_at_or_below: bool,
+    /// LDS accesses ignore the instruction's offset field.
+    pub lds_ignores_offset: bool,
 }
 
 /// The manifest's dispatch section: how the host runs a translated compute

@@ -14,7 +14,7 @@
 //! uniform control flow. The analysis starts from "uniform" and removes
 //! what it must until nothing changes (loop counters stay uniform).
 
-use crate::ir::{Func, Input, Load, Op, Term, Unsupported, Value};
+use crate::ir::{Effect, Func, Input, LaneOp, Load, Op, Term, Unsupported, Value};
 use crate::structure::Node;
 use crate::CrossLane;
 use std::collections::{HashMap, HashSet};
@@ -54,6 +54,13 @@ pub(crate) fn check(f: &Func, tree: &[Node], single_wave: bool) -> Vec<Unsupport
                 Op::Input(_) | Op::Unsupported(_) => true,
                 Op::Load(l) => match f.loads[l as usize] {
                     Load::Buffer(_) => true,
+                    // A ballot or read lane is the same within a wave, not
+                    // across waves; an LDS read is what its address says.
+                    Load::Lanes(_, LaneOp::LdsRead { .. }) => {
+                        ops.clear();
+                        f.operands(v, &mut ops);
+                        ops.iter().any(|o| varying[o.0 as usize])
+                    }
                     Load::Lanes(..) if !single_wave => true,
                     _ => {
                         ops.clear();
@@ -91,14 +98,23 @@ pub(crate) fn check(f: &Func, tree: &[Node], single_wave: bool) -> Vec<Unsupport
             if !f.is_live(v) {
                 continue;
             }
-            if let Op::Load(l) = f.inst(v).op {
-                if let Load::Lanes(pc, _) = f.loads[l as usize] {
-                    out.push(Unsupported {
-                        pc,
-                        inst: format!("(cross-lane operation in the block at pc {:#x})", b.pc),
-                        construct: CrossLane::DivergentWaveOp.into(),
-                    });
-                }
+            let pc = match f.inst(v).op {
+                Op::Load(l) => match f.loads[l as usize] {
+                    Load::Lanes(pc, _) => Some(pc),
+                    _ => None,
+                },
+                Op::Effect(e) => match f.effects[e as usize] {
+                    Effect::Barrier { pc } => Some(pc),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(pc) = pc {
+                out.push(Unsupported {
+                    pc,
+                    inst: format!("(cross-lane operation in the block at pc {:#x})", b.pc),
+                    construct: CrossLane::DivergentWaveOp.into(),
+                });
             }
         }
     }
