@@ -626,6 +626,7 @@ fn consecutive(f: &Func, d: &[SrcOrConst; 4]) -> bool {
     true
 }
 
+#[allow(clippy::too_many_arguments)]
 fn layout(
     f: &Func,
     trace: Option<&ShaderTrace>,
@@ -636,9 +637,11 @@ fn layout(
     dropped: &[manifest::Dropped],
     compute: Option<wave::ComputeEntry>,
 ) -> Result<(Plan, Manifest), TranslateError> {
-    let mut plan = Plan::default();
-    plan.compute = compute.map(|c| c.workgroup_size);
-    plan.compute_lanes = if input.wave_size == 32 { 32 } else { 64 };
+    let mut plan = Plan {
+        compute: compute.map(|c| c.workgroup_size),
+        compute_lanes: if input.wave_size == 32 { 32 } else { 64 },
+        ..Plan::default()
+    };
     let mut push = Vec::new();
     let member = |kind: PushKind, push: &mut Vec<PushWord>| {
         let m = push.len() as u32;

@@ -39,9 +39,12 @@ const MAX_DISPATCH_INVOCATIONS: u64 = 1 << 20;
 /// Mismatches listed per dispatch.
 const LISTED: usize = 16;
 
+/// A DRAWS.json without its dispatches, and the dispatches' group counts.
+pub type Dispatches = (DrawsFile, Vec<[u32; 3]>);
+
 /// The dispatches of a DRAWS.json text and the rest of the file (its
 /// `dispatch` entries removed), or `None` when it has no dispatch.
-pub fn split(text: &str) -> Result<Option<(DrawsFile, Vec<[u32; 3]>)>, String> {
+pub fn split(text: &str) -> Result<Option<Dispatches>, String> {
     let mut v: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let Some(draws) = v.get_mut("draws").and_then(|d| d.as_array_mut()) else {
         return Ok(None);
