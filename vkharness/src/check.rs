@@ -134,7 +134,12 @@ pub(crate) fn check_module_for(
         .iter()
         .any(|ep| ep.stage == stage && ep.name == entry)
     {
-        return bad(format!("no {stage:?} entry point named `{entry}`"));
+        let kind = if stage == ShaderStage::Compute {
+            "compute"
+        } else {
+            "vertex"
+        };
+        return bad(format!("no {kind} entry point named `{entry}`"));
     }
     for (_, var) in module.global_variables.iter() {
         let name = var.name.as_deref().unwrap_or("(unnamed)");
