@@ -61,7 +61,13 @@ pub(crate) fn check(f: &Func, tree: &[Node], single_wave: bool) -> Vec<Unsupport
                         f.operands(v, &mut ops);
                         ops.iter().any(|o| varying[o.0 as usize])
                     }
-                    Load::Lanes(..) if !single_wave => true,
+                    // A wave's ballot or first lane: one value per wave.
+                    Load::Lanes(_, LaneOp::Ballot { .. } | LaneOp::ReadFirst { .. }) => {
+                        !single_wave
+                    }
+                    Load::Lanes(_, LaneOp::ReadLane { lane, .. }) => {
+                        !single_wave || varying[lane.0 as usize]
+                    }
                     _ => {
                         ops.clear();
                         f.operands(v, &mut ops);
