@@ -222,12 +222,18 @@ pub(crate) fn parse(
 /// `v0..v2` (gfx10), and the workgroup size comes from `nir.txt`
 /// (`workgroup-size: x, y, z`) or the GLSL source beside `meta.json`
 /// (`local_size_x = N`, literal sizes only). `None` when the size is not
-/// recorded (a specialization constant, no source).
+/// recorded (a specialization constant, no source) or the shader takes the
+/// `tg_size` SGPR, which the compute model does not supply.
 fn compute_entry(
     meta_path: &Path,
     abi: &isa::Abi,
     regs: &[EntryReg],
 ) -> Option<translator::wave::ComputeEntry> {
+    // The thread-group-size SGPR (wave index and count) is not modelled:
+    // without it the entry state is incomplete.
+    if regs.iter().any(|r| r.name == "tg_size") {
+        return None;
+    }
     let user_sgprs = abi.user_data_sgpr.saturating_add(abi.user_data_count);
     let mut workgroup_id = [false; 3];
     let mut next = user_sgprs;
