@@ -201,3 +201,16 @@ fn lds_reads_without_their_offset_are_caught() {
     eprint!("{}", r.text());
     assert!(r.mismatches > 0, "the broken lowering went unnoticed");
 }
+
+/// `v_writelane_b32` (a constant lane and lane 63), which needs only each
+/// lane's number: a hand-assembled compute capture (`code.s`).
+#[test]
+fn writelane_matches() {
+    let Some(h) = Harness::shared_or_skip("writelane_matches") else {
+        return;
+    };
+    let (file, groups) = dispatch_file("writelane");
+    let r = execute(&fixture("compute-writelane"), &file, &groups, h)
+        .unwrap_or_else(|e| panic!("compute-writelane: {e}"));
+    assert_identical("compute-writelane", &r);
+}

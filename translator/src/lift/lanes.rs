@@ -83,6 +83,7 @@ impl Lifter<'_> {
             op::V_MBCNT_LO_U32_B32 => false,
             op::V_MBCNT_HI_U32_B32 => true,
             op::V_READFIRSTLANE_B32 | op::V_READLANE_B32 => return self.read_lane(code, inst),
+            op::V_WRITELANE_B32 => return self.write_lane(inst),
             _ => return false,
         };
         if let Modifiers::Vop3(m) = inst.mods {
@@ -166,6 +167,47 @@ impl Lifter<'_> {
                 .load(Load::Lanes(self.pc, LaneOp::ReadLane { value, lane }))
         };
         self.write_v(dst, 0, r);
+        true
+    }
+
+    /// `v_writelane_b32 vD, s0, s1`: lane `s1 mod lanes` of vD takes the
+    /// uniform `s0`, whatever EXEC says; the other lanes keep vD. Only this
+    /// lane's number is needed.
+    fn write_lane(&mut self, inst: &Instruction) -> bool {
+        if !matches!(inst.mods, Modifiers::None | Modifiers::Vop3(_)) {
+            return false;
+        }
+        if let Modifiers::Vop3(m) = inst.mods {
+            if m.omod != 0 || m.opsel_dst || m.clamp {
+                return false;
+            }
+        }
+        let ops = inst.operands.as_slice();
+        let Some(dst) = ops.iter().find(|s| s.is_def()).copied() else {
+            return false;
+        };
+        let srcs: Vec<Slot> = ops
+            .iter()
+            .filter(|s| s.is_use() && !s.is_def())
+            .copied()
+            .collect();
+        let (Some(s0), Some(s1)) = (srcs.first(), srcs.get(1)) else {
+            return false;
+        };
+        let isa::Operand::Reg { code, .. } = dst.op else {
+            return false;
+        };
+        let Some(r) = (code as usize).checked_sub(256).filter(|&r| r < 256) else {
+            return false;
+        };
+        let value = self.src(s0);
+        let sel = self.src(s1);
+        let mask = self.const_u32(if self.o.wave64 { 63 } else { 31 });
+        let target = self.b.bin(Bin::And, sel, mask);
+        let lane = self.lane_id();
+        let mine = self.b.icmp(ICmp::Eq, lane, target);
+        let old = self.st.v[r];
+        self.st.v[r] = self.b.select(mine, value, old);
         true
     }
 }
