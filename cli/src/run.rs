@@ -23,6 +23,7 @@
 //! (unless `--allow-skip`).
 
 pub mod compare;
+pub mod dispatch;
 
 use super::{CaptureArgs, CliError};
 use analysis::trace::{trace_code, TraceConfig};
@@ -198,6 +199,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let capture = args.capture.open_for_analysis()?;
     let text = std::fs::read_to_string(&args.draws)
         .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
+    let split = dispatch::split(&text)
+        .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
+    if let Some((draws, groups)) = split {
+        return run_dispatches(&args, &capture, &draws, &groups);
+    }
     let draws = DrawsFile::parse(&text)
         .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
     super::args::check_draw_budget(&draws)?;
@@ -233,6 +239,48 @@ pub fn run(args: Args) -> Result<(), CliError> {
             )));
         }
         eprintln!("shaderlift: note: {why}");
+    }
+    Ok(())
+}
+
+/// `shaderlift run` of a compute shader's dispatches ([`dispatch`]).
+fn run_dispatches(
+    args: &Args,
+    capture: &Capture,
+    draws: &DrawsFile,
+    groups: &[[u32; 3]],
+) -> Result<(), CliError> {
+    let choice = match args.device {
+        Some(n) => DeviceChoice::Index(n),
+        None => DeviceChoice::Default,
+    };
+    let harness = Harness::new(choice).map_err(|e| CliError::Input(e.to_string()))?;
+    let report = dispatch::execute(capture, draws, groups, &harness)?;
+    let out = if args.json {
+        serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+    } else {
+        report.text()
+    };
+    super::error::output_result(std::io::Write::write_all(
+        &mut std::io::stdout(),
+        out.as_bytes(),
+    ))?;
+    if report.mismatches > 0 {
+        return Err(CliError::Input(format!(
+            "{} of the device's written words differ from the interpreter's",
+            report.mismatches
+        )));
+    }
+    if report.findings > 0 {
+        return Err(CliError::Failed(format!(
+            "the interpreter could not check every access ({} findings)",
+            report.findings
+        )));
+    }
+    if report.words == 0 && !args.allow_skip {
+        return Err(CliError::Failed(
+            "nothing was compared: no dispatch wrote a word (pass --allow-skip to accept a run that checks nothing)".into(),
+        ));
     }
     Ok(())
 }

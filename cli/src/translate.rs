@@ -69,7 +69,11 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let f = translator::translate_ir(&input, trace.as_ref(), &opts);
         output_result(std::io::stdout().lock().write_all(f.to_string().as_bytes()))?;
     }
-    let t = match translate(&input, trace.as_ref(), &opts) {
+    let result = match capture.compute_entry() {
+        Some(entry) => translator::translate_compute(&input, &entry, &opts),
+        None => translate(&input, trace.as_ref(), &opts),
+    };
+    let t = match result {
         Ok(t) => t,
         Err(TranslateError::Unsupported(list)) => {
             return Err(CliError::Input(format!(

@@ -244,28 +244,35 @@ pub fn check_capture(capture: &Capture, opts: &CheckOptions) -> CheckRow {
 
     // Translate and validate.
     let input = capture.shader_input();
-    row.translate =
-        match translator::translate(&input, Some(&trace), &translator::Options::default()) {
-            Ok(t) => match opts
-                .spirv_val
-                .as_deref()
-                .map(|tool| spirv_val_ok(tool, &t.spirv))
-            {
-                Some(Ok(())) => "ok (naga, spirv-val)".into(),
-                Some(Err(e)) => {
-                    row.fail(CheckError::SpirvVal(e));
-                    "invalid".into()
-                }
-                None => "ok (naga)".into(),
-            },
-            Err(TranslateError::Unsupported(list)) => {
-                format!("unsupported ({}: {})", list.0.len(), list.codes().join(","))
+    // Compute captures that record their entry state translate under the
+    // compute model (`translator::wave`).
+    let translated = match capture.compute_entry() {
+        Some(entry) => {
+            translator::translate_compute(&input, &entry, &translator::Options::default())
+        }
+        None => translator::translate(&input, Some(&trace), &translator::Options::default()),
+    };
+    row.translate = match translated {
+        Ok(t) => match opts
+            .spirv_val
+            .as_deref()
+            .map(|tool| spirv_val_ok(tool, &t.spirv))
+        {
+            Some(Ok(())) => "ok (naga, spirv-val)".into(),
+            Some(Err(e)) => {
+                row.fail(CheckError::SpirvVal(e));
+                "invalid".into()
             }
-            Err(e) => {
-                row.fail(CheckError::Translate(Arc::new(e)));
-                "error".into()
-            }
-        };
+            None => "ok (naga)".into(),
+        },
+        Err(TranslateError::Unsupported(list)) => {
+            format!("unsupported ({}: {})", list.0.len(), list.codes().join(","))
+        }
+        Err(e) => {
+            row.fail(CheckError::Translate(Arc::new(e)));
+            "error".into()
+        }
+    };
     row.runnable = stage.is_vertex() && row.translate.starts_with("ok");
     row.run = "not requested".into();
     row

@@ -380,6 +380,11 @@ impl Capture {
         self.meta.wave_size
     }
 
+    /// A compute capture's entry state, when its metadata records it.
+    pub fn compute_entry(&self) -> Option<translator::wave::ComputeEntry> {
+        self.meta.compute.filter(|_| self.stage() == isa::Stage::Cs)
+    }
+
     /// The shader to translate ([`translator::translate`]): the code with
     /// its target, stage, ABI and wave size.
     pub fn shader_input(&self) -> translator::ShaderInput<'_> {

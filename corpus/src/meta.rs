@@ -149,6 +149,10 @@ pub struct Meta {
     /// Free-form provenance: who captured this, from what, when.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub provenance: BTreeMap<String, String>,
+    /// Compute shaders: the entry state the hardware starts a wave with
+    /// (workgroup size, user SGPRs, workgroup-id SGPRs, local-id VGPRs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compute: Option<translator::wave::ComputeEntry>,
 }
 
 fn default_version() -> u32 {
@@ -167,6 +171,7 @@ impl Meta {
             abi: default_abi(stage),
             user_data: None,
             provenance: BTreeMap::new(),
+            compute: None,
         }
     }
 

@@ -173,6 +173,12 @@ pub(crate) fn parse(
 
     crate::meta::check_abi(&abi).map_err(|e| field("instance_id_vgpr", e))?;
 
+    let compute = if stage == Stage::Cs {
+        compute_entry(path, &abi, m.entry_sgprs.as_deref().unwrap_or(&[]))
+    } else {
+        None
+    };
+
     if let Some(recorded) = m.code_checks.as_ref().and_then(|c| c.code_bin_bytes) {
         if recorded != code_len as u64 {
             notes.push(Note::LengthMismatch {
@@ -206,7 +212,98 @@ pub(crate) fn parse(
         abi,
         user_data: None,
         provenance,
+        compute,
     })
+}
+
+/// A compute capture's entry state: the user SGPRs end at the ABI's last
+/// user-data SGPR, the workgroup ids are the named `workgroup_id_*` SGPRs
+/// (consecutive after them, as the hardware loads them), the local ids
+/// `v0..v2` (gfx10), and the workgroup size comes from `nir.txt`
+/// (`workgroup-size: x, y, z`) or the GLSL source beside `meta.json`
+/// (`local_size_x = N`, literal sizes only). `None` when the size is not
+/// recorded (a specialization constant, no source) or the shader takes the
+/// `tg_size` SGPR, which the compute model does not supply.
+fn compute_entry(
+    meta_path: &Path,
+    abi: &isa::Abi,
+    regs: &[EntryReg],
+) -> Option<translator::wave::ComputeEntry> {
+    // The thread-group-size SGPR (wave index and count) is not modelled:
+    // without it the entry state is incomplete.
+    if regs.iter().any(|r| r.name == "tg_size") {
+        return None;
+    }
+    let user_sgprs = abi.user_data_sgpr.saturating_add(abi.user_data_count);
+    let mut workgroup_id = [false; 3];
+    let mut next = user_sgprs;
+    for (k, name) in ["workgroup_id_x", "workgroup_id_y", "workgroup_id_z"]
+        .iter()
+        .enumerate()
+    {
+        if let Some(r) = regs.iter().find(|r| r.name == *name) {
+            // The hardware puts them right after the user SGPRs, in order.
+            if sgpr_range(&r.reg) != Some((next, 1)) {
+                return None;
+            }
+            workgroup_id[k] = true;
+            next += 1;
+        }
+    }
+    let dir = meta_path.parent()?;
+    let size = std::fs::read_to_string(dir.join("nir.txt"))
+        .ok()
+        .and_then(|t| nir_workgroup_size(&t))
+        .or_else(|| {
+            let src = std::fs::read_to_string(dir.join("shader.comp")).ok()?;
+            glsl_local_size(&src)
+        })?;
+    Some(translator::wave::ComputeEntry {
+        workgroup_size: size,
+        user_sgprs,
+        workgroup_id,
+        local_id_vgprs: 3,
+    })
+}
+
+/// `workgroup-size: 64, 1, 1` in a NIR listing.
+fn nir_workgroup_size(text: &str) -> Option<[u32; 3]> {
+    let line = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("workgroup-size:"))?;
+    let v: Vec<u32> = line
+        .split(',')
+        .map(|x| x.trim().parse().ok())
+        .collect::<Option<_>>()?;
+    (v.len() == 3).then(|| [v[0], v[1], v[2]])
+}
+
+/// `layout(local_size_x = 8, local_size_y = 8) in;` in GLSL (literal sizes;
+/// a missing component is 1, a `local_size_*_id` makes it unknown).
+fn glsl_local_size(src: &str) -> Option<[u32; 3]> {
+    if src.contains("local_size_x_id")
+        || src.contains("local_size_y_id")
+        || src.contains("local_size_z_id")
+    {
+        return None;
+    }
+    let mut size = [1u32; 3];
+    let mut found = false;
+    for (k, key) in ["local_size_x", "local_size_y", "local_size_z"]
+        .iter()
+        .enumerate()
+    {
+        if let Some(i) = src.find(key) {
+            let rest = src[i + key.len()..]
+                .trim_start()
+                .strip_prefix('=')?
+                .trim_start();
+            let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+            size[k] = digits.parse().ok()?;
+            found = true;
+        }
+    }
+    found.then_some(size)
 }
 
 #[cfg(test)]

@@ -31,6 +31,10 @@ pub struct Observations {
     pub fetches: Vec<BufferFetch>,
     /// Exports by active lanes.
     pub exports: Vec<Export>,
+    /// Bytes buffer stores wrote, in program order (they do not change
+    /// guest memory).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stores: Vec<crate::record::Store>,
     /// `s_sendmsg`s.
     pub messages: Vec<Message>,
     /// Undefined addresses, unmapped reads, unmodelled accesses: the first
@@ -59,6 +63,7 @@ impl Observations {
     pub fn clear(&mut self) {
         self.fetches.clear();
         self.exports.clear();
+        self.stores.clear();
         self.messages.clear();
         self.findings.clear();
         self.findings_dropped = 0;

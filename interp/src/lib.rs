@@ -45,6 +45,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod dispatch;
 pub mod driver;
 mod exec;
 pub mod float;
@@ -64,6 +65,7 @@ pub mod wave;
 mod workgroup;
 
 pub use check::{check_draw, Binding, BindingCheck, DrawCheck, Violation, ViolationKind};
+pub use dispatch::{run_dispatch, DispatchConfig, DispatchError};
 pub use driver::{
     index_buffer_ids, run_draw, Draw, DrawConfig, DrawError, DrawRun, LdsInit, PrimLayout,
     WaveInfo, MAX_LDS_INIT,
@@ -72,7 +74,7 @@ pub use exec::{run_wave, Env, Limits, Observations, MAX_FINDINGS};
 pub use memops::Vsharp;
 pub use memory::{GuestMemory, Lds};
 pub use program::Program;
-pub use record::{AccessKind, BufferFetch, Export, Finding, InterpError, Message};
+pub use record::{AccessKind, BufferFetch, Export, Finding, InterpError, Message, Store};
 pub use verify::{verify, DrawReport, Report, Shader, Verifier, VerifyError, VerifyOptions};
 pub use wave::{FpMode, Status, Wave};
 pub use workgroup::run_workgroup;

@@ -25,8 +25,9 @@
 //! of a lane are recorded as [`BufferFetch`]es (one per contiguous run).
 //! Swizzled descriptors are not modelled: such an access is a
 //! [`Finding::Unmodelled`], not a fetch. Stores and atomics are recorded
-//! as accesses and do not change guest memory; an atomic's returned value
-//! is undefined.
+//! as accesses and do not change guest memory (a store's bytes are
+//! recorded as a [`crate::record::Store`], for `shaderlift run` to compare
+//! compute dispatches); an atomic's returned value is undefined.
 
 use crate::exec::Exec;
 use crate::format::{dst_sel, Format};
@@ -301,6 +302,9 @@ impl Exec<'_, '_> {
                     }
                     None => Some((addr, p.bytes)),
                 };
+                if kind == AccessKind::Store {
+                    self.record_store(w, data, lane, p.at, p.bytes, addr);
+                }
                 if returns && kind == AccessKind::Load {
                     let dst = &mut loaded[p.at as usize..(p.at + p.bytes) as usize];
                     if !read_bytes(self.mem(), addr, dst) {
@@ -378,6 +382,35 @@ impl Exec<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// Record the bytes one lane's store piece writes (`bytes` ≤ 4 at
+    /// byte `at` of the data registers), with whether they are defined.
+    fn record_store(
+        &mut self,
+        w: &Wave,
+        data: Option<&Slot>,
+        lane: usize,
+        at: u32,
+        bytes: u32,
+        addr: u64,
+    ) {
+        let Some(Operand::Reg { code, .. }) = data.map(|d| d.op) else {
+            return;
+        };
+        let reg = (code as usize).wrapping_sub(256) + (at / 4) as usize;
+        let (value, def) = w.read_v(reg, lane);
+        let shift = 8 * (at % 4);
+        let mask = if bytes >= 4 { 0xf } else { (1u8 << bytes) - 1 };
+        self.obs.stores.push(crate::record::Store {
+            pc: self.pc,
+            wave: self.wave_id,
+            lane: lane as u8,
+            addr,
+            len: bytes.min(4) as u8,
+            value: value >> shift,
+            defined: (def >> (at % 4)) & mask == mask,
+        });
     }
 
     fn push_fetch(

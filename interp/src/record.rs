@@ -43,6 +43,25 @@ pub struct BufferFetch {
     pub len: u32,
 }
 
+/// The bytes one lane's buffer store wrote (one piece of at most a dword).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Store {
+    /// Byte offset of the instruction.
+    pub pc: u32,
+    /// The wave.
+    pub wave: u32,
+    /// The lane.
+    pub lane: u8,
+    /// First byte (48-bit guest address, after the range check).
+    pub addr: u64,
+    /// Bytes written (1..=4).
+    pub len: u8,
+    /// The bytes, little-endian in the low `len` bytes.
+    pub value: u32,
+    /// Every written byte was defined.
+    pub defined: bool,
+}
+
 /// One export by one lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Export {

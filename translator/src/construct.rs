@@ -63,8 +63,12 @@ pub enum Construct {
 pub enum StageKind {
     /// A pixel (fragment) shader.
     Pixel,
-    /// A compute shader.
+    /// A compute shader without its entry state (workgroup size and entry
+    /// registers, [`crate::wave::ComputeEntry`]).
     Compute,
+    /// A compute workgroup size Vulkan does not guarantee (0 or more than
+    /// 1024 invocations).
+    WorkgroupSize([u32; 3]),
 }
 
 /// Control flow that cannot be translated.
@@ -130,6 +134,11 @@ pub enum CrossLane {
     VccBranch,
     /// A wave64 lane mask whose halves are different values.
     MaskHalves,
+    /// Compute: a cross-lane operation (through workgroup memory and
+    /// barriers) where the invocations of a workgroup may not all arrive:
+    /// inside a per-lane branch, or under a branch that can differ between
+    /// the waves of a workgroup.
+    DivergentWaveOp,
 }
 
 /// Scalar state or EXEC inside a region a per-lane EXEC branch skips.
@@ -341,7 +350,13 @@ impl fmt::Display for StageKind {
                 "pixel shaders are not translated (this translator targets vertex stages)"
             }
             StageKind::Compute => {
-                "compute shaders are not translated (this translator targets vertex stages)"
+                "compute shaders need their entry state (workgroup size, workgroup-id SGPRs): translate_compute takes it"
+            }
+            StageKind::WorkgroupSize([x, y, z]) => {
+                return write!(
+                    f,
+                    "a workgroup of {x}×{y}×{z} invocations (a host workgroup holds 1..=1024)"
+                )
             }
         })
     }
@@ -399,6 +414,7 @@ impl fmt::Display for CrossLane {
             CrossLane::MaskScc => "SCC of a lane-mask operation asks whether any lane's bit is set",
             CrossLane::VccBranch => "a branch on whether every lane's VCC bit is 0 needs all lanes",
             CrossLane::MaskHalves => "a lane mask whose halves come from different values",
+            CrossLane::DivergentWaveOp => "a cross-lane operation where not every invocation of the workgroup arrives (inside a per-lane branch, or under a branch that may differ between waves): its workgroup barriers would not be uniform",
         })
     }
 }
@@ -586,6 +602,7 @@ mod tests {
                 CrossLane::MaskScc,
                 CrossLane::VccBranch,
                 CrossLane::MaskHalves,
+                CrossLane::DivergentWaveOp,
             ]
             .map(Construct::from),
         );

@@ -237,6 +237,51 @@ pub enum Input {
     InstanceId,
     /// A parameter word (index in [`Func::sources`]).
     Param(u16),
+    /// Compute: component 0..=2 of the workgroup id (host `WorkgroupId`).
+    WorkgroupId(u8),
+    /// Compute: component 0..=2 of the local invocation id (host
+    /// `LocalInvocationId`).
+    LocalId(u8),
+    /// Compute: the flat local invocation index (host
+    /// `LocalInvocationIndex`): wave `index / lanes`, lane `index % lanes`.
+    LocalIndex,
+}
+
+/// A value from the other lanes of this lane's wave (compute shaders:
+/// through workgroup memory between workgroup barriers, so every
+/// invocation of the workgroup must reach it; [`crate::wave`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneOp {
+    /// The low (`hi` false) or high word of the wave's mask of `bit`.
+    Ballot {
+        /// This lane's bit (Bool).
+        bit: Value,
+        /// The high word (lanes 32..63).
+        hi: bool,
+    },
+    /// `value` in the lowest lane whose `active` bit is set (lane 0 when
+    /// none is).
+    ReadFirst {
+        /// The value (U32).
+        value: Value,
+        /// This lane's EXEC bit.
+        active: Value,
+    },
+    /// `value` in lane `lane mod lanes`.
+    ReadLane {
+        /// The value (U32).
+        value: Value,
+        /// The lane number (uniform).
+        lane: Value,
+    },
+    /// The LDS dword at byte address `addr` (rounded down to a dword; 0
+    /// past the allocation), between barriers that order it after every
+    /// earlier LDS write and before every later one, as the lanes of a
+    /// wave in lock-step see it.
+    LdsRead {
+        /// Byte address.
+        addr: Value,
+    },
 }
 
 /// A memory read of one dword.
@@ -264,6 +309,9 @@ pub enum Load {
         /// The traced descriptor's binding, or `None` for the window.
         binding: Option<u16>,
     },
+    /// A cross-lane value (compute shaders), with the pc of its
+    /// instruction.
+    Lanes(u32, LaneOp),
     /// MUBUF/MTBUF: one dword of a lane's access.
     Buffer(BufferAccess),
 }
@@ -332,6 +380,21 @@ pub enum Effect {
     Problem {
         /// Index in [`Func::unsupported`].
         index: u32,
+    },
+    /// Compute: an LDS dword write at byte address `addr` (rounded down to
+    /// a dword; dropped past the allocation) when `cond`.
+    LdsWrite {
+        /// Byte address.
+        addr: Value,
+        /// The dword.
+        value: Value,
+        /// The lane's exec bit.
+        cond: Value,
+    },
+    /// Compute: `s_barrier`, a workgroup control barrier.
+    Barrier {
+        /// pc of the instruction.
+        pc: u32,
     },
     /// A buffer store of one dword when `cond`.
     Store {
@@ -495,6 +558,12 @@ impl Func {
                     out.push(offset)
                 }
                 Load::Buffer(a) => access_operands(&a, out),
+                Load::Lanes(_, l) => match l {
+                    LaneOp::Ballot { bit, .. } => out.push(bit),
+                    LaneOp::ReadFirst { value, active } => out.extend([value, active]),
+                    LaneOp::ReadLane { value, lane } => out.extend([value, lane]),
+                    LaneOp::LdsRead { addr } => out.push(addr),
+                },
             },
             Op::Effect(i) => match self.effects[i as usize] {
                 Effect::Export { values, cond, .. } => {
@@ -515,6 +584,8 @@ impl Func {
                     access_operands(&access, out);
                     out.extend([value, cond])
                 }
+                Effect::LdsWrite { addr, value, cond } => out.extend([addr, value, cond]),
+                Effect::Barrier { .. } => {}
             },
         }
     }

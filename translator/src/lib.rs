@@ -68,6 +68,7 @@ pub mod lift;
 pub mod manifest;
 pub mod passes;
 pub mod structure;
+pub mod wave;
 
 pub use construct::{
     Construct, Control, CrossLane, ExecRegion, Export, Form, Lds, Memory, OpcodeClass, StageKind,
@@ -195,17 +196,83 @@ pub fn translate(
     trace: Option<&ShaderTrace>,
     opts: &Options,
 ) -> Result<Translation, TranslateError> {
+    translate_with(input, trace, opts, None, wave::ComputeFaults::default())
+}
+
+/// Translate a compute shader (`input.stage` must be [`Stage::Cs`]) for the
+/// entry state `entry` describes, under the compute execution model
+/// ([`wave`]): a GLCompute module whose workgroup is the guest's, reading
+/// and writing guest memory through one window binding. The manifest's
+/// `dispatch` says how to run it. `opts.test_outputs` and `opts.checked`
+/// have no effect (there are no exports, and no per-descriptor bindings to
+/// guard).
+pub fn translate_compute(
+    input: &ShaderInput<'_>,
+    entry: &wave::ComputeEntry,
+    opts: &Options,
+) -> Result<Translation, TranslateError> {
+    let opts = Options {
+        checked: false,
+        test_outputs: false,
+        ..*opts
+    };
+    translate_with(
+        input,
+        None,
+        &opts,
+        Some(*entry),
+        wave::ComputeFaults::default(),
+    )
+}
+
+/// [`translate_compute`] with deliberately broken lowerings (negative
+/// controls).
+#[cfg(feature = "testing")]
+pub fn translate_compute_with_faults(
+    input: &ShaderInput<'_>,
+    entry: &wave::ComputeEntry,
+    opts: &Options,
+    faults: wave::ComputeFaults,
+) -> Result<Translation, TranslateError> {
+    let opts = Options {
+        checked: false,
+        test_outputs: false,
+        ..*opts
+    };
+    translate_with(input, None, &opts, Some(*entry), faults)
+}
+
+fn translate_with(
+    input: &ShaderInput<'_>,
+    trace: Option<&ShaderTrace>,
+    opts: &Options,
+    compute: Option<wave::ComputeEntry>,
+    faults: wave::ComputeFaults,
+) -> Result<Translation, TranslateError> {
+    let compute = compute.filter(|_| input.stage == Stage::Cs);
     let lo = lift::LiftOptions {
         target: input.target,
         stage: input.stage,
         abi: input.abi,
         wave64: input.wave_size != 32,
         checked: opts.checked,
+        compute,
+        faults,
     };
     let (program, cfg) = decode(input);
     let lifted = lift::lift(&program, &cfg, trace, lo);
     let mut problems = lifted.problems.clone();
+    if let Some(c) = compute {
+        if c.invocations().is_none() {
+            problems.push(Unsupported {
+                pc: 0,
+                inst: "(dispatch)".into(),
+                construct: StageKind::WorkgroupSize(c.workgroup_size).into(),
+            });
+        }
+    }
     match input.stage {
+        Stage::Cs if compute.is_some() => {}
         Stage::Ps => problems.insert(
             0,
             Unsupported {
@@ -228,7 +295,7 @@ pub fn translate(
     passes::resolve(&mut f);
     passes::fold(&mut f);
     passes::dce(&mut f);
-    let derived = if trace.is_none() {
+    let derived = if trace.is_none() && compute.is_none() {
         assign_bindings(&mut f)
     } else {
         Vec::new()
@@ -240,6 +307,11 @@ pub fn translate(
         raised_in_regions(&f, t, &lifted.divergent, &lifted.raises_exec, &mut problems);
     }
     problems.extend(passes::check(&f, &merges, &lifted.scalar_params));
+    if let (Some(c), Ok(t)) = (compute, &tree) {
+        let lanes = if input.wave_size == 32 { 32 } else { 64 };
+        let single_wave = c.invocations().is_some_and(|n| n <= lanes);
+        problems.extend(wave::uniform::check(&f, t, single_wave));
+    }
     let tree = match tree {
         Ok(t) => t,
         Err(e) => {
@@ -269,6 +341,7 @@ pub fn translate(
         opts,
         &lifted.system_sgprs,
         &lifted.dropped,
+        compute,
     )?;
     let spirv = emit::emit(&f, &tree, &plan)?;
     if opts.validate {
@@ -286,6 +359,8 @@ pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: 
         abi: input.abi,
         wave64: input.wave_size != 32,
         checked: opts.checked,
+        compute: None,
+        faults: wave::ComputeFaults::default(),
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, trace, lo).b.func;
@@ -551,6 +626,7 @@ fn consecutive(f: &Func, d: &[SrcOrConst; 4]) -> bool {
     true
 }
 
+#[allow(clippy::too_many_arguments)]
 fn layout(
     f: &Func,
     trace: Option<&ShaderTrace>,
@@ -559,8 +635,13 @@ fn layout(
     opts: &Options,
     system_sgprs: &[manifest::SystemSgpr],
     dropped: &[manifest::Dropped],
+    compute: Option<wave::ComputeEntry>,
 ) -> Result<(Plan, Manifest), TranslateError> {
-    let mut plan = Plan::default();
+    let mut plan = Plan {
+        compute: compute.map(|c| c.workgroup_size),
+        compute_lanes: if input.wave_size == 32 { 32 } else { 64 },
+        ..Plan::default()
+    };
     let mut push = Vec::new();
     let member = |kind: PushKind, push: &mut Vec<PushWord>| {
         let m = push.len() as u32;
@@ -609,7 +690,9 @@ fn layout(
                     bindings.insert(binding);
                 }
                 ir::Effect::Check { .. } => {}
-                ir::Effect::Store { .. } | ir::Effect::Problem { .. } => {}
+                ir::Effect::Store { .. } => any_load = true,
+                ir::Effect::LdsWrite { .. } | ir::Effect::Barrier { .. } => {}
+                ir::Effect::Problem { .. } => {}
             },
             _ => {}
         }
@@ -701,7 +784,8 @@ fn layout(
         mbindings.push(Binding {
             binding,
             kind: BindingKind::Window,
-            writable: false,
+            // Compute shaders store through the window.
+            writable: compute.is_some(),
         });
     }
     if opts.checked {
@@ -826,10 +910,17 @@ fn layout(
     if !dropped.is_empty() {
         notes.push("dropped instructions have no host counterpart (see `dropped`)".into());
     }
+    if compute.is_some() {
+        notes.push("compute: one host invocation per guest lane, the host workgroup is the guest's; memory is one writable window (loads and stores of every descriptor meet there); dword stores at unaligned addresses are not performed".into());
+    }
     let manifest = Manifest {
         version: MANIFEST_VERSION,
         spirv: "1.3".into(),
-        entry_point: "main (Vertex)".into(),
+        entry_point: if compute.is_some() {
+            "main (GLCompute)".into()
+        } else {
+            "main (Vertex)".into()
+        },
         guest_stage: input.stage.name().into(),
         wave_size: input.wave_size,
         ids: "vertex_id = VertexIndex + vertex_id_offset; instance_id = InstanceIndex + instance_id_offset (guest ids exclude base vertex and start instance)".into(),
@@ -843,6 +934,7 @@ fn layout(
         system_sgprs: system_sgprs.to_vec(),
         dropped: dropped.to_vec(),
         notes,
+        dispatch: compute.map(wave::Dispatch::new),
     };
     Ok((plan, manifest))
 }

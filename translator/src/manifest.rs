@@ -282,6 +282,10 @@ pub struct Manifest {
     pub dropped: Vec<Dropped>,
     /// Other facts about the translation.
     pub notes: Vec<String>,
+    /// Compute shaders: how the host dispatches the module (absent for
+    /// vertex shaders).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dispatch: Option<crate::wave::Dispatch>,
 }
 
 /// The guest range bound at one descriptor binding for a draw (from

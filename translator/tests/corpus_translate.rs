@@ -144,6 +144,28 @@ fn non_vertex_and_culling_shaders_list_every_unsupported_construct() {
 }
 
 #[test]
+fn compute_shaders_translate_with_their_entry_state() {
+    for name in ["compute", "compute-w32"] {
+        let c = radv(name);
+        let entry = c
+            .compute_entry()
+            .expect("the RADV capture records its entry");
+        assert_eq!(entry.workgroup_size, [64, 1, 1], "{name}");
+        assert_eq!(
+            (entry.user_sgprs, entry.workgroup_id),
+            (5, [true, false, false])
+        );
+        let t = translator::translate_compute(&c.shader_input(), &entry, &Options::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        if let Some(r) = spirv_val(name, &t.spirv) {
+            r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
+        }
+        assert_eq!(t.manifest.entry_point, "main (GLCompute)");
+        insta::assert_snapshot!(format!("{name}.manifest"), t.manifest.to_json());
+    }
+}
+
+#[test]
 fn push_constants_stay_within_128_bytes_and_the_rest_spills_to_a_params_buffer() {
     use translator::manifest::BindingKind;
     for name in VERTEX {

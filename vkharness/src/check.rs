@@ -83,6 +83,25 @@ pub(crate) fn check_module(
     push_bytes: u32,
     capabilities: &[u32],
 ) -> Result<(), HarnessError> {
+    check_module_for(
+        ShaderStage::Vertex,
+        words,
+        entry,
+        bindings,
+        push_bytes,
+        capabilities,
+    )
+}
+
+/// [`check_module`] for an entry point of `stage` (vertex or compute).
+pub(crate) fn check_module_for(
+    stage: ShaderStage,
+    words: &[u32],
+    entry: &str,
+    bindings: &[u32],
+    push_bytes: u32,
+    capabilities: &[u32],
+) -> Result<(), HarnessError> {
     let bad = |s: String| Err(HarnessError::Shader(s));
     if words.len() < 5 || words[0] != 0x0723_0203 {
         return bad(format!(
@@ -113,9 +132,14 @@ pub(crate) fn check_module(
     if !module
         .entry_points
         .iter()
-        .any(|ep| ep.stage == ShaderStage::Vertex && ep.name == entry)
+        .any(|ep| ep.stage == stage && ep.name == entry)
     {
-        return bad(format!("no vertex entry point named `{entry}`"));
+        let kind = if stage == ShaderStage::Compute {
+            "compute"
+        } else {
+            "vertex"
+        };
+        return bad(format!("no {kind} entry point named `{entry}`"));
     }
     for (_, var) in module.global_variables.iter() {
         let name = var.name.as_deref().unwrap_or("(unnamed)");
@@ -139,6 +163,8 @@ pub(crate) fn check_module(
                 }
             }
             AddressSpace::Private | AddressSpace::Function => {}
+            // Shared memory of a compute workgroup (nothing to bind).
+            AddressSpace::WorkGroup if stage == ShaderStage::Compute => {}
             other => {
                 return bad(format!(
                     "global `{name}` in address space {other:?}: only storage buffers and push constants can be bound"

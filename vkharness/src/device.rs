@@ -49,6 +49,13 @@ pub(crate) struct Submitter {
     pub fence: vk::Fence,
 }
 
+/// The stages every pipeline layout (descriptor bindings and push-constant
+/// range) is declared for: vertex programs and compute programs share the
+/// layout cache.
+pub(crate) const LAYOUT_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(
+    vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::COMPUTE.as_raw(),
+);
+
 /// A descriptor-set layout and the pipeline layout made from it.
 #[derive(Clone, Copy)]
 pub(crate) struct Layout {
@@ -463,7 +470,7 @@ impl Harness {
                     .binding(b)
                     .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
                     .descriptor_count(1)
-                    .stage_flags(vk::ShaderStageFlags::VERTEX)
+                    .stage_flags(LAYOUT_STAGES)
             })
             .collect();
         let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&decls);
@@ -474,7 +481,7 @@ impl Harness {
         })?;
         let sets = [set];
         let ranges = [vk::PushConstantRange::default()
-            .stage_flags(vk::ShaderStageFlags::VERTEX)
+            .stage_flags(LAYOUT_STAGES)
             .offset(0)
             .size(push_bytes)];
         let mut pinfo = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);

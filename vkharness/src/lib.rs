@@ -66,9 +66,11 @@
 #![warn(missing_docs)]
 
 mod check;
+mod compute;
 mod device;
 mod program;
 
+pub use compute::{ComputeProgram, MAX_GROUPS};
 pub use device::{list_devices, DeviceChoice, DeviceInfo, Harness};
 pub use program::{Binding, DrawCall, Interface, RunOutput, VertexProgram};
 

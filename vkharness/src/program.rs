@@ -7,7 +7,7 @@ use ash::vk;
 use std::ffi::CString;
 
 /// How long a run may take before the device is abandoned.
-const RUN_TIMEOUT_SECONDS: u64 = 120;
+pub(crate) const RUN_TIMEOUT_SECONDS: u64 = 120;
 
 /// The resource interface of a vertex program.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,7 +75,7 @@ pub struct DrawCall {
 /// The buffers a run read back.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RunOutput {
-    buffers: Vec<(u32, Vec<u8>)>,
+    pub(crate) buffers: Vec<(u32, Vec<u8>)>,
 }
 
 impl RunOutput {
@@ -226,11 +226,11 @@ impl Drop for VertexProgram<'_> {
 }
 
 /// The device objects of one run, freed on drop (also on error paths).
-struct RunResources<'h> {
-    h: &'h Harness,
-    pool: vk::DescriptorPool,
+pub(crate) struct RunResources<'h> {
+    pub(crate) h: &'h Harness,
+    pub(crate) pool: vk::DescriptorPool,
     /// Buffer, memory, mapped pointer, size asked for.
-    buffers: Vec<(vk::Buffer, vk::DeviceMemory, *mut u8, u64)>,
+    pub(crate) buffers: Vec<(vk::Buffer, vk::DeviceMemory, *mut u8, u64)>,
 }
 
 impl Drop for RunResources<'_> {
@@ -252,7 +252,7 @@ impl Drop for RunResources<'_> {
 impl RunResources<'_> {
     /// Make a host-coherent storage buffer of `size` bytes holding `bytes`
     /// then zeros.
-    fn add_buffer(&mut self, bytes: &[u8], size: u64) -> Result<(), HarnessError> {
+    pub(crate) fn add_buffer(&mut self, bytes: &[u8], size: u64) -> Result<(), HarnessError> {
         let dev = &self.h.device;
         let alloc_size = size.max(4).next_multiple_of(4);
         let info = vk::BufferCreateInfo::default()
@@ -463,7 +463,7 @@ impl VertexProgram<'_> {
                 dev.cmd_push_constants(
                     cmd,
                     self.layout.pipeline,
-                    vk::ShaderStageFlags::VERTEX,
+                    crate::device::LAYOUT_STAGES,
                     0,
                     &pushed,
                 );

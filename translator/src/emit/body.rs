@@ -564,7 +564,14 @@ impl Emitter<'_> {
                 let sem = self.const_u32(0);
                 self.b.atomic_i_add(u, None, p, scope, sem, add)?;
             }
-            Effect::Store { .. } | Effect::Problem { .. } => {
+            Effect::Store {
+                access,
+                value,
+                cond,
+            } => self.store(&access, value, cond)?,
+            Effect::LdsWrite { addr, value, cond } => self.lds_write(addr, value, cond)?,
+            Effect::Barrier { .. } => self.barrier()?,
+            Effect::Problem { .. } => {
                 return Err(EmitError(
                     "an effect with no translation reached emission".into(),
                 ));

@@ -318,6 +318,7 @@ impl Emitter<'_> {
                 let word = self.read(binding, l, h)?;
                 Ok(self.b.select(u, None, ok, word, zero)?)
             }
+            Load::Lanes(_, op) => self.lane_op(&op),
             Load::Buffer(a) => {
                 let (lo, hi, ok) = self.buffer_addr(&a)?;
                 let word = self.read_unaligned(a.binding, lo, hi)?;
@@ -377,6 +378,69 @@ impl Emitter<'_> {
                 self.b.store(p, bits, None, vec![])?;
             }
         }
+        self.b.branch(lm)?;
+        self.b.begin_block(Some(lm))?;
+        Ok(())
+    }
+}
+
+impl Emitter<'_> {
+    /// A compute shader's dword store: when this lane is active (`cond`),
+    /// the access is in range, its address is dword-aligned and inside the
+    /// window, the word goes to the window (index clamped by
+    /// `OpArrayLength`). Anything else stores nothing.
+    pub(super) fn store(
+        &mut self,
+        a: &BufferAccess,
+        value: Value,
+        cond: Value,
+    ) -> Result<(), EmitError> {
+        let Some((bnd, base_lo, base_hi, size)) = self.plan.window else {
+            return Err(EmitError("a store without a window binding".into()));
+        };
+        let u = self.t.u32_;
+        let bl = self.t.bool_;
+        let (lo, hi, ok) = self.buffer_addr(a)?;
+        let blo = self.push_load(base_lo)?;
+        let bhi = self.push_load(base_hi)?;
+        let size = self.push_load(size)?;
+        let rlo = self.b.i_sub(u, None, lo, blo)?;
+        let borrow = self.b.u_less_than(bl, None, lo, blo)?;
+        let one = self.const_u32(1);
+        let zero = self.const_u32(0);
+        let bw = self.b.select(u, None, borrow, one, zero)?;
+        let rhi0 = self.b.i_sub(u, None, hi, bhi)?;
+        let rhi = self.b.i_sub(u, None, rhi0, bw)?;
+        let hi_ok = self.b.i_equal(bl, None, rhi, zero)?;
+        let lo_ok = self.b.u_less_than(bl, None, rlo, size)?;
+        let three = self.const_u32(3);
+        let sub = self.b.bitwise_and(u, None, rlo, three)?;
+        let aligned = self.b.i_equal(bl, None, sub, zero)?;
+        let two = self.const_u32(2);
+        let idx = self.b.shift_right_logical(u, None, rlo, two)?;
+        let var = self.sb[&bnd];
+        let len = self.b.array_length(u, None, var, 0)?;
+        let in_arr = self.b.u_less_than(bl, None, idx, len)?;
+        let c = self.vals[cond.0 as usize];
+        let mut doit = c;
+        for x in [ok, hi_ok, lo_ok, aligned, in_arr] {
+            doit = self.b.logical_and(bl, None, doit, x)?;
+        }
+        let lt = self.b.id();
+        let lm = self.b.id();
+        self.b.selection_merge(lm, SelectionControl::NONE)?;
+        self.b.branch_conditional(doit, lt, lm, vec![])?;
+        self.b.begin_block(Some(lt))?;
+        let p = self
+            .b
+            .access_chain(self.t.p_sb_u32, None, var, vec![zero, idx])?;
+        let bits = self.vals[value.0 as usize];
+        let bits = if self.f.ty(value) == crate::ir::Ty::F32 {
+            self.b.bitcast(u, None, bits)?
+        } else {
+            bits
+        };
+        self.b.store(p, bits, None, vec![])?;
         self.b.branch(lm)?;
         self.b.begin_block(Some(lm))?;
         Ok(())

@@ -21,6 +21,7 @@
 //!   the clamps that keep every access in bounds.
 
 mod body;
+mod lanes;
 mod memory;
 mod module;
 
@@ -61,6 +62,11 @@ pub struct Plan {
     pub test: Option<(u32, u32, u32)>,
     /// The outputs, in test-slot order.
     pub outputs: Vec<ExportTarget>,
+    /// Compute: the module is a GLCompute entry point of this local size
+    /// (its window binding is writable).
+    pub compute: Option<[u32; 3]>,
+    /// Compute: guest lanes per wave (for the lane operations).
+    pub compute_lanes: u32,
 }
 
 /// The push-constant members and binding number of one descriptor
@@ -126,6 +132,11 @@ struct Emitter<'a> {
     access_cache: HashMap<u32, AccessBase>,
     vid: Word,
     iid: Word,
+    /// Compute: the `WorkgroupId` and `LocalInvocationId` inputs (uvec3).
+    wgid: Word,
+    lid: Word,
+    /// Compute: the lane operations' workgroup arrays, once declared.
+    lanes: Option<lanes::LaneVars>,
 }
 
 impl Emitter<'_> {

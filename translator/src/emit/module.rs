@@ -72,6 +72,9 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
         access_cache: HashMap::new(),
         vid: 0,
         iid: 0,
+        wgid: 0,
+        lid: 0,
+        lanes: None,
     };
     e.module(tree)?;
     Ok(e.b.module().assemble())
@@ -108,7 +111,8 @@ impl Emitter<'_> {
             sb_bindings.push((s.binding, false, format!("desc{id}")));
         }
         if let Some((bnd, ..)) = self.plan.window {
-            sb_bindings.push((bnd, false, "window".into()));
+            // Compute shaders store through the window.
+            sb_bindings.push((bnd, self.plan.compute.is_some(), "window".into()));
         }
         if let Some(bnd) = self.plan.params {
             sb_bindings.push((bnd, false, "params_spill".into()));
@@ -152,6 +156,9 @@ impl Emitter<'_> {
         }
         // Inputs and outputs.
         let mut interface = Vec::new();
+        if self.plan.compute.is_some() {
+            return self.compute_module(tree, interface);
+        }
         let vid = self
             .b
             .variable(self.t.p_in_u32, None, StorageClass::Input, None);
@@ -319,10 +326,118 @@ impl Emitter<'_> {
                     None => x,
                 }
             }
+            Input::WorkgroupId(k) | Input::LocalId(k) => {
+                let var = if matches!(i, Input::WorkgroupId(_)) {
+                    self.wgid
+                } else {
+                    self.lid
+                };
+                let v3 = self.b.type_vector(self.t.u32_, 3);
+                let x = self.b.load(v3, None, var, None, vec![])?;
+                self.b
+                    .composite_extract(self.t.u32_, None, x, vec![u32::from(k.min(2))])?
+            }
+            Input::LocalIndex => {
+                let v3 = self.b.type_vector(self.t.u32_, 3);
+                let x = self.b.load(v3, None, self.lid, None, vec![])?;
+                let [sx, sy, _] = self.plan.compute.unwrap_or([1, 1, 1]);
+                let u = self.t.u32_;
+                let c0 = self.b.composite_extract(u, None, x, vec![0])?;
+                let c1 = self.b.composite_extract(u, None, x, vec![1])?;
+                let c2 = self.b.composite_extract(u, None, x, vec![2])?;
+                let ksx = self.const_u32(sx);
+                let ksxy = self.const_u32(sx.wrapping_mul(sy));
+                let t1 = self.b.i_mul(u, None, c1, ksx)?;
+                let t2 = self.b.i_mul(u, None, c2, ksxy)?;
+                let s = self.b.i_add(u, None, c0, t1)?;
+                self.b.i_add(u, None, s, t2)?
+            }
             Input::Param(s) => match self.plan.source_member.get(&s) {
                 Some(&m) => self.push_load(m)?,
                 None => return Err(EmitError(format!("parameter {s} has no push slot"))),
             },
         })
+    }
+}
+
+impl Emitter<'_> {
+    /// The rest of [`Emitter::module`] for a compute shader: the
+    /// `WorkgroupId` and `LocalInvocationId` inputs, the helper functions,
+    /// `main` and a GLCompute entry point of the plan's local size.
+    fn compute_module(&mut self, tree: &[Node], mut interface: Vec<Word>) -> Result<(), EmitError> {
+        let [x, y, z] = self.plan.compute.unwrap_or([1, 1, 1]);
+        let v3 = self.b.type_vector(self.t.u32_, 3);
+        let p_in_v3 = self.b.type_pointer(None, StorageClass::Input, v3);
+        for (builtin, slot) in [(BuiltIn::WorkgroupId, 0), (BuiltIn::LocalInvocationId, 1)] {
+            let v = self.b.variable(p_in_v3, None, StorageClass::Input, None);
+            self.b
+                .decorate(v, Decoration::BuiltIn, vec![Operand::BuiltIn(builtin)]);
+            interface.push(v);
+            if slot == 0 {
+                self.wgid = v;
+            } else {
+                self.lid = v;
+            }
+        }
+        if self.plan.window.is_some() {
+            self.read_fn(None)?;
+            self.unaligned_fn(None)?;
+        }
+        // The lane operations' workgroup arrays are module-level variables.
+        let lane_ops = self.f.insts.iter().enumerate().any(|(i, x)| {
+            let shared = match x.op {
+                Op::Load(l) => matches!(self.f.loads[l as usize], crate::ir::Load::Lanes(..)),
+                Op::Effect(e) => matches!(
+                    self.f.effects[e as usize],
+                    crate::ir::Effect::LdsWrite { .. } | crate::ir::Effect::Barrier { .. }
+                ),
+                _ => false,
+            };
+            shared && self.f.is_live(Value(i as u32))
+        });
+        if lane_ops {
+            self.lane_vars();
+        }
+        let fn_void = self.b.type_function(self.t.void, vec![]);
+        let main = self
+            .b
+            .begin_function(self.t.void, None, FunctionControl::NONE, fn_void)?;
+        self.b.begin_block(None)?;
+        for blk in &self.f.blocks {
+            for &p in &blk.params {
+                let pt = match self.f.ty(p) {
+                    Ty::Bool => self.t.p_fn_bool,
+                    Ty::F32 => self.t.p_fn_f32,
+                    _ => self.t.p_fn_u32,
+                };
+                let v = self.b.variable(pt, None, StorageClass::Function, None);
+                self.vars.insert(p, v);
+            }
+        }
+        for i in 0..self.f.insts.len() {
+            let inst = self.f.insts[i];
+            if !self.f.is_live(Value(i as u32)) {
+                continue;
+            }
+            match inst.op {
+                Op::Const(c) => {
+                    let ty = self.ty(inst.ty);
+                    self.vals[i] = self.constant(ty, c);
+                }
+                Op::Input(inp) => self.vals[i] = self.input(inp)?,
+                _ => {}
+            }
+        }
+        self.seq(tree)?;
+        self.b.ret()?;
+        self.b.end_function()?;
+        self.b
+            .entry_point(ExecutionModel::GLCompute, main, "main", interface);
+        self.b.execution_mode(
+            main,
+            spirv::ExecutionMode::LocalSize,
+            vec![x.max(1), y.max(1), z.max(1)],
+        );
+        Ok(())
     }
 }

@@ -60,6 +60,11 @@ impl Lifter<'_> {
             | op::S_WAITCNT_DEPCTR
             | op::S_TTRACEDATA
             | op::S_TTRACEDATA_IMM => {}
+            // Compute: a workgroup barrier (vertex shaders: one wave, nothing
+            // to wait for).
+            op::S_BARRIER if self.o.compute.is_some() => {
+                self.b.effect(crate::ir::Effect::Barrier { pc: self.pc });
+            }
             op::S_BARRIER => {}
             op::S_SENDMSG => {
                 let imm = match inst.mods {
@@ -97,6 +102,10 @@ impl Lifter<'_> {
                         let bit = self.mask_at(106);
                         match self.b.func.konst(bit) {
                             Some(c) => self.b.bool(c == 0),
+                            None if self.o.compute.is_some() => {
+                                let any = self.any_lane_of(bit);
+                                self.b.un(Un::BNot, any)
+                            }
                             None => self.unsup(Ty::Bool, CrossLane::VccBranch),
                         }
                     }

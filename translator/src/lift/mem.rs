@@ -196,6 +196,21 @@ impl Lifter<'_> {
                 self.problem(Memory::RuntimeFormat);
                 return;
             }
+            op::BUFFER_STORE_DWORD
+            | op::BUFFER_STORE_DWORDX2
+            | op::BUFFER_STORE_DWORDX3
+            | op::BUFFER_STORE_DWORDX4
+                if self.o.compute.is_some() =>
+            {
+                let n = match code {
+                    op::BUFFER_STORE_DWORD => 1,
+                    op::BUFFER_STORE_DWORDX2 => 2,
+                    op::BUFFER_STORE_DWORDX3 => 3,
+                    _ => 4,
+                };
+                self.store_dwords(n, &vdata, &vaddr, &srsrc, &soffset, m);
+                return;
+            }
             _ if matches!(
                 f.mem,
                 Some(MemFacts {
@@ -311,6 +326,76 @@ impl Lifter<'_> {
                     self.write_v(&vdata, k, w);
                 }
             }
+        }
+    }
+}
+
+impl Lifter<'_> {
+    /// Compute shaders: `n` dword stores of one lane, under EXEC, through
+    /// the window (the addressing and range check of a load).
+    fn store_dwords(
+        &mut self,
+        n: u8,
+        vdata: &isa::Slot,
+        vaddr: &isa::Slot,
+        srsrc: &isa::Slot,
+        soffset: &isa::Slot,
+        m: BufMods,
+    ) {
+        let rcode = match srsrc.op {
+            Operand::Reg { code, .. } => code as usize,
+            _ => {
+                self.problem(Memory::NoData);
+                return;
+            }
+        };
+        let mut desc = [Value(0); 4];
+        for (k, d) in desc.iter_mut().enumerate() {
+            *d = self.s_word((rcode + k).min(127));
+        }
+        let (index, voffset) = match vaddr.op {
+            Operand::Reg { code, .. } if code >= 256 => {
+                let a = (code - 256) as usize;
+                let v0 = self.st.v[a];
+                let v1 = self.st.v[(a + 1).min(255)];
+                match (m.idxen, m.offen) {
+                    (true, true) => (Some(v0), Some(v1)),
+                    (true, false) => (Some(v0), None),
+                    (false, true) => (None, Some(v0)),
+                    _ => (None, None),
+                }
+            }
+            _ => (None, None),
+        };
+        let soff = self.src(soffset);
+        let cond = self.active();
+        let Operand::Reg { code: dcode, .. } = vdata.op else {
+            self.problem(Memory::NoData);
+            return;
+        };
+        for k in 0..n {
+            let r = (dcode as usize).wrapping_sub(256) + k as usize;
+            let value = match self.st.v.get(r) {
+                Some(&v) if dcode >= 256 => v,
+                _ => {
+                    self.problem(Memory::NoData);
+                    return;
+                }
+            };
+            self.b.effect(Effect::Store {
+                access: BufferAccess {
+                    pc: self.pc,
+                    desc,
+                    index,
+                    voffset,
+                    soffset: soff,
+                    imm: m.offset as u32,
+                    dword: k,
+                    binding: None,
+                },
+                value,
+                cond,
+            });
         }
     }
 }

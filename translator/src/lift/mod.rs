@@ -47,6 +47,8 @@
 mod blocks;
 mod control;
 mod export;
+mod lanes;
+mod lds;
 mod mem;
 mod salu;
 mod state;
@@ -76,6 +78,11 @@ pub struct LiftOptions {
     pub wave64: bool,
     /// Emit `--checked` guards.
     pub checked: bool,
+    /// Compute shaders: the entry state (`None`: no compute entry, and a
+    /// compute shader is refused).
+    pub compute: Option<crate::wave::ComputeEntry>,
+    /// Broken lowerings (negative controls only; none otherwise).
+    pub faults: crate::wave::ComputeFaults,
 }
 
 /// The lifted function and what was found on the way.
@@ -161,7 +168,9 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
     };
     for k in 0..o.abi.user_data_count {
         let r = o.abi.user_data_sgpr as usize + k as usize;
-        if r < 106 {
+        // A compute wave's user SGPRs end where its system SGPRs begin.
+        let user = o.compute.is_none_or(|c| r < c.user_sgprs as usize);
+        if r < 106 && user {
             let src = b.func.source(Source::UserData(k));
             st.s[r] = Sgpr::Word(b.input(Input::Param(src)));
         }
@@ -181,6 +190,17 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         st.s[127] = Sgpr::Mask(tru, Half::Hi);
     } else {
         st.s[126] = Sgpr::Mask(tru, Half::Full);
+    }
+    if let Some(c) = o.compute {
+        for (k, r) in c.workgroup_id_sgprs().iter().enumerate() {
+            if let Some(r) = r.filter(|&r| r < 106) {
+                st.s[r as usize] = Sgpr::Word(b.input(Input::WorkgroupId(k as u8)));
+            }
+        }
+        let shift = usize::from(o.faults.local_ids_shifted);
+        for k in 0..c.local_id_vgprs.min(3) {
+            st.v[k as usize + shift] = b.input(Input::LocalId(k));
+        }
     }
     if let Some(v) = o.abi.vertex_id_vgpr {
         st.v[v as usize] = b.input(Input::VertexId);
@@ -314,8 +334,10 @@ impl Lifter<'_> {
             OpSpace::Sopp => self.sopp(code, inst),
             OpSpace::Smem => self.smem(code, inst),
             OpSpace::Mubuf | OpSpace::Mtbuf => self.buffer(code, inst),
+            OpSpace::Vop if self.o.compute.is_some() && self.lane_op(code, inst) => {}
             OpSpace::Vop => self.valu(code, inst),
             OpSpace::Exp => self.export(inst),
+            OpSpace::Ds if self.o.compute.is_some() => self.lds(code, inst),
             OpSpace::Ds => self.problem(Lds::Access),
             OpSpace::Vintrp => self.problem(Construct::Interpolation),
             OpSpace::Mimg => self.problem(Construct::Image),

@@ -498,6 +498,7 @@ impl Lifter<'_> {
     pub(super) fn any_lane(&mut self, r: Value) -> Value {
         match self.b.func.konst(r) {
             Some(c) => self.b.bool(c != 0),
+            None if self.o.compute.is_some() => self.any_lane_of(r),
             None => self.unsup(Ty::Bool, CrossLane::MaskScc),
         }
     }

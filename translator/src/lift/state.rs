@@ -65,8 +65,13 @@ impl Lifter<'_> {
             }
         }
         let abi = self.o.abi;
+        let local_ids = self
+            .o
+            .compute
+            .map_or(0, |c| c.local_id_vgprs.min(3) as usize);
         let defined = |r: usize| {
-            abi.vertex_id_vgpr.map(usize::from) == Some(r)
+            r < local_ids
+                || abi.vertex_id_vgpr.map(usize::from) == Some(r)
                 || abi.instance_id_vgpr.map(usize::from) == Some(r)
         };
         for r in (0..256).filter(|&r| !defined(r)) {
@@ -125,6 +130,10 @@ impl Lifter<'_> {
             (Some(0), _, _) if !self.o.wave64 => self.b.bool(false),
             (Some(u32::MAX), Some(u32::MAX), Some(_)) => self.b.bool(true),
             (Some(u32::MAX), _, Some(_)) if !self.o.wave64 => self.b.bool(true),
+            // Compute shaders know their lane: its bit of the word.
+            _ if self.o.compute.is_some() && (hi.is_some() || !self.o.wave64) => {
+                self.lane_bit_of_words(v, hi)
+            }
             _ => self.unsup(Ty::Bool, CrossLane::MaskFromWord),
         }
     }
@@ -132,8 +141,13 @@ impl Lifter<'_> {
     pub(super) fn s_word(&mut self, code: usize) -> Value {
         match self.st.s[code] {
             Sgpr::Word(v) => v,
-            Sgpr::Mask(b, _) => match self.b.func.konst(b) {
+            Sgpr::Mask(b, half) => match self.b.func.konst(b) {
+                // A wave of a compute workgroup that ends mid-wave has
+                // fewer lanes: its all-lanes mask is not all ones.
+                Some(c) if c != 0 && self.partial_wave() => self.ballot(b, half == Half::Hi),
                 Some(c) => self.const_u32(if c != 0 { u32::MAX } else { 0 }),
+                // Compute shaders: a ballot through workgroup memory.
+                None if self.o.compute.is_some() => self.ballot(b, half == Half::Hi),
                 None => self.unsup(Ty::U32, CrossLane::MaskAsWord),
             },
         }
@@ -150,6 +164,11 @@ impl Lifter<'_> {
                 let bit = self.mask_at(m);
                 match self.b.func.konst(bit) {
                     Some(c) => self.const_u32((c == 0) as u32),
+                    None if self.o.compute.is_some() => {
+                        let any = self.any_lane_of(bit);
+                        let none = self.b.un(Un::BNot, any);
+                        self.b.un(Un::BoolToU32, none)
+                    }
                     None => self.unsup(Ty::U32, CrossLane::AnyLaneTest),
                 }
             }

@@ -194,6 +194,12 @@ pub(super) fn buffer(code: Opcode) -> Support {
         | op::BUFFER_LOAD_SSHORT
         | op::BUFFER_LOAD_UBYTE
         | op::BUFFER_LOAD_USHORT => Support::Lifted,
+        // Stores: refused in vertex shaders; dword stores are lifted for
+        // compute shaders (`translate_compute`), the rest refused there too.
+        op::BUFFER_STORE_DWORD
+        | op::BUFFER_STORE_DWORDX2
+        | op::BUFFER_STORE_DWORDX3
+        | op::BUFFER_STORE_DWORDX4 => Support::Refused,
         _ => match code.facts().mem {
             Some(Memory {
                 unit: MemUnit::TypedBuffer,

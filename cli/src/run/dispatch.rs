@@ -1,0 +1,433 @@
+//! `shaderlift run` for compute shaders: the DRAWS.json's `dispatch`
+//! entries (`{"kind": "dispatch", "groups": [x, y, z]}`), each run on the
+//! device and by the interpreter from the file's guest memory, comparing
+//! every word either side wrote.
+//!
+//! Per dispatch:
+//! 1. the module ([`translator::translate_compute`]) reads and writes guest
+//!    memory through one window binding; it spans every memory block of the
+//!    file (capped at 64 MiB) and starts as the file's bytes (dispatches do
+//!    not see each other's stores);
+//! 2. one `vkCmdDispatch(groups)`; the window is read back;
+//! 3. the interpreter runs the same grid ([`interp::run_dispatch`]) and
+//!    records every byte its buffer stores write (later stores win);
+//! 4. each dword the interpreter wrote is compared with the device's window
+//!    word ([`super::compare::compare`]: exact, or within one ulp for
+//!    floats); a dword the device changed that the interpreter did not
+//!    write is a mismatch too, and so is a store outside the window. Bytes
+//!    the interpreter left undefined are counted, not compared; a dispatch
+//!    the interpreter reports findings for (an undefined address, an
+//!    unmodelled access) fails.
+
+use super::compare::{compare, Verdict};
+use crate::CliError;
+use corpus::{Capture, WaveSize};
+use drawbind::draws::DrawsFile;
+use drawbind::SparseMemory;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::Instant;
+use translator::host::guest_reader;
+use translator::manifest::{BindingKind, DrawParams};
+use translator::{translate_compute, Options, Translation};
+use vkharness::{Binding, Harness, Interface};
+
+/// Bytes of guest memory the window may span.
+const WINDOW_LIMIT: u64 = 64 << 20;
+/// The most invocations one dispatch may ask for.
+const MAX_DISPATCH_INVOCATIONS: u64 = 1 << 20;
+/// Mismatches listed per dispatch.
+const LISTED: usize = 16;
+
+/// A DRAWS.json without its dispatches, and the dispatches' group counts.
+pub type Dispatches = (DrawsFile, Vec<[u32; 3]>);
+
+/// The dispatches of a DRAWS.json text and the rest of the file (its
+/// `dispatch` entries removed), or `None` when it has no dispatch.
+pub fn split(text: &str) -> Result<Option<Dispatches>, String> {
+    let mut v: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let Some(draws) = v.get_mut("draws").and_then(|d| d.as_array_mut()) else {
+        return Ok(None);
+    };
+    let mut groups = Vec::new();
+    let mut rest = Vec::new();
+    for (i, d) in draws.drain(..).enumerate() {
+        if d.get("kind").and_then(|k| k.as_str()) != Some("dispatch") {
+            rest.push(d);
+            continue;
+        }
+        #[derive(serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Spec {
+            #[allow(dead_code)]
+            kind: String,
+            groups: [u32; 3],
+        }
+        let s: Spec =
+            serde_json::from_value(d).map_err(|e| format!("DRAWS.json: dispatch {i}: {e}"))?;
+        groups.push(s.groups);
+    }
+    if groups.is_empty() {
+        return Ok(None);
+    }
+    if !rest.is_empty() {
+        return Err("DRAWS.json: a file with dispatches holds no draws".into());
+    }
+    *draws = rest;
+    let file = DrawsFile::parse(&v.to_string()).map_err(|e| e.to_string())?;
+    Ok(Some((file, groups)))
+}
+
+/// One word that differs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WordMismatch {
+    /// Guest address of the dword.
+    pub addr: u64,
+    /// The device's word (`None`: outside the window).
+    pub device: Option<u32>,
+    /// The interpreter's word (`None`: it did not write this dword).
+    pub reference: Option<u32>,
+}
+
+/// One dispatch's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DispatchReport {
+    /// Its index among the file's dispatches.
+    pub index: usize,
+    /// Workgroups in x, y, z.
+    pub groups: [u32; 3],
+    /// Dwords compared.
+    pub words: u64,
+    /// Words within one ulp but not identical.
+    pub within_ulp: u64,
+    /// Words that differ.
+    pub mismatches: u64,
+    /// Written bytes the interpreter left undefined (not compared).
+    pub undefined: u64,
+    /// Interpreter findings (undefined addresses, unmodelled accesses).
+    pub findings: usize,
+    /// The first mismatches.
+    pub first_mismatches: Vec<WordMismatch>,
+    /// Seconds on the device.
+    pub device_seconds: f64,
+    /// Seconds in the interpreter.
+    pub interp_seconds: f64,
+}
+
+/// The whole compute run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DispatchRunReport {
+    /// The Vulkan device.
+    pub device: String,
+    /// The window: guest base and bytes.
+    pub window: (u64, u64),
+    /// Per dispatch.
+    pub dispatches: Vec<DispatchReport>,
+    /// Words compared.
+    pub words: u64,
+    /// Words that differ.
+    pub mismatches: u64,
+    /// Interpreter findings (all dispatches).
+    pub findings: usize,
+}
+
+impl DispatchRunReport {
+    /// The report as text: a line per dispatch, then `N words, M
+    /// mismatches`.
+    pub fn text(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(s, "device: {}", self.device);
+        let _ = writeln!(
+            s,
+            "window: {:#x}..{:#x}",
+            self.window.0,
+            self.window.0 + self.window.1
+        );
+        for d in &self.dispatches {
+            let _ = writeln!(
+                s,
+                "dispatch {} {:?}: {} words, {} mismatches, {} within 1 ulp, {} undefined bytes, {} findings",
+                d.index, d.groups, d.words, d.mismatches, d.within_ulp, d.undefined, d.findings
+            );
+            for m in &d.first_mismatches {
+                let show = |w: Option<u32>| match w {
+                    Some(w) => format!("{w:#010x}"),
+                    None => "none".into(),
+                };
+                let _ = writeln!(
+                    s,
+                    "  {:#x}: device {} interpreter {}",
+                    m.addr,
+                    show(m.device),
+                    show(m.reference)
+                );
+            }
+        }
+        let _ = writeln!(s, "{} words, {} mismatches", self.words, self.mismatches);
+        s
+    }
+}
+
+/// Translate, dispatch on the device and compare with the interpreter, for
+/// every dispatch.
+pub fn execute(
+    capture: &Capture,
+    draws: &DrawsFile,
+    dispatches: &[[u32; 3]],
+    harness: &Harness,
+) -> Result<DispatchRunReport, CliError> {
+    let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
+    let Some(entry) = capture.compute_entry() else {
+        return Err(named(
+            &"dispatches need a compute capture that records its entry state (workgroup size, entry registers)",
+        ));
+    };
+    let invocations = u64::from(entry.invocations().unwrap_or(0));
+    for (i, g) in dispatches.iter().enumerate() {
+        let n = g.iter().map(|&x| u64::from(x)).product::<u64>() * invocations;
+        if n > MAX_DISPATCH_INVOCATIONS {
+            return Err(named(&format!(
+                "dispatch {i} asks for {n} invocations, more than the limit of {MAX_DISPATCH_INVOCATIONS}"
+            )));
+        }
+    }
+    let tr = translate_compute(&capture.shader_input(), &entry, &Options::default())
+        .map_err(|e| named(&e))?;
+    execute_translation(capture, draws, dispatches, harness, &tr)
+}
+
+/// [`execute`] with a given translation of the capture (a test's broken
+/// one, for the negative controls).
+pub fn execute_translation(
+    capture: &Capture,
+    draws: &DrawsFile,
+    dispatches: &[[u32; 3]],
+    harness: &Harness,
+    tr: &Translation,
+) -> Result<DispatchRunReport, CliError> {
+    let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
+    let Some(entry) = capture.compute_entry() else {
+        return Err(named(&"not a compute capture with its entry state"));
+    };
+    let interface = Interface {
+        entry_point: "main".into(),
+        bindings: tr.manifest.bindings.iter().map(|b| b.binding).collect(),
+        push_constant_bytes: tr.manifest.push_constant_bytes,
+    };
+    let program = harness
+        .compute_program(&tr.spirv, &interface)
+        .map_err(|e| named(&e))?;
+    let mem = draws.memory_with_code(&capture.code_and_constants());
+    let user_data = draws.user_data();
+    // The window: every memory block of the file.
+    let lo = draws.memory.iter().map(|b| b.addr.0).min().unwrap_or(0);
+    let hi = draws
+        .memory
+        .iter()
+        .map(|b| b.addr.0 + 4 * b.words.len() as u64)
+        .max()
+        .unwrap_or(0);
+    let window_len = hi.saturating_sub(lo).min(WINDOW_LIMIT) & !3;
+    let window_bytes = guest_bytes(&mem, lo, window_len);
+    let params = DrawParams {
+        window: (lo, window_len as u32),
+        ..DrawParams::default()
+    };
+    let mut read = guest_reader(&mem);
+    let push = tr
+        .manifest
+        .push_words(&user_data, &params, &mut read)
+        .map_err(|e| named(&e))?;
+    let push: Vec<u8> = push.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let param_words = tr
+        .manifest
+        .param_buffer_words(&user_data, &params, &mut read)
+        .map_err(|e| named(&e))?;
+    let param_bytes: Vec<u8> = param_words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let iprog = interp::Program::new(&capture.code, capture.target());
+    let icfg = interp::DispatchConfig {
+        abi: capture.abi(),
+        wave64: capture.wave_size() == WaveSize::W64,
+        workgroup_size: entry.workgroup_size,
+        user_sgprs: entry.user_sgprs,
+        workgroup_id: entry.workgroup_id,
+        local_id_vgprs: entry.local_id_vgprs,
+        fp: interp::FpMode::RADV,
+        limits: interp::Limits::default(),
+        code_addr: draws.code_addr(),
+    };
+    let mut report = DispatchRunReport {
+        device: harness.device_info().name.clone(),
+        window: (lo, window_len),
+        dispatches: Vec::new(),
+        words: 0,
+        mismatches: 0,
+        findings: 0,
+    };
+    for (index, &groups) in dispatches.iter().enumerate() {
+        let mut dr = DispatchReport {
+            index,
+            groups,
+            words: 0,
+            within_ulp: 0,
+            mismatches: 0,
+            undefined: 0,
+            findings: 0,
+            first_mismatches: Vec::new(),
+            device_seconds: 0.0,
+            interp_seconds: 0.0,
+        };
+        let mut window_binding = None;
+        let buffers: Vec<Binding<'_>> = tr
+            .manifest
+            .bindings
+            .iter()
+            .map(|b| match b.kind {
+                BindingKind::Window => {
+                    window_binding = Some(b.binding);
+                    Binding {
+                        binding: b.binding,
+                        bytes: &window_bytes,
+                        size: window_len.max(4),
+                        read_back: true,
+                    }
+                }
+                BindingKind::Params => Binding::input(b.binding, &param_bytes),
+                _ => Binding::input(b.binding, &[]),
+            })
+            .collect();
+        let t = Instant::now();
+        let out = program
+            .dispatch(groups, &buffers, &push)
+            .map_err(|e| named(&e))?;
+        dr.device_seconds = t.elapsed().as_secs_f64();
+        let device_window: Vec<u8> = window_binding
+            .and_then(|b| out.buffer(b))
+            .map(<[u8]>::to_vec)
+            .unwrap_or_else(|| window_bytes.clone());
+        let t = Instant::now();
+        let obs = interp::run_dispatch(&iprog, &mem, &user_data, groups, &icfg)
+            .map_err(|e| named(&format!("dispatch {index}: interpreter: {e}")))?;
+        dr.interp_seconds = t.elapsed().as_secs_f64();
+        dr.findings = obs.findings.len() + obs.findings_dropped as usize;
+        // The interpreter's written bytes, later stores winning.
+        let mut written: BTreeMap<u64, (u8, bool)> = BTreeMap::new();
+        for s in &obs.stores {
+            for k in 0..u64::from(s.len) {
+                let byte = (s.value >> (8 * k)) as u8;
+                written.insert(s.addr + k, (byte, s.defined));
+            }
+        }
+        let mut dwords: BTreeMap<u64, ([u8; 4], u8, u8)> = BTreeMap::new();
+        for (&a, &(byte, def)) in &written {
+            let e = dwords.entry(a & !3).or_insert(([0; 4], 0, 0));
+            let k = (a & 3) as usize;
+            e.0[k] = byte;
+            e.1 |= 1 << k;
+            if def {
+                e.2 |= 1 << k;
+            }
+        }
+        let in_window = |a: u64| a >= lo && a + 4 <= lo + window_len;
+        let word_at = |bytes: &[u8], a: u64| {
+            let o = (a - lo) as usize;
+            u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]])
+        };
+        let note = |dr: &mut DispatchReport, m: WordMismatch| {
+            dr.mismatches += 1;
+            if dr.first_mismatches.len() < LISTED {
+                dr.first_mismatches.push(m);
+            }
+        };
+        for (&a, &(bytes, wrote, def)) in &dwords {
+            dr.undefined += u64::from((wrote & !def).count_ones());
+            let cmp_mask = wrote & def;
+            if cmp_mask == 0 {
+                continue;
+            }
+            dr.words += 1;
+            if !in_window(a) {
+                note(
+                    &mut dr,
+                    WordMismatch {
+                        addr: a,
+                        device: None,
+                        reference: Some(u32::from_le_bytes(bytes)),
+                    },
+                );
+                continue;
+            }
+            let dev = word_at(&device_window, a);
+            let old = word_at(&window_bytes, a);
+            // The reference word: written bytes over the initial ones.
+            let mut r = old.to_le_bytes();
+            for k in 0..4 {
+                if wrote & (1 << k) != 0 {
+                    r[k] = bytes[k];
+                }
+            }
+            let reference = u32::from_le_bytes(r);
+            let verdict = if cmp_mask == 0xf {
+                compare(dev, reference)
+            } else {
+                // Compare only the defined written bytes.
+                let m = (0..4)
+                    .filter(|k| cmp_mask & (1 << k) != 0)
+                    .fold(0u32, |m, k| m | (0xff << (8 * k)));
+                if dev & m == reference & m {
+                    Verdict::Exact
+                } else {
+                    Verdict::Mismatch
+                }
+            };
+            match verdict {
+                Verdict::Exact => {}
+                Verdict::WithinUlp => dr.within_ulp += 1,
+                Verdict::Mismatch => note(
+                    &mut dr,
+                    WordMismatch {
+                        addr: a,
+                        device: Some(dev),
+                        reference: Some(reference),
+                    },
+                ),
+            }
+        }
+        // Words the device changed that the interpreter did not write.
+        for o in (0..window_len as usize).step_by(4) {
+            let a = lo + o as u64;
+            if dwords.contains_key(&a) || o + 4 > device_window.len() {
+                continue;
+            }
+            let (dev, old) = (word_at(&device_window, a), word_at(&window_bytes, a));
+            if dev != old {
+                dr.words += 1;
+                note(
+                    &mut dr,
+                    WordMismatch {
+                        addr: a,
+                        device: Some(dev),
+                        reference: None,
+                    },
+                );
+            }
+        }
+        report.words += dr.words;
+        report.mismatches += dr.mismatches;
+        report.findings += dr.findings;
+        report.dispatches.push(dr);
+    }
+    Ok(report)
+}
+
+/// `len` guest bytes at `base` (unmapped bytes read 0).
+fn guest_bytes(mem: &SparseMemory, base: u64, len: u64) -> Vec<u8> {
+    let mut out = vec![0u8; len as usize];
+    for (i, c) in out.chunks_exact_mut(4).enumerate() {
+        if let Some(w) = drawbind::GuestMemory::read_u32(mem, base + 4 * i as u64) {
+            c.copy_from_slice(&w.to_le_bytes());
+        }
+    }
+    out
+}

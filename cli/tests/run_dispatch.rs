@@ -1,0 +1,216 @@
+//! `shaderlift run` of compute shaders on lavapipe: the translated bundled
+//! compute shaders, and the RADV fixtures of lane numbers (`v_mbcnt`) and
+//! ballots (`v_readfirstlane`, `s_bcnt1` of a mask), write over several
+//! dispatches exactly the words the interpreter's buffer stores write; a
+//! broken entry lowering (the local ids one VGPR late) and a broken mbcnt
+//! (counting the lanes at or below) turn the check red.
+//!
+//! One Vulkan device serves the whole test binary. Without Vulkan the tests
+//! print a note and pass, unless `SHADERLIFT_REQUIRE_VULKAN` is set. The
+//! DRAWS-like file is `tests/dispatch/compute.json` (a descriptor-set table,
+//! a matrix UBO, a source and a destination buffer; three dispatches, the
+//! last one with invocations past the push-constant count).
+
+use corpus::{Capture, CaptureOptions};
+use shaderlift_cli::run::dispatch::{execute, execute_translation, split, DispatchRunReport};
+use translator::wave::ComputeFaults;
+use vkharness::Harness;
+
+fn root() -> &'static str {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+}
+
+fn capture(name: &str) -> Capture {
+    Capture::open(
+        format!("{}/corpus/radv/{name}", root()),
+        &CaptureOptions::default(),
+    )
+    .unwrap()
+}
+
+fn fixture(name: &str) -> Capture {
+    Capture::open(
+        format!("{}/cli/tests/dispatch/{name}", root()),
+        &CaptureOptions::default(),
+    )
+    .unwrap()
+}
+
+fn dispatches() -> (drawbind::draws::DrawsFile, Vec<[u32; 3]>) {
+    dispatch_file("compute")
+}
+
+fn dispatch_file(name: &str) -> (drawbind::draws::DrawsFile, Vec<[u32; 3]>) {
+    let path = format!("{}/cli/tests/dispatch/{name}.json", root());
+    split(&std::fs::read_to_string(&path).unwrap())
+        .unwrap()
+        .expect("the file has dispatches")
+}
+
+fn assert_identical(shader: &str, r: &DispatchRunReport) {
+    eprint!("{shader}:\n{}", r.text());
+    assert!(r.dispatches.len() >= 3, "{shader}");
+    for d in &r.dispatches {
+        assert!(
+            d.words > 0,
+            "{shader} dispatch {}: nothing compared",
+            d.index
+        );
+        assert_eq!(
+            (d.mismatches, d.within_ulp, d.undefined, d.findings),
+            (0, 0, 0, 0),
+            "{shader} dispatch {}: {:?}",
+            d.index,
+            d.first_mismatches
+        );
+    }
+}
+
+#[test]
+fn bundled_compute_shaders_write_the_interpreters_words() {
+    let Some(h) = Harness::shared_or_skip("bundled_compute_shaders_write_the_interpreters_words")
+    else {
+        return;
+    };
+    let (file, groups) = dispatches();
+    for shader in ["compute", "compute-w32"] {
+        let r = execute(&capture(shader), &file, &groups, h)
+            .unwrap_or_else(|e| panic!("{shader}: {e}"));
+        assert_identical(shader, &r);
+    }
+}
+
+#[test]
+fn local_ids_in_the_wrong_vgpr_are_caught() {
+    let Some(h) = Harness::shared_or_skip("local_ids_in_the_wrong_vgpr_are_caught") else {
+        return;
+    };
+    let (file, groups) = dispatches();
+    let c = capture("compute");
+    let entry = c.compute_entry().unwrap();
+    let tr = translator::translate_compute_with_faults(
+        &c.shader_input(),
+        &entry,
+        &translator::Options::default(),
+        ComputeFaults {
+            local_ids_shifted: true,
+            ..ComputeFaults::default()
+        },
+    )
+    .unwrap();
+    let r = execute_translation(&c, &file, &groups, h, &tr).unwrap();
+    eprint!("{}", r.text());
+    // Every lane of a workgroup computes the same index.
+    assert!(r.mismatches > 0, "the broken lowering went unnoticed");
+}
+
+#[test]
+fn lane_numbers_from_mbcnt_match_in_partial_and_several_waves() {
+    let Some(h) =
+        Harness::shared_or_skip("lane_numbers_from_mbcnt_match_in_partial_and_several_waves")
+    else {
+        return;
+    };
+    let (file, groups) = dispatch_file("lanes");
+    for shader in ["compute-lanes", "compute-lanes-w32"] {
+        let r = execute(&fixture(shader), &file, &groups, h)
+            .unwrap_or_else(|e| panic!("{shader}: {e}"));
+        assert_identical(shader, &r);
+    }
+}
+
+/// The negative control: an mbcnt that counts the lanes at or
+/// below this one (not below) turns the run check red.
+#[test]
+fn mbcnt_counting_at_or_below_is_caught() {
+    let Some(h) = Harness::shared_or_skip("mbcnt_counting_at_or_below_is_caught") else {
+        return;
+    };
+    let (file, groups) = dispatch_file("lanes");
+    for shader in ["compute-lanes", "compute-lanes-w32"] {
+        let c = fixture(shader);
+        let entry = c.compute_entry().unwrap();
+        let tr = translator::translate_compute_with_faults(
+            &c.shader_input(),
+            &entry,
+            &translator::Options::default(),
+            ComputeFaults {
+                mbcnt_at_or_below: true,
+                ..ComputeFaults::default()
+            },
+        )
+        .unwrap();
+        let r = execute_translation(&c, &file, &groups, h, &tr).unwrap();
+        eprint!("{shader} (broken mbcnt):\n{}", r.text());
+        // Every stored word is off by 1000.
+        assert_eq!(r.mismatches, r.words, "{shader}");
+        assert!(r.words > 0, "{shader}");
+    }
+}
+
+/// A ballot (a lane mask read as a word), `s_bcnt1` of it and
+/// `v_readfirstlane` of a value that differs between lanes, computed through
+/// workgroup memory between barriers.
+#[test]
+fn ballots_and_readfirstlane_match_through_workgroup_memory() {
+    let Some(h) =
+        Harness::shared_or_skip("ballots_and_readfirstlane_match_through_workgroup_memory")
+    else {
+        return;
+    };
+    let (file, groups) = dispatch_file("ballot");
+    let r = execute(&fixture("compute-ballot"), &file, &groups, h)
+        .unwrap_or_else(|e| panic!("compute-ballot: {e}"));
+    assert_identical("compute-ballot", &r);
+}
+
+/// LDS as a workgroup array and `s_barrier`: each invocation writes a cell,
+/// then reads cells other waves wrote (two waves in wave64, four in wave32).
+#[test]
+fn lds_exchanges_between_waves_match() {
+    let Some(h) = Harness::shared_or_skip("lds_exchanges_between_waves_match") else {
+        return;
+    };
+    let (file, groups) = dispatch_file("shared");
+    for shader in ["compute-shared", "compute-shared-w32"] {
+        let r = execute(&fixture(shader), &file, &groups, h)
+            .unwrap_or_else(|e| panic!("{shader}: {e}"));
+        assert_identical(shader, &r);
+    }
+}
+
+#[test]
+fn lds_reads_without_their_offset_are_caught() {
+    let Some(h) = Harness::shared_or_skip("lds_reads_without_their_offset_are_caught") else {
+        return;
+    };
+    let (file, groups) = dispatch_file("shared");
+    let c = fixture("compute-shared");
+    let entry = c.compute_entry().unwrap();
+    let tr = translator::translate_compute_with_faults(
+        &c.shader_input(),
+        &entry,
+        &translator::Options::default(),
+        ComputeFaults {
+            lds_ignores_offset: true,
+            ..ComputeFaults::default()
+        },
+    )
+    .unwrap();
+    let r = execute_translation(&c, &file, &groups, h, &tr).unwrap();
+    eprint!("{}", r.text());
+    assert!(r.mismatches > 0, "the broken lowering went unnoticed");
+}
+
+/// `v_writelane_b32` (a constant lane and lane 63), which needs only each
+/// lane's number: a hand-assembled compute capture (`code.s`).
+#[test]
+fn writelane_matches() {
+    let Some(h) = Harness::shared_or_skip("writelane_matches") else {
+        return;
+    };
+    let (file, groups) = dispatch_file("writelane");
+    let r = execute(&fixture("compute-writelane"), &file, &groups, h)
+        .unwrap_or_else(|e| panic!("compute-writelane: {e}"));
+    assert_identical("compute-writelane", &r);
+}

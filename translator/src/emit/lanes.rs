@@ -1,0 +1,267 @@
+//! Compute shaders: values from the other lanes of a wave, through
+//! workgroup memory. Two workgroup arrays: `lane_vals` (one word per guest
+//! lane of every wave of the workgroup) and `lane_masks` (two words per
+//! wave). Each operation runs between workgroup control barriers, so every
+//! invocation of the host workgroup must reach it (the translator checks
+//! that it sits in workgroup-uniform control flow):
+//!
+//! - ballot: barrier; each lane stores its bit; barrier; lane 0 of each wave
+//!   gathers its wave's bits into the two mask words; barrier; each lane
+//!   reads the word it needs;
+//! - read-first-lane: as a ballot of the EXEC bit, with each lane also
+//!   storing its value; the lowest set bit names the lane whose value is
+//!   read (lane 0 when none is set, as the hardware does);
+//! - read-lane: barrier; each lane stores its value; barrier; read.
+//!
+//! Lanes of a partial last wave that have no host invocation read as 0 in a
+//! ballot.
+
+use super::{EmitError, Emitter};
+use crate::ir::{Input, LaneOp};
+use spirv::{GlslStd450Op, SelectionControl, StorageClass, Word};
+
+/// The workgroup arrays of the lane operations.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct LaneVars {
+    pub(super) vals: Word,
+    pub(super) masks: Word,
+    /// The guest LDS: [`LDS_DWORDS`] words.
+    pub(super) lds: Word,
+    pub(super) p_wg_u32: Word,
+}
+
+/// Dwords of the guest LDS (64 KiB).
+pub(super) const LDS_DWORDS: u32 = 16384;
+
+impl Emitter<'_> {
+    /// Declare the workgroup arrays (once, when a lane operation is live).
+    pub(super) fn lane_vars(&mut self) {
+        let [x, y, z] = self.plan.compute.unwrap_or([1, 1, 1]);
+        let lanes = self.plan.compute_lanes.max(1);
+        let size = x.saturating_mul(y).saturating_mul(z).max(1);
+        let waves = size.div_ceil(lanes);
+        let u = self.t.u32_;
+        let nvals = self.const_u32(waves * lanes);
+        let nmasks = self.const_u32(waves * 2);
+        let a_vals = self.b.type_array(u, nvals);
+        let a_masks = self.b.type_array(u, nmasks);
+        let p_vals = self.b.type_pointer(None, StorageClass::Workgroup, a_vals);
+        let p_masks = self.b.type_pointer(None, StorageClass::Workgroup, a_masks);
+        let vals = self.b.variable(p_vals, None, StorageClass::Workgroup, None);
+        let masks = self
+            .b
+            .variable(p_masks, None, StorageClass::Workgroup, None);
+        self.b.name(vals, "lane_vals");
+        self.b.name(masks, "lane_masks");
+        let nlds = self.const_u32(LDS_DWORDS);
+        let a_lds = self.b.type_array(u, nlds);
+        let p_lds = self.b.type_pointer(None, StorageClass::Workgroup, a_lds);
+        let lds = self.b.variable(p_lds, None, StorageClass::Workgroup, None);
+        self.b.name(lds, "lds");
+        let p_wg_u32 = self.b.type_pointer(None, StorageClass::Workgroup, u);
+        self.lanes = Some(LaneVars {
+            vals,
+            masks,
+            lds,
+            p_wg_u32,
+        });
+    }
+
+    /// A workgroup control barrier (also ordering workgroup memory).
+    pub(super) fn barrier(&mut self) -> Result<(), EmitError> {
+        let wg = self.const_u32(spirv::Scope::Workgroup as u32);
+        let sem = self.const_u32(
+            (spirv::MemorySemantics::ACQUIRE_RELEASE | spirv::MemorySemantics::WORKGROUP_MEMORY)
+                .bits(),
+        );
+        self.b.control_barrier(wg, wg, sem)?;
+        Ok(())
+    }
+
+    fn wg_ptr(&mut self, arr: Word, idx: Word) -> Result<Word, EmitError> {
+        let Some(v) = self.lanes else {
+            return Err(EmitError("a lane operation without its arrays".into()));
+        };
+        Ok(self.b.access_chain(v.p_wg_u32, None, arr, vec![idx])?)
+    }
+
+    /// Lane 0 of each wave gathers the wave's `lane_vals` bits (0 or 1)
+    /// into its two mask words.
+    fn gather_masks(&mut self, lane: Word, base: Word, wave: Word) -> Result<(), EmitError> {
+        let Some(v) = self.lanes else {
+            return Err(EmitError("a lane operation without its arrays".into()));
+        };
+        let u = self.t.u32_;
+        let bl = self.t.bool_;
+        let lanes = self.plan.compute_lanes.max(1);
+        let [x, y, z] = self.plan.compute.unwrap_or([1, 1, 1]);
+        let size = self.const_u32(x.saturating_mul(y).saturating_mul(z));
+        let zero = self.const_u32(0);
+        let first = self.b.i_equal(bl, None, lane, zero)?;
+        let lt = self.b.id();
+        let lm = self.b.id();
+        self.b.selection_merge(lm, SelectionControl::NONE)?;
+        self.b.branch_conditional(first, lt, lm, vec![])?;
+        self.b.begin_block(Some(lt))?;
+        let two = self.const_u32(2);
+        let w2 = self.b.i_mul(u, None, wave, two)?;
+        for half in 0..lanes.div_ceil(32) {
+            let mut word = zero;
+            for j in 0..32.min(lanes) {
+                let k = self.const_u32(half * 32 + j);
+                let at = self.b.i_add(u, None, base, k)?;
+                let exists = self.b.u_less_than(bl, None, at, size)?;
+                let safe = self.b.select(u, None, exists, at, zero)?;
+                let p = self.wg_ptr(v.vals, safe)?;
+                let x = self.b.load(u, None, p, None, vec![])?;
+                let x = self.b.select(u, None, exists, x, zero)?;
+                let sh = self.const_u32(j);
+                let x = self.b.shift_left_logical(u, None, x, sh)?;
+                word = self.b.bitwise_or(u, None, word, x)?;
+            }
+            let h = self.const_u32(half);
+            let at = self.b.i_add(u, None, w2, h)?;
+            let p = self.wg_ptr(v.masks, at)?;
+            self.b.store(p, word, None, vec![])?;
+        }
+        self.b.branch(lm)?;
+        self.b.begin_block(Some(lm))?;
+        Ok(())
+    }
+
+    /// One lane operation's value.
+    pub(super) fn lane_op(&mut self, op: &LaneOp) -> Result<Word, EmitError> {
+        let Some(v) = self.lanes else {
+            return Err(EmitError("a lane operation without its arrays".into()));
+        };
+        let u = self.t.u32_;
+        let bl = self.t.bool_;
+        let lanes = self.plan.compute_lanes.max(1);
+        let idx = self.input(Input::LocalIndex)?;
+        let kl = self.const_u32(lanes);
+        let wave = self.b.u_div(u, None, idx, kl)?;
+        let lane = self.b.u_mod(u, None, idx, kl)?;
+        let base = self.b.i_mul(u, None, wave, kl)?;
+        let two = self.const_u32(2);
+        let w2 = self.b.i_mul(u, None, wave, two)?;
+        let zero = self.const_u32(0);
+        let one = self.const_u32(1);
+        let mine = self.wg_ptr(v.vals, idx)?;
+        match *op {
+            LaneOp::LdsRead { addr } => {
+                let a = self.vals[addr.0 as usize];
+                let k2 = self.const_u32(2);
+                let i = self.b.shift_right_logical(u, None, a, k2)?;
+                let n = self.const_u32(LDS_DWORDS);
+                let inside = self.b.u_less_than(bl, None, i, n)?;
+                let safe = self.b.select(u, None, inside, i, zero)?;
+                self.barrier()?;
+                let p = self.wg_ptr(v.lds, safe)?;
+                let x = self.b.load(u, None, p, None, vec![])?;
+                self.barrier()?;
+                Ok(self.b.select(u, None, inside, x, zero)?)
+            }
+            LaneOp::ReadLane { value, lane: sel } => {
+                let val = self.vals[value.0 as usize];
+                let sel = self.vals[sel.0 as usize];
+                self.barrier()?;
+                self.b.store(mine, val, None, vec![])?;
+                self.barrier()?;
+                let m = self.const_u32(lanes - 1);
+                let k = self.b.bitwise_and(u, None, sel, m)?;
+                let at = self.b.i_add(u, None, base, k)?;
+                let p = self.wg_ptr(v.vals, at)?;
+                Ok(self.b.load(u, None, p, None, vec![])?)
+            }
+            LaneOp::Ballot { bit, hi } => {
+                let b = self.vals[bit.0 as usize];
+                let x = self.b.select(u, None, b, one, zero)?;
+                self.barrier()?;
+                self.b.store(mine, x, None, vec![])?;
+                self.barrier()?;
+                self.gather_masks(lane, base, wave)?;
+                self.barrier()?;
+                let h = self.const_u32(u32::from(hi && lanes > 32));
+                if hi && lanes <= 32 {
+                    return Ok(zero);
+                }
+                let at = self.b.i_add(u, None, w2, h)?;
+                let p = self.wg_ptr(v.masks, at)?;
+                Ok(self.b.load(u, None, p, None, vec![])?)
+            }
+            LaneOp::ReadFirst { value, active } => {
+                let val = self.vals[value.0 as usize];
+                let a = self.vals[active.0 as usize];
+                let x = self.b.select(u, None, a, one, zero)?;
+                self.barrier()?;
+                self.b.store(mine, x, None, vec![])?;
+                self.barrier()?;
+                self.gather_masks(lane, base, wave)?;
+                self.barrier()?;
+                // Every lane has read the bits: store the values.
+                self.b.store(mine, val, None, vec![])?;
+                let p = self.wg_ptr(v.masks, w2)?;
+                let lo = self.b.load(u, None, p, None, vec![])?;
+                let hi = if lanes > 32 {
+                    let at = self.b.i_add(u, None, w2, one)?;
+                    let p = self.wg_ptr(v.masks, at)?;
+                    self.b.load(u, None, p, None, vec![])?
+                } else {
+                    zero
+                };
+                self.barrier()?;
+                let i32_ = self.t.i32_;
+                let flo = self.glsl1(i32_, GlslStd450Op::FindILsb, lo)?;
+                let flo = self.as_u32(flo)?;
+                let fhi = self.glsl1(i32_, GlslStd450Op::FindILsb, hi)?;
+                let fhi = self.as_u32(fhi)?;
+                let k32 = self.const_u32(32);
+                let fhi = self.b.i_add(u, None, fhi, k32)?;
+                let lo_set = self.b.i_not_equal(bl, None, lo, zero)?;
+                let hi_set = self.b.i_not_equal(bl, None, hi, zero)?;
+                let f = self.b.select(u, None, hi_set, fhi, zero)?;
+                let f = self.b.select(u, None, lo_set, flo, f)?;
+                let at = self.b.i_add(u, None, base, f)?;
+                let p = self.wg_ptr(v.vals, at)?;
+                Ok(self.b.load(u, None, p, None, vec![])?)
+            }
+        }
+    }
+
+    /// An LDS dword write when `cond` and inside the allocation.
+    pub(super) fn lds_write(
+        &mut self,
+        addr: crate::ir::Value,
+        value: crate::ir::Value,
+        cond: crate::ir::Value,
+    ) -> Result<(), EmitError> {
+        let Some(v) = self.lanes else {
+            return Err(EmitError("an LDS write without the LDS array".into()));
+        };
+        let u = self.t.u32_;
+        let bl = self.t.bool_;
+        let a = self.vals[addr.0 as usize];
+        let x = self.vals[value.0 as usize];
+        let c = self.vals[cond.0 as usize];
+        let k2 = self.const_u32(2);
+        let i = self.b.shift_right_logical(u, None, a, k2)?;
+        let n = self.const_u32(LDS_DWORDS);
+        let inside = self.b.u_less_than(bl, None, i, n)?;
+        let doit = self.b.logical_and(bl, None, inside, c)?;
+        let lt = self.b.id();
+        let lm = self.b.id();
+        self.b.selection_merge(lm, SelectionControl::NONE)?;
+        self.b.branch_conditional(doit, lt, lm, vec![])?;
+        self.b.begin_block(Some(lt))?;
+        let p = self.wg_ptr(v.lds, i)?;
+        let x = if self.f.ty(value) == crate::ir::Ty::F32 {
+            self.b.bitcast(u, None, x)?
+        } else {
+            x
+        };
+        self.b.store(p, x, None, vec![])?;
+        self.b.branch(lm)?;
+        self.b.begin_block(Some(lm))?;
+        Ok(())
+    }
+}

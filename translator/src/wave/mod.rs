@@ -1,0 +1,109 @@
+//! The compute execution model: one host invocation per guest lane, one
+//! host workgroup per guest workgroup.
+//!
+//! A guest compute workgroup of `workgroup_size` invocations runs as one
+//! host workgroup of the same size: host `LocalInvocationId` is the guest's
+//! local id (the VGPRs `v0..v2` RADV loads), host `WorkgroupId` the guest's
+//! workgroup id (the SGPRs after the user SGPRs). Guest lane `l` of wave `w`
+//! is host invocation `w·lanes + l` (x-major), as the hardware packs a
+//! workgroup into waves.
+//!
+//! Within that, the lifter keeps its per-lane model: an SGPR is a uniform
+//! word or this lane's bit of a lane mask, EXEC is this lane's bit, VALU
+//! writes and buffer stores are predicated by it. Constructs that need the
+//! other lanes of a wave (ballots, `v_mbcnt`, `v_readlane`, DPP, LDS) are
+//! still refused here: they are the part of the wave model that needs
+//! workgroup memory and barriers in uniform control flow, not yet built.
+//!
+//! Memory is one writable window over guest memory (no per-descriptor
+//! bindings), so a store and a later load of the same guest address meet
+//! in one host buffer whatever descriptor each went through. Dword stores
+//! (`buffer_store_dword`..`x4`) at dword-aligned addresses are translated;
+//! an unaligned one is not performed (the run check shows it), sub-dword,
+//! format and atomic stores are refused.
+
+use serde::{Deserialize, Serialize};
+
+pub(crate) mod uniform;
+
+/// How the hardware starts a compute wave (COMPUTE_PGM_RSRC2 and
+/// COMPUTE_NUM_THREAD_*): what a host needs to run a compute shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ComputeEntry {
+    /// Invocations per workgroup in x, y, z (COMPUTE_NUM_THREAD_X/Y/Z).
+    pub workgroup_size: [u32; 3],
+    /// The SGPRs the hardware fills from user data end here
+    /// (COMPUTE_PGM_RSRC2.USER_SGPR; RADV counts the ring-offset pair).
+    pub user_sgprs: u8,
+    /// Which workgroup-id components the hardware loads
+    /// (COMPUTE_PGM_RSRC2.TGID_X/Y/Z_EN), in consecutive SGPRs from
+    /// `user_sgprs`.
+    pub workgroup_id: [bool; 3],
+    /// How many local-id VGPRs the hardware loads (`v0` = x, `v1` = y,
+    /// `v2` = z; COMPUTE_PGM_RSRC2.TIDIG_COMP_CNT + 1).
+    #[serde(default = "three")]
+    pub local_id_vgprs: u8,
+}
+
+fn three() -> u8 {
+    3
+}
+
+impl ComputeEntry {
+    /// The SGPR each workgroup-id component arrives in.
+    pub fn workgroup_id_sgprs(&self) -> [Option<u8>; 3] {
+        let mut next = self.user_sgprs;
+        let mut out = [None; 3];
+        for (o, &en) in out.iter_mut().zip(&self.workgroup_id) {
+            if en {
+                *o = Some(next);
+                next = next.saturating_add(1);
+            }
+        }
+        out
+    }
+
+    /// Invocations per workgroup (`None` past 1024 or 0: not a workgroup
+    /// Vulkan guarantees).
+    pub fn invocations(&self) -> Option<u32> {
+        let [x, y, z] = self.workgroup_size;
+        let n = x.checked_mul(y)?.checked_mul(z)?;
+        (1..=1024).contains(&n).then_some(n)
+    }
+}
+
+/// Deliberately broken compute lowerings, for negative controls (feature
+/// `testing`): each makes the run check go red.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ComputeFaults {
+    /// The local ids arrive one VGPR late (x in `v1`, y in `v2`): an entry
+    /// ABI read wrong.
+    pub local_ids_shifted: bool,
+    /// `v_mbcnt_lo/hi` count the lanes at or below this one instead of
+    /// below it.
+    pub mbcnt_at_or_below: bool,
+    /// LDS accesses ignore the instruction's offset field.
+    pub lds_ignores_offset: bool,
+}
+
+/// The manifest's dispatch section: how the host runs a translated compute
+/// shader.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dispatch {
+    /// The guest entry it was translated for.
+    pub entry: ComputeEntry,
+    /// The module's `LocalSize` (the guest workgroup size).
+    pub local_size: [u32; 3],
+    /// How the host runs it.
+    pub how: String,
+}
+
+impl Dispatch {
+    pub(crate) fn new(entry: ComputeEntry) -> Dispatch {
+        Dispatch {
+            entry,
+            local_size: entry.workgroup_size,
+            how: "vkCmdDispatch(groups) with the guest's group counts: WorkgroupId = the guest workgroup id, LocalInvocationId = the guest local id; the window binding is read and written (copy it back to guest memory after the dispatch)".into(),
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! Compute translation: a cross-lane operation (here `s_bcnt1` of a lane
+//! mask, a ballot through workgroup memory and barriers) translates in
+//! workgroup-uniform control flow and is refused inside a per-lane EXEC
+//! region, where not every invocation reaches its barriers, and under a
+//! branch on a ballot's result when the workgroup has several waves (the
+//! result differs between them).
+
+use isa::{Abi, Stage, Target};
+use translator::wave::ComputeEntry;
+use translator::{translate_compute, Construct, CrossLane, Options, ShaderInput, TranslateError};
+
+const ENTRY: ComputeEntry = ComputeEntry {
+    workgroup_size: [64, 1, 1],
+    user_sgprs: 2,
+    workgroup_id: [false; 3],
+    local_id_vgprs: 1,
+};
+
+fn translate(code: &[u8]) -> Result<translator::Translation, TranslateError> {
+    translate_with(code, &ENTRY)
+}
+
+fn translate_with(
+    code: &[u8],
+    entry: &ComputeEntry,
+) -> Result<translator::Translation, TranslateError> {
+    let input = ShaderInput {
+        code,
+        target: Target::Gfx1030,
+        stage: Stage::Cs,
+        abi: Abi::no_vertex(2),
+        wave_size: 64,
+    };
+    translate_compute(&input, entry, &Options::default())
+}
+
+/// `v_cmp_gt_u32 vcc, s3, v0; s_bcnt1_i32_b64 s4, vcc; v_mov_b32 v1, s4;
+/// buffer_store_dword v1, v0, s[8:11], 0 offen; s_endpgm`
+const UNIFORM: &[u8] = &[
+    0x03, 0x00, 0x88, 0x7d, 0x6a, 0x10, 0x84, 0xbe, 0x04, 0x02, 0x02, 0x7e, 0x00, 0x10, 0x70, 0xe0,
+    0x00, 0x01, 0x02, 0x80, 0x00, 0x00, 0x81, 0xbf,
+];
+
+/// `v_cmpx_gt_u32 s3, v0; s_cbranch_execz end; s_bcnt1_i32_b64 s4, exec;
+/// v_mov_b32 v1, s4; buffer_store_dword v1, v0, s[8:11], 0 offen;
+/// end: s_endpgm`
+const IN_EXEC_REGION: &[u8] = &[
+    0x03, 0x00, 0xa8, 0x7d, 0x04, 0x00, 0x88, 0xbf, 0x7e, 0x10, 0x84, 0xbe, 0x04, 0x02, 0x02, 0x7e,
+    0x00, 0x10, 0x70, 0xe0, 0x00, 0x01, 0x02, 0x80, 0x00, 0x00, 0x81, 0xbf,
+];
+
+#[test]
+fn a_ballot_in_uniform_control_flow_translates_with_barriers() {
+    let t = translate(UNIFORM).unwrap_or_else(|e| panic!("{e}"));
+    let module = rspirv::dr::load_words(&t.spirv).unwrap();
+    let barriers = module
+        .functions
+        .iter()
+        .flat_map(|f| &f.blocks)
+        .flat_map(|b| &b.instructions)
+        .filter(|i| i.class.opcode == spirv::Op::ControlBarrier)
+        .count();
+    assert!(barriers >= 3, "{barriers} barriers");
+}
+
+#[test]
+fn a_ballot_inside_a_per_lane_exec_region_is_refused() {
+    match translate(IN_EXEC_REGION) {
+        Err(TranslateError::Unsupported(list)) => {
+            assert!(
+                list.0.iter().any(|u| u.construct
+                    == Construct::CrossLane(CrossLane::DivergentWaveOp)
+                    && u.pc == 8),
+                "{list}"
+            );
+        }
+        Ok(_) => panic!("translated a barrier that not every invocation reaches"),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// `v_cmp_gt_u32 vcc, s3, v0; s_bcnt1_i32_b64 s4, vcc; s_cmp_eq_u32 s4, 0;
+/// s_cbranch_scc1 end; s_bcnt1_i32_b64 s5, vcc; v_mov_b32 v1, s5;
+/// buffer_store_dword v1, v0, s[8:11], 0 offen; end: s_endpgm`
+const AFTER_BALLOT_BRANCH: &[u8] = &[
+    0x03, 0x00, 0x88, 0x7d, 0x6a, 0x10, 0x84, 0xbe, 0x04, 0x80, 0x06, 0xbf, 0x04, 0x00, 0x85, 0xbf,
+    0x6a, 0x10, 0x85, 0xbe, 0x05, 0x02, 0x02, 0x7e, 0x00, 0x10, 0x70, 0xe0, 0x00, 0x01, 0x02, 0x80,
+    0x00, 0x00, 0x81, 0xbf,
+];
+
+#[test]
+fn a_branch_on_a_ballot_is_uniform_only_in_a_single_wave_workgroup() {
+    // 64 invocations, one wave: the branch is the same for all of them.
+    translate_with(AFTER_BALLOT_BRANCH, &ENTRY).unwrap_or_else(|e| panic!("{e}"));
+    // 128 invocations, two waves: each wave may branch its own way, so the
+    // second ballot's barriers are refused.
+    let two_waves = ComputeEntry {
+        workgroup_size: [128, 1, 1],
+        ..ENTRY
+    };
+    match translate_with(AFTER_BALLOT_BRANCH, &two_waves) {
+        Err(TranslateError::Unsupported(list)) => {
+            assert!(
+                list.0.iter().any(|u| u.construct
+                    == Construct::CrossLane(CrossLane::DivergentWaveOp)
+                    && u.pc == 16),
+                "{list}"
+            );
+        }
+        Ok(_) => panic!("translated barriers the waves may not all reach"),
+        Err(e) => panic!("{e}"),
+    }
+}
