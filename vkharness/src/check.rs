@@ -83,6 +83,15 @@ pub(crate) fn check_module(
     push_bytes: u32,
     capabilities: &[u32],
 ) -> Result<(), HarnessError> {
+    check_header_and_capabilities(words, capabilities)?;
+    check_interface(words, entry, bindings, push_bytes)
+}
+
+/// The header (magic, SPIR-V version at most 1.3) and the capabilities.
+pub(crate) fn check_header_and_capabilities(
+    words: &[u32],
+    capabilities: &[u32],
+) -> Result<(), HarnessError> {
     let bad = |s: String| Err(HarnessError::Shader(s));
     if words.len() < 5 || words[0] != 0x0723_0203 {
         return bad(format!(
@@ -98,7 +107,16 @@ pub(crate) fn check_module(
             (words[1] >> 8) & 0xff
         ));
     }
-    check_capabilities(words, capabilities)?;
+    check_capabilities(words, capabilities)
+}
+
+fn check_interface(
+    words: &[u32],
+    entry: &str,
+    bindings: &[u32],
+    push_bytes: u32,
+) -> Result<(), HarnessError> {
+    let bad = |s: String| Err(HarnessError::Shader(s));
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let module = naga::front::spv::parse_u8_slice(&bytes, &naga::front::spv::Options::default())
         .map_err(|e| HarnessError::Shader(format!("naga cannot read the module: {e}")))?;

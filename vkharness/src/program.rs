@@ -7,7 +7,7 @@ use ash::vk;
 use std::ffi::CString;
 
 /// How long a run may take before the device is abandoned.
-const RUN_TIMEOUT_SECONDS: u64 = 120;
+pub(crate) const RUN_TIMEOUT_SECONDS: u64 = 120;
 
 /// The resource interface of a vertex program.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -226,11 +226,11 @@ impl Drop for VertexProgram<'_> {
 }
 
 /// The device objects of one run, freed on drop (also on error paths).
-struct RunResources<'h> {
-    h: &'h Harness,
-    pool: vk::DescriptorPool,
+pub(crate) struct RunResources<'h> {
+    pub(crate) h: &'h Harness,
+    pub(crate) pool: vk::DescriptorPool,
     /// Buffer, memory, mapped pointer, size asked for.
-    buffers: Vec<(vk::Buffer, vk::DeviceMemory, *mut u8, u64)>,
+    pub(crate) buffers: Vec<(vk::Buffer, vk::DeviceMemory, *mut u8, u64)>,
 }
 
 impl Drop for RunResources<'_> {
@@ -253,11 +253,22 @@ impl RunResources<'_> {
     /// Make a host-coherent storage buffer of `size` bytes holding `bytes`
     /// then zeros.
     fn add_buffer(&mut self, bytes: &[u8], size: u64) -> Result<(), HarnessError> {
+        self.add_buffer_for(bytes, size, vk::BufferUsageFlags::STORAGE_BUFFER)
+    }
+
+    /// Make a host-coherent buffer of `size` bytes for `usage` holding
+    /// `bytes` then zeros.
+    pub(crate) fn add_buffer_for(
+        &mut self,
+        bytes: &[u8],
+        size: u64,
+        usage: vk::BufferUsageFlags,
+    ) -> Result<(), HarnessError> {
         let dev = &self.h.device;
         let alloc_size = size.max(4).next_multiple_of(4);
         let info = vk::BufferCreateInfo::default()
             .size(alloc_size)
-            .usage(vk::BufferUsageFlags::STORAGE_BUFFER)
+            .usage(usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
         // SAFETY: nonzero size, valid usage.
         let buffer = vkr("vkCreateBuffer", unsafe { dev.create_buffer(&info, None) })?;
