@@ -67,14 +67,36 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Vertices per instance of the oracle's draw.
-pub const VERTICES: u32 = 12;
-/// Instances of the oracle's draw.
-pub const INSTANCES: u32 = 2;
-/// `firstVertex` (RADV's `base_vertex` user-data word).
-pub const FIRST_VERTEX: u32 = 3;
-/// `firstInstance` (RADV's `start_instance` user-data word).
-pub const FIRST_INSTANCE: u32 = 1;
+/// The oracle's draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct OracleDraw {
+    /// Vertices per instance.
+    pub vertices: u32,
+    /// Instances.
+    pub instances: u32,
+    /// `firstVertex` (RADV's `base_vertex` user-data word).
+    pub first_vertex: u32,
+    /// `firstInstance` (RADV's `start_instance` user-data word).
+    pub first_instance: u32,
+}
+
+impl OracleDraw {
+    /// The draw for a GLSL source: 12 vertices from 3 and 2 instances from
+    /// 1 (so the base words are exercised), but from 0, and 3 vertices,
+    /// when the source reads `gl_VertexIndex` (shaders index constant arrays
+    /// with it; past their end GLSL is undefined), and instances from 0
+    /// when it reads `gl_InstanceIndex`.
+    pub fn for_source(source: &str) -> OracleDraw {
+        let vid = source.contains("gl_VertexIndex");
+        let iid = source.contains("gl_InstanceIndex");
+        OracleDraw {
+            vertices: if vid { 3 } else { 12 },
+            instances: 2,
+            first_vertex: if vid { 0 } else { 3 },
+            first_instance: if iid { 0 } else { 1 },
+        }
+    }
+}
 
 /// Float words agree when they are equal, both NaN, or no more than this
 /// many units in the last place of `max(|a|, |b|, 1)` apart. Why this
@@ -158,6 +180,9 @@ pub struct EntryReport {
     pub mismatches: u64,
     /// Words the interpreter left undefined (not compared).
     pub undefined: u64,
+    /// Output components RADV's linker removed (constant or a duplicate of
+    /// another; not compared).
+    pub dropped: u64,
     /// The largest float difference seen, in ulp of `max(|a|, |b|, 1)`.
     pub max_ulps: f64,
     /// Output locations and the params they were compared with.
@@ -177,6 +202,7 @@ impl EntryReport {
             within_bound: 0,
             mismatches: 0,
             undefined: 0,
+            dropped: 0,
             max_ulps: 0.0,
             mapping: Vec::new(),
             first_mismatches: Vec::new(),
@@ -192,6 +218,20 @@ impl EntryReport {
 /// Why an entry cannot be run (reported, not a failure of the oracle).
 #[derive(Debug)]
 struct CannotRun(String);
+
+/// A harness error: the device cannot run this entry (a limit, a module
+/// naga or the device refuses) or the machinery failed (a Vulkan call, a
+/// timeout), which stops the whole run.
+fn device_error(e: vkharness::HarnessError) -> CannotRun {
+    use vkharness::HarnessError as H;
+    match e {
+        H::Shader(_) | H::Input(_) | H::Unsupported { .. } => CannotRun(format!("device: {e}")),
+        e => CannotRun(format!("{FATAL}{e}")),
+    }
+}
+
+/// Prefix of a [`CannotRun`] that is a failure of the machinery.
+const FATAL: &str = "fatal: ";
 
 impl<E: std::fmt::Display> From<E> for CannotRun {
     fn from(e: E) -> Self {
@@ -326,7 +366,7 @@ pub fn check_entry(dir: &Path, harness: &Harness) -> Result<EntryReport, CliErro
     match check(dir, harness, &mut report) {
         Ok(()) => Ok(report),
         Err(CannotRun(why)) => {
-            if why.starts_with("device:") && !why.contains("bad shader") {
+            if let Some(why) = why.strip_prefix(FATAL) {
                 return Err(CliError::Input(format!("{name}: {why}")));
             }
             report.cannot_run = Some(why);
@@ -560,6 +600,7 @@ fn rename_main(source: &str) -> Result<String, CannotRun> {
 /// The wrapper: stores gl_Position (slot 0) and each location (slot 1 + its
 /// rank) into `shaderlift_oracle_words` at set `set`.
 fn wrapper(
+    draw: &OracleDraw,
     source: &str,
     outputs: &[OutputSlot],
     ranks: &BTreeMap<u32, u32>,
@@ -568,9 +609,10 @@ fn wrapper(
 ) -> Result<String, CannotRun> {
     let mut s = rename_main(source)?;
     let words = 4 * (1 + ranks.len() as u32);
+    let (fi, vc, fv) = (draw.first_instance, draw.vertices, draw.first_vertex);
     s.push_str(&format!(
         "\n// shaderlift oracle wrapper\nlayout(set = {set}, binding = 0, std430) buffer ShaderliftOracleRecords {{ uint shaderlift_oracle_words[]; }};\n\
-         void main() {{\n    shaderlift_oracle_main();\n    uint shaderlift_r = (uint(gl_InstanceIndex - {FIRST_INSTANCE}) * {VERTICES}u + uint(gl_VertexIndex - {FIRST_VERTEX})) * {words}u;\n"
+         void main() {{\n    shaderlift_oracle_main();\n    uint shaderlift_r = (uint(gl_InstanceIndex - {fi}) * {vc}u + uint(gl_VertexIndex - {fv})) * {words}u;\n"
     ));
     let sw = ["x", "y", "z", "w"];
     if writes_position {
@@ -601,6 +643,62 @@ fn wrapper(
     }
     s.push_str("}\n");
     Ok(s)
+}
+
+/// Where RADV 22.3 puts each output component: `(location, component)` →
+/// `(param, component)`. RADV links VS and FS with Mesa's
+/// `nir_compact_varyings`: components are sorted by interpolation type
+/// (floats first, integers flat after), then by location and component,
+/// and packed densely, four to a slot, a slot holding one interpolation
+/// type only; params are the packed slots in order.
+pub fn radv_packing(
+    outputs: &[OutputSlot],
+    dropped: &std::collections::BTreeSet<(u32, u32)>,
+) -> BTreeMap<(u32, u32), (u32, u32)> {
+    let mut comps: Vec<(u8, u32, u32)> = Vec::new();
+    for o in outputs {
+        let interp = match o.scalar {
+            Scalar::F32 => 0,
+            _ => 2,
+        };
+        for j in 0..o.components {
+            if !dropped.contains(&(o.location, o.component + j)) {
+                comps.push((interp, o.location, o.component + j));
+            }
+        }
+    }
+    comps.sort_unstable();
+    let mut assigned: Vec<(u8, u8)> = Vec::new(); // (mask, interp)
+    let (mut cursor, mut comp) = (0usize, 0u32);
+    let mut out = BTreeMap::new();
+    for (interp, loc, c) in comps {
+        loop {
+            if assigned.len() <= cursor {
+                assigned.push((0, interp));
+            }
+            let (mask, ty) = assigned[cursor];
+            if mask != 0 {
+                if ty != interp {
+                    comp = 0;
+                    cursor += 1;
+                    continue;
+                }
+                while comp < 4 && mask & (1 << comp) != 0 {
+                    comp += 1;
+                }
+            }
+            if comp == 4 {
+                comp = 0;
+                cursor += 1;
+                continue;
+            }
+            assigned[cursor] = (mask | 1 << comp, interp);
+            out.insert((loc, c), (cursor as u32, comp));
+            comp += 1;
+            break;
+        }
+    }
+    out
 }
 
 fn json_u32(v: &Value, key: &str) -> Result<u32, CannotRun> {
@@ -673,6 +771,13 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
 
     // 2. The scene.
     let seed = 0x5eed_0000u64;
+    let draw = OracleDraw::for_source(&source);
+    let OracleDraw {
+        vertices: n_vertices,
+        instances: n_instances,
+        first_vertex,
+        first_instance,
+    } = draw;
     let vi = meta.get("vertex_input").cloned().unwrap_or(Value::Null);
     let empty = Vec::new();
     let vbind = vi.get("bindings").and_then(Value::as_array).unwrap_or(&empty);
@@ -714,35 +819,42 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
         next_data += len.max(1).next_multiple_of(1 << 20);
         a
     };
-    // Vertex buffers.
-    let mut vb_bytes: Vec<(u32, Vec<u8>, u64, u32, u32)> = Vec::new(); // binding, bytes, addr, stride, records
-    for b in &vertex_bindings {
-        let records = if b.per_instance {
-            FIRST_INSTANCE + INSTANCES
-        } else {
-            FIRST_VERTEX + VERTICES
-        };
-        let attrs: Vec<(usize, &VertexAttributeDesc)> = vertex_attributes
-            .iter()
-            .enumerate()
-            .filter(|(_, a)| a.binding == b.binding)
-            .collect();
-        let end = attrs
-            .iter()
-            .map(|(_, a)| a.offset + a.format.bytes)
-            .max()
-            .unwrap_or(0);
-        let len = (records - 1) * b.stride + end.max(b.stride).max(4);
-        let mut bytes = vec![0u8; len as usize];
-        for r in 0..records {
-            for (i, a) in &attrs {
-                let at = (r * b.stride + a.offset) as usize;
-                fill_attribute(&mut bytes, at, &attr_formats[*i], seed ^ u64::from(b.binding) << 40)?;
+    // Vertex buffers (per seed: the second run tells constants apart).
+    let make_vb = |seed: u64| -> Result<Vec<(u32, Vec<u8>, u32, u32)>, CannotRun> {
+        let mut out = Vec::new();
+        for b in &vertex_bindings {
+            let records = if b.per_instance {
+                first_instance + n_instances
+            } else {
+                first_vertex + n_vertices
+            };
+            let attrs: Vec<(usize, &VertexAttributeDesc)> = vertex_attributes
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| a.binding == b.binding)
+                .collect();
+            let end = attrs
+                .iter()
+                .map(|(_, a)| a.offset + a.format.bytes)
+                .max()
+                .unwrap_or(0);
+            let len = (records - 1) * b.stride + end.max(b.stride).max(4);
+            let mut bytes = vec![0u8; len as usize];
+            for r in 0..records {
+                for (i, a) in &attrs {
+                    let at = (r * b.stride + a.offset) as usize;
+                    fill_attribute(&mut bytes, at, &attr_formats[*i], seed ^ u64::from(b.binding) << 40)?;
+                }
             }
+            out.push((b.binding, bytes, b.stride, records));
         }
-        let addr = alloc(u64::from(len));
+        Ok(out)
+    };
+    let mut vb_bytes: Vec<(u32, Vec<u8>, u64, u32, u32)> = Vec::new(); // binding, bytes, addr, stride, records
+    for (binding, bytes, stride, records) in make_vb(seed)? {
+        let addr = alloc(bytes.len() as u64);
         mem.write_bytes(addr, &bytes);
-        vb_bytes.push((b.binding, bytes, addr, b.stride, records));
+        vb_bytes.push((binding, bytes, addr, stride, records));
     }
     // The vertex-buffer table: one V# per binding that owns a descriptor.
     let slots: Vec<(u32, u32)> = match meta.get("vertex_buffer_slots").and_then(Value::as_array) {
@@ -783,23 +895,27 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
     }
     // Buffer blocks.
     let layout = meta.get("pipeline_layout").cloned().unwrap_or(Value::Null);
-    let mut desc_bytes: Vec<(DescriptorDesc, Vec<u8>)> = Vec::new();
-    for (d, ty) in &blocks {
-        let mut bytes = Vec::new();
-        let mut value = |s: Scalar, off: u32| {
-            let h = mix(seed ^ (u64::from(d.set) << 48 | u64::from(d.binding) << 32 | u64::from(off)));
-            match s {
-                Scalar::F32 => float_value(h).to_bits(),
-                Scalar::Bool => (h & 1) as u32,
-                _ => int_value(h),
-            }
-        };
-        let end = module
-            .fill(*ty, 0, spirv::Layout::default(), &mut bytes, &mut value)
-            .map_err(CannotRun)?;
-        bytes.resize((end.max(16) as usize).next_multiple_of(16), 0);
-        desc_bytes.push((*d, bytes));
-    }
+    let make_desc = |seed: u64| -> Result<Vec<(DescriptorDesc, Vec<u8>)>, CannotRun> {
+        let mut out = Vec::new();
+        for (d, ty) in &blocks {
+            let mut bytes = Vec::new();
+            let mut value = |s: Scalar, off: u32| {
+                let h = mix(seed ^ (u64::from(d.set) << 48 | u64::from(d.binding) << 32 | u64::from(off)));
+                match s {
+                    Scalar::F32 => float_value(h).to_bits(),
+                    Scalar::Bool => (h & 1) as u32,
+                    _ => int_value(h),
+                }
+            };
+            let end = module
+                .fill(*ty, 0, spirv::Layout::default(), &mut bytes, &mut value)
+                .map_err(CannotRun)?;
+            bytes.resize((end.max(16) as usize).next_multiple_of(16), 0);
+            out.push((*d, bytes));
+        }
+        Ok(out)
+    };
+    let desc_bytes = make_desc(seed)?;
     let mut sets: BTreeMap<u32, Vec<(u32, String, u32)>> = BTreeMap::new();
     if let Some(obj) = layout.as_object() {
         for (k, v) in obj {
@@ -840,22 +956,28 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
         .and_then(|p| p.get("size"))
         .and_then(Value::as_u64)
         .unwrap_or(0) as u32;
-    let mut push = Vec::new();
-    if let Some(ty) = push_type {
-        let mut value = |s: Scalar, off: u32| {
-            let h = mix(seed ^ 0xabcd_0000_0000 ^ u64::from(off));
-            match s {
-                Scalar::F32 => float_value(h).to_bits(),
-                Scalar::Bool => (h & 1) as u32,
-                _ => int_value(h),
-            }
-        };
-        module
-            .fill(ty, 0, spirv::Layout::default(), &mut push, &mut value)
-            .map_err(CannotRun)?;
-    }
-    let push_bytes = push_size.max(push.len() as u32).next_multiple_of(4);
-    push.resize(push_bytes as usize, 0);
+    let make_push = |seed: u64| -> Result<Vec<u8>, CannotRun> {
+        let mut push = Vec::new();
+        if let Some(ty) = push_type {
+            let mut value = |s: Scalar, off: u32| {
+                let h = mix(seed ^ 0xabcd_0000_0000 ^ u64::from(off));
+                match s {
+                    Scalar::F32 => float_value(h).to_bits(),
+                    Scalar::Bool => (h & 1) as u32,
+                    _ => int_value(h),
+                }
+            };
+            module
+                .fill(ty, 0, spirv::Layout::default(), &mut push, &mut value)
+                .map_err(CannotRun)?;
+        }
+        // Rounded up to 16 as naga sizes a block (a vec4 and two floats: 32).
+        let push_bytes = push_size.max(push.len() as u32).next_multiple_of(16);
+        push.resize(push_bytes as usize, 0);
+        Ok(push)
+    };
+    let push = make_push(seed)?;
+    let push_bytes = push.len() as u32;
     let push_words = words_of(&push);
     if !push.is_empty() {
         mem.write_bytes(ptr32(PUSH_BLOCK), &push);
@@ -889,8 +1011,8 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
         };
         *slot = match role {
             "vertex_buffers" => VB_TABLE,
-            "base_vertex" => FIRST_VERTEX,
-            "start_instance" => FIRST_INSTANCE,
+            "base_vertex" => first_vertex,
+            "start_instance" => first_instance,
             "draw_id" | "ngg_culling_settings" => 0,
             "ngg_viewport_scale_x" | "ngg_viewport_scale_y" => 1.0f32.to_bits(),
             "ngg_viewport_translate_x" | "ngg_viewport_translate_y" => 0,
@@ -916,7 +1038,7 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
     mem.write_bytes(CODE, &code);
 
     // 3. The source on the device.
-    let wrapped = wrapper(&source, &outputs, &ranks, writes_position, out_set)?;
+    let wrapped = wrapper(&draw, &source, &outputs, &ranks, writes_position, out_set)?;
     let spv = compile_glsl(&wrapped, "wrapped").map_err(|e| CannotRun(format!("wrapper: {e}")))?;
     let mut descriptors: Vec<DescriptorDesc> = blocks.iter().map(|(d, _)| *d).collect();
     let out_desc = DescriptorDesc {
@@ -927,54 +1049,71 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
     descriptors.push(out_desc);
     let interface = SourceInterface {
         entry_point: "main".into(),
-        vertex_bindings,
-        vertex_attributes,
+        vertex_bindings: vertex_bindings.clone(),
+        vertex_attributes: vertex_attributes.clone(),
         descriptors,
         push_constant_bytes: push_bytes,
     };
-    let device = |e: vkharness::HarnessError| CannotRun(format!("device: {e}"));
+    let device = device_error;
     let program = harness.source_program(&spv, &interface).map_err(device)?;
     let words = 4 * (1 + ranks.len() as u32);
-    let records = VERTICES * INSTANCES;
+    let words_per = words;
+    let records = n_vertices * n_instances;
     let unwritten = vec![0xa5u8; (records * words * 4) as usize];
-    let vbufs: Vec<VertexBuffer<'_>> = vb_bytes
-        .iter()
-        .map(|(binding, bytes, ..)| VertexBuffer {
-            binding: *binding,
-            bytes,
-        })
-        .collect();
-    let mut dbufs: Vec<DescriptorBuffer<'_>> = desc_bytes
-        .iter()
-        .map(|(d, bytes)| DescriptorBuffer {
-            set: d.set,
-            binding: d.binding,
-            bytes,
-            size: bytes.len() as u64,
-            read_back: false,
-        })
-        .collect();
-    dbufs.push(DescriptorBuffer {
-        set: out_set,
-        binding: 0,
-        bytes: &unwritten,
-        size: unwritten.len() as u64,
-        read_back: true,
-    });
-    let out = program
-        .run(
-            &DrawCall {
-                vertex_count: VERTICES,
-                instance_count: INSTANCES,
-                first_vertex: FIRST_VERTEX,
-                first_instance: FIRST_INSTANCE,
-            },
-            &vbufs,
-            &dbufs,
-            &push,
-        )
-        .map_err(device)?;
-    let dev_words = words_of(out.buffer(out_set, 0).unwrap_or(&[]));
+    let run_source = |vb: &[(u32, &[u8])],
+                      desc: &[(DescriptorDesc, Vec<u8>)],
+                      push: &[u8]|
+     -> Result<Vec<u32>, CannotRun> {
+        let vbufs: Vec<VertexBuffer<'_>> = vb
+            .iter()
+            .map(|(binding, bytes)| VertexBuffer {
+                binding: *binding,
+                bytes,
+            })
+            .collect();
+        let mut dbufs: Vec<DescriptorBuffer<'_>> = desc
+            .iter()
+            .map(|(d, bytes)| DescriptorBuffer {
+                set: d.set,
+                binding: d.binding,
+                bytes,
+                size: bytes.len() as u64,
+                read_back: false,
+            })
+            .collect();
+        dbufs.push(DescriptorBuffer {
+            set: out_set,
+            binding: 0,
+            bytes: &unwritten,
+            size: unwritten.len() as u64,
+            read_back: true,
+        });
+        let out = program
+            .run(
+                &DrawCall {
+                    vertex_count: n_vertices,
+                    instance_count: n_instances,
+                    first_vertex,
+                    first_instance,
+                },
+                &vbufs,
+                &dbufs,
+                push,
+            )
+            .map_err(device)?;
+        Ok(words_of(out.buffer(out_set, 0).unwrap_or(&[])))
+    };
+    let vb1: Vec<(u32, &[u8])> = vb_bytes.iter().map(|v| (v.0, v.1.as_slice())).collect();
+    let dev_words = run_source(&vb1, &desc_bytes, &push)?;
+    // A second run on other inputs: an output component equal in every
+    // vertex of both runs is a constant, one equal to an earlier component
+    // everywhere a duplicate; RADV's linker (nir_link_opt_varyings) gives
+    // the fragment shader those directly and exports neither.
+    let seed2 = seed ^ 0x0123_4567_89ab_cdef;
+    let vb2_owned = make_vb(seed2)?;
+    let vb2: Vec<(u32, &[u8])> = vb2_owned.iter().map(|v| (v.0, v.1.as_slice())).collect();
+    let dev2 = run_source(&vb2, &make_desc(seed2)?, &make_push(seed2)?)?;
+
 
     // 4. The machine code in the interpreter.
     let iprog = interp::Program::new(&capture.code, capture.target());
@@ -991,8 +1130,8 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
         &user_data,
         &interp::Draw::Auto {
             first_vertex: 0,
-            vertex_count: VERTICES,
-            instance_count: INSTANCES,
+            vertex_count: n_vertices,
+            instance_count: n_instances,
             chunks: Vec::new(),
         },
         &icfg,
@@ -1016,17 +1155,42 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
         .values()
         .flat_map(|m| m.keys().filter(|k| k.starts_with("param")).cloned())
         .collect();
-    if params.len() != ranks.len() {
+    let column = |words: &[u32], w: u32| -> Vec<u32> {
+        (0..records)
+            .map(|r| words.get((r * words_per + w) as usize).copied().unwrap_or(0))
+            .collect()
+    };
+    let mut dropped = std::collections::BTreeSet::new();
+    let mut kept: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+    for o in &outputs {
+        for j in 0..o.components {
+            let c = o.component + j;
+            let w = 4 * (1 + ranks[&o.location]) + c;
+            let (a, b) = (column(&dev_words, w), column(&dev2, w));
+            let constant = a.iter().chain(&b).all(|&x| x == a[0]);
+            if constant || kept.iter().any(|k| k.0 == a && k.1 == b) {
+                dropped.insert((o.location, c));
+            } else {
+                kept.push((a, b));
+            }
+        }
+    }
+    let packing = radv_packing(&outputs, &dropped);
+    let packed_slots = packing
+        .values()
+        .map(|p| p.0 + 1)
+        .max()
+        .unwrap_or(0) as usize;
+    if params.len() != packed_slots {
         return cannot(format!(
-            "the code exports {} params ({}), the GLSL has {} output locations: no one-to-one map",
+            "the code exports {} params ({}), the GLSL's outputs pack into {packed_slots}: RADV removed or merged an output",
             params.len(),
             params.iter().cloned().collect::<Vec<_>>().join(", "),
-            ranks.len()
         ));
     }
-    report.mapping = ranks
+    report.mapping = packing
         .iter()
-        .map(|(loc, r)| (*loc, format!("param{r}")))
+        .map(|((loc, c), (p, pc))| (*loc, format!("{c} -> param{p}.{pc}")))
         .collect();
 
     // 5. Compare.
@@ -1040,13 +1204,17 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
         let r = ranks[&o.location];
         for j in 0..o.components {
             let c = o.component + j;
-            slots.push((format!("param{r}"), o.expr.clone(), 4 * (1 + r) + c, c, o.scalar));
+            let Some(&(p, pc)) = packing.get(&(o.location, c)) else {
+                report.dropped += 1;
+                continue;
+            };
+            slots.push((format!("param{p}"), o.expr.clone(), 4 * (1 + r) + c, pc, o.scalar));
         }
     }
-    for inst in 0..INSTANCES {
-        for v in 0..VERTICES {
+    for inst in 0..n_instances {
+        for v in 0..n_vertices {
             report.vertices += 1;
-            let rec = ((inst * VERTICES + v) * words) as usize;
+            let rec = ((inst * n_vertices + v) * words) as usize;
             let refs = reference.get(&(v, inst));
             for (export, src, word, comp, scalar) in &slots {
                 let dword = dev_words.get(rec + *word as usize).copied().unwrap_or(0xa5a5_a5a5);
