@@ -1052,6 +1052,7 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
     // 3. The source on the device.
     let wrapped = wrapper(&draw, &source, &outputs, &ranks, writes_position, out_set)?;
     let spv = compile_glsl(&wrapped, "wrapped").map_err(|e| CannotRun(format!("wrapper: {e}")))?;
+    let spv = spirv::flat_integer_outputs(&spv).map_err(CannotRun)?;
     let mut descriptors: Vec<DescriptorDesc> = blocks.iter().map(|(d, _)| *d).collect();
     let out_desc = DescriptorDesc {
         set: out_set,

@@ -497,6 +497,69 @@ impl Module {
     }
 }
 
+const DEC_FLAT: u32 = 14;
+
+impl Module {
+    /// True when `ty` is an integer scalar, vector, matrix or array of them.
+    fn is_integer(&self, ty: u32) -> bool {
+        match self.types.get(&ty) {
+            Some(Ty::Int { .. }) => true,
+            Some(Ty::Vector { elem, .. }) | Some(Ty::Array { elem, .. }) => self.is_integer(*elem),
+            _ => false,
+        }
+    }
+}
+
+/// `words` with a `Flat` decoration on every integer output variable (and
+/// integer member of an output block) that lacks one. GLSL does not need
+/// `flat` on a vertex shader's integer outputs (only the fragment shader's
+/// inputs do), naga's validator does; `Flat` changes nothing a vertex
+/// shader computes.
+pub fn flat_integer_outputs(words: &[u32]) -> Result<Vec<u32>, String> {
+    let m = Module::parse(words)?;
+    let mut extra: Vec<u32> = Vec::new();
+    for &(var, class, ty) in &m.variables {
+        if class != OUTPUT {
+            continue;
+        }
+        match m.types.get(&ty) {
+            Some(Ty::Struct { members }) => {
+                for (k, &mty) in members.iter().enumerate() {
+                    let k = k as u32;
+                    if m.is_integer(mty) && m.member_decoration(ty, k, DEC_FLAT).is_none() {
+                        extra.extend([4 << 16 | 72, ty, k, DEC_FLAT]);
+                    }
+                }
+            }
+            _ => {
+                if m.is_integer(ty) && m.decoration(var, DEC_FLAT).is_none() {
+                    extra.extend([3 << 16 | 71, var, DEC_FLAT]);
+                }
+            }
+        }
+    }
+    if extra.is_empty() {
+        return Ok(words.to_vec());
+    }
+    // Annotations go before the first decoration already there.
+    let mut i = 5;
+    let mut at = None;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        let op = words[i] & 0xffff;
+        if op == 71 || op == 72 {
+            at = Some(i);
+            break;
+        }
+        i += count.max(1);
+    }
+    let at = at.ok_or("no decoration section to add Flat to")?;
+    let mut out = words[..at].to_vec();
+    out.extend(extra);
+    out.extend_from_slice(&words[at..]);
+    Ok(out)
+}
+
 /// Elements filled of a runtime-sized array.
 pub const RUNTIME_ELEMENTS: u32 = 64;
 /// The largest block the oracle fills.
