@@ -250,7 +250,10 @@ pub fn run(args: Args) -> Result<(), CliError> {
         entries.extend(entry_dirs(d)?);
     }
     if let Some(s) = &args.only {
-        entries.retain(|p| p.file_name().is_some_and(|n| n.to_string_lossy().contains(s)));
+        entries.retain(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().contains(s))
+        });
     }
     if entries.is_empty() {
         return Err(CliError::Input(
@@ -336,13 +339,15 @@ pub fn entry_line(r: &EntryReport) -> String {
 /// The entry directories under `dir` (itself when it is one), sorted.
 pub fn entry_dirs(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
     let is_entry = |p: &Path| {
-        p.join("shader.vert").is_file() && p.join("code.bin").is_file() && p.join("meta.json").is_file()
+        p.join("shader.vert").is_file()
+            && p.join("code.bin").is_file()
+            && p.join("meta.json").is_file()
     };
     if is_entry(dir) {
         return Ok(vec![dir.to_path_buf()]);
     }
-    let rd = std::fs::read_dir(dir)
-        .map_err(|e| CliError::Input(format!("{}: {e}", dir.display())))?;
+    let rd =
+        std::fs::read_dir(dir).map_err(|e| CliError::Input(format!("{}: {e}", dir.display())))?;
     let mut out: Vec<PathBuf> = rd
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| is_entry(p))
@@ -377,7 +382,10 @@ pub fn check_entry(dir: &Path, harness: &Harness) -> Result<EntryReport, CliErro
                 .collect::<Vec<_>>()
                 .join(" / ");
             if line.len() > 300 {
-                let cut = (0..=300).rev().find(|&i| line.is_char_boundary(i)).unwrap_or(0);
+                let cut = (0..=300)
+                    .rev()
+                    .find(|&i| line.is_char_boundary(i))
+                    .unwrap_or(0);
                 line.truncate(cut);
             }
             report.cannot_run = Some(line);
@@ -469,8 +477,12 @@ fn fill_attribute(bytes: &mut [u8], at: usize, name: &str, seed: u64) -> Result<
 /// RADV 22.3's descriptor size and alignment per type (`radv_descriptor_set.c`).
 fn descriptor_size_align(ty: &str) -> Option<(u32, u32)> {
     Some(match ty {
-        "UNIFORM_BUFFER" | "STORAGE_BUFFER" | "UNIFORM_TEXEL_BUFFER" | "STORAGE_TEXEL_BUFFER"
-        | "SAMPLER" | "ACCELERATION_STRUCTURE_KHR" => (16, 16),
+        "UNIFORM_BUFFER"
+        | "STORAGE_BUFFER"
+        | "UNIFORM_TEXEL_BUFFER"
+        | "STORAGE_TEXEL_BUFFER"
+        | "SAMPLER"
+        | "ACCELERATION_STRUCTURE_KHR" => (16, 16),
         "SAMPLED_IMAGE" | "STORAGE_IMAGE" | "INPUT_ATTACHMENT" => (64, 32),
         "COMBINED_IMAGE_SAMPLER" => (96, 32),
         "UNIFORM_BUFFER_DYNAMIC" | "STORAGE_BUFFER_DYNAMIC" => (0, 1),
@@ -572,7 +584,11 @@ pub fn compile_glsl(source: &str, tag: &str) -> Result<Vec<u32>, String> {
     let _ = std::fs::remove_file(&spv);
     if !out.status.success() {
         let text = String::from_utf8_lossy(&out.stdout);
-        let first: Vec<&str> = text.lines().filter(|l| l.contains("ERROR")).take(2).collect();
+        let first: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("ERROR"))
+            .take(2)
+            .collect();
         return Err(format!("glslangValidator fails: {}", first.join("; ")));
     }
     let bytes = bytes.map_err(|e| format!("glslangValidator wrote nothing: {e}"))?;
@@ -749,21 +765,12 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
                 if !matches!(module.types.get(&ty), Some(spirv::Ty::Struct { .. })) {
                     return cannot(format!("set {set} binding {binding}: an array of blocks"));
                 }
-                let kind = if class == spirv::STORAGE_BUFFER
-                    || module.decoration(ty, 3).is_some()
-                {
+                let kind = if class == spirv::STORAGE_BUFFER || module.decoration(ty, 3).is_some() {
                     DescriptorKind::Storage
                 } else {
                     DescriptorKind::Uniform
                 };
-                blocks.push((
-                    DescriptorDesc {
-                        set,
-                        binding,
-                        kind,
-                    },
-                    ty,
-                ));
+                blocks.push((DescriptorDesc { set, binding, kind }, ty));
             }
             spirv::PUSH_CONSTANT => push_type = Some(ty),
             spirv::UNIFORM_CONSTANT => {
@@ -792,7 +799,10 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
     } = draw;
     let vi = meta.get("vertex_input").cloned().unwrap_or(Value::Null);
     let empty = Vec::new();
-    let vbind = vi.get("bindings").and_then(Value::as_array).unwrap_or(&empty);
+    let vbind = vi
+        .get("bindings")
+        .and_then(Value::as_array)
+        .unwrap_or(&empty);
     let vattr = vi
         .get("attributes")
         .and_then(Value::as_array)
@@ -855,7 +865,12 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
             for r in 0..records {
                 for (i, a) in &attrs {
                     let at = (r * b.stride + a.offset) as usize;
-                    fill_attribute(&mut bytes, at, &attr_formats[*i], seed ^ u64::from(b.binding) << 40)?;
+                    fill_attribute(
+                        &mut bytes,
+                        at,
+                        &attr_formats[*i],
+                        seed ^ u64::from(b.binding) << 40,
+                    )?;
                 }
             }
             out.push((b.binding, bytes, b.stride, records));
@@ -899,7 +914,13 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
         };
         // Structured (OOB_SELECT 1) with a stride, raw (3) without; format 32_UINT.
         let (n, oob) = if *stride == 0 {
-            (vb_bytes.iter().find(|v| v.0 == *binding).map_or(0, |v| v.1.len() as u32), 3)
+            (
+                vb_bytes
+                    .iter()
+                    .find(|v| v.0 == *binding)
+                    .map_or(0, |v| v.1.len() as u32),
+                3,
+            )
         } else {
             (*records, 1)
         };
@@ -912,7 +933,9 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
         for (d, ty) in &blocks {
             let mut bytes = Vec::new();
             let mut value = |s: Scalar, off: u32| {
-                let h = mix(seed ^ (u64::from(d.set) << 48 | u64::from(d.binding) << 32 | u64::from(off)));
+                let h =
+                    mix(seed
+                        ^ (u64::from(d.set) << 48 | u64::from(d.binding) << 32 | u64::from(off)));
                 match s {
                     Scalar::F32 => float_value(h).to_bits(),
                     Scalar::Bool => (h & 1) as u32,
@@ -939,7 +962,10 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
             for b in list {
                 entry.push((
                     json_u32(b, "binding")?,
-                    b.get("type").and_then(Value::as_str).unwrap_or("").to_string(),
+                    b.get("type")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string(),
                     b.get("count").and_then(Value::as_u64).unwrap_or(1) as u32,
                 ));
             }
@@ -950,7 +976,10 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
             return cannot(format!("pipeline_layout has no set {}", d.set));
         };
         let Some((_, ty, _)) = list.iter().find(|b| b.0 == d.binding) else {
-            return cannot(format!("pipeline_layout has no set {} binding {}", d.set, d.binding));
+            return cannot(format!(
+                "pipeline_layout has no set {} binding {}",
+                d.set, d.binding
+            ));
         };
         if ty.ends_with("_DYNAMIC") {
             return cannot("a dynamic buffer descriptor");
@@ -1127,7 +1156,6 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
     let vb2: Vec<(u32, &[u8])> = vb2_owned.iter().map(|v| (v.0, v.1.as_slice())).collect();
     let dev2 = run_source(&vb2, &make_desc(seed2)?, &make_push(seed2)?)?;
 
-
     // 4. The machine code in the interpreter.
     let iprog = interp::Program::new(&capture.code, capture.target());
     let mut icfg = interp::DrawConfig::new(
@@ -1170,7 +1198,12 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
         .collect();
     let column = |words: &[u32], w: u32| -> Vec<u32> {
         (0..records)
-            .map(|r| words.get((r * words_per + w) as usize).copied().unwrap_or(0))
+            .map(|r| {
+                words
+                    .get((r * words_per + w) as usize)
+                    .copied()
+                    .unwrap_or(0)
+            })
             .collect()
     };
     let mut dropped = std::collections::BTreeSet::new();
@@ -1189,11 +1222,7 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
         }
     }
     let packing = radv_packing(&outputs, &dropped);
-    let packed_slots = packing
-        .values()
-        .map(|p| p.0 + 1)
-        .max()
-        .unwrap_or(0) as usize;
+    let packed_slots = packing.values().map(|p| p.0 + 1).max().unwrap_or(0) as usize;
     if params.len() != packed_slots {
         return cannot(format!(
             "the code exports {} params ({}), the GLSL's outputs pack into {packed_slots}: RADV removed or merged an output",
@@ -1221,7 +1250,13 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
                 report.dropped += 1;
                 continue;
             };
-            slots.push((format!("param{p}"), o.expr.clone(), 4 * (1 + r) + c, pc, o.scalar));
+            slots.push((
+                format!("param{p}"),
+                o.expr.clone(),
+                4 * (1 + r) + c,
+                pc,
+                o.scalar,
+            ));
         }
     }
     for inst in 0..n_instances {
@@ -1230,7 +1265,10 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
             let rec = ((inst * n_vertices + v) * words) as usize;
             let refs = reference.get(&(v, inst));
             for (export, src, word, comp, scalar) in &slots {
-                let dword = dev_words.get(rec + *word as usize).copied().unwrap_or(0xa5a5_a5a5);
+                let dword = dev_words
+                    .get(rec + *word as usize)
+                    .copied()
+                    .unwrap_or(0xa5a5_a5a5);
                 let rword = match refs.and_then(|m| m.get(export)) {
                     Some((_, en, _)) if en >> comp & 1 == 0 => None,
                     Some((_, _, def)) if def >> comp & 1 == 0 => {

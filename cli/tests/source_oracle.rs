@@ -5,10 +5,10 @@
 //! Long run over the developer real corpus (`../shared/real-corpus`):
 //! `cargo test -p shaderlift --test source_oracle -- --ignored`.
 
+use shaderlift_cli::oracle::spirv::{OutputSlot, Scalar};
 use shaderlift_cli::oracle::{
     check_entry, entry_dirs, entry_line, float_verdict, radv_packing, EntryReport, Verdict,
 };
-use shaderlift_cli::oracle::spirv::{OutputSlot, Scalar};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use vkharness::Harness;
@@ -82,10 +82,7 @@ fn a_wrong_fmac_makes_the_source_oracle_disagree() {
             "the swapped fmac went unnoticed: {}",
             entry_line(&wrong)
         );
-        assert!(wrong
-            .first_mismatches
-            .iter()
-            .all(|m| m.export == "pos0"));
+        assert!(wrong.first_mismatches.iter().all(|m| m.export == "pos0"));
     }
 }
 

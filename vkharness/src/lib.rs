@@ -73,8 +73,8 @@ mod source;
 pub use device::{list_devices, DeviceChoice, DeviceInfo, Harness};
 pub use program::{Binding, DrawCall, Interface, RunOutput, VertexProgram};
 pub use source::{
-    DescriptorBuffer, DescriptorDesc, DescriptorKind, SourceInterface, SourceOutput,
-    SourceProgram, VertexAttributeDesc, VertexBindingDesc, VertexBuffer, VertexFormat, MAX_SETS,
+    DescriptorBuffer, DescriptorDesc, DescriptorKind, SourceInterface, SourceOutput, SourceProgram,
+    VertexAttributeDesc, VertexBindingDesc, VertexBuffer, VertexFormat, MAX_SETS,
 };
 
 use ash::vk;

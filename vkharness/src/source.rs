@@ -43,8 +43,16 @@ const FORMATS: &[(&str, vk::Format, u32)] = &[
     ("R8G8B8A8_SNORM", vk::Format::R8G8B8A8_SNORM, 4),
     ("R8G8B8A8_UINT", vk::Format::R8G8B8A8_UINT, 4),
     ("R8G8B8A8_SINT", vk::Format::R8G8B8A8_SINT, 4),
-    ("A2B10G10R10_SNORM_PACK32", vk::Format::A2B10G10R10_SNORM_PACK32, 4),
-    ("A2B10G10R10_UNORM_PACK32", vk::Format::A2B10G10R10_UNORM_PACK32, 4),
+    (
+        "A2B10G10R10_SNORM_PACK32",
+        vk::Format::A2B10G10R10_SNORM_PACK32,
+        4,
+    ),
+    (
+        "A2B10G10R10_UNORM_PACK32",
+        vk::Format::A2B10G10R10_UNORM_PACK32,
+        4,
+    ),
 ];
 
 impl VertexFormat {
@@ -712,13 +720,7 @@ impl SourceProgram<'_> {
                 dev.cmd_bind_vertex_buffers(cmd, v.binding, &[buf], &[0]);
             }
             if push_bytes > 0 {
-                dev.cmd_push_constants(
-                    cmd,
-                    self.layout,
-                    vk::ShaderStageFlags::VERTEX,
-                    0,
-                    &pushed,
-                );
+                dev.cmd_push_constants(cmd, self.layout, vk::ShaderStageFlags::VERTEX, 0, &pushed);
             }
             dev.cmd_draw(
                 cmd,

@@ -130,11 +130,7 @@ impl Module {
                 6 if a.len() >= 2 => {
                     m.member_names.insert((a[0], a[1]), string_at(&a[2..]));
                 }
-                71 if a.len() >= 2 => m
-                    .decorations
-                    .entry(a[0])
-                    .or_default()
-                    .push((a[1], at(2))),
+                71 if a.len() >= 2 => m.decorations.entry(a[0]).or_default().push((a[1], at(2))),
                 72 if a.len() >= 3 => m
                     .member_decorations
                     .entry((a[0], a[1]))
@@ -165,7 +161,13 @@ impl Module {
                     );
                 }
                 24 => {
-                    m.types.insert(at(0), Ty::Matrix { col: at(1), n: at(2) });
+                    m.types.insert(
+                        at(0),
+                        Ty::Matrix {
+                            col: at(1),
+                            n: at(2),
+                        },
+                    );
                 }
                 28 => {
                     let len = m.constants.get(&at(2)).copied();
@@ -344,7 +346,8 @@ impl Module {
             Some(Ty::Array { elem, len: Some(n) }) => {
                 let mut loc = location;
                 for i in 0..*n {
-                    loc += self.output_slots(*elem, loc, component, &format!("{expr}[{i}]"), out)?;
+                    loc +=
+                        self.output_slots(*elem, loc, component, &format!("{expr}[{i}]"), out)?;
                 }
                 Ok(loc - location)
             }
@@ -445,7 +448,9 @@ impl Module {
                 Ok(end)
             }
             Some(Ty::Matrix { col, n }) => {
-                let stride = layout.matrix_stride.ok_or("a matrix without MatrixStride")?;
+                let stride = layout
+                    .matrix_stride
+                    .ok_or("a matrix without MatrixStride")?;
                 let rows = match self.types.get(col) {
                     Some(Ty::Vector { n, .. }) => *n,
                     _ => 1,
