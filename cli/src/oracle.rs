@@ -356,10 +356,6 @@ pub fn entry_dirs(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
     Ok(out)
 }
 
-/// Knobs for tests.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct OracleOptions {}
-
 /// Check one entry. Errors are failures of the machinery (the device);
 /// an entry the oracle cannot run is a report with `cannot_run`.
 pub fn check_entry(dir: &Path, harness: &Harness) -> Result<EntryReport, CliError> {
@@ -729,6 +725,13 @@ pub fn radv_packing(
     out
 }
 
+/// One vertex buffer of a scene: binding, bytes, stride, records.
+type VertexBytes = (u32, Vec<u8>, u32, u32);
+
+/// One export of one vertex as the interpreter gave it: the words, the
+/// enable mask and the defined mask.
+type RefExport = ([u32; 4], u8, u8);
+
 fn json_u32(v: &Value, key: &str) -> Result<u32, CannotRun> {
     v.get(key)
         .and_then(Value::as_u64)
@@ -842,7 +845,7 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
         a
     };
     // Vertex buffers (per seed: the second run tells constants apart).
-    let make_vb = |seed: u64| -> Result<Vec<(u32, Vec<u8>, u32, u32)>, CannotRun> {
+    let make_vb = |seed: u64| -> Result<Vec<VertexBytes>, CannotRun> {
         let mut out = Vec::new();
         for b in &vertex_bindings {
             let records = if b.per_instance {
@@ -1179,7 +1182,7 @@ fn check(dir: &Path, harness: &Harness, report: &mut EntryReport) -> Result<(), 
     )
     .map_err(|e| CannotRun(format!("interpreter: {e}")))?;
     // (vertex, instance) → export name → (values, en, defined)
-    let mut reference: HashMap<(u32, u32), HashMap<String, ([u32; 4], u8, u8)>> = HashMap::new();
+    let mut reference: HashMap<(u32, u32), HashMap<String, RefExport>> = HashMap::new();
     for e in &run.obs.exports {
         let Some(w) = run.waves.get(e.wave as usize) else {
             continue;

@@ -167,3 +167,62 @@ fn real_corpus_vertex_shaders_agree_with_their_glsl() {
     assert!(ran > 0);
     assert!(disagree.is_empty(), "{}", disagree.join("\n"));
 }
+
+#[test]
+fn source_programs_refuse_unfed_inputs_and_undeclared_buffers() {
+    use shaderlift_cli::oracle::compile_glsl;
+    use vkharness::{
+        DescriptorDesc, DescriptorKind, HarnessError, SourceInterface, VertexAttributeDesc,
+        VertexBindingDesc, VertexFormat,
+    };
+    let Some(h) = setup("source_programs_refuse_unfed_inputs_and_undeclared_buffers") else {
+        return;
+    };
+    let spv = compile_glsl(
+        "#version 450\nlayout(location = 0) in vec4 p;\nlayout(set = 1, binding = 2) uniform U { vec4 k; } u;\nvoid main() { gl_Position = p * u.k; }\n",
+        "refusals",
+    )
+    .unwrap();
+    let ubo = DescriptorDesc {
+        set: 1,
+        binding: 2,
+        kind: DescriptorKind::Uniform,
+    };
+    let fed = SourceInterface {
+        entry_point: "main".into(),
+        vertex_bindings: vec![VertexBindingDesc {
+            binding: 0,
+            stride: 16,
+            per_instance: false,
+        }],
+        vertex_attributes: vec![VertexAttributeDesc {
+            location: 0,
+            binding: 0,
+            format: VertexFormat::from_name("R32G32B32A32_SFLOAT").unwrap(),
+            offset: 0,
+        }],
+        descriptors: vec![ubo],
+        push_constant_bytes: 0,
+    };
+    assert!(h.source_program(&spv, &fed).is_ok());
+    let unfed = SourceInterface {
+        vertex_attributes: Vec::new(),
+        ..fed.clone()
+    };
+    assert!(matches!(
+        h.source_program(&spv, &unfed),
+        Err(HarnessError::Shader(m)) if m.contains("location 0")
+    ));
+    let storage = SourceInterface {
+        descriptors: vec![DescriptorDesc {
+            kind: DescriptorKind::Storage,
+            ..ubo
+        }],
+        ..fed.clone()
+    };
+    assert!(matches!(
+        h.source_program(&spv, &storage),
+        Err(HarnessError::Shader(m)) if m.contains("set 1 binding 2")
+    ));
+    assert!(VertexFormat::from_name("R64_SFLOAT").is_none());
+}
