@@ -27,6 +27,7 @@ pub mod bind;
 pub mod cfg;
 pub mod corpus;
 pub mod disasm;
+pub mod oracle;
 pub mod replay;
 pub mod run;
 pub mod trace;
@@ -62,6 +63,7 @@ pub enum Command {
     Translate(translate::Args),
     Run(run::Args),
     Corpus(corpus::Args),
+    Oracle(oracle::Args),
 }
 
 impl Command {
@@ -77,6 +79,7 @@ impl Command {
             Command::Translate(a) => translate::run(a),
             Command::Run(a) => run::run(a),
             Command::Corpus(a) => corpus::run(a),
+            Command::Oracle(a) => oracle::run(a),
         }
     }
 }

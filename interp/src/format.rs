@@ -1,8 +1,9 @@
 //! Typed buffer fetches: gfx10 unified buffer formats to 32-bit VGPR values.
 //!
 //! The format's layout comes from its name in `isa` (`BUF_FMT_8_8_8_8_UNORM`):
-//! component widths in bits, least significant component first, then the
-//! numeric format. Missing components read as 0, 0, 0, 1 (1.0 for the
+//! component widths in bits, then the numeric format; the packed formats
+//! (`2_10_10_10`, `10_11_11`, `11_11_10`, `10_10_10_2`) name their components
+//! from the most significant bits down, so x is the last width named. Missing components read as 0, 0, 0, 1 (1.0 for the
 //! float, normalised and scaled formats).
 
 use crate::float::f16_to_f32;
@@ -50,6 +51,13 @@ impl Format {
         }
         for (i, p) in parts.iter().enumerate() {
             bits[i] = p.parse().ok()?;
+        }
+        // The packed formats' names list components from the most
+        // significant bits down (`2_10_10_10` is Vulkan's A2B10G10R10: x in
+        // bits 0..10, w in bits 30..32; `10_11_11` is B10G11R11: x in bits
+        // 0..11); the source-level oracle found this (`shaderlift oracle`).
+        if bits[..parts.len()].iter().any(|&b| b != bits[0]) {
+            bits[..parts.len()].reverse();
         }
         Some(Format {
             bits,
@@ -158,6 +166,33 @@ mod tests {
         assert_eq!((f.bits, f.num, f.bytes()), ([8, 8, 8, 8], Num::Unorm, 4));
         assert_eq!(Format::of(0), None);
         assert_eq!(Format::of(100), None);
+    }
+
+    #[test]
+    fn packed_formats_take_x_from_the_low_bits() {
+        let find = |name: &str| {
+            (0..=127u8)
+                .find(|&n| format_name(n) == Some(name))
+                .and_then(Format::of)
+                .unwrap()
+        };
+        // Vulkan A2B10G10R10_SNORM_PACK32: R in bits 0..10, A in 30..32.
+        let f = find("BUF_FMT_2_10_10_10_SNORM");
+        let w: u32 = 511 | (0x200 << 10) | (1 << 20) | (1 << 30);
+        assert_eq!(
+            f.convert(&w.to_le_bytes()),
+            [
+                1.0f32.to_bits(),
+                (-1.0f32).to_bits(),
+                (1.0f32 / 511.0).to_bits(),
+                1.0f32.to_bits()
+            ]
+        );
+        // B10G11R11_UFLOAT: R (11 bits) in bits 0..11; 1.0 is 0x3c0 in an
+        // 11-bit float (exponent 15, mantissa 0).
+        let f = find("BUF_FMT_10_11_11_FLOAT");
+        assert_eq!(f.bits[..3], [11, 11, 10]);
+        assert_eq!(f.convert(&0x3c0u32.to_le_bytes())[0], 1.0f32.to_bits());
     }
 
     #[test]

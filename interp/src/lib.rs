@@ -48,6 +48,8 @@ pub mod check;
 pub mod dispatch;
 pub mod driver;
 mod exec;
+#[cfg(feature = "testing")]
+pub mod faults;
 pub mod float;
 mod format;
 #[cfg(any(test, feature = "testing"))]

@@ -1125,6 +1125,8 @@ fn eval(
         VOp::Med3F => f::med3(a, b, c, fl),
         VOp::Fma => f::fma(a, b, c, fl),
         VOp::FmaLegacy => f::fma_legacy(a, b, c, fl),
+        #[cfg(feature = "testing")]
+        VOp::Fmac if crate::faults::fmac_swapped() => f::fma(a, old, b, fl),
         VOp::Fmac => f::fma(a, b, old, fl),
         VOp::FmacLegacy => f::fma_legacy(a, b, old, fl),
         // LLVM prints fmamk as `src0, K, src1` (D = S0 * K + S1) and

@@ -102,6 +102,15 @@ pub(crate) fn check_module_for(
     push_bytes: u32,
     capabilities: &[u32],
 ) -> Result<(), HarnessError> {
+    check_header_and_capabilities(words, capabilities)?;
+    check_interface(stage, words, entry, bindings, push_bytes)
+}
+
+/// The header (magic, SPIR-V version at most 1.3) and the capabilities.
+pub(crate) fn check_header_and_capabilities(
+    words: &[u32],
+    capabilities: &[u32],
+) -> Result<(), HarnessError> {
     let bad = |s: String| Err(HarnessError::Shader(s));
     if words.len() < 5 || words[0] != 0x0723_0203 {
         return bad(format!(
@@ -117,7 +126,17 @@ pub(crate) fn check_module_for(
             (words[1] >> 8) & 0xff
         ));
     }
-    check_capabilities(words, capabilities)?;
+    check_capabilities(words, capabilities)
+}
+
+fn check_interface(
+    stage: ShaderStage,
+    words: &[u32],
+    entry: &str,
+    bindings: &[u32],
+    push_bytes: u32,
+) -> Result<(), HarnessError> {
+    let bad = |s: String| Err(HarnessError::Shader(s));
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let module = naga::front::spv::parse_u8_slice(&bytes, &naga::front::spv::Options::default())
         .map_err(|e| HarnessError::Shader(format!("naga cannot read the module: {e}")))?;

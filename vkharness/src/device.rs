@@ -72,7 +72,9 @@ pub(crate) struct Layout {
 pub struct Harness {
     // Declared first so the library outlives every handle below.
     _entry: ash::Entry,
-    instance: ash::Instance,
+    pub(crate) instance: ash::Instance,
+    /// The physical device.
+    pub(crate) physical: vk::PhysicalDevice,
     pub(crate) device: ash::Device,
     info: DeviceInfo,
     pub(crate) limits: Limits,
@@ -340,6 +342,7 @@ impl Harness {
         let mut h = Harness {
             _entry: entry,
             instance: iguard.0.take().expect("set above"),
+            physical: pd,
             device,
             info,
             limits: Limits {

@@ -69,10 +69,15 @@ mod check;
 mod compute;
 mod device;
 mod program;
+mod source;
 
 pub use compute::{ComputeProgram, MAX_GROUPS};
 pub use device::{list_devices, DeviceChoice, DeviceInfo, Harness};
 pub use program::{Binding, DrawCall, Interface, RunOutput, VertexProgram};
+pub use source::{
+    DescriptorBuffer, DescriptorDesc, DescriptorKind, SourceInterface, SourceOutput, SourceProgram,
+    VertexAttributeDesc, VertexBindingDesc, VertexBuffer, VertexFormat, MAX_SETS,
+};
 
 use ash::vk;
 

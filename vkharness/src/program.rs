@@ -253,11 +253,22 @@ impl RunResources<'_> {
     /// Make a host-coherent storage buffer of `size` bytes holding `bytes`
     /// then zeros.
     pub(crate) fn add_buffer(&mut self, bytes: &[u8], size: u64) -> Result<(), HarnessError> {
+        self.add_buffer_for(bytes, size, vk::BufferUsageFlags::STORAGE_BUFFER)
+    }
+
+    /// Make a host-coherent buffer of `size` bytes for `usage` holding
+    /// `bytes` then zeros.
+    pub(crate) fn add_buffer_for(
+        &mut self,
+        bytes: &[u8],
+        size: u64,
+        usage: vk::BufferUsageFlags,
+    ) -> Result<(), HarnessError> {
         let dev = &self.h.device;
         let alloc_size = size.max(4).next_multiple_of(4);
         let info = vk::BufferCreateInfo::default()
             .size(alloc_size)
-            .usage(vk::BufferUsageFlags::STORAGE_BUFFER)
+            .usage(usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
         // SAFETY: nonzero size, valid usage.
         let buffer = vkr("vkCreateBuffer", unsafe { dev.create_buffer(&info, None) })?;

@@ -1,0 +1,785 @@
+//! Source programs: a vertex shader compiled from its own GLSL (not a
+//! translation), run with a real vertex input state, uniform and storage
+//! buffers in any descriptor set and push constants. The source-level
+//! oracle (`shaderlift oracle`) runs the GLSL a corpus entry was compiled
+//! from this way and compares what it writes with the interpreter's exports
+//! of the driver's machine code.
+
+use crate::device::Harness;
+use crate::program::{RunResources, RUN_TIMEOUT_SECONDS};
+use crate::{vkr, HarnessError};
+use ash::vk;
+use naga::{AddressSpace, ShaderStage};
+use std::collections::BTreeMap;
+use std::ffi::CString;
+
+/// A vertex attribute format by its Vulkan name (`R32G32B32A32_SFLOAT`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VertexFormat {
+    raw: vk::Format,
+    /// Bytes of one element.
+    pub bytes: u32,
+}
+
+/// The attribute formats the harness accepts: (Vulkan name, format, bytes).
+const FORMATS: &[(&str, vk::Format, u32)] = &[
+    ("R32_SFLOAT", vk::Format::R32_SFLOAT, 4),
+    ("R32G32_SFLOAT", vk::Format::R32G32_SFLOAT, 8),
+    ("R32G32B32_SFLOAT", vk::Format::R32G32B32_SFLOAT, 12),
+    ("R32G32B32A32_SFLOAT", vk::Format::R32G32B32A32_SFLOAT, 16),
+    ("R32_UINT", vk::Format::R32_UINT, 4),
+    ("R32G32_UINT", vk::Format::R32G32_UINT, 8),
+    ("R32G32B32_UINT", vk::Format::R32G32B32_UINT, 12),
+    ("R32G32B32A32_UINT", vk::Format::R32G32B32A32_UINT, 16),
+    ("R32_SINT", vk::Format::R32_SINT, 4),
+    ("R32G32_SINT", vk::Format::R32G32_SINT, 8),
+    ("R32G32B32_SINT", vk::Format::R32G32B32_SINT, 12),
+    ("R32G32B32A32_SINT", vk::Format::R32G32B32A32_SINT, 16),
+    ("R16G16_SFLOAT", vk::Format::R16G16_SFLOAT, 4),
+    ("R16G16B16A16_SFLOAT", vk::Format::R16G16B16A16_SFLOAT, 8),
+    ("R16G16B16A16_SINT", vk::Format::R16G16B16A16_SINT, 8),
+    ("R16G16B16A16_UINT", vk::Format::R16G16B16A16_UINT, 8),
+    ("R8G8B8A8_UNORM", vk::Format::R8G8B8A8_UNORM, 4),
+    ("R8G8B8A8_SNORM", vk::Format::R8G8B8A8_SNORM, 4),
+    ("R8G8B8A8_UINT", vk::Format::R8G8B8A8_UINT, 4),
+    ("R8G8B8A8_SINT", vk::Format::R8G8B8A8_SINT, 4),
+    (
+        "A2B10G10R10_SNORM_PACK32",
+        vk::Format::A2B10G10R10_SNORM_PACK32,
+        4,
+    ),
+    (
+        "A2B10G10R10_UNORM_PACK32",
+        vk::Format::A2B10G10R10_UNORM_PACK32,
+        4,
+    ),
+];
+
+impl VertexFormat {
+    /// The format of this Vulkan name (without `VK_FORMAT_`), if the harness
+    /// knows it.
+    pub fn from_name(name: &str) -> Option<VertexFormat> {
+        FORMATS
+            .iter()
+            .find(|(n, ..)| *n == name)
+            .map(|&(_, raw, bytes)| VertexFormat { raw, bytes })
+    }
+
+    /// The Vulkan name.
+    pub fn name(&self) -> &'static str {
+        FORMATS
+            .iter()
+            .find(|(_, f, _)| *f == self.raw)
+            .map(|(n, ..)| *n)
+            .unwrap_or("?")
+    }
+}
+
+/// One vertex-buffer binding of the vertex input state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VertexBindingDesc {
+    /// The binding number.
+    pub binding: u32,
+    /// Bytes from one record to the next.
+    pub stride: u32,
+    /// Advance per instance (else per vertex).
+    pub per_instance: bool,
+}
+
+/// One vertex attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VertexAttributeDesc {
+    /// The shader input location.
+    pub location: u32,
+    /// The vertex-buffer binding it reads.
+    pub binding: u32,
+    /// Its format.
+    pub format: VertexFormat,
+    /// Byte offset in the record.
+    pub offset: u32,
+}
+
+/// What a descriptor binding holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DescriptorKind {
+    /// A uniform buffer.
+    Uniform,
+    /// A storage buffer.
+    Storage,
+}
+
+/// One descriptor binding of a source program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DescriptorDesc {
+    /// The descriptor set.
+    pub set: u32,
+    /// The binding in that set.
+    pub binding: u32,
+    /// What it holds.
+    pub kind: DescriptorKind,
+}
+
+/// The interface of a source program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceInterface {
+    /// The vertex entry point's name.
+    pub entry_point: String,
+    /// The vertex-buffer bindings.
+    pub vertex_bindings: Vec<VertexBindingDesc>,
+    /// The vertex attributes.
+    pub vertex_attributes: Vec<VertexAttributeDesc>,
+    /// Every buffer descriptor the module may use (at most
+    /// [`MAX_SETS`] sets).
+    pub descriptors: Vec<DescriptorDesc>,
+    /// The push-constant range (offset 0), in bytes; 0 for none.
+    pub push_constant_bytes: u32,
+}
+
+/// The most descriptor sets a source program may use.
+pub const MAX_SETS: u32 = 8;
+
+/// The bytes of one vertex buffer of a run.
+#[derive(Debug, Clone, Copy)]
+pub struct VertexBuffer<'a> {
+    /// The binding number.
+    pub binding: u32,
+    /// Its bytes (bound at offset 0).
+    pub bytes: &'a [u8],
+}
+
+/// One descriptor's buffer of a run.
+#[derive(Debug, Clone, Copy)]
+pub struct DescriptorBuffer<'a> {
+    /// Set and binding.
+    pub set: u32,
+    /// The binding in the set.
+    pub binding: u32,
+    /// The first bytes; the rest up to `size` are zero.
+    pub bytes: &'a [u8],
+    /// The buffer size in bytes (at least `bytes.len()`).
+    pub size: u64,
+    /// Copy it back after the run.
+    pub read_back: bool,
+}
+
+/// The descriptor buffers a run read back, by (set, binding).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceOutput {
+    buffers: BTreeMap<(u32, u32), Vec<u8>>,
+}
+
+impl SourceOutput {
+    /// The bytes of the buffer at `set`/`binding`, if it was read back.
+    pub fn buffer(&self, set: u32, binding: u32) -> Option<&[u8]> {
+        self.buffers.get(&(set, binding)).map(Vec::as_slice)
+    }
+}
+
+/// A compiled source program: its pipeline, layouts and interface.
+pub struct SourceProgram<'h> {
+    h: &'h Harness,
+    pipeline: vk::Pipeline,
+    layout: vk::PipelineLayout,
+    set_layouts: Vec<vk::DescriptorSetLayout>,
+    interface: SourceInterface,
+}
+
+/// Check a source module: SPIR-V ≤ 1.3, capabilities, naga parse and
+/// validation, a vertex entry point, buffers only at declared descriptors
+/// of the declared kind, a push block within range, and every input
+/// location fed by an attribute.
+fn check_source_module(
+    words: &[u32],
+    interface: &SourceInterface,
+    push_bytes: u32,
+    capabilities: &[u32],
+) -> Result<(), HarnessError> {
+    let bad = |s: String| Err(HarnessError::Shader(s));
+    crate::check::check_header_and_capabilities(words, capabilities)?;
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let module = naga::front::spv::parse_u8_slice(&bytes, &naga::front::spv::Options::default())
+        .map_err(|e| HarnessError::Shader(format!("naga cannot read the module: {e}")))?;
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    )
+    .validate(&module)
+    .map_err(|e| {
+        HarnessError::Shader(format!("naga rejects the module: {}", e.emit_to_string("")))
+    })?;
+    let Some(ep) = module
+        .entry_points
+        .iter()
+        .find(|ep| ep.stage == ShaderStage::Vertex && ep.name == interface.entry_point)
+    else {
+        return bad(format!(
+            "no vertex entry point named `{}`",
+            interface.entry_point
+        ));
+    };
+    let has = |set: u32, binding: u32, kind: DescriptorKind| {
+        interface
+            .descriptors
+            .iter()
+            .any(|d| d.set == set && d.binding == binding && d.kind == kind)
+    };
+    for (_, var) in module.global_variables.iter() {
+        let name = var.name.as_deref().unwrap_or("(unnamed)");
+        let kind = match var.space {
+            AddressSpace::Storage { .. } => DescriptorKind::Storage,
+            AddressSpace::Uniform => DescriptorKind::Uniform,
+            AddressSpace::Immediate => {
+                let size = module.types[var.ty].inner.size(module.to_ctx());
+                if size > push_bytes {
+                    return bad(format!(
+                        "push-constant block `{name}` is {size} bytes; the interface has {push_bytes}"
+                    ));
+                }
+                continue;
+            }
+            AddressSpace::Private | AddressSpace::Function => continue,
+            other => {
+                return bad(format!(
+                    "global `{name}` in address space {other:?}: only uniform and storage buffers and push constants can be bound"
+                ))
+            }
+        };
+        match &var.binding {
+            Some(rb) if has(rb.group, rb.binding, kind) => {}
+            Some(rb) => {
+                return bad(format!(
+                    "{kind:?} buffer `{name}` at set {} binding {} is not in the interface",
+                    rb.group, rb.binding
+                ))
+            }
+            None => return bad(format!("buffer `{name}` has no binding")),
+        }
+    }
+    let fed = |loc: u32| {
+        interface
+            .vertex_attributes
+            .iter()
+            .any(|a| a.location == loc)
+    };
+    for arg in &ep.function.arguments {
+        let mut locations = Vec::new();
+        match &arg.binding {
+            Some(naga::Binding::Location { location, .. }) => locations.push(*location),
+            Some(_) => {}
+            None => {
+                if let naga::TypeInner::Struct { members, .. } = &module.types[arg.ty].inner {
+                    for m in members {
+                        if let Some(naga::Binding::Location { location, .. }) = &m.binding {
+                            locations.push(*location);
+                        }
+                    }
+                }
+            }
+        }
+        for loc in locations {
+            if !fed(loc) {
+                return bad(format!(
+                    "vertex input location {loc} has no attribute in the vertex input state"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Harness {
+    /// Compile `spirv` (a vertex shader compiled from source) into a
+    /// program with `interface`: a pipeline with that vertex input state,
+    /// one descriptor-set layout per set `0..=max set` (buffers at the
+    /// declared bindings, empty sets between them) and the push range.
+    pub fn source_program(
+        &self,
+        spirv: &[u32],
+        interface: &SourceInterface,
+    ) -> Result<SourceProgram<'_>, HarnessError> {
+        self.check_poison()?;
+        let input = |s: String| Err(HarnessError::Input(s));
+        let push_bytes = interface
+            .push_constant_bytes
+            .checked_next_multiple_of(4)
+            .filter(|&p| p <= self.limits.max_push_constants_size)
+            .ok_or_else(|| {
+                HarnessError::Input(format!(
+                    "{} bytes of push constants; the device allows {}",
+                    interface.push_constant_bytes, self.limits.max_push_constants_size
+                ))
+            })?;
+        let mut seen = std::collections::BTreeSet::new();
+        for d in &interface.descriptors {
+            if d.set >= MAX_SETS {
+                return input(format!("descriptor set {} (at most {MAX_SETS})", d.set));
+            }
+            if !seen.insert((d.set, d.binding)) {
+                return input(format!("set {} binding {} given twice", d.set, d.binding));
+            }
+        }
+        let per_stage = interface.descriptors.len() as u64;
+        if per_stage > u64::from(self.limits.max_storage_buffers) {
+            return input(format!("{per_stage} buffer descriptors: too many"));
+        }
+        let mut vb = std::collections::BTreeSet::new();
+        for b in &interface.vertex_bindings {
+            if !vb.insert(b.binding) || b.binding >= 16 || b.stride > 2048 {
+                return input(format!(
+                    "vertex binding {} (stride {}): repeated, >= 16 or stride > 2048",
+                    b.binding, b.stride
+                ));
+            }
+        }
+        let mut locs = std::collections::BTreeSet::new();
+        for a in &interface.vertex_attributes {
+            if !vb.contains(&a.binding) || !locs.insert(a.location) || a.location >= 16 {
+                return input(format!(
+                    "attribute at location {} (binding {}): unknown binding, repeated or >= 16",
+                    a.location, a.binding
+                ));
+            }
+            if a.offset > 2047 {
+                return input(format!("attribute offset {} > 2047", a.offset));
+            }
+            // SAFETY: `pd` is the harness's physical device; a format query
+            // has no other precondition.
+            let props = unsafe {
+                self.instance
+                    .get_physical_device_format_properties(self.physical, a.format.raw)
+            };
+            if !props
+                .buffer_features
+                .contains(vk::FormatFeatureFlags::VERTEX_BUFFER)
+            {
+                return Err(HarnessError::Unsupported {
+                    device: self.device_info().name.clone(),
+                    what: format!("vertex format {}", a.format.name()),
+                });
+            }
+        }
+        let entry = CString::new(interface.entry_point.as_str()).map_err(|_| {
+            HarnessError::Input(format!(
+                "entry point name {:?} contains NUL",
+                interface.entry_point
+            ))
+        })?;
+        check_source_module(spirv, interface, push_bytes, &self.capabilities)?;
+
+        let mut program = SourceProgram {
+            h: self,
+            pipeline: vk::Pipeline::null(),
+            layout: vk::PipelineLayout::null(),
+            set_layouts: Vec::new(),
+            interface: interface.clone(),
+        };
+        let sets = interface
+            .descriptors
+            .iter()
+            .map(|d| d.set + 1)
+            .max()
+            .unwrap_or(0);
+        for set in 0..sets {
+            let decls: Vec<vk::DescriptorSetLayoutBinding> = interface
+                .descriptors
+                .iter()
+                .filter(|d| d.set == set)
+                .map(|d| {
+                    vk::DescriptorSetLayoutBinding::default()
+                        .binding(d.binding)
+                        .descriptor_type(descriptor_type(d.kind))
+                        .descriptor_count(1)
+                        .stage_flags(vk::ShaderStageFlags::VERTEX)
+                })
+                .collect();
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&decls);
+            // SAFETY: distinct binding numbers (checked above) of buffer
+            // types, within the per-stage limit.
+            let l = vkr("vkCreateDescriptorSetLayout", unsafe {
+                self.device.create_descriptor_set_layout(&info, None)
+            })?;
+            program.set_layouts.push(l);
+        }
+        let ranges = [vk::PushConstantRange::default()
+            .stage_flags(vk::ShaderStageFlags::VERTEX)
+            .offset(0)
+            .size(push_bytes)];
+        let mut pinfo = vk::PipelineLayoutCreateInfo::default().set_layouts(&program.set_layouts);
+        if push_bytes > 0 {
+            pinfo = pinfo.push_constant_ranges(&ranges);
+        }
+        // SAFETY: the set layouts are live; the push range is a nonzero
+        // multiple of 4 within maxPushConstantsSize.
+        program.layout = vkr("vkCreatePipelineLayout", unsafe {
+            self.device.create_pipeline_layout(&pinfo, None)
+        })?;
+
+        let minfo = vk::ShaderModuleCreateInfo::default().code(spirv);
+        // SAFETY: a SPIR-V 1.0..=1.3 module naga parsed and validated whose
+        // resources match the layout.
+        let module = vkr("vkCreateShaderModule", unsafe {
+            self.device.create_shader_module(&minfo, None)
+        })?;
+        let stages = [vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::VERTEX)
+            .module(module)
+            .name(&entry)];
+        let vbindings: Vec<vk::VertexInputBindingDescription> = interface
+            .vertex_bindings
+            .iter()
+            .map(|b| vk::VertexInputBindingDescription {
+                binding: b.binding,
+                stride: b.stride,
+                input_rate: if b.per_instance {
+                    vk::VertexInputRate::INSTANCE
+                } else {
+                    vk::VertexInputRate::VERTEX
+                },
+            })
+            .collect();
+        let vattrs: Vec<vk::VertexInputAttributeDescription> = interface
+            .vertex_attributes
+            .iter()
+            .map(|a| vk::VertexInputAttributeDescription {
+                location: a.location,
+                binding: a.binding,
+                format: a.format.raw,
+                offset: a.offset,
+            })
+            .collect();
+        let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
+            .vertex_binding_descriptions(&vbindings)
+            .vertex_attribute_descriptions(&vattrs);
+        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+            .topology(vk::PrimitiveTopology::POINT_LIST);
+        let raster = vk::PipelineRasterizationStateCreateInfo::default()
+            .rasterizer_discard_enable(true)
+            .polygon_mode(vk::PolygonMode::FILL)
+            .cull_mode(vk::CullModeFlags::NONE)
+            .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+            .line_width(1.0);
+        let info = vk::GraphicsPipelineCreateInfo::default()
+            .stages(&stages)
+            .vertex_input_state(&vertex_input)
+            .input_assembly_state(&assembly)
+            .rasterization_state(&raster)
+            .layout(program.layout)
+            .render_pass(self.render_pass)
+            .subpass(0);
+        // SAFETY: every pointed-to state lives across the call; bindings
+        // and attributes were checked (distinct, in range, formats with
+        // vertex-buffer support); with rasterizer discard the other states
+        // may be absent; module, layout and render pass are live.
+        let created = unsafe {
+            self.device
+                .create_graphics_pipelines(self.pipeline_cache, &[info], None)
+        };
+        // SAFETY: the pipeline (if any) no longer needs the module.
+        unsafe { self.device.destroy_shader_module(module, None) };
+        match created {
+            Ok(p) => program.pipeline = p[0],
+            Err((p, result)) => {
+                for p in p {
+                    // SAFETY: null or unused pipelines of a failed call.
+                    unsafe { self.device.destroy_pipeline(p, None) };
+                }
+                return Err(HarnessError::Vulkan {
+                    call: "vkCreateGraphicsPipelines",
+                    result,
+                });
+            }
+        }
+        Ok(program)
+    }
+}
+
+fn descriptor_type(k: DescriptorKind) -> vk::DescriptorType {
+    match k {
+        DescriptorKind::Uniform => vk::DescriptorType::UNIFORM_BUFFER,
+        DescriptorKind::Storage => vk::DescriptorType::STORAGE_BUFFER,
+    }
+}
+
+impl Drop for SourceProgram<'_> {
+    fn drop(&mut self) {
+        if self.h.check_poison().is_err() {
+            return; // the device may still use them: leak
+        }
+        // SAFETY: runs wait for their fence, so nothing pending uses the
+        // pipeline or its layouts; null handles are allowed.
+        unsafe {
+            self.h.device.destroy_pipeline(self.pipeline, None);
+            self.h.device.destroy_pipeline_layout(self.layout, None);
+            for &l in &self.set_layouts {
+                self.h.device.destroy_descriptor_set_layout(l, None);
+            }
+        }
+    }
+}
+
+impl SourceProgram<'_> {
+    /// Run one draw with these vertex buffers (exactly one per binding of
+    /// the vertex input state), descriptor buffers (exactly one per
+    /// descriptor of the interface) and push constants, and return the
+    /// descriptor buffers marked `read_back`.
+    pub fn run(
+        &self,
+        draw: &crate::DrawCall,
+        vertex: &[VertexBuffer<'_>],
+        descriptors: &[DescriptorBuffer<'_>],
+        push: &[u8],
+    ) -> Result<SourceOutput, HarnessError> {
+        let h = self.h;
+        h.check_poison()?;
+        let input = |s: String| Err(HarnessError::Input(s));
+        for b in &self.interface.vertex_bindings {
+            if vertex.iter().filter(|v| v.binding == b.binding).count() != 1 {
+                return input(format!("vertex binding {} needs one buffer", b.binding));
+            }
+        }
+        if vertex.len() != self.interface.vertex_bindings.len() {
+            return input("a vertex buffer for a binding the state does not have".into());
+        }
+        for d in &self.interface.descriptors {
+            if descriptors
+                .iter()
+                .filter(|b| b.set == d.set && b.binding == d.binding)
+                .count()
+                != 1
+            {
+                return input(format!(
+                    "set {} binding {} needs one buffer",
+                    d.set, d.binding
+                ));
+            }
+        }
+        if descriptors.len() != self.interface.descriptors.len() {
+            return input("a buffer for a descriptor the program does not have".into());
+        }
+        for b in descriptors {
+            if b.bytes.len() as u64 > b.size
+                || b.size > u64::from(h.limits.max_storage_buffer_range)
+            {
+                return input(format!(
+                    "set {} binding {}: {} bytes for a {}-byte buffer (device range {})",
+                    b.set,
+                    b.binding,
+                    b.bytes.len(),
+                    b.size,
+                    h.limits.max_storage_buffer_range
+                ));
+            }
+        }
+        for v in vertex {
+            if v.bytes.len() as u64 > u64::from(h.limits.max_storage_buffer_range) {
+                return input(format!("vertex binding {}: too many bytes", v.binding));
+            }
+        }
+        let push_bytes = self
+            .interface
+            .push_constant_bytes
+            .next_multiple_of(4)
+            .min(h.limits.max_push_constants_size);
+        if push.len() as u64 > u64::from(push_bytes) {
+            return input(format!(
+                "{} bytes of push constants; the program has {push_bytes}",
+                push.len()
+            ));
+        }
+
+        let mut res = RunResources {
+            h,
+            pool: vk::DescriptorPool::null(),
+            buffers: Vec::with_capacity(vertex.len() + descriptors.len()),
+        };
+        for v in vertex {
+            res.add_buffer_for(
+                v.bytes,
+                v.bytes.len() as u64,
+                vk::BufferUsageFlags::VERTEX_BUFFER,
+            )?;
+        }
+        let kind_of = |b: &DescriptorBuffer<'_>| {
+            self.interface
+                .descriptors
+                .iter()
+                .find(|d| d.set == b.set && d.binding == b.binding)
+                .map(|d| d.kind)
+                .unwrap_or(DescriptorKind::Storage)
+        };
+        for b in descriptors {
+            let usage = match kind_of(b) {
+                DescriptorKind::Uniform => vk::BufferUsageFlags::UNIFORM_BUFFER,
+                DescriptorKind::Storage => vk::BufferUsageFlags::STORAGE_BUFFER,
+            };
+            res.add_buffer_for(b.bytes, b.size, usage)?;
+        }
+        let dev = &h.device;
+        let n_uniform = descriptors
+            .iter()
+            .filter(|b| kind_of(b) == DescriptorKind::Uniform)
+            .count() as u32;
+        let n_storage = descriptors.len() as u32 - n_uniform;
+        let sizes = [
+            vk::DescriptorPoolSize::default()
+                .ty(vk::DescriptorType::UNIFORM_BUFFER)
+                .descriptor_count(n_uniform.max(1)),
+            vk::DescriptorPoolSize::default()
+                .ty(vk::DescriptorType::STORAGE_BUFFER)
+                .descriptor_count(n_storage.max(1)),
+        ];
+        let pinfo = vk::DescriptorPoolCreateInfo::default()
+            .max_sets((self.set_layouts.len() as u32).max(1))
+            .pool_sizes(&sizes);
+        // SAFETY: valid create info.
+        res.pool = vkr("vkCreateDescriptorPool", unsafe {
+            dev.create_descriptor_pool(&pinfo, None)
+        })?;
+        let sets = if self.set_layouts.is_empty() {
+            Vec::new()
+        } else {
+            let ainfo = vk::DescriptorSetAllocateInfo::default()
+                .descriptor_pool(res.pool)
+                .set_layouts(&self.set_layouts);
+            // SAFETY: a live pool with room for these sets.
+            vkr("vkAllocateDescriptorSets", unsafe {
+                dev.allocate_descriptor_sets(&ainfo)
+            })?
+        };
+        let first_desc = vertex.len();
+        let infos: Vec<[vk::DescriptorBufferInfo; 1]> = res.buffers[first_desc..]
+            .iter()
+            .map(|&(buffer, ..)| {
+                [vk::DescriptorBufferInfo::default()
+                    .buffer(buffer)
+                    .offset(0)
+                    .range(vk::WHOLE_SIZE)]
+            })
+            .collect();
+        let writes: Vec<vk::WriteDescriptorSet> = descriptors
+            .iter()
+            .zip(&infos)
+            .map(|(b, info)| {
+                vk::WriteDescriptorSet::default()
+                    .dst_set(sets[b.set as usize])
+                    .dst_binding(b.binding)
+                    .descriptor_type(descriptor_type(kind_of(b)))
+                    .buffer_info(info)
+            })
+            .collect();
+        // SAFETY: every write targets a binding of its set's layout with
+        // the layout's type and a live buffer within the device's range.
+        unsafe { dev.update_descriptor_sets(&writes, &[]) };
+        let mut pushed = push.to_vec();
+        pushed.resize(push_bytes as usize, 0);
+        let vbufs: Vec<vk::Buffer> = res.buffers[..first_desc].iter().map(|b| b.0).collect();
+
+        let sub = h.submitter();
+        let cmd = sub.cmd;
+        // SAFETY: not pending (the previous run waited for its fence) and
+        // the submitter lock is held.
+        vkr("vkResetCommandBuffer", unsafe {
+            dev.reset_command_buffer(cmd, vk::CommandBufferResetFlags::empty())
+        })?;
+        let begin = vk::CommandBufferBeginInfo::default()
+            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        // SAFETY: an initial-state command buffer.
+        vkr("vkBeginCommandBuffer", unsafe {
+            dev.begin_command_buffer(cmd, &begin)
+        })?;
+        let rp_begin = vk::RenderPassBeginInfo::default()
+            .render_pass(h.render_pass)
+            .framebuffer(h.framebuffer)
+            .render_area(vk::Rect2D {
+                offset: vk::Offset2D { x: 0, y: 0 },
+                extent: vk::Extent2D {
+                    width: 1,
+                    height: 1,
+                },
+            });
+        let barrier = [vk::MemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+            .dst_access_mask(vk::AccessFlags::HOST_READ)];
+        // SAFETY: recording state; pipeline, layout, sets, render pass,
+        // framebuffer and vertex buffers are live and compatible; one
+        // vertex buffer per binding of the state (checked above).
+        unsafe {
+            dev.cmd_begin_render_pass(cmd, &rp_begin, vk::SubpassContents::INLINE);
+            dev.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, self.pipeline);
+            if !sets.is_empty() {
+                dev.cmd_bind_descriptor_sets(
+                    cmd,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    self.layout,
+                    0,
+                    &sets,
+                    &[],
+                );
+            }
+            for (v, &buf) in vertex.iter().zip(&vbufs) {
+                dev.cmd_bind_vertex_buffers(cmd, v.binding, &[buf], &[0]);
+            }
+            if push_bytes > 0 {
+                dev.cmd_push_constants(cmd, self.layout, vk::ShaderStageFlags::VERTEX, 0, &pushed);
+            }
+            dev.cmd_draw(
+                cmd,
+                draw.vertex_count,
+                draw.instance_count,
+                draw.first_vertex,
+                draw.first_instance,
+            );
+            dev.cmd_end_render_pass(cmd);
+            dev.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::VERTEX_SHADER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &barrier,
+                &[],
+                &[],
+            );
+        }
+        // SAFETY: recording state.
+        vkr("vkEndCommandBuffer", unsafe { dev.end_command_buffer(cmd) })?;
+        let cmds = [cmd];
+        let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
+        // SAFETY: an executable command buffer, an unsignalled fence, the
+        // queue synchronised by the submitter lock; host writes to the
+        // coherent buffers happened before the submission.
+        vkr("vkQueueSubmit", unsafe {
+            dev.queue_submit(sub.queue, &submit, sub.fence)
+        })?;
+        // SAFETY: a fence of this device.
+        let waited =
+            unsafe { dev.wait_for_fences(&[sub.fence], true, RUN_TIMEOUT_SECONDS * 1_000_000_000) };
+        if let Err(result) = waited {
+            h.poison();
+            std::mem::forget(res);
+            return Err(if result == vk::Result::TIMEOUT {
+                HarnessError::Timeout {
+                    seconds: RUN_TIMEOUT_SECONDS,
+                }
+            } else {
+                HarnessError::Vulkan {
+                    call: "vkWaitForFences",
+                    result,
+                }
+            });
+        }
+        // SAFETY: the fence signalled and is not in use.
+        vkr("vkResetFences", unsafe { dev.reset_fences(&[sub.fence]) })?;
+        drop(sub);
+        let mut out = SourceOutput::default();
+        for (b, &(_, _, ptr, size)) in descriptors.iter().zip(&res.buffers[first_desc..]) {
+            if b.read_back {
+                // SAFETY: the draw finished (fence) and its writes were
+                // made visible to the host (barrier); the mapping covers at
+                // least `size` bytes.
+                let bytes = unsafe { std::slice::from_raw_parts(ptr, size as usize) };
+                out.buffers.insert((b.set, b.binding), bytes.to_vec());
+            }
+        }
+        Ok(out)
+    }
+}
