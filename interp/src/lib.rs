@@ -48,6 +48,7 @@ pub mod check;
 pub mod driver;
 mod exec;
 pub mod float;
+pub mod precise;
 mod format;
 #[cfg(any(test, feature = "testing"))]
 pub mod gen;
