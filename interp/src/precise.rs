@@ -19,6 +19,9 @@
 //! computes its value with a relative error below 2^-50 before the final
 //! rounding.
 //!
+//! An exact zero result (sin and cos at multiples of a quarter turn,
+//! `log2(1)`) gets its sign by rule: `sin(2π(±n)) = ±0`, the others `+0`.
+//!
 //! Inputs are f32 values as the VALU reads them (denormals already flushed
 //! when the float mode says so); the caller flushes the result the same
 //! way. NaN results are `f32::NAN`.
@@ -266,7 +269,13 @@ pub fn log2(x: f32) -> f32 {
     }
     let u = a * y;
     let l = u * horner(&LOG2_POLY, u * u);
-    (e as f64 + l) as f32
+    // log2(1) = +0 by rule (as for sin and cos).
+    let r = (e as f64 + l) as f32;
+    if r == 0.0 {
+        0.0
+    } else {
+        r
+    }
 }
 
 /// `sin(2π x)` (`rev_cos`: `cos(2π x)`), correctly rounded.
@@ -290,8 +299,18 @@ fn sincos_rev(x: f32, cos: bool) -> f32 {
         1 => c,
         2 => -s,
         _ => -c,
-    };
-    v as f32
+    } as f32;
+    // An exact zero gets its sign by rule, not from the sequence (a host
+    // compiler may not keep zero signs): sin(2π(±n)) = ±0, cos(2π(n+1/4))
+    // = +0.
+    if v == 0.0 {
+        return if cos {
+            0.0
+        } else {
+            f32::from_bits(x.to_bits() & 0x8000_0000)
+        };
+    }
+    v
 }
 
 /// `sin(2π x)`, correctly rounded (`v_sin_f32` takes revolutions).

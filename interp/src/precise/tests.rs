@@ -171,7 +171,12 @@ fn ref_sincos(x: f32, cos: bool) -> (f32, bool) {
         2 => s.neg(),
         _ => c.neg(),
     };
-    round_dd(v, 0)
+    let (r, close) = round_dd(v, 0);
+    // Exact zeros by the documented rule.
+    if r == 0.0 && v.0 == 0.0 {
+        return (if cos { 0.0 } else { f32::from_bits(x.to_bits() & 0x8000_0000) }, close);
+    }
+    (r, close)
 }
 
 fn ref_rsq(x: f32) -> (f32, bool) {
@@ -324,6 +329,9 @@ fn exp2_log2_sin_cos_are_correctly_rounded_on_samples_and_edges() {
     assert_eq!(sin_rev(0.25), 1.0);
     assert_eq!(cos_rev(0.5), -1.0);
     assert_eq!(cos_rev(1e9), 1.0);
+    assert_eq!(sin_rev(-1.0).to_bits(), 0x8000_0000);
+    assert_eq!(sin_rev(2.5).to_bits(), 0);
+    assert_eq!(cos_rev(-0.25).to_bits(), 0);
 }
 
 /// The reference itself: it is not the thing under test agreeing with

@@ -161,6 +161,10 @@ impl Emitter<'_> {
             Op::Unsupported(i) => {
                 return Err(EmitError(format!("unsupported value {i} reached emission")))
             }
+            Op::Un(op, a) if self.plan.precise && super::precise::is_approximate(op) => {
+                let a = val(self, a);
+                self.precise_un(op, a)?
+            }
             Op::Un(op, a) => {
                 let a = val(self, a);
                 match op {
@@ -267,7 +271,7 @@ impl Emitter<'_> {
 
     /// An f32 denormal as signed zero (exponent field 0: keep the sign bit
     /// only); every other value as it is.
-    fn flush_f32(&mut self, x: Word) -> Result<Word, EmitError> {
+    pub(super) fn flush_f32(&mut self, x: Word) -> Result<Word, EmitError> {
         let (u, fl, bl) = (self.t.u32_, self.t.f32_, self.t.bool_);
         let bits = self.b.bitcast(u, None, x)?;
         let exp_mask = self.const_u32(0x7f80_0000);

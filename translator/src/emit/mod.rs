@@ -17,12 +17,15 @@
 //!   capabilities, interface variables and inputs;
 //! - `body`: structured control flow and instruction bodies (IR
 //!   instructions and effects);
+//! - `precise`: precise mode's correctly rounded sequences for the
+//!   approximate operations;
 //! - `memory`: the window and binding read functions, buffer addressing, and
 //!   the clamps that keep every access in bounds.
 
 mod body;
 mod memory;
 mod module;
+mod precise;
 
 pub use module::emit;
 
@@ -61,6 +64,9 @@ pub struct Plan {
     pub test: Option<(u32, u32, u32)>,
     /// The outputs, in test-slot order.
     pub outputs: Vec<ExportTarget>,
+    /// Precise mode ([`crate::Options::precise`]): the approximate
+    /// operations as correctly rounded f64 sequences.
+    pub precise: bool,
 }
 
 /// The push-constant members and binding number of one descriptor
@@ -115,6 +121,8 @@ struct Emitter<'a> {
     t: Types,
     glsl: Word,
     consts: HashMap<(Word, u32), Word>,
+    /// f64 constants by their bits (precise mode).
+    consts64: HashMap<u64, Word>,
     const_val: HashMap<Word, u32>,
     vals: Vec<Word>,
     push_var: Word,
