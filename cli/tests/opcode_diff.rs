@@ -354,6 +354,17 @@ fn ranges(first: u32, count: u32, per: u32) -> Vec<(u32, u32)> {
 /// Run one case over `vertices` vertices; draws whose mismatches are not
 /// all listed run again in small draws.
 fn run_case(h: &Harness, case: &Case, vertices: u32, known: &[Known]) -> Outcome {
+    run_case_in(h, case, vertices, known, &RunOptions::default())
+}
+
+/// [`run_case`] with the run's options (fast mode for the controls).
+fn run_case_in(
+    h: &Harness,
+    case: &Case,
+    vertices: u32,
+    known: &[Known],
+    opts: &RunOptions,
+) -> Outcome {
     if let Err(why) = lifts(case) {
         return Outcome::NotLifted(why);
     }
@@ -361,7 +372,7 @@ fn run_case(h: &Harness, case: &Case, vertices: u32, known: &[Known]) -> Outcome
     let cap = capture(case);
     let run = |rs: &[(u32, u32)]| {
         let file = gen::draws(&records, rs);
-        let r = execute(&cap, &file, &RunOptions::default(), h)
+        let r = execute(&cap, &file, opts, h)
             .unwrap_or_else(|e| panic!("{}: {e}", case.name));
         rs.iter().copied().zip(r.draws).collect::<Vec<_>>()
     };
@@ -816,4 +827,87 @@ fn a_wrong_result_word_fails_the_check_unless_the_allow_list_names_it() {
     let mut unlisted = wrong;
     unlisted[0].mismatches += 1;
     assert_eq!(judge(unlisted, &any).len(), 1);
+}
+
+/// The negative control of precise mode: the approximate operations
+/// translated in fast mode (the host's f32 built-ins) disagree with the
+/// interpreter's correctly rounded results, and the check says so.
+#[test]
+fn fast_mode_approximate_ops_fail_the_bit_exact_check() {
+    let Some(h) = Harness::shared_or_skip("opcode diff (fast mode control)") else {
+        return;
+    };
+    let fast = RunOptions {
+        fast: true,
+        ..RunOptions::default()
+    };
+    for name in ["v_exp_f32", "v_sin_f32"] {
+        let info = gen::all_vop()
+            .into_iter()
+            .find(|i| i.name == name)
+            .expect(name);
+        let case = gen::build(info, false, gen::Variant::Plain, true).expect("builds");
+        let Outcome::Ran(t) = run_case_in(h, &case, 256, &[], &fast) else {
+            panic!("{name} is lifted");
+        };
+        let s = Summary {
+            ran: vec![(case.clone(), *t)],
+            ..Summary::default()
+        };
+        assert!(
+            !s.failures().is_empty(),
+            "{name} in fast mode matched the interpreter bit for bit"
+        );
+        // The same case in precise mode passes.
+        let Outcome::Ran(t) = run_case(h, &case, 256, &[]) else {
+            panic!("{name} is lifted");
+        };
+        let s = Summary {
+            ran: vec![(case, *t)],
+            ..Summary::default()
+        };
+        assert!(s.failures().is_empty(), "{:?}", s.failures());
+    }
+}
+
+/// Fast mode's error on this host: the largest distance in ulps between
+/// the device's word and the correctly rounded one, per approximate
+/// operation, over the full run's operands (edge pairs and random
+/// values). Printed for the README; nothing is asserted beyond the run
+/// itself.
+#[test]
+#[ignore = "a measurement for the README (about a minute)"]
+fn fast_mode_error_bound_measurement() {
+    let Some(h) = Harness::shared_or_skip("opcode diff (fast mode error)") else {
+        return;
+    };
+    let fast = RunOptions {
+        fast: true,
+        ..RunOptions::default()
+    };
+    for name in APPROXIMATE {
+        let info = gen::all_vop()
+            .into_iter()
+            .find(|i| i.name == name)
+            .expect(name);
+        let case = gen::build(info, false, gen::Variant::Plain, true).expect("builds");
+        let Outcome::Ran(t) = run_case_in(h, &case, 4096, &[], &fast) else {
+            panic!("{name} is lifted");
+        };
+        let mut max = 0u64;
+        let mut non_finite = 0;
+        for d in &t.details {
+            match (d.device, d.reference) {
+                (Some(a), Some(b)) => match ulps(a, b) {
+                    Some(u) => max = max.max(u),
+                    None => non_finite += 1,
+                },
+                _ => non_finite += 1,
+            }
+        }
+        eprintln!(
+            "{name}: {} words, {} exact, {} within 1 ulp, {} mismatches: largest finite distance {max} ulp, {non_finite} with a non-finite word",
+            t.words, t.exact, t.within_ulp, t.mismatches
+        );
+    }
 }
