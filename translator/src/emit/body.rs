@@ -415,6 +415,9 @@ impl Emitter<'_> {
     pub(super) fn fma(&mut self, a: Word, b: Word, c: Word) -> Result<Word, EmitError> {
         let d = self.t.f64_;
         let fl = self.t.f32_;
+        // Flushed explicitly (RADV's float mode), in and out: a host that
+        // keeps denormals in conversions would otherwise see them.
+        let (a, b, c) = (self.flush_f32(a)?, self.flush_f32(b)?, self.flush_f32(c)?);
         let a = self.b.f_convert(d, None, a)?;
         let b = self.b.f_convert(d, None, b)?;
         let c = self.b.f_convert(d, None, c)?;
@@ -422,7 +425,8 @@ impl Emitter<'_> {
         self.b.decorate(p, Decoration::NoContraction, vec![]);
         let s = self.b.f_add(d, None, p, c)?;
         self.b.decorate(s, Decoration::NoContraction, vec![]);
-        Ok(self.b.f_convert(fl, None, s)?)
+        let r = self.b.f_convert(fl, None, s)?;
+        self.flush_f32(r)
     }
 
     pub(super) fn fcmp(&mut self, m: u8, a: Word, c: Word) -> Result<Word, EmitError> {
