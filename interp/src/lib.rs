@@ -48,13 +48,13 @@ pub mod check;
 pub mod driver;
 mod exec;
 pub mod float;
-pub mod precise;
 mod format;
 #[cfg(any(test, feature = "testing"))]
 pub mod gen;
 mod memops;
 pub mod memory;
 mod ops;
+pub mod precise;
 mod program;
 pub mod record;
 mod salu;
