@@ -968,7 +968,7 @@ fn scalar_sweep(h: &Harness, random: usize, step: usize) -> ScalarSummary {
         let (mut words, mut bad) = (0u64, 0u64);
         let seed = SEED ^ u64::from(op.raw());
         for group in scalar::operand_sets(random, seed).into_iter().step_by(step) {
-            let file = scalar::draws(&group, 4);
+            let file = scalar::draws(&group, 1);
             let r = execute(&cap, &file, &RunOptions::default(), h)
                 .unwrap_or_else(|e| panic!("{}: {e}", case.name));
             words += r.words;

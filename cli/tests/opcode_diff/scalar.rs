@@ -68,8 +68,6 @@ pub enum Shape {
 pub struct ScalarCase {
     /// The mnemonic.
     pub name: &'static str,
-    /// The instruction's operand shape.
-    pub shape: Shape,
     /// The whole shader.
     pub code: Vec<u8>,
     /// The instruction under test, as text (set 0).
@@ -190,7 +188,6 @@ pub fn build(op: Opcode, shape: Shape) -> Result<ScalarCase, String> {
     ]);
     Ok(ScalarCase {
         name: op.name(),
-        shape,
         code: w.iter().flat_map(|x| x.to_le_bytes()).collect(),
         text,
     })
