@@ -275,7 +275,7 @@ impl Emitter<'_> {
 
     /// `x` (the bits of a flushed f32) exactly as f64, without an f32
     /// conversion (which a host may flush).
-    fn to_f64(&mut self, bits: Word) -> Result<Word, EmitError> {
+    fn exact_f64(&mut self, bits: Word) -> Result<Word, EmitError> {
         let (u, bl) = (self.t.u32_, self.t.bool_);
         let sp = self.split(bits)?;
         let mf = self.u_to_f64(sp.m)?;
@@ -394,7 +394,7 @@ impl Emitter<'_> {
                 }
             }
             Un::Exp2 => {
-                let x = self.to_f64(safe)?;
+                let x = self.exact_f64(safe)?;
                 let (lo, hi) = (self.cf(-200.0), self.cf(200.0));
                 let gt = self.b.f_ord_greater_than(bl, None, x, hi)?;
                 let x = self.fsel_d(gt, hi, x)?;
@@ -443,7 +443,7 @@ impl Emitter<'_> {
                 self.fadd_d(ef, l)?
             }
             _ => {
-                let x = self.to_f64(safe)?;
+                let x = self.exact_f64(safe)?;
                 let sabs = self.b.bitwise_and(u, None, safe, cabs)?;
                 let c2_23 = self.const_u32(0x4b00_0000);
                 let big = self.b.u_greater_than_equal(bl, None, sabs, c2_23)?;
