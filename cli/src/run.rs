@@ -78,6 +78,13 @@ pub struct Args {
     /// the violations must then be counted while the exports stay right.
     #[arg(long, hide = true)]
     pub one_record_short: bool,
+
+    /// Translate in fast mode (the host's f32 built-ins for v_rcp, v_rsq,
+    /// v_sqrt, v_exp, v_log, v_sin, v_cos) instead of precise mode. The
+    /// interpreter computes those correctly rounded, so fast-mode words
+    /// may differ by the host's error (README: "Precise and fast mode").
+    #[arg(long)]
+    pub fast: bool,
 }
 
 /// Bytes of guest memory the fallback window may span.
@@ -97,6 +104,10 @@ pub struct RunOptions {
     /// Negative control: bind every narrowed descriptor one record short
     /// (its bytes and its checked last record), as a wrong narrowing would.
     pub one_record_short: bool,
+    /// Translate in fast mode ([`translator::Options::precise`] off): the
+    /// device's approximate operations then differ from the interpreter's
+    /// correctly rounded ones by the host's error.
+    pub fast: bool,
 }
 
 /// One device word that disagrees with the interpreter.
@@ -215,6 +226,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let opts = RunOptions {
         checked: args.checked,
         one_record_short: args.one_record_short,
+        fast: args.fast,
     };
     let report = execute(&capture, &draws, &opts, &harness)?;
     let out = if args.json {
@@ -463,6 +475,7 @@ pub fn execute(
             checked: opts.checked,
             test_outputs: true,
             validate: true,
+            precise: !opts.fast,
         },
     )
     .map_err(|e| named(&e))?;

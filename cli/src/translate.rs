@@ -42,6 +42,13 @@ pub struct Args {
     #[arg(long)]
     pub test_outputs: bool,
 
+    /// Precise mode: v_rcp/v_rsq/v_sqrt/v_exp/v_log/v_sin/v_cos_f32 as f64
+    /// sequences giving the correctly rounded result on every conforming
+    /// driver (the device needs shaderFloat64). Default: fast mode (the
+    /// host's f32 built-ins; error bounds in the README).
+    #[arg(long)]
+    pub precise: bool,
+
     /// Print naga's WGSL of the module on stdout.
     #[arg(long)]
     pub wgsl: bool,
@@ -64,6 +71,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         checked: args.checked,
         test_outputs: args.test_outputs,
         validate: true,
+        precise: args.precise,
     };
     if args.ir {
         let f = translator::translate_ir(&input, trace.as_ref(), &opts);

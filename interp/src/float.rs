@@ -7,16 +7,19 @@
 //!   underflowed) value is below the smallest normal.
 //! - `v_fma_f32`/`v_fmac_f32` are fused (one rounding); `v_mad_f32`/
 //!   `v_mac_f32` round the product first.
-//! - `v_rcp_f32` is computed correctly rounded (`1/x`). The hardware is
-//!   accurate to 1 ulp, so a result may differ from a real GPU by 1 ulp;
-//!   `v_sqrt_f32`, `v_rsq_f32`, `v_exp_f32`, `v_log_f32`, `v_sin_f32`,
-//!   `v_cos_f32` likewise use the host's correctly rounded (or libm)
-//!   functions and may differ from the hardware by a few ulp. Nothing in a
-//!   buffer address depends on them in the corpus.
+//! - `v_rcp_f32`, `v_sqrt_f32`, `v_rsq_f32`, `v_exp_f32`, `v_log_f32`,
+//!   `v_sin_f32`, `v_cos_f32` give the correctly rounded result through the
+//!   fixed f64 sequences of [`crate::precise`], the ones the translator's
+//!   precise mode emits (so both agree bit for bit on every host). The
+//!   hardware is accurate to about 1 ulp, so a result may differ from a
+//!   real GPU by an ulp or so. Nothing in a buffer address depends on them
+//!   in the corpus.
 //! - min/max (IEEE mode off, as for graphics shaders): a NaN operand loses
 //!   to a number; `-0 < +0`.
 //! - NaN results are the default quiet NaN `0x7fc00000`, payloads are not
 //!   propagated.
+
+use crate::precise;
 
 /// The canonical quiet NaN.
 pub const QNAN: u32 = 0x7fc0_0000;
@@ -177,42 +180,41 @@ pub fn ldexp(a: u32, n: i32, flush: bool) -> u32 {
     out(r as f32, flush)
 }
 
-/// `v_rcp_f32` (correctly rounded; the hardware is within 1 ulp).
+/// `v_rcp_f32`, correctly rounded ([`crate::precise`]; the hardware is
+/// within 1 ulp).
 pub fn rcp(a: u32, flush: bool) -> u32 {
-    out(1.0 / inp(a, flush), flush)
+    out(precise::rcp(inp(a, flush)), flush)
 }
 
-/// `v_rsq_f32`.
+/// `v_rsq_f32`, correctly rounded.
 pub fn rsq(a: u32, flush: bool) -> u32 {
-    let x = inp(a, flush);
-    out(((1.0f64) / (x as f64).sqrt()) as f32, flush)
+    out(precise::rsq(inp(a, flush)), flush)
 }
 
-/// `v_sqrt_f32`.
+/// `v_sqrt_f32`, correctly rounded.
 pub fn sqrt(a: u32, flush: bool) -> u32 {
-    out(inp(a, flush).sqrt(), flush)
+    out(precise::sqrt(inp(a, flush)), flush)
 }
 
-/// `v_exp_f32`: `2^x`.
+/// `v_exp_f32`: `2^x`, correctly rounded.
 pub fn exp2(a: u32, flush: bool) -> u32 {
-    out(inp(a, flush).exp2(), flush)
+    out(precise::exp2(inp(a, flush)), flush)
 }
 
-/// `v_log_f32`: `log2(x)`.
+/// `v_log_f32`: `log2(x)`, correctly rounded.
 pub fn log2(a: u32, flush: bool) -> u32 {
-    out(inp(a, flush).log2(), flush)
+    out(precise::log2(inp(a, flush)), flush)
 }
 
-/// `v_sin_f32`: the argument is in revolutions (`sin(2π x)`).
+/// `v_sin_f32`: the argument is in revolutions (`sin(2π x)`), correctly
+/// rounded.
 pub fn sin(a: u32, flush: bool) -> u32 {
-    let x = inp(a, flush) as f64;
-    out((x * std::f64::consts::TAU).sin() as f32, flush)
+    out(precise::sin_rev(inp(a, flush)), flush)
 }
 
-/// `v_cos_f32`: the argument is in revolutions.
+/// `v_cos_f32`: the argument is in revolutions, correctly rounded.
 pub fn cos(a: u32, flush: bool) -> u32 {
-    let x = inp(a, flush) as f64;
-    out((x * std::f64::consts::TAU).cos() as f32, flush)
+    out(precise::cos_rev(inp(a, flush)), flush)
 }
 
 /// `v_fract_f32`: `x - floor(x)`, below 1.

@@ -57,6 +57,7 @@ pub mod gen;
 mod memops;
 pub mod memory;
 mod ops;
+pub mod precise;
 mod program;
 pub mod record;
 mod salu;

@@ -483,6 +483,15 @@ impl Exec<'_, '_> {
                 let bits = if w64 { 64 } else { 32 };
                 let r = if width == 0 {
                     0
+                } else if signed && width >= bits {
+                    // The field reaches past the top bit: the sign copies
+                    // beyond it are part of the field (an arithmetic
+                    // shift), as LLVM folds it and the hardware does.
+                    if w64 {
+                        ((a.v as i64) >> off) as u64
+                    } else {
+                        u64::from(((a.v as u32 as i32) >> off) as u32)
+                    }
                 } else {
                     let x = (a.v & width_mask(w64)) >> off;
                     let wd = width.min(bits);

@@ -258,6 +258,11 @@ pub enum Form {
     ShiftValueNonConstant,
     /// A float constant used as a lane mask.
     FloatMask,
+    /// `s_denorm_mode` switching f32 denormals to be kept: the translation
+    /// computes in RADV's float mode (f32 denormals flushed), and SPIR-V's
+    /// `DenormPreserve` is not available to it (naga has no float
+    /// controls).
+    DenormPreserve,
     /// An operand that cannot be a lane mask.
     NotAMask,
     /// A 16- or 64-bit constant operand.
@@ -508,6 +513,7 @@ impl fmt::Display for Form {
             Form::ShiftAmountNonConstant => "64-bit shift by a non-constant amount",
             Form::ShiftValueNonConstant => "64-bit shift of a non-constant value",
             Form::FloatMask => "a float constant used as a lane mask",
+            Form::DenormPreserve => "s_denorm_mode keeps f32 denormals; the translation flushes them (RADV's float mode)",
             Form::NotAMask => "this operand cannot be a lane mask",
             Form::WideConstant => "a 16- or 64-bit constant operand",
             Form::UnknownInlineConstant => "an unknown inline constant",
@@ -658,6 +664,7 @@ mod tests {
                 Form::ShiftAmountNonConstant,
                 Form::ShiftValueNonConstant,
                 Form::FloatMask,
+                Form::DenormPreserve,
                 Form::NotAMask,
                 Form::WideConstant,
                 Form::UnknownInlineConstant,

@@ -111,6 +111,13 @@ pub struct Options {
     /// Validate the module with naga (on by default; benchmarks turn it
     /// off).
     pub validate: bool,
+    /// Precise mode: `v_rcp_f32`, `v_rsq_f32`, `v_sqrt_f32`, `v_exp_f32`,
+    /// `v_log_f32`, `v_sin_f32` and `v_cos_f32` become f64 sequences that
+    /// give the correctly rounded result on every conforming driver (the
+    /// interpreter's `interp::precise`; the device needs `shaderFloat64`).
+    /// Off by default: the fast mode uses the host's f32 built-ins, whose
+    /// error the README bounds.
+    pub precise: bool,
 }
 
 impl Default for Options {
@@ -119,6 +126,7 @@ impl Default for Options {
             checked: false,
             test_outputs: false,
             validate: true,
+            precise: false,
         }
     }
 }
@@ -640,6 +648,7 @@ fn layout(
     let mut plan = Plan {
         compute: compute.map(|c| c.workgroup_size),
         compute_lanes: if input.wave_size == 32 { 32 } else { 64 },
+        precise: opts.precise,
         ..Plan::default()
     };
     let mut push = Vec::new();
@@ -904,6 +913,9 @@ fn layout(
         "v_fma_f32/v_fmac_f32 are computed in f64 (exact product, one f64 rounding, then f32): at most 1 ulp from the fused result; the device needs shaderFloat64".to_string(),
         "a dword read at an unaligned guest address combines two aligned dwords (unaligned buffer access)".to_string(),
     ];
+    if opts.precise {
+        notes.push("precise mode: v_rcp/v_rsq/v_sqrt/v_exp/v_log/v_sin/v_cos_f32 are correctly rounded f64 sequences; the device needs shaderFloat64".into());
+    }
     if opts.checked || opts.test_outputs {
         notes.push("the feedback and test-output buffers are written from the vertex stage: the device needs vertexPipelineStoresAndAtomics".into());
     }

@@ -483,3 +483,48 @@ fn an_entry_vgpr_the_abi_does_not_define_is_refused_not_read_as_zero() {
     let code = bytes(&written);
     translate(&ngg(&code), None, &Options::default()).unwrap();
 }
+
+/// `s_denorm_mode IMM`, then `v_exp_f32 v1, v0` exported.
+fn denorm_mode_program(imm: u32) -> Vec<u32> {
+    vec![
+        0xbfa5_0000 | imm, // s_denorm_mode IMM
+        0x7e02_4b00,       // v_exp_f32_e32 v1, v0
+        0xf800_08cf,
+        0x0101_0101, // exp pos0 v1, v1, v1, v1 done
+        0xbf81_0000, // s_endpgm
+    ]
+}
+
+#[test]
+fn s_denorm_mode_that_keeps_f32_flushing_translates_and_one_that_keeps_denormals_is_refused() {
+    // RADV's mode (f32 flushed, f16/f64 kept) and flush-all: nothing
+    // changes for the translation.
+    for imm in [0xc, 0x0, 0x1, 0x2] {
+        run(&denorm_mode_program(imm), Options::default())
+            .unwrap_or_else(|e| panic!("s_denorm_mode {imm:#x}: {e}"));
+    }
+    // Negative control: f32 denormals kept (field 3) is refused at its pc.
+    for imm in [0x3, 0xf] {
+        let u = unsupported(run(&denorm_mode_program(imm), Options::default()));
+        assert_eq!(u.len(), 1, "{u:?}");
+        assert_eq!(u[0].0, 0);
+        assert!(u[0].1.contains("keeps f32 denormals"), "{u:?}");
+    }
+}
+
+#[test]
+fn precise_mode_computes_approximate_ops_in_f64_and_fast_mode_does_not() {
+    let precise = Options {
+        precise: true,
+        ..Options::default()
+    };
+    let t = run(&denorm_mode_program(0xc), precise).unwrap();
+    let a = asm(&t);
+    assert!(a.contains("OpCapability Float64"), "{a}");
+    assert!(!a.contains("Exp2"), "{a}");
+    assert!(t.manifest.notes.iter().any(|n| n.contains("precise mode")));
+    // Negative control: the fast mode uses the host's Exp2 and no f64.
+    let t = run(&denorm_mode_program(0xc), Options::default()).unwrap();
+    let a = asm(&t);
+    assert!(a.contains("Exp2") && !a.contains("Float64"), "{a}");
+}

@@ -161,6 +161,10 @@ impl Emitter<'_> {
             Op::Unsupported(i) => {
                 return Err(EmitError(format!("unsupported value {i} reached emission")))
             }
+            Op::Un(op, a) if self.plan.precise && super::precise::is_approximate(op) => {
+                let a = val(self, a);
+                self.precise_un(op, a)?
+            }
             Op::Un(op, a) => {
                 let a = val(self, a);
                 match op {
@@ -267,7 +271,7 @@ impl Emitter<'_> {
 
     /// An f32 denormal as signed zero (exponent field 0: keep the sign bit
     /// only); every other value as it is.
-    fn flush_f32(&mut self, x: Word) -> Result<Word, EmitError> {
+    pub(super) fn flush_f32(&mut self, x: Word) -> Result<Word, EmitError> {
         let (u, fl, bl) = (self.t.u32_, self.t.f32_, self.t.bool_);
         let bits = self.b.bitcast(u, None, x)?;
         let exp_mask = self.const_u32(0x7f80_0000);
@@ -411,6 +415,9 @@ impl Emitter<'_> {
     pub(super) fn fma(&mut self, a: Word, b: Word, c: Word) -> Result<Word, EmitError> {
         let d = self.t.f64_;
         let fl = self.t.f32_;
+        // Flushed explicitly (RADV's float mode), in and out: a host that
+        // keeps denormals in conversions would otherwise see them.
+        let (a, b, c) = (self.flush_f32(a)?, self.flush_f32(b)?, self.flush_f32(c)?);
         let a = self.b.f_convert(d, None, a)?;
         let b = self.b.f_convert(d, None, b)?;
         let c = self.b.f_convert(d, None, c)?;
@@ -418,7 +425,8 @@ impl Emitter<'_> {
         self.b.decorate(p, Decoration::NoContraction, vec![]);
         let s = self.b.f_add(d, None, p, c)?;
         self.b.decorate(s, Decoration::NoContraction, vec![]);
-        Ok(self.b.f_convert(fl, None, s)?)
+        let r = self.b.f_convert(fl, None, s)?;
+        self.flush_f32(r)
     }
 
     pub(super) fn fcmp(&mut self, m: u8, a: Word, c: Word) -> Result<Word, EmitError> {

@@ -17,6 +17,8 @@
 //!   capabilities, interface variables and inputs;
 //! - `body`: structured control flow and instruction bodies (IR
 //!   instructions and effects);
+//! - `precise`: precise mode's correctly rounded sequences for the
+//!   approximate operations;
 //! - `memory`: the window and binding read functions, buffer addressing, and
 //!   the clamps that keep every access in bounds.
 
@@ -24,6 +26,7 @@ mod body;
 mod lanes;
 mod memory;
 mod module;
+mod precise;
 
 pub use module::emit;
 
@@ -67,6 +70,9 @@ pub struct Plan {
     pub compute: Option<[u32; 3]>,
     /// Compute: guest lanes per wave (for the lane operations).
     pub compute_lanes: u32,
+    /// Precise mode ([`crate::Options::precise`]): the approximate
+    /// operations as correctly rounded f64 sequences.
+    pub precise: bool,
 }
 
 /// The push-constant members and binding number of one descriptor
@@ -121,6 +127,8 @@ struct Emitter<'a> {
     t: Types,
     glsl: Word,
     consts: HashMap<(Word, u32), Word>,
+    /// f64 constants by their bits (precise mode).
+    consts64: HashMap<u64, Word>,
     const_val: HashMap<Word, u32>,
     vals: Vec<Word>,
     push_var: Word,

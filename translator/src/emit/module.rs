@@ -19,12 +19,16 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
     let mut b = Builder::new();
     b.set_version(1, 3);
     b.capability(Capability::Shader);
-    // v_fma_f32 is computed in f64 (see `Emitter::fma`).
-    let uses_fma = f
-        .insts
-        .iter()
-        .enumerate()
-        .any(|(i, x)| matches!(x.op, Op::Tri(Tri::Fma, ..)) && f.is_live(Value(i as u32)));
+    // v_fma_f32 is computed in f64 (see `Emitter::fma`), and so are the
+    // approximate operations in precise mode (`precise`).
+    let uses_fma = f.insts.iter().enumerate().any(|(i, x)| {
+        let f64_op = match x.op {
+            Op::Tri(Tri::Fma, ..) => true,
+            Op::Un(op, _) => plan.precise && super::precise::is_approximate(op),
+            _ => false,
+        };
+        f64_op && f.is_live(Value(i as u32))
+    });
     if uses_fma {
         b.capability(Capability::Float64);
     }
@@ -61,6 +65,7 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
         t,
         glsl,
         consts: HashMap::new(),
+        consts64: HashMap::new(),
         const_val: HashMap::new(),
         vals: vec![0; f.insts.len()],
         push_var: 0,

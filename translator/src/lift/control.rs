@@ -7,7 +7,7 @@ use super::support::{self, Support};
 use super::Lifter;
 use crate::ir::{Bin, ICmp, Ty, Un, Value};
 use crate::manifest::Dropped;
-use crate::{CrossLane, OpcodeClass};
+use crate::{CrossLane, Form, OpcodeClass};
 use isa::{op, Instruction, Modifiers, Opcode};
 
 impl Lifter<'_> {
@@ -66,6 +66,20 @@ impl Lifter<'_> {
                 self.b.effect(crate::ir::Effect::Barrier { pc: self.pc });
             }
             op::S_BARRIER => {}
+            // The translation computes with f32 denormals flushed (RADV's
+            // float mode; f16/f64 arithmetic is not lifted). A mode that
+            // keeps flushing them changes nothing (the interpreter takes
+            // any f32 field but 3 as flushing); one that keeps them is
+            // refused.
+            op::S_DENORM_MODE => {
+                let imm = match inst.mods {
+                    Modifiers::Simm16(x) => x,
+                    _ => 0,
+                };
+                if imm & 3 == 3 {
+                    self.problem(Form::DenormPreserve);
+                }
+            }
             op::S_SENDMSG => {
                 let imm = match inst.mods {
                     Modifiers::Simm16(x) => x,

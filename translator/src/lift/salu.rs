@@ -339,10 +339,13 @@ impl Lifter<'_> {
                 Some(self.b.select(lt, neg, a))
             }
             op::S_ABSDIFF_I32 => {
+                // |a - b| of the wrapped 32-bit difference, as the ISA
+                // computes it (absdiff(INT_MIN, 1) = 0x7fffffff).
                 scc_nz = true;
                 let d = self.b.bin(Bin::Sub, a, b);
-                let nd = self.b.bin(Bin::Sub, b, a);
-                let lt = self.b.icmp(ICmp::SLt, a, b);
+                let z = self.const_u32(0);
+                let nd = self.b.bin(Bin::Sub, z, d);
+                let lt = self.b.icmp(ICmp::SLt, d, z);
                 Some(self.b.select(lt, nd, d))
             }
             op::S_PACK_LL_B32_B16 | op::S_PACK_LH_B32_B16 | op::S_PACK_HH_B32_B16 => {

@@ -150,7 +150,8 @@ pub(super) fn sopp(code: Opcode) -> Support {
         | op::S_TTRACEDATA
         | op::S_TTRACEDATA_IMM
         | op::S_WAITCNT
-        | op::S_WAITCNT_DEPCTR => Support::Lifted,
+        | op::S_WAITCNT_DEPCTR
+        | op::S_DENORM_MODE => Support::Lifted,
         _ if super::blocks::is_cbranch(code)
             || super::blocks::is_end(code)
             || code == op::S_BRANCH =>
