@@ -150,6 +150,7 @@ impl shaderlift_abi {
             instance_id_vgpr: opt_reg(self.instance_id_vgpr, "instance_id_vgpr")?,
             merged_wave_info_sgpr: opt_reg(self.merged_wave_info_sgpr, "merged_wave_info_sgpr")?,
             gs_tg_info_sgpr: opt_reg(self.gs_tg_info_sgpr, "gs_tg_info_sgpr")?,
+            ps_input_ena: 0,
         })
     }
 }

@@ -55,6 +55,7 @@ mod memops;
 pub mod memory;
 mod ops;
 mod program;
+pub mod ps;
 pub mod record;
 mod salu;
 pub mod scene;

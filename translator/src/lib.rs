@@ -70,7 +70,8 @@ pub mod passes;
 pub mod structure;
 
 pub use construct::{
-    Construct, Control, CrossLane, ExecRegion, Export, Form, Lds, Memory, OpcodeClass, StageKind,
+    Construct, Control, CrossLane, ExecRegion, Export, Form, Interp, Lds, Memory, OpcodeClass,
+    StageKind,
 };
 
 use analysis::cfg::{Cfg, Program};
@@ -206,14 +207,6 @@ pub fn translate(
     let lifted = lift::lift(&program, &cfg, trace, lo);
     let mut problems = lifted.problems.clone();
     match input.stage {
-        Stage::Ps => problems.insert(
-            0,
-            Unsupported {
-                pc: 0,
-                inst: "(stage)".into(),
-                construct: StageKind::Pixel.into(),
-            },
-        ),
         Stage::Cs => problems.insert(
             0,
             Unsupported {
@@ -577,6 +570,9 @@ fn layout(
     let mut bindings = BTreeSet::new();
     let mut any_load = false;
     let mut outputs = BTreeSet::new();
+    let fragment = input.stage == Stage::Ps;
+    let mut frag_inputs: BTreeMap<u8, (ir::InterpMode, u8)> = BTreeMap::new();
+    let mut frag_coord = fragment && opts.test_outputs;
     for (i, inst) in f.insts.iter().enumerate() {
         if !f.is_live(ir::Value(i as u32)) {
             continue;
@@ -587,6 +583,10 @@ fn layout(
             Op::Input(Input::Param(s)) => {
                 params.insert(s);
             }
+            Op::Input(Input::Interp { attr, chan, mode }) => {
+                frag_inputs.entry(attr).or_insert((mode, 0)).1 |= 1 << chan;
+            }
+            Op::Input(Input::FragCoord(_)) => frag_coord = true,
             Op::Load(l) => {
                 any_load = true;
                 match f.loads[l as usize] {
@@ -603,7 +603,9 @@ fn layout(
             }
             Op::Effect(e) => match f.effects[e as usize] {
                 ir::Effect::Export { target, .. } => {
-                    outputs.insert(target);
+                    if target != ExportTarget::Null {
+                        outputs.insert(target);
+                    }
                 }
                 ir::Effect::Check { binding, .. } if binding != u16::MAX => {
                     bindings.insert(binding);
@@ -614,10 +616,13 @@ fn layout(
             _ => {}
         }
     }
-    if opts.test_outputs {
+    if opts.test_outputs && !fragment {
         uses_vid = true;
         uses_iid = true;
     }
+    plan.fragment = fragment;
+    plan.frag_coord = frag_coord;
+    plan.inputs = frag_inputs.iter().map(|(a, (m, _))| (*a, *m)).collect();
     if uses_vid {
         plan.vertex_id_offset = Some(member(PushKind::VertexIdOffset, &mut push));
     }
@@ -810,6 +815,37 @@ fn layout(
                 location: Some(*n as u32),
                 test_slot: *slot,
             },
+            ExportTarget::Mrt(n) => Output {
+                export: format!("mrt{n}"),
+                builtin: None,
+                location: Some(*n as u32),
+                test_slot: *slot,
+            },
+            ExportTarget::Mrtz | ExportTarget::Null => Output {
+                export: "mrtz".into(),
+                builtin: Some("frag_depth".into()),
+                location: None,
+                test_slot: *slot,
+            },
+        })
+        .collect();
+    let inputs = frag_inputs
+        .iter()
+        .map(|(a, (m, ch))| manifest::FragmentInput {
+            location: *a as u32,
+            interpolation: match m {
+                ir::InterpMode::Flat => "flat",
+                ir::InterpMode::Bary(b) => match b {
+                    isa::Bary::PerspCenter => "persp_center",
+                    isa::Bary::PerspCentroid => "persp_centroid",
+                    isa::Bary::PerspSample => "persp_sample",
+                    isa::Bary::LinearCenter => "linear_center",
+                    isa::Bary::LinearCentroid => "linear_centroid",
+                    isa::Bary::LinearSample => "linear_sample",
+                },
+            }
+            .into(),
+            channels: *ch,
         })
         .collect();
     let mut notes = vec![
@@ -820,8 +856,17 @@ fn layout(
         "v_fma_f32/v_fmac_f32 are computed in f64 (exact product, one f64 rounding, then f32): at most 1 ulp from the fused result; the device needs shaderFloat64".to_string(),
         "a dword read at an unaligned guest address combines two aligned dwords (unaligned buffer access)".to_string(),
     ];
-    if opts.checked || opts.test_outputs {
+    if fragment {
+        notes.push("pixel shader: input location N is the guest's attrN, interpolated by the host as `inputs` says (v_interp_p1/p2 on one barycentric pair, or v_interp_mov p0 = flat); the host's interpolation rounds on its own, so it equals the guest's bit for bit only where both are exact".into());
+        notes.push("pixel shader: output location N is mrtN as four floats (a compressed export's f16 halves widened exactly); mrtz writes FragDepth; a fragment whose exec bit is off at a `done` export is discarded".into());
+        if opts.test_outputs {
+            notes.push("pixel shader test outputs: one record per pixel, index y * width + x of gl_FragCoord, where width is the `out_vertex_count` push word".into());
+        }
+    }
+    if (opts.checked || opts.test_outputs) && !fragment {
         notes.push("the feedback and test-output buffers are written from the vertex stage: the device needs vertexPipelineStoresAndAtomics".into());
+    } else if opts.checked || opts.test_outputs {
+        notes.push("the feedback and test-output buffers are written from the fragment stage: the device needs fragmentStoresAndAtomics".into());
     }
     if !dropped.is_empty() {
         notes.push("dropped instructions have no host counterpart (see `dropped`)".into());
@@ -829,7 +874,11 @@ fn layout(
     let manifest = Manifest {
         version: MANIFEST_VERSION,
         spirv: "1.3".into(),
-        entry_point: "main (Vertex)".into(),
+        entry_point: if fragment {
+            "main (Fragment)".into()
+        } else {
+            "main (Vertex)".into()
+        },
         guest_stage: input.stage.name().into(),
         wave_size: input.wave_size,
         ids: "vertex_id = VertexIndex + vertex_id_offset; instance_id = InstanceIndex + instance_id_offset (guest ids exclude base vertex and start instance)".into(),
@@ -840,6 +889,7 @@ fn layout(
         param_buffer,
         bindings: mbindings,
         outputs,
+        inputs,
         system_sgprs: system_sgprs.to_vec(),
         dropped: dropped.to_vec(),
         notes,

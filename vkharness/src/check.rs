@@ -73,12 +73,13 @@ fn check_capabilities(words: &[u32], allowed: &[u32]) -> Result<(), HarnessError
     Ok(())
 }
 
-/// Check `words` as a vertex program with entry point `entry`, storage
+/// Check `words` as a program of `stage` with entry point `entry`, storage
 /// buffers only at `bindings` of set 0, at most `push_bytes` of push
 /// constants and only `capabilities`.
 pub(crate) fn check_module(
     words: &[u32],
     entry: &str,
+    stage: ShaderStage,
     bindings: &[u32],
     push_bytes: u32,
     capabilities: &[u32],
@@ -113,9 +114,9 @@ pub(crate) fn check_module(
     if !module
         .entry_points
         .iter()
-        .any(|ep| ep.stage == ShaderStage::Vertex && ep.name == entry)
+        .any(|ep| ep.stage == stage && ep.name == entry)
     {
-        return bad(format!("no vertex entry point named `{entry}`"));
+        return bad(format!("no {stage:?} entry point named `{entry}`"));
     }
     for (_, var) in module.global_variables.iter() {
         let name = var.name.as_deref().unwrap_or("(unnamed)");

@@ -62,6 +62,12 @@ pub(crate) struct Layout {
 ///
 /// Make one per process (see [`Harness::shared`]); it is `Send + Sync`, and
 /// runs from several threads are serialised on its queue.
+/// The stages every pipeline layout's resources are visible to (vertex
+/// programs, and the two stages of fragment programs).
+pub(crate) const STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(
+    vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::FRAGMENT.as_raw(),
+);
+
 pub struct Harness {
     // Declared first so the library outlives every handle below.
     _entry: ash::Entry,
@@ -70,6 +76,8 @@ pub struct Harness {
     info: DeviceInfo,
     pub(crate) limits: Limits,
     pub(crate) robust: bool,
+    /// `fragmentStoresAndAtomics` is enabled (fragment programs need it).
+    pub(crate) fragment_stores: bool,
     /// SPIR-V capabilities a module may declare.
     pub(crate) capabilities: Vec<u32>,
     /// Lanes per subgroup.
@@ -306,6 +314,7 @@ impl Harness {
 
         let enabled = vk::PhysicalDeviceFeatures {
             vertex_pipeline_stores_and_atomics: vk::TRUE,
+            fragment_stores_and_atomics: features.fragment_stores_and_atomics,
             robust_buffer_access: features.robust_buffer_access,
             shader_int64: features.shader_int64,
             shader_int16: features.shader_int16,
@@ -341,6 +350,7 @@ impl Harness {
                 max_storage_buffer_range: props.limits.max_storage_buffer_range,
             },
             robust: features.robust_buffer_access == vk::TRUE,
+            fragment_stores: features.fragment_stores_and_atomics == vk::TRUE,
             capabilities: crate::check::allowed_capabilities(&enabled, subgroup_vertex_ops),
             subgroup_size,
             host_types: host_types.into_iter().map(|(_, i)| i).collect(),
@@ -387,8 +397,8 @@ impl Harness {
         })?;
         let fb_info = vk::FramebufferCreateInfo::default()
             .render_pass(h.render_pass)
-            .width(1)
-            .height(1)
+            .width(crate::fragment::MAX_EXTENT)
+            .height(crate::fragment::MAX_EXTENT)
             .layers(1);
         // SAFETY: an attachment-less framebuffer of a live render pass.
         h.framebuffer = vkr("vkCreateFramebuffer", unsafe {
@@ -463,7 +473,7 @@ impl Harness {
                     .binding(b)
                     .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
                     .descriptor_count(1)
-                    .stage_flags(vk::ShaderStageFlags::VERTEX)
+                    .stage_flags(STAGES)
             })
             .collect();
         let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&decls);
@@ -474,7 +484,7 @@ impl Harness {
         })?;
         let sets = [set];
         let ranges = [vk::PushConstantRange::default()
-            .stage_flags(vk::ShaderStageFlags::VERTEX)
+            .stage_flags(STAGES)
             .offset(0)
             .size(push_bytes)];
         let mut pinfo = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);

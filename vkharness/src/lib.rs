@@ -67,9 +67,11 @@
 
 mod check;
 mod device;
+mod fragment;
 mod program;
 
 pub use device::{list_devices, DeviceChoice, DeviceInfo, Harness};
+pub use fragment::{FragmentProgram, MAX_EXTENT};
 pub use program::{Binding, DrawCall, Interface, RunOutput, VertexProgram};
 
 use ash::vk;

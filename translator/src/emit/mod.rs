@@ -21,6 +21,7 @@
 //!   the clamps that keep every access in bounds.
 
 mod body;
+mod fragment;
 mod memory;
 mod module;
 
@@ -61,6 +62,14 @@ pub struct Plan {
     pub test: Option<(u32, u32, u32)>,
     /// The outputs, in test-slot order.
     pub outputs: Vec<ExportTarget>,
+    /// A fragment entry point (pixel shaders) instead of a vertex one.
+    pub fragment: bool,
+    /// Pixel shaders: each interpolated attribute (its input location)
+    /// and its mode.
+    pub inputs: Vec<(u8, crate::ir::InterpMode)>,
+    /// Pixel shaders: `gl_FragCoord` is read (by the shader or the test
+    /// outputs).
+    pub frag_coord: bool,
 }
 
 /// The push-constant members and binding number of one descriptor
@@ -126,6 +135,10 @@ struct Emitter<'a> {
     access_cache: HashMap<u32, AccessBase>,
     vid: Word,
     iid: Word,
+    /// Pixel shaders: the input variable of each attribute.
+    in_vars: HashMap<u8, Word>,
+    /// Pixel shaders: the `FragCoord` variable.
+    frag_coord: Word,
 }
 
 impl Emitter<'_> {

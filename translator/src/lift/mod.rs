@@ -48,6 +48,7 @@ mod blocks;
 mod control;
 mod export;
 mod mem;
+mod ps;
 mod salu;
 mod state;
 mod support;
@@ -116,6 +117,8 @@ struct Lifter<'a> {
     raises_exec: HashMap<Block, u32>,
     /// The unsupported values entry VGPRs the ABI does not define start as.
     undefined: HashSet<Value>,
+    /// Pixel shaders: barycentrics and interpolation in progress.
+    ps: ps::PsState,
 }
 
 /// Values of the NGG system SGPRs: a full wave of vertices and primitives,
@@ -204,6 +207,7 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         scalar_params: HashMap::new(),
         raises_exec: HashMap::new(),
         undefined: HashSet::new(),
+        ps: ps::PsState::default(),
     };
     l.run(program, cfg);
     Lifted {
@@ -314,10 +318,14 @@ impl Lifter<'_> {
             OpSpace::Sopp => self.sopp(code, inst),
             OpSpace::Smem => self.smem(code, inst),
             OpSpace::Mubuf | OpSpace::Mtbuf => self.buffer(code, inst),
-            OpSpace::Vop => self.valu(code, inst),
+            OpSpace::Vop => {
+                if !self.ps_valu(code, inst) {
+                    self.valu(code, inst)
+                }
+            }
             OpSpace::Exp => self.export(inst),
             OpSpace::Ds => self.problem(Lds::Access),
-            OpSpace::Vintrp => self.problem(Construct::Interpolation),
+            OpSpace::Vintrp => self.interp(inst),
             OpSpace::Mimg => self.problem(Construct::Image),
             OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
                 self.problem(Memory::FlatGlobalScratch)

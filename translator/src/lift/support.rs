@@ -31,8 +31,13 @@ pub fn support(code: Opcode, wave64: bool) -> Support {
         OpSpace::Mubuf | OpSpace::Mtbuf => buffer(code),
         OpSpace::Vop => valu(code),
         OpSpace::Exp => Support::Lifted,
+        OpSpace::Vintrp => match code {
+            op::V_INTERP_P1_F32_E32 | op::V_INTERP_P2_F32_E32 | op::V_INTERP_MOV_F32_E32 => {
+                Support::Lifted
+            }
+            _ => Support::Refused,
+        },
         OpSpace::Ds
-        | OpSpace::Vintrp
         | OpSpace::Mimg
         | OpSpace::Flat
         | OpSpace::Global
@@ -269,6 +274,7 @@ pub(super) fn valu(code: Opcode) -> Support {
         | op::V_CVT_F32_UBYTE3
         | op::V_CVT_FLR_I32_F32
         | op::V_CVT_I32_F32
+        | op::V_CVT_PKRTZ_F16_F32
         | op::V_CVT_RPI_I32_F32
         | op::V_CVT_U32_F32
         | op::V_EXP_F32
@@ -387,6 +393,7 @@ mod tests {
             include_str!("control.rs"),
             include_str!("mem.rs"),
             include_str!("blocks.rs"),
+            include_str!("ps.rs"),
         ];
         let mut in_handlers = BTreeSet::new();
         for h in handlers {
