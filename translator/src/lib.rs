@@ -196,12 +196,33 @@ pub fn translate(
     trace: Option<&ShaderTrace>,
     opts: &Options,
 ) -> Result<Translation, TranslateError> {
+    translate_with_faults(input, trace, opts, PsFaults::default())
+}
+
+/// Deliberately broken pixel-shader rules, for the negative controls of
+/// tests only (`shaderlift run`'s fragment checks must turn red with each).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PsFaults {
+    /// Export colour in every lane, whatever its exec bit (no discard).
+    pub ignore_exec_at_export: bool,
+}
+
+/// [`translate`] with broken rules (tests only).
+#[doc(hidden)]
+pub fn translate_with_faults(
+    input: &ShaderInput<'_>,
+    trace: Option<&ShaderTrace>,
+    opts: &Options,
+    faults: PsFaults,
+) -> Result<Translation, TranslateError> {
     let lo = lift::LiftOptions {
         target: input.target,
         stage: input.stage,
         abi: input.abi,
         wave64: input.wave_size != 32,
         checked: opts.checked,
+        faults,
     };
     let (program, cfg) = decode(input);
     let lifted = lift::lift(&program, &cfg, trace, lo);
@@ -279,6 +300,7 @@ pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: 
         abi: input.abi,
         wave64: input.wave_size != 32,
         checked: opts.checked,
+        faults: PsFaults::default(),
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, trace, lo).b.func;

@@ -56,18 +56,18 @@ pub(crate) struct Layout {
     pub pipeline: vk::PipelineLayout,
 }
 
-/// A Vulkan device ready to run vertex programs: instance, device, queue,
-/// an attachment-less render pass and framebuffer, a pipeline cache and the
-/// cache of pipeline layouts.
-///
-/// Make one per process (see [`Harness::shared`]); it is `Send + Sync`, and
-/// runs from several threads are serialised on its queue.
 /// The stages every pipeline layout's resources are visible to (vertex
 /// programs, and the two stages of fragment programs).
 pub(crate) const STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(
     vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::FRAGMENT.as_raw(),
 );
 
+/// A Vulkan device ready to run vertex programs: instance, device, queue,
+/// an attachment-less render pass and framebuffer, a pipeline cache and the
+/// cache of pipeline layouts.
+///
+/// Make one per process (see [`Harness::shared`]); it is `Send + Sync`, and
+/// runs from several threads are serialised on its queue.
 pub struct Harness {
     // Declared first so the library outlives every handle below.
     _entry: ash::Entry,

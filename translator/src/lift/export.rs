@@ -70,7 +70,11 @@ impl Lifter<'_> {
                 }
             }
         }
-        let cond = self.active();
+        let cond = if ps && self.o.faults.ignore_exec_at_export {
+            self.b.bool(true)
+        } else {
+            self.active()
+        };
         self.b.effect(Effect::Export {
             pc: self.pc,
             target,

@@ -77,6 +77,8 @@ pub struct LiftOptions {
     pub wave64: bool,
     /// Emit `--checked` guards.
     pub checked: bool,
+    /// Broken pixel-shader rules (negative controls).
+    pub faults: crate::PsFaults,
 }
 
 /// The lifted function and what was found on the way.
