@@ -131,6 +131,9 @@ pub enum CrossLane {
     VccBranch,
     /// A wave64 lane mask whose halves are different values.
     MaskHalves,
+    /// `s_wqm` of a mask that may leave lanes of a quad off (it turns on
+    /// the lanes of every quad with one lane on).
+    WholeQuad,
 }
 
 /// Scalar state or EXEC inside a region a per-lane EXEC branch skips.
@@ -426,6 +429,7 @@ impl fmt::Display for CrossLane {
             CrossLane::MaskScc => "SCC of a lane-mask operation asks whether any lane's bit is set",
             CrossLane::VccBranch => "a branch on whether every lane's VCC bit is 0 needs all lanes",
             CrossLane::MaskHalves => "a lane mask whose halves come from different values",
+            CrossLane::WholeQuad => "whole quad mode (s_wqm) of a mask that may leave part of a quad off",
         })
     }
 }

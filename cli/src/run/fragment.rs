@@ -19,8 +19,10 @@
 //! tolerance. Flat inputs take vertex 0 (the provoking vertex) on both
 //! sides.
 //!
-//! A pixel shader that reads memory or user data (any binding or push word
-//! besides the test outputs) is refused here for now.
+//! User data (RADV inlines push constants there) is given
+//! ([`FragmentOptions::user_data`]); a pixel shader that reads memory (any
+//! binding besides the test outputs, or a word read through a pointer) is
+//! refused here for now.
 
 use super::{DrawReport, Mismatch, RunReport};
 use crate::CliError;
@@ -34,7 +36,7 @@ use spirv::{
     StorageClass,
 };
 use std::time::Instant;
-use translator::manifest::{BindingKind, Manifest, PushKind};
+use translator::manifest::{BindingKind, Manifest};
 use translator::{translate_with_faults, Options, PsFaults};
 use vkharness::{Binding, Harness, Interface};
 
@@ -45,9 +47,13 @@ const UNWRITTEN: u32 = 0xdead_beef;
 /// Mismatches listed.
 const LISTED: usize = 16;
 
-/// Negative controls of the fragment checks (tests only).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The scene's knobs, and the negative controls of the fragment checks
+/// (tests only).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FragmentOptions {
+    /// User-data words (word k in SGPR `user_data_sgpr + k`; RADV inlines
+    /// push constants there); `None`: word k is the f32 `k + 1`.
+    pub user_data: Option<Vec<u32>>,
     /// Give the interpreter every pixel's barycentrics swapped (i ↔ j).
     pub swap_ij_in_reference: bool,
     /// Translate with exports that ignore the exec bit (no discard).
@@ -196,19 +202,24 @@ pub fn execute_fragment(
     let Some(test_binding) = test_binding else {
         return Err(named(&"the translation has no test-output buffer"));
     };
-    let mut push = Vec::new();
-    for w in &m.push_constants {
-        let v = match w.kind {
-            PushKind::OutVertexCount => EXTENT,
-            PushKind::OutFirstVertex => 0,
-            _ => {
-                return Err(named(
-                    &"pixel shaders that read user data are not run yet (a push word other than the test outputs')",
-                ))
-            }
-        };
-        push.extend_from_slice(&v.to_le_bytes());
-    }
+    let user_data: Vec<u32> = match &opts.user_data {
+        Some(u) => u.clone(),
+        None => (0..capture.abi().user_data_count)
+            .map(|k| (k as f32 + 1.0).to_bits())
+            .collect(),
+    };
+    let params = translator::manifest::DrawParams {
+        out_vertex_count: EXTENT,
+        ..Default::default()
+    };
+    let words = m
+        .push_words(&user_data, &params, &mut |_| None)
+        .map_err(|e| {
+            named(&format!(
+                "pixel shaders that read memory are not run yet: {e}"
+            ))
+        })?;
+    let push: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     if !m.param_buffer.is_empty() {
         return Err(named(&"pixel shaders with spilled parameters are not run yet"));
     }
@@ -300,7 +311,7 @@ pub fn execute_fragment(
         code_addr: 0,
         attrs: &attrs,
     };
-    let run = run_pixels(&iprog, &mem, &[], &px, &cfg).map_err(|e| named(&e))?;
+    let run = run_pixels(&iprog, &mem, &user_data, &px, &cfg).map_err(|e| named(&e))?;
     let interp_seconds = t0.elapsed().as_secs_f64();
 
     // The last export of each (pixel, target).

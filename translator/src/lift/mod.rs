@@ -316,7 +316,15 @@ impl Lifter<'_> {
     fn inst_body(&mut self, inst: &Instruction) {
         let code = inst.opcode;
         match code.space() {
-            OpSpace::Sop1 | OpSpace::Sop2 | OpSpace::Sopk | OpSpace::Sopc => self.salu(code, inst),
+            OpSpace::Sop1 | OpSpace::Sop2 | OpSpace::Sopk | OpSpace::Sopc => {
+                if !self.ps_salu(code, inst) {
+                    let scc = self.st.scc;
+                    self.salu(code, inst);
+                    if self.o.stage == Stage::Ps {
+                        self.ps_after_salu(inst, scc);
+                    }
+                }
+            }
             OpSpace::Sopp => self.sopp(code, inst),
             OpSpace::Smem => self.smem(code, inst),
             OpSpace::Mubuf | OpSpace::Mtbuf => self.buffer(code, inst),

@@ -21,7 +21,7 @@
 
 use super::Lifter;
 use crate::ir::{Bin, Input, InterpMode, Ty, Un, Value};
-use crate::{Export, Form, Interp};
+use crate::{CrossLane, Export, Form, Interp};
 use isa::{op, Bary, Instruction, Modifiers, Operand, PsInput};
 use std::collections::HashMap;
 
@@ -35,6 +35,9 @@ pub(super) struct PsState {
     p1: HashMap<Value, (Bary, u8, u8, Value)>,
     /// The mode each attribute is interpolated with.
     modes: HashMap<u8, InterpMode>,
+    /// SCC as a scalar instruction that wrote EXEC left it ("any lane
+    /// on"), with this lane's bit of that EXEC.
+    exec_scc: Option<(Value, Value)>,
 }
 
 impl Lifter<'_> {
@@ -180,6 +183,76 @@ impl Lifter<'_> {
             _ => return false,
         }
         true
+    }
+
+    /// The scalar ALU instructions of this file; false for the others.
+    pub(super) fn ps_salu(&mut self, code: isa::Opcode, inst: &Instruction) -> bool {
+        match code {
+            op::S_WQM_B32 | op::S_WQM_B64 => self.wqm(code, inst),
+            _ => return false,
+        }
+        true
+    }
+
+    /// After a scalar instruction: when it wrote EXEC and SCC (a mask
+    /// operation on EXEC, as ACO's discard `s_andn2 exec, exec, s` is),
+    /// remember that SCC says whether any lane of that EXEC is on.
+    pub(super) fn ps_after_salu(&mut self, inst: &Instruction, scc_before: Value) {
+        let writes_exec = inst.operands.iter().any(|s| {
+            s.is_def() && matches!(s.op, Operand::Reg { code: 126, .. })
+        });
+        if writes_exec && self.st.scc != scc_before {
+            let act = self.active();
+            self.ps.exec_scc = Some((self.st.scc, act));
+        }
+    }
+
+    /// `s_cbranch_scc0/scc1` on the SCC of an EXEC write
+    /// ([`Self::ps_after_salu`]): like `s_cbranch_execz/execnz` just after
+    /// it, a per-lane branch on this lane's bit (taken by the lanes that
+    /// are off for `scc0`). The hardware branches when every lane is off;
+    /// a lane that is off follows the branch or skips the code with its
+    /// exec bit off, so its VGPRs and exports see the same, as for execz.
+    /// `None` when SCC is anything else.
+    pub(super) fn exec_scc_branch(&mut self, scc1: bool) -> Option<(Value, bool)> {
+        let (scc, act) = self.ps.exec_scc?;
+        if scc != self.st.scc || self.o.stage != isa::Stage::Ps {
+            return None;
+        }
+        let div = self.b.func.konst(act).is_none();
+        Some(if scc1 {
+            (act, div)
+        } else {
+            (self.b.un(Un::BNot, act), div)
+        })
+    }
+
+    /// `s_wqm_b32/b64` of a lane mask (the width of the wave's masks):
+    /// exact when every lane's bit is known to be on (a pixel shader's
+    /// entry exec, where the host runs every lane of the quad too); any
+    /// other mask needs the quad's other lanes.
+    fn wqm(&mut self, code: isa::Opcode, inst: &Instruction) {
+        let wide = code == op::S_WQM_B64;
+        let ops = inst.operands.as_slice();
+        let dst = ops.iter().find(|s| s.is_def()).map(|s| s.op);
+        let src = ops.iter().find(|s| s.is_use() && !s.is_def()).map(|s| s.op);
+        let (Some(Operand::Reg { code: d, .. }), Some(src)) = (dst, src) else {
+            self.problem(Form::NotAMask);
+            return;
+        };
+        if wide != self.o.wave64 || !self.is_mask_operand(src) {
+            self.problem(Form::NotAMask);
+            return;
+        }
+        let bit = self.mask_operand(src);
+        if self.b.func.konst(bit) == Some(1) {
+            self.write_mask(d as usize, bit);
+            self.st.scc = self.b.bool(true);
+        } else {
+            let u = self.unsup(Ty::Bool, CrossLane::WholeQuad);
+            self.write_mask(d as usize, u);
+            self.st.scc = self.unsup(Ty::Bool, CrossLane::WholeQuad);
+        }
     }
 
     /// `v_cvt_pkrtz_f16_f32` (VOP2, or VOP3 without clamp/omod/op_sel):

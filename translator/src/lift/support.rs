@@ -78,6 +78,8 @@ pub(super) fn salu(code: Opcode, wave64: bool) -> Support {
         | op::S_BITSET1_B32
         | op::S_BREV_B32
         | op::S_CMOVK_I32
+        | op::S_WQM_B32
+        | op::S_WQM_B64
         | op::S_CMOV_B32
         | op::S_CMOV_B64
         | op::S_CMP_EQ_U64
