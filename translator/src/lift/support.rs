@@ -379,8 +379,16 @@ mod tests {
     }
 
     fn by_name(n: &str) -> Opcode {
+        // VINTRP opcodes share their names with the VOP3 forms; their
+        // constants carry `_E32`.
+        let vintrp = n.strip_suffix("_E32");
         Opcode::all()
             .find(|o| o.name().eq_ignore_ascii_case(n))
+            .or_else(|| {
+                Opcode::all().find(|o| {
+                    o.space() == OpSpace::Vintrp && vintrp.is_some_and(|v| o.name().eq_ignore_ascii_case(v))
+                })
+            })
             .unwrap_or_else(|| panic!("no opcode {n}"))
     }
 
