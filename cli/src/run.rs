@@ -211,6 +211,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }
         let harness = Harness::new(choice).map_err(|e| CliError::Input(e.to_string()))?;
         fragment::execute_fragment(&capture, &harness, &fragment::FragmentOptions::default())?
+            .report()?
     } else {
         let Some(path) = &args.draws else {
             return Err(CliError::Usage(

@@ -18,7 +18,9 @@ fn open(path: &str) -> Capture {
 }
 
 fn run(h: &Harness, path: &str, opts: &FragmentOptions) -> RunReport {
-    let r = execute_fragment(&open(path), h, opts).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let r = execute_fragment(&open(path), h, opts)
+        .and_then(|o| o.report())
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
     eprint!("{path}:\n{}", text_report(&r));
     r
 }

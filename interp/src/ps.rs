@@ -219,3 +219,57 @@ impl Exec<'_, '_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fragment_color() -> (Program, Abi) {
+        let c = corpus::Capture::open("../corpus/radv/fragment-color", &Default::default()).unwrap();
+        (Program::new(&c.code, c.target()), c.abi())
+    }
+
+    /// One pixel of `fragment-color` (outColor = attr0, exported as f16
+    /// pairs): the components of the export after the f16 round trip.
+    fn shade(attrs: &[[[u32; 4]; 3]], i: f32, j: f32) -> [f32; 4] {
+        let (prog, abi) = fragment_color();
+        let mem = drawbind::SparseMemory::default();
+        let cfg = PsConfig {
+            abi,
+            wave64: true,
+            fp: FpMode::RADV,
+            limits: Limits::default(),
+            code_addr: 0,
+            attrs,
+        };
+        let px = [Pixel { x: 0, y: 0, i, j }];
+        let run = run_pixels(&prog, &mem, &[], &px, &cfg).unwrap();
+        let e = run.obs.exports.iter().find(|e| e.target == 0).unwrap();
+        assert!(e.compr && e.done && e.defined == 0xf, "{e:?}");
+        let h = |w: u32| f32::from_bits(crate::float::f16_to_f32(w as u16));
+        [
+            h(e.values[0]),
+            h(e.values[1] >> 16),
+            h(e.values[2]),
+            h(e.values[3] >> 16),
+        ]
+    }
+
+    #[test]
+    fn interpolation_weighs_vertex_1_by_i_and_vertex_2_by_j() {
+        let p0 = [1.0f32, 2.0, 3.0, 4.0];
+        let mut a = [[0u32; 4]; 3];
+        for c in 0..4 {
+            a[0][c] = p0[c].to_bits();
+            a[1][c] = (p0[c] + 8.0).to_bits();
+            a[2][c] = (p0[c] - 4.0).to_bits();
+        }
+        // P0 + 0.25·8 + 0.5·(−4) = P0.
+        assert_eq!(shade(&[a], 0.25, 0.5), p0);
+        // Swapped weights: P0 + 0.5·8 + 0.25·(−4) = P0 + 3.
+        assert_eq!(shade(&[a], 0.5, 0.25), p0.map(|x| x + 3.0));
+        // Vertex 1 alone, vertex 2 alone.
+        assert_eq!(shade(&[a], 1.0, 0.0), p0.map(|x| x + 8.0));
+        assert_eq!(shade(&[a], 0.0, 1.0), p0.map(|x| x - 4.0));
+    }
+}

@@ -903,7 +903,11 @@ fn layout(
         },
         guest_stage: input.stage.name().into(),
         wave_size: input.wave_size,
-        ids: "vertex_id = VertexIndex + vertex_id_offset; instance_id = InstanceIndex + instance_id_offset (guest ids exclude base vertex and start instance)".into(),
+        ids: if fragment {
+            "pixel shader: no vertex or instance ids; frag_pos.x/y entry VGPRs = gl_FragCoord.xy (the pixel centre)".into()
+        } else {
+            "vertex_id = VertexIndex + vertex_id_offset; instance_id = InstanceIndex + instance_id_offset (guest ids exclude base vertex and start instance)".into()
+        },
         checked: opts.checked,
         test_outputs: opts.test_outputs,
         push_constant_bytes: bytes,

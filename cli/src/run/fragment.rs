@@ -158,13 +158,34 @@ fn f16_to_f32(h: u32) -> u32 {
     interp::float::f16_to_f32(h as u16)
 }
 
+/// What [`execute_fragment`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FragmentOutcome {
+    /// It ran and compared.
+    Ran(RunReport),
+    /// The shader translates but needs what the scene does not give yet
+    /// (guest memory): why.
+    NotRun(String),
+}
+
+impl FragmentOutcome {
+    /// The report, or an error naming why the shader was not run.
+    pub fn report(self) -> Result<RunReport, CliError> {
+        match self {
+            FragmentOutcome::Ran(r) => Ok(r),
+            FragmentOutcome::NotRun(why) => Err(CliError::Input(why)),
+        }
+    }
+}
+
 /// Translate a pixel shader, run it on the device over the scene and
 /// compare every export with the interpreter's.
 pub fn execute_fragment(
     capture: &Capture,
     harness: &Harness,
     opts: &FragmentOptions,
-) -> Result<RunReport, CliError> {
+) -> Result<FragmentOutcome, CliError> {
+    let not_run = |why: String| Ok(FragmentOutcome::NotRun(format!("{}: {why}", capture.name)));
     let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
     let t0 = Instant::now();
     let config = TraceConfig::new(
@@ -193,9 +214,10 @@ pub fn execute_fragment(
         match b.kind {
             BindingKind::TestOutputs => test_binding = Some(b.binding),
             _ => {
-                return Err(named(
-                    &"pixel shaders that read memory are not run yet (binding of kind other than test outputs)",
-                ))
+                return not_run(
+                    "pixel shaders that read memory are not run yet (a binding besides the test outputs)"
+                        .into(),
+                )
             }
         }
     }
@@ -212,16 +234,13 @@ pub fn execute_fragment(
         out_vertex_count: EXTENT,
         ..Default::default()
     };
-    let words = m
-        .push_words(&user_data, &params, &mut |_| None)
-        .map_err(|e| {
-            named(&format!(
-                "pixel shaders that read memory are not run yet: {e}"
-            ))
-        })?;
+    let words = match m.push_words(&user_data, &params, &mut |_| None) {
+        Ok(w) => w,
+        Err(e) => return not_run(format!("pixel shaders that read memory are not run yet: {e}")),
+    };
     let push: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     if !m.param_buffer.is_empty() {
-        return Err(named(&"pixel shaders with spilled parameters are not run yet"));
+        return not_run("pixel shaders with spilled parameters are not run yet".into());
     }
     let locations: Vec<u32> = m.inputs.iter().map(|i| i.location).collect();
     let data_binding = test_binding + 1;
@@ -386,7 +405,7 @@ pub fn execute_fragment(
             }
         }
     }
-    Ok(RunReport {
+    Ok(FragmentOutcome::Ran(RunReport {
         device: harness.device_info().name.clone(),
         checked: false,
         vertices: d.vertices,
@@ -397,5 +416,5 @@ pub fn execute_fragment(
         draws: vec![d],
         translate_seconds,
         pipeline_seconds,
-    })
+    }))
 }
