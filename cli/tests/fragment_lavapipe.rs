@@ -45,7 +45,12 @@ fn fragment_color_interpolates_and_exports_exactly_what_the_interpreter_does() {
     let r = run(h, "corpus/radv/fragment-color", &FragmentOptions::default());
     assert_eq!(r.vertices, PIXELS);
     assert_eq!(r.words, 4 * PIXELS, "every pixel's four mrt0 words");
-    assert_eq!((r.mismatches, r.undefined), (0, 0), "{:?}", r.draws[0].first_mismatches);
+    assert_eq!(
+        (r.mismatches, r.undefined),
+        (0, 0),
+        "{:?}",
+        r.draws[0].first_mismatches
+    );
 }
 
 #[test]
@@ -77,7 +82,12 @@ fn discarded_pixels_export_nothing_on_either_side() {
         ..Default::default()
     };
     let r = run(h, "cli/tests/fixtures/ps-discard", &opts);
-    assert_eq!((r.mismatches, r.undefined), (0, 0), "{:?}", r.draws[0].first_mismatches);
+    assert_eq!(
+        (r.mismatches, r.undefined),
+        (0, 0),
+        "{:?}",
+        r.draws[0].first_mismatches
+    );
     assert_eq!(r.words, 4 * PIXELS);
     // Negative control: exports that ignore the exec bit write the
     // discarded pixels too.

@@ -109,7 +109,10 @@ pub fn run_pixels(
         let mut w = Wave::new(cfg.wave64);
         w.set_fp_mode(cfg.fp);
         for (k, &v) in user_data.iter().enumerate() {
-            if let Some(k) = u8::try_from(k).ok().filter(|k| *k < cfg.abi.user_data_count) {
+            if let Some(k) = u8::try_from(k)
+                .ok()
+                .filter(|k| *k < cfg.abi.user_data_count)
+            {
                 let r = cfg.abi.user_data_sgpr as u16 + k as u16;
                 if r < 106 {
                     w.set_sgpr(r, v);
@@ -225,7 +228,8 @@ mod tests {
     use super::*;
 
     fn fragment_color() -> (Program, Abi) {
-        let c = corpus::Capture::open("../corpus/radv/fragment-color", &Default::default()).unwrap();
+        let c =
+            corpus::Capture::open("../corpus/radv/fragment-color", &Default::default()).unwrap();
         (Program::new(&c.code, c.target()), c.abi())
     }
 

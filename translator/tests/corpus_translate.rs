@@ -145,7 +145,14 @@ fn fragment_shader_spirv_and_manifest_snapshots() {
         let m = &t.manifest;
         assert_eq!(m.entry_point, "main (Fragment)");
         assert_eq!(m.inputs.len(), 1);
-        assert_eq!((m.inputs[0].location, m.inputs[0].interpolation.as_str(), m.inputs[0].channels), (0, "persp_center", 0xf));
+        assert_eq!(
+            (
+                m.inputs[0].location,
+                m.inputs[0].interpolation.as_str(),
+                m.inputs[0].channels
+            ),
+            (0, "persp_center", 0xf)
+        );
         assert_eq!(m.outputs[0].export, "mrt0");
         if !opts.test_outputs {
             insta::assert_snapshot!(format!("{name}.spvasm"), disassemble(&t.spirv));

@@ -23,11 +23,11 @@ fn ps(code: &[u8]) -> ShaderInput<'_> {
 
 fn refusals(code: &[u8]) -> Vec<(u32, &'static str, String)> {
     match translate(&ps(code), None, &Options::default()) {
-        Err(TranslateError::Unsupported(l)) => l
-            .0
-            .iter()
-            .map(|u| (u.pc, u.construct.code(), u.construct.to_string()))
-            .collect(),
+        Err(TranslateError::Unsupported(l)) => {
+            l.0.iter()
+                .map(|u| (u.pc, u.construct.code(), u.construct.to_string()))
+                .collect()
+        }
         Ok(_) => Vec::new(),
         Err(e) => panic!("{e}"),
     }
@@ -101,5 +101,8 @@ fn a_flat_input_comes_from_v_interp_mov_p0() {
     let code = words(&[0xbefc_0302, mov, EXPORT_V3[0], EXPORT_V3[1], END]);
     let t = translate(&ps(&code), None, &Options::default()).unwrap();
     let i = &t.manifest.inputs;
-    assert_eq!((i[0].location, i[0].interpolation.as_str(), i[0].channels), (2, "flat", 2));
+    assert_eq!(
+        (i[0].location, i[0].interpolation.as_str(), i[0].channels),
+        (2, "flat", 2)
+    );
 }

@@ -497,13 +497,7 @@ pub(crate) fn run_pipeline(
                 &[],
             );
             if p.push_bytes > 0 {
-                dev.cmd_push_constants(
-                    cmd,
-                    p.layout.pipeline,
-                    crate::device::STAGES,
-                    0,
-                    &pushed,
-                );
+                dev.cmd_push_constants(cmd, p.layout.pipeline, crate::device::STAGES, 0, &pushed);
             }
             dev.cmd_draw(
                 cmd,

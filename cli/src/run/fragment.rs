@@ -94,15 +94,27 @@ fn feeding_vertex_shader(locations: &[u32], binding: u32) -> Result<Vec<u32>, St
     let f32_ = b.type_float(32, None);
     let v4f = b.type_vector(f32_, 4);
     let rta = b.type_runtime_array(v4f);
-    b.decorate(rta, Decoration::ArrayStride, vec![Operand::LiteralBit32(16)]);
+    b.decorate(
+        rta,
+        Decoration::ArrayStride,
+        vec![Operand::LiteralBit32(16)],
+    );
     let st = b.type_struct(vec![rta]);
     b.decorate(st, Decoration::Block, vec![]);
     b.member_decorate(st, 0, Decoration::Offset, vec![Operand::LiteralBit32(0)]);
     b.member_decorate(st, 0, Decoration::NonWritable, vec![]);
     let p_st = b.type_pointer(None, StorageClass::StorageBuffer, st);
     let data = b.variable(p_st, None, StorageClass::StorageBuffer, None);
-    b.decorate(data, Decoration::DescriptorSet, vec![Operand::LiteralBit32(0)]);
-    b.decorate(data, Decoration::Binding, vec![Operand::LiteralBit32(binding)]);
+    b.decorate(
+        data,
+        Decoration::DescriptorSet,
+        vec![Operand::LiteralBit32(0)],
+    );
+    b.decorate(
+        data,
+        Decoration::Binding,
+        vec![Operand::LiteralBit32(binding)],
+    );
     let p_in_i32 = b.type_pointer(None, StorageClass::Input, i32_);
     let vid = b.variable(p_in_i32, None, StorageClass::Input, None);
     b.decorate(
@@ -236,7 +248,11 @@ pub fn execute_fragment(
     };
     let words = match m.push_words(&user_data, &params, &mut |_| None) {
         Ok(w) => w,
-        Err(e) => return not_run(format!("pixel shaders that read memory are not run yet: {e}")),
+        Err(e) => {
+            return not_run(format!(
+                "pixel shaders that read memory are not run yet: {e}"
+            ))
+        }
     };
     let push: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     if !m.param_buffer.is_empty() {
@@ -258,7 +274,11 @@ pub fn execute_fragment(
 
     // Vertex data and the interpreter's attributes.
     let mut data = Vec::new();
-    let max_loc = locations.iter().copied().max().map_or(0, |l| l as usize + 1);
+    let max_loc = locations
+        .iter()
+        .copied()
+        .max()
+        .map_or(0, |l| l as usize + 1);
     let mut attrs = vec![[[0u32; 4]; 3]; max_loc];
     for k in 0..3 {
         for x in position(k) {

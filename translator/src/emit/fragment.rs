@@ -14,10 +14,11 @@ use spirv::{BuiltIn, Decoration, SelectionControl, StorageClass, Word};
 impl Emitter<'_> {
     /// Declare the fragment interface (inputs and outputs) into
     /// `interface`.
-    pub(super) fn fragment_interface(&mut self, interface: &mut Vec<Word>) -> Result<(), EmitError> {
-        let p_in_v4f = self
-            .b
-            .type_pointer(None, StorageClass::Input, self.t.v4f);
+    pub(super) fn fragment_interface(
+        &mut self,
+        interface: &mut Vec<Word>,
+    ) -> Result<(), EmitError> {
+        let p_in_v4f = self.b.type_pointer(None, StorageClass::Input, self.t.v4f);
         if self.plan.frag_coord {
             let v = self.b.variable(p_in_v4f, None, StorageClass::Input, None);
             self.b.decorate(
@@ -56,9 +57,7 @@ impl Emitter<'_> {
             self.in_vars.insert(attr, v);
             interface.push(v);
         }
-        let p_out_f32 = self
-            .b
-            .type_pointer(None, StorageClass::Output, self.t.f32_);
+        let p_out_f32 = self.b.type_pointer(None, StorageClass::Output, self.t.f32_);
         for tgt in self.plan.outputs.clone() {
             let v = match tgt {
                 ExportTarget::Mrt(n) => {
@@ -74,9 +73,7 @@ impl Emitter<'_> {
                     v
                 }
                 ExportTarget::Mrtz => {
-                    let v = self
-                        .b
-                        .variable(p_out_f32, None, StorageClass::Output, None);
+                    let v = self.b.variable(p_out_f32, None, StorageClass::Output, None);
                     self.b.decorate(
                         v,
                         Decoration::BuiltIn,

@@ -205,7 +205,11 @@ impl Emitter<'_> {
         outs.sort();
         let zero_f = self.constant(self.t.f32_, 0);
         for (tgt, o) in outs {
-            let z = if tgt == ExportTarget::Mrtz { zero_f } else { zero_v4 };
+            let z = if tgt == ExportTarget::Mrtz {
+                zero_f
+            } else {
+                zero_v4
+            };
             self.b.store(o, z, None, vec![])?;
         }
         // Global values: constants and inputs.

@@ -198,10 +198,16 @@ impl Lifter<'_> {
     /// operation on EXEC, as ACO's discard `s_andn2 exec, exec, s` is),
     /// remember that SCC says whether any lane of that EXEC is on.
     pub(super) fn ps_after_salu(&mut self, inst: &Instruction, scc_before: Value) {
-        let writes_exec = inst.operands.iter().any(|s| {
-            s.is_def() && matches!(s.op, Operand::Reg { code: 126, .. })
-        });
-        if writes_exec && self.st.scc != scc_before {
+        let f = inst.opcode.facts();
+        // Logic operations writing EXEC and exec updates (saveexec,
+        // wrexec) set SCC to "new EXEC != 0"; other writers (adds'
+        // carries) do not say that.
+        let logic_to_exec = f.logic.is_some()
+            && inst
+                .operands
+                .iter()
+                .any(|s| s.is_def() && matches!(s.op, Operand::Reg { code: 126, .. }));
+        if (logic_to_exec || f.exec.is_some()) && self.st.scc != scc_before {
             let act = self.active();
             self.ps.exec_scc = Some((self.st.scc, act));
         }

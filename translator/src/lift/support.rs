@@ -386,7 +386,8 @@ mod tests {
             .find(|o| o.name().eq_ignore_ascii_case(n))
             .or_else(|| {
                 Opcode::all().find(|o| {
-                    o.space() == OpSpace::Vintrp && vintrp.is_some_and(|v| o.name().eq_ignore_ascii_case(v))
+                    o.space() == OpSpace::Vintrp
+                        && vintrp.is_some_and(|v| o.name().eq_ignore_ascii_case(v))
                 })
             })
             .unwrap_or_else(|| panic!("no opcode {n}"))
