@@ -2,7 +2,7 @@
 //! shader's exports equal the interpreter's for every pixel of the exact-
 //! barycentric scene (`shaderlift_cli::run::fragment`), and each negative
 //! control turns the comparison red: barycentrics swapped in the
-//! reference (interpolation), exports that ignore the exec bit (discard).
+//! reference (interpolation), the discard dropped (`PsFaults::drop_discard`).
 //!
 //! Without Vulkan the tests print a note and pass, unless
 //! `SHADERLIFT_REQUIRE_VULKAN` is set.
@@ -89,10 +89,10 @@ fn discarded_pixels_export_nothing_on_either_side() {
         r.draws[0].first_mismatches
     );
     assert_eq!(r.words, 4 * PIXELS);
-    // Negative control: exports that ignore the exec bit write the
-    // discarded pixels too.
+    // Negative control: with the discard dropped the discarded pixels are
+    // written too.
     let broken = FragmentOptions {
-        ignore_exec_at_export: true,
+        drop_discard: true,
         ..opts
     };
     let r = run(h, "cli/tests/fixtures/ps-discard", &broken);

@@ -204,8 +204,9 @@ pub fn translate(
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PsFaults {
-    /// Export colour in every lane, whatever its exec bit (no discard).
-    pub ignore_exec_at_export: bool,
+    /// Drop discards: a mask operation writing EXEC in a pixel shader
+    /// leaves EXEC as it was, and exports ignore the exec bit.
+    pub drop_discard: bool,
 }
 
 /// [`translate`] with broken rules (tests only).

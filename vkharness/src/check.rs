@@ -116,7 +116,12 @@ pub(crate) fn check_module(
         .iter()
         .any(|ep| ep.stage == stage && ep.name == entry)
     {
-        return bad(format!("no {stage:?} entry point named `{entry}`"));
+        let name = match stage {
+            ShaderStage::Vertex => "vertex",
+            ShaderStage::Fragment => "fragment",
+            _ => "other-stage",
+        };
+        return bad(format!("no {name} entry point named `{entry}`"));
     }
     for (_, var) in module.global_variables.iter() {
         let name = var.name.as_deref().unwrap_or("(unnamed)");

@@ -56,8 +56,8 @@ pub struct FragmentOptions {
     pub user_data: Option<Vec<u32>>,
     /// Give the interpreter every pixel's barycentrics swapped (i ↔ j).
     pub swap_ij_in_reference: bool,
-    /// Translate with exports that ignore the exec bit (no discard).
-    pub ignore_exec_at_export: bool,
+    /// Translate with discards dropped (`translator::PsFaults::drop_discard`).
+    pub drop_discard: bool,
 }
 
 /// The value of attribute `attr`, channel `c`, at vertex `k`.
@@ -215,7 +215,7 @@ pub fn execute_fragment(
             validate: true,
         },
         PsFaults {
-            ignore_exec_at_export: opts.ignore_exec_at_export,
+            drop_discard: opts.drop_discard,
         },
     )
     .map_err(|e| named(&e))?;

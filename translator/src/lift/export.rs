@@ -70,7 +70,7 @@ impl Lifter<'_> {
                 }
             }
         }
-        let cond = if ps && self.o.faults.ignore_exec_at_export {
+        let cond = if ps && self.o.faults.drop_discard {
             self.b.bool(true)
         } else {
             self.active()

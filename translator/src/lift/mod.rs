@@ -319,9 +319,10 @@ impl Lifter<'_> {
             OpSpace::Sop1 | OpSpace::Sop2 | OpSpace::Sopk | OpSpace::Sopc => {
                 if !self.ps_salu(code, inst) {
                     let scc = self.st.scc;
+                    let exec = (self.st.s[126], self.st.s[127]);
                     self.salu(code, inst);
                     if self.o.stage == Stage::Ps {
-                        self.ps_after_salu(inst, scc);
+                        self.ps_after_salu(inst, scc, exec);
                     }
                 }
             }

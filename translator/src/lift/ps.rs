@@ -197,7 +197,12 @@ impl Lifter<'_> {
     /// After a scalar instruction: when it wrote EXEC and SCC (a mask
     /// operation on EXEC, as ACO's discard `s_andn2 exec, exec, s` is),
     /// remember that SCC says whether any lane of that EXEC is on.
-    pub(super) fn ps_after_salu(&mut self, inst: &Instruction, scc_before: Value) {
+    pub(super) fn ps_after_salu(
+        &mut self,
+        inst: &Instruction,
+        scc_before: Value,
+        exec_before: (super::state::Sgpr, super::state::Sgpr),
+    ) {
         let f = inst.opcode.facts();
         // Logic operations writing EXEC and exec updates (saveexec,
         // wrexec) set SCC to "new EXEC != 0"; other writers (adds'
@@ -207,6 +212,12 @@ impl Lifter<'_> {
                 .operands
                 .iter()
                 .any(|s| s.is_def() && matches!(s.op, Operand::Reg { code: 126, .. }));
+        if logic_to_exec && self.o.faults.drop_discard {
+            // Negative control: the EXEC write never happened.
+            (self.st.s[126], self.st.s[127]) = exec_before;
+            self.st.scc = self.b.bool(true);
+            return;
+        }
         if (logic_to_exec || f.exec.is_some()) && self.st.scc != scc_before {
             let act = self.active();
             self.ps.exec_scc = Some((self.st.scc, act));
