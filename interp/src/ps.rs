@@ -92,10 +92,11 @@ pub fn run_pixels(
     };
     let mut lds = Lds::new();
     for (a, verts) in cfg.attrs.iter().enumerate() {
-        for c in 0..4 {
-            let p0 = f32::from_bits(verts[0][c]);
-            let p10 = f32::from_bits(verts[1][c]) - p0;
-            let p20 = f32::from_bits(verts[2][c]) - p0;
+        let [v0, v1, v2] = verts;
+        for (c, ((&w0, &w1), &w2)) in v0.iter().zip(v1).zip(v2).enumerate() {
+            let p0 = f32::from_bits(w0);
+            let p10 = f32::from_bits(w1) - p0;
+            let p20 = f32::from_bits(w2) - p0;
             let at = (a as u32 * 4 + c as u32) * CHAN_BYTES;
             lds.write(at, 4, p0.to_bits() as u128, 0xf);
             lds.write(at + 4, 4, p10.to_bits() as u128, 0xf);

@@ -228,16 +228,15 @@ pub fn translate_with_faults(
     let (program, cfg) = decode(input);
     let lifted = lift::lift(&program, &cfg, trace, lo);
     let mut problems = lifted.problems.clone();
-    match input.stage {
-        Stage::Cs => problems.insert(
+    if input.stage == Stage::Cs {
+        problems.insert(
             0,
             Unsupported {
                 pc: 0,
                 inst: "(stage)".into(),
                 construct: StageKind::Compute.into(),
             },
-        ),
-        _ => {}
+        );
     }
     let mut f = lifted.b.func;
     passes::resolve(&mut f);

@@ -280,6 +280,7 @@ pub fn execute_fragment(
         .max()
         .map_or(0, |l| l as usize + 1);
     let mut attrs = vec![[[0u32; 4]; 3]; max_loc];
+    #[allow(clippy::needless_range_loop)] // k is the vertex, indexing two tables
     for k in 0..3 {
         for x in position(k) {
             data.extend_from_slice(&x.to_le_bytes());
