@@ -801,7 +801,7 @@ fn translate_asks_for_sizes_then_fills_caller_buffers_like_the_translator() {
     // SAFETY: valid pointers.
     unsafe {
         assert_eq!(
-            shaderlift_shader_open(path("corpus/radv/fragment-color").as_ptr(), &mut ps),
+            shaderlift_shader_open(path("corpus/radv/compute").as_ptr(), &mut ps),
             shaderlift_status::Ok
         );
         let s = shaderlift_translate(
@@ -816,7 +816,7 @@ fn translate_asks_for_sizes_then_fills_caller_buffers_like_the_translator() {
         );
         assert_eq!(s, shaderlift_status::Unsupported);
         assert!(
-            last_error().contains("pixel shaders are not translated"),
+            last_error().contains("compute shaders are not translated"),
             "{}",
             last_error()
         );
