@@ -524,9 +524,9 @@ enum shaderlift_status shaderlift_shader_from_code(const uint8_t *code,
 // `shaderlift_shader_from_code` and not freed yet.
 void shaderlift_shader_free(struct shaderlift_shader *shader);
 
-// Translate a vertex or primitive shader to SPIR-V 1.3 and its layout
-// manifest (JSON), as `shaderlift translate` does, into caller-owned
-// buffers.
+// Translate a shader (vertex, primitive, pixel, or a compute capture that
+// records its entry state) to SPIR-V 1.3 and its layout manifest (JSON),
+// as `shaderlift translate` does, into caller-owned buffers.
 //
 // Size query: `*spirv_words` gets the module's length in 32-bit words and
 // `*manifest_bytes` the manifest's length in bytes including its

@@ -150,6 +150,7 @@ impl shaderlift_abi {
             instance_id_vgpr: opt_reg(self.instance_id_vgpr, "instance_id_vgpr")?,
             merged_wave_info_sgpr: opt_reg(self.merged_wave_info_sgpr, "merged_wave_info_sgpr")?,
             gs_tg_info_sgpr: opt_reg(self.gs_tg_info_sgpr, "gs_tg_info_sgpr")?,
+            ps_input_ena: 0,
         })
     }
 }
@@ -256,9 +257,9 @@ pub unsafe extern "C" fn shaderlift_shader_free(shader: *mut shaderlift_shader) 
     unsafe { crate::free_box(shader) }
 }
 
-/// Translate a vertex or primitive shader to SPIR-V 1.3 and its layout
-/// manifest (JSON), as `shaderlift translate` does, into caller-owned
-/// buffers.
+/// Translate a shader (vertex, primitive, pixel, or a compute capture that
+/// records its entry state) to SPIR-V 1.3 and its layout manifest (JSON),
+/// as `shaderlift translate` does, into caller-owned buffers.
 ///
 /// Size query: `*spirv_words` gets the module's length in 32-bit words and
 /// `*manifest_bytes` the manifest's length in bytes including its
@@ -303,7 +304,12 @@ pub unsafe extern "C" fn shaderlift_translate(
             validate: true,
             precise: false,
         };
-        let t = translator::translate(&input, Some(&shader.trace), &opts)?;
+        // A compute capture that records its entry state translates under the
+        // compute model, as `shaderlift translate` does.
+        let t = match shader.capture.compute_entry() {
+            Some(entry) => translator::translate_compute(&input, &entry, &opts)?,
+            None => translator::translate(&input, Some(&shader.trace), &opts)?,
+        };
         let json = t.manifest.to_json();
         *spirv_words = t.spirv.len();
         *manifest_bytes = json.len() + 1;

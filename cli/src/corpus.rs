@@ -287,6 +287,25 @@ fn run_on_device(
                     capture.abi(),
                     capture.wave_size() == WaveSize::W32,
                 );
+                if capture.stage() == isa::Stage::Ps {
+                    let outcome = super::run::fragment::execute_fragment(
+                        &capture,
+                        &harness,
+                        &Default::default(),
+                    )
+                    .map_err(|e| e.to_string())?;
+                    let report = match outcome {
+                        super::run::fragment::FragmentOutcome::Ran(r) => r,
+                        super::run::fragment::FragmentOutcome::NotRun(why) => return Ok(Err(why)),
+                    };
+                    if report.mismatches > 0 {
+                        return Err(format!(
+                            "{} pixels, {} mismatches",
+                            report.vertices, report.mismatches
+                        ));
+                    }
+                    return Ok(Ok(format!("{} pixels, 0 mismatches", report.vertices)));
+                }
                 let trace = trace_code(&capture.code, capture.target(), &config);
                 let scene = synthesize(&trace, &capture.abi()).to_draws_file();
                 let report = super::run::execute(

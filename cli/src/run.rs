@@ -24,6 +24,7 @@
 
 pub mod compare;
 pub mod dispatch;
+pub mod fragment;
 
 use super::{CaptureArgs, CliError};
 use analysis::trace::{trace_code, TraceConfig};
@@ -49,9 +50,11 @@ pub struct Args {
     pub capture: CaptureArgs,
 
     /// The draws, user data and guest memory (the format of `shaderlift
-    /// bind`).
+    /// bind`); required for vertex shaders. A pixel shader runs over its
+    /// own scene instead (one triangle over a 16×16 area with exact
+    /// barycentrics, `run::fragment`).
     #[arg(long, value_name = "DRAWS.json")]
-    pub draws: PathBuf,
+    pub draws: Option<PathBuf>,
 
     /// Compile the --checked guards in and report the violations each draw
     /// counts in the feedback buffer.
@@ -208,27 +211,43 @@ pub struct RunReport {
 /// Run `shaderlift run`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let capture = args.capture.open_for_analysis()?;
-    let text = std::fs::read_to_string(&args.draws)
-        .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
-    let split = dispatch::split(&text)
-        .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
-    if let Some((draws, groups)) = split {
-        return run_dispatches(&args, &capture, &draws, &groups);
-    }
-    let draws = DrawsFile::parse(&text)
-        .map_err(|e| CliError::Input(format!("{}: {e}", args.draws.display())))?;
-    super::args::check_draw_budget(&draws)?;
     let choice = match args.device {
         Some(n) => DeviceChoice::Index(n),
         None => DeviceChoice::Default,
     };
-    let harness = Harness::new(choice).map_err(|e| CliError::Input(e.to_string()))?;
-    let opts = RunOptions {
-        checked: args.checked,
-        one_record_short: args.one_record_short,
-        fast: args.fast,
+    let report = if capture.stage() == isa::Stage::Ps {
+        if args.checked || args.draws.is_some() {
+            return Err(CliError::Usage(
+                "a pixel shader runs over its own scene: --draws and --checked do not apply".into(),
+            ));
+        }
+        let harness = Harness::new(choice).map_err(|e| CliError::Input(e.to_string()))?;
+        fragment::execute_fragment(&capture, &harness, &fragment::FragmentOptions::default())?
+            .report()?
+    } else {
+        let Some(path) = &args.draws else {
+            return Err(CliError::Usage(
+                "--draws DRAWS.json is required for a vertex shader".into(),
+            ));
+        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+        let split = dispatch::split(&text)
+            .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+        if let Some((draws, groups)) = split {
+            return run_dispatches(&args, &capture, &draws, &groups);
+        }
+        let draws = DrawsFile::parse(&text)
+            .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+        super::args::check_draw_budget(&draws)?;
+        let harness = Harness::new(choice).map_err(|e| CliError::Input(e.to_string()))?;
+        let opts = RunOptions {
+            checked: args.checked,
+            one_record_short: args.one_record_short,
+            fast: args.fast,
+        };
+        execute(&capture, &draws, &opts, &harness)?
     };
-    let report = execute(&capture, &draws, &opts, &harness)?;
     let out = if args.json {
         serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
     } else {

@@ -201,8 +201,9 @@ fn corrupt_captures_fail_their_own_row_only() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("failed"));
 }
 
-/// `--run` executes every translated vertex shader on the Vulkan device
-/// (lavapipe in CI) and its exports equal the interpreter's.
+/// `--run` executes every translated vertex shader (and the pixel shader
+/// `fragment-color`, over its own scene) on the Vulkan device (lavapipe in
+/// CI) and its exports equal the interpreter's.
 #[test]
 fn corpus_run_matches_the_interpreter_on_the_device() {
     let o = shaderlift(&["corpus", "--json", "--run"]);
@@ -214,7 +215,7 @@ fn corpus_run_matches_the_interpreter_on_the_device() {
         .filter(|r| r["translate"].as_str().unwrap_or("").starts_with("ok"))
         .filter(|r| r["stage"] != "cs")
         .collect();
-    assert_eq!(ran.len(), 6);
+    assert_eq!(ran.len(), 7);
     if ran[0]["run"].as_str().unwrap_or("").starts_with("skipped") {
         assert!(
             std::env::var_os("SHADERLIFT_REQUIRE_VULKAN").is_none(),
@@ -235,7 +236,7 @@ fn corpus_run_matches_the_interpreter_on_the_device() {
     for r in ran {
         let run = r["run"].as_str().unwrap();
         assert!(
-            run.ends_with("vertices, 0 mismatches"),
+            run.ends_with("vertices, 0 mismatches") || run.ends_with("pixels, 0 mismatches"),
             "{}: {run}",
             r["name"]
         );

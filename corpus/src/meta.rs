@@ -189,7 +189,10 @@ pub fn default_abi(stage: Stage) -> Abi {
     match stage {
         Stage::Ngg => Abi::ngg(),
         Stage::LegacyVs => Abi::legacy_vs(),
-        Stage::Ps | Stage::Cs => Abi::no_vertex(2),
+        // RADV's usual pixel shader: perspective-centre barycentrics in
+        // v[0:1] (SPI_PS_INPUT_ENA bit 1).
+        Stage::Ps => Abi::pixel(0x2),
+        Stage::Cs => Abi::no_vertex(2),
     }
 }
 
@@ -330,6 +333,8 @@ struct AbiObject {
     merged_wave_info_sgpr: Option<Reg<false>>,
     #[serde(default)]
     gs_tg_info_sgpr: Option<Reg<false>>,
+    #[serde(default)]
+    ps_input_ena: Option<u16>,
 }
 
 mod abi_json {
@@ -359,6 +364,9 @@ mod abi_json {
             &abi.merged_wave_info_sgpr.map(SReg),
         )?;
         m.serialize_entry("gs_tg_info_sgpr", &abi.gs_tg_info_sgpr.map(SReg))?;
+        if abi.ps_input_ena != 0 {
+            m.serialize_entry("ps_input_ena", &abi.ps_input_ena)?;
+        }
         m.end()
     }
 
@@ -387,6 +395,7 @@ mod abi_json {
                     instance_id_vgpr: o.instance_id_vgpr.map(|r| r.0),
                     merged_wave_info_sgpr: o.merged_wave_info_sgpr.map(|r| r.0),
                     gs_tg_info_sgpr: o.gs_tg_info_sgpr.map(|r| r.0),
+                    ps_input_ena: o.ps_input_ena.unwrap_or(0),
                 };
                 check_abi(&abi).map_err(de::Error::custom)?;
                 Ok(abi)

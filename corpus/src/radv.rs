@@ -34,6 +34,8 @@ struct RadvMeta {
     #[serde(default)]
     entry_sgprs: Option<Vec<EntryReg>>,
     #[serde(default)]
+    entry_vgprs: Option<Vec<EntryReg>>,
+    #[serde(default)]
     code_checks: Option<CodeChecks>,
     #[serde(default)]
     driver: Option<String>,
@@ -98,6 +100,61 @@ fn sgpr_range(reg: &str) -> Option<(u8, u8)> {
         return (b >= a).then(|| (a, b - a + 1));
     }
     Some((reg.strip_prefix('s')?.parse::<u8>().ok()?, 1))
+}
+
+/// `SPI_PS_INPUT_ENA` from the names of a pixel shader's entry VGPRs (in
+/// Mesa's `radv_shader_args.c` words): each name sets its input's bit, and
+/// the registers must be where [`isa::ps_input_vgprs`] packs them.
+fn ps_input_ena(regs: &[EntryReg]) -> Result<u16, String> {
+    const NAMES: [&str; 16] = [
+        "persp_sample",
+        "persp_center",
+        "persp_centroid",
+        "pull_model",
+        "linear_sample",
+        "linear_center",
+        "linear_centroid",
+        "line_stipple",
+        "frag_pos.x",
+        "frag_pos.y",
+        "frag_pos.z",
+        "frag_pos.w",
+        "front_face",
+        "ancillary",
+        "sample_coverage",
+        "pos_fixed_pt",
+    ];
+    let mut ena = 0u16;
+    let mut at = Vec::new();
+    for r in regs {
+        let name = r.name.split(' ').next().unwrap_or("");
+        let Some(k) = NAMES.iter().position(|n| *n == name) else {
+            return Err(format!("unknown pixel-shader entry VGPR `{}`", r.name));
+        };
+        ena |= 1 << k;
+        let first = r
+            .reg
+            .trim_start_matches("v[")
+            .trim_start_matches('v')
+            .split([':', ']'])
+            .next()
+            .and_then(|x| x.parse::<u8>().ok())
+            .ok_or_else(|| format!("bad register `{}`", r.reg))?;
+        at.push((k, first));
+    }
+    for (input, first, _) in isa::ps_input_vgprs(ena) {
+        let k = isa::abi::PS_INPUTS
+            .iter()
+            .position(|(i, _)| *i == input)
+            .unwrap_or(0);
+        if !at.contains(&(k, first)) {
+            return Err(format!(
+                "entry VGPR `{}` is not at v{first}, where SPI_PS_INPUT_ENA {ena:#x} puts it",
+                NAMES[k]
+            ));
+        }
+    }
+    Ok(ena)
 }
 
 /// Map a RADV corpus `meta.json` to [`Meta`], with notes about the code.
@@ -169,6 +226,12 @@ pub(crate) fn parse(
     }
     if let Some(v) = &m.instance_id_vgpr {
         abi.instance_id_vgpr = Some(parse_reg(v, true).map_err(|e| field("instance_id_vgpr", e))?);
+    }
+
+    if stage == Stage::Ps {
+        if let Some(regs) = &m.entry_vgprs {
+            abi.ps_input_ena = ps_input_ena(regs).map_err(|e| field("entry_vgprs", e))?;
+        }
     }
 
     crate::meta::check_abi(&abi).map_err(|e| field("instance_id_vgpr", e))?;

@@ -237,6 +237,7 @@ impl Exec<'_, '_> {
             Kind::Buf(op) => self.buffer(w, inst, op),
             Kind::Ds(op) => self.ds(w, inst, op),
             Kind::Exp => self.export(w, inst),
+            Kind::Interp => self.interp(w, inst),
             Kind::ImageRead => self.image_read(w, inst),
             Kind::Unsupported(why) => Err(self.unsupported(why)),
         }

@@ -59,6 +59,7 @@ pub mod memory;
 mod ops;
 pub mod precise;
 mod program;
+pub mod ps;
 pub mod record;
 mod salu;
 pub mod scene;

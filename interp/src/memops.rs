@@ -658,11 +658,9 @@ impl Exec<'_, '_> {
                 let Some(r) = r else { continue };
                 let (v, d) = w.read_v(*r, lane);
                 values[i] = v;
-                let enabled = if m.compr {
-                    (m.en >> (2 * i)) & 3 != 0
-                } else {
-                    (m.en >> i) & 1 != 0
-                };
+                // With `compr` isa lists the sources as vsrc0, vsrc0,
+                // vsrc1, vsrc1: source i is component i, enabled by bit i.
+                let enabled = (m.en >> i) & 1 != 0;
                 if enabled && d == 0xf {
                     defined |= 1 << i;
                 }

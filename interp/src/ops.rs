@@ -407,6 +407,8 @@ pub(crate) enum Kind {
     Ds(DsOp),
     /// EXP.
     Exp,
+    /// `v_interp_p1/p2/mov_f32` (`crate::ps`).
+    Interp,
     /// An image read (`image_load*`, `image_sample*`, `image_gather4*`,
     /// `image_get_*`): the texels are not modelled, so the destination
     /// VGPRs become undefined in the active lanes (an index or address
@@ -435,9 +437,12 @@ pub(crate) fn kind_of(code: Opcode) -> Kind {
         OpSpace::Mubuf | OpSpace::Mtbuf => buffer(code),
         OpSpace::Ds => ds(code),
         OpSpace::Exp => Kind::Exp,
-        OpSpace::Vintrp => {
-            Kind::Unsupported("parameter interpolation (pixel shaders) not modelled")
-        }
+        OpSpace::Vintrp => match code {
+            op::V_INTERP_P1_F32_E32 | op::V_INTERP_P2_F32_E32 | op::V_INTERP_MOV_F32_E32 => {
+                Kind::Interp
+            }
+            _ => Kind::Unsupported("16-bit parameter interpolation not modelled"),
+        },
         OpSpace::Mimg => match code.facts().mem {
             Some(isa::Memory {
                 kind: isa::MemKind::Load | isa::MemKind::Other,

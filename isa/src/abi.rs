@@ -78,6 +78,12 @@ pub struct Abi {
     pub merged_wave_info_sgpr: Option<u8>,
     /// SGPR holding NGG `gs_tg_info`, if any.
     pub gs_tg_info_sgpr: Option<u8>,
+    /// Pixel shaders: the `SPI_PS_INPUT_ENA` bits (RADV sets
+    /// `SPI_PS_INPUT_ADDR` equal to it), which say what the entry VGPRs
+    /// hold, in bit order from `v0` ([`ps_input_vgprs`]); 0 for other
+    /// stages.
+    #[serde(default)]
+    pub ps_input_ena: u16,
 }
 
 impl Abi {
@@ -91,6 +97,7 @@ impl Abi {
             instance_id_vgpr: Some(8),
             merged_wave_info_sgpr: Some(3),
             gs_tg_info_sgpr: Some(2),
+            ps_input_ena: 0,
         }
     }
 
@@ -104,6 +111,7 @@ impl Abi {
             instance_id_vgpr: Some(3),
             merged_wave_info_sgpr: None,
             gs_tg_info_sgpr: None,
+            ps_input_ena: 0,
         }
     }
 
@@ -116,7 +124,16 @@ impl Abi {
             instance_id_vgpr: None,
             merged_wave_info_sgpr: None,
             gs_tg_info_sgpr: None,
+            ps_input_ena: 0,
         }
+    }
+
+    /// A pixel shader: user data from `s2`, the entry VGPRs given by
+    /// `SPI_PS_INPUT_ENA` (`ena`, see [`ps_input_vgprs`]).
+    pub const fn pixel(ena: u16) -> Abi {
+        let mut a = Abi::no_vertex(2);
+        a.ps_input_ena = ena;
+        a
     }
 
     /// The preset for a name: `ngg`, `legacy-vs`.
@@ -132,5 +149,104 @@ impl Abi {
     pub fn user_data_word(&self, sgpr: u8) -> Option<u8> {
         let k = sgpr.checked_sub(self.user_data_sgpr)?;
         (k < self.user_data_count).then_some(k)
+    }
+}
+
+/// One `SPI_PS_INPUT_ENA` input of a pixel shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PsInput {
+    /// Barycentrics (i, j) of an interpolation mode (two VGPRs; the pull
+    /// model has three: 1/w, i/w, j/w).
+    Bary(Bary),
+    /// `PERSP_PULL_MODEL` (three VGPRs).
+    PullModel,
+    /// Line stipple (one VGPR).
+    LineStipple,
+    /// `gl_FragCoord` component 0..=3 (x, y, z, w) as a float.
+    Pos(u8),
+    /// Front face (one VGPR).
+    FrontFace,
+    /// Ancillary (one VGPR).
+    Ancillary,
+    /// Sample coverage (one VGPR).
+    SampleCoverage,
+    /// Fixed-point position (one VGPR).
+    PosFixedPt,
+}
+
+/// Which barycentrics: perspective or linear, at the sample, the pixel
+/// centre or the centroid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Bary {
+    /// Perspective, per sample.
+    PerspSample,
+    /// Perspective, pixel centre (the default for `smooth`).
+    PerspCenter,
+    /// Perspective, centroid.
+    PerspCentroid,
+    /// Linear (`noperspective`), per sample.
+    LinearSample,
+    /// Linear, pixel centre.
+    LinearCenter,
+    /// Linear, centroid.
+    LinearCentroid,
+}
+
+/// The `SPI_PS_INPUT_ENA` bits in order (bit k = entry `k`), with the
+/// VGPRs each enabled input takes (AMD's register reference; RADV's
+/// `radv_declare_shader_args` declares them in this order).
+pub const PS_INPUTS: [(PsInput, u8); 16] = [
+    (PsInput::Bary(Bary::PerspSample), 2),
+    (PsInput::Bary(Bary::PerspCenter), 2),
+    (PsInput::Bary(Bary::PerspCentroid), 2),
+    (PsInput::PullModel, 3),
+    (PsInput::Bary(Bary::LinearSample), 2),
+    (PsInput::Bary(Bary::LinearCenter), 2),
+    (PsInput::Bary(Bary::LinearCentroid), 2),
+    (PsInput::LineStipple, 1),
+    (PsInput::Pos(0), 1),
+    (PsInput::Pos(1), 1),
+    (PsInput::Pos(2), 1),
+    (PsInput::Pos(3), 1),
+    (PsInput::FrontFace, 1),
+    (PsInput::Ancillary, 1),
+    (PsInput::SampleCoverage, 1),
+    (PsInput::PosFixedPt, 1),
+];
+
+/// The entry VGPRs of a pixel shader with `SPI_PS_INPUT_ENA` = `ena`
+/// (and ADDR = ENA, as RADV programs it): each enabled input with its
+/// first VGPR and VGPR count, packed from `v0` in bit order.
+pub fn ps_input_vgprs(ena: u16) -> impl Iterator<Item = (PsInput, u8, u8)> {
+    let mut next = 0u8;
+    PS_INPUTS
+        .iter()
+        .enumerate()
+        .filter(move |(k, _)| ena & (1 << k) != 0)
+        .map(move |(_, &(input, n))| {
+            let first = next;
+            next += n;
+            (input, first, n)
+        })
+}
+
+#[cfg(test)]
+mod ps_tests {
+    use super::*;
+
+    #[test]
+    fn ps_entry_vgprs_pack_enabled_inputs_in_bit_order() {
+        // persp_center, frag_pos.x, frag_pos.y, ancillary: the layout the
+        // real corpus records for such shaders.
+        let v: Vec<_> = ps_input_vgprs(0b10_0011_0000_0010).collect();
+        assert_eq!(
+            v,
+            vec![
+                (PsInput::Bary(Bary::PerspCenter), 0, 2),
+                (PsInput::Pos(0), 2, 1),
+                (PsInput::Pos(1), 3, 1),
+                (PsInput::Ancillary, 4, 1),
+            ]
+        );
     }
 }

@@ -24,7 +24,7 @@ pub mod operand;
 mod tables;
 mod target;
 
-pub use abi::{Abi, Stage, UnknownStage};
+pub use abi::{ps_input_vgprs, Abi, Bary, PsInput, Stage, UnknownStage};
 pub use decode::{classify, decode, decode_into, DecodeError, DecodeErrorKind, Decoder, Mode};
 pub use encode::{dont_care_mask, encode, EncodeError, Encoded};
 pub use facts::{

@@ -26,8 +26,9 @@ pub enum Construct {
     /// Scalar state or EXEC changed inside a region a per-lane EXEC branch
     /// skips.
     ExecInRegion(ExecRegion),
-    /// Parameter interpolation (`v_interp_*`).
-    Interpolation,
+    /// Pixel-shader inputs: parameter interpolation (`v_interp_*`) and
+    /// entry VGPRs the translation cannot give.
+    Interpolation(Interp),
     /// Image instructions (MIMG).
     Image,
     /// Packed 16-bit math (VOP3P).
@@ -139,6 +140,9 @@ pub enum CrossLane {
     /// inside a per-lane branch, or under a branch that can differ between
     /// the waves of a workgroup.
     DivergentWaveOp,
+    /// `s_wqm` of a mask that may leave lanes of a quad off (it turns on
+    /// the lanes of every quad with one lane on).
+    WholeQuad,
 }
 
 /// Scalar state or EXEC inside a region a per-lane EXEC branch skips.
@@ -190,6 +194,34 @@ pub enum Export {
     Target,
     /// A compressed (16-bit) export.
     Compressed,
+    /// `mrtz` stencil or sample-mask components.
+    StencilMask,
+}
+
+/// A pixel-shader input the translator cannot express.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Interp {
+    /// A `v_interp_p2` whose destination does not hold a `v_interp_p1` of
+    /// the same attribute channel with the i of the same barycentric pair
+    /// as its j.
+    Unpaired,
+    /// A `v_interp_p1` result used other than by its `v_interp_p2`.
+    Partial,
+    /// A barycentric entry VGPR used other than as `v_interp_p1/p2`'s
+    /// i or j.
+    Barycentric,
+    /// `v_interp_mov_f32` of `p10`/`p20` (only `p0`, flat, is a host input).
+    MovParam,
+    /// One attribute interpolated in two ways (the host has one
+    /// interpolation per location).
+    ModeConflict {
+        /// The attribute.
+        attr: u8,
+    },
+    /// 16-bit or VOP3-encoded interpolation.
+    Form,
+    /// An entry VGPR the translation does not provide.
+    EntryVgpr(&'static str),
 }
 
 /// Which part of the lifter refused an instruction.
@@ -296,7 +328,7 @@ impl Construct {
             Construct::Lds(_) => "lds",
             Construct::CrossLane(_) => "cross-lane",
             Construct::ExecInRegion(_) => "exec-region",
-            Construct::Interpolation => "interpolation",
+            Construct::Interpolation(_) => "interpolation",
             Construct::Image => "image",
             Construct::PackedMath => "packed-math",
             Construct::Memory(_) => "memory",
@@ -317,9 +349,7 @@ impl fmt::Display for Construct {
             Construct::Lds(l) => fmt::Display::fmt(l, f),
             Construct::CrossLane(c) => fmt::Display::fmt(c, f),
             Construct::ExecInRegion(e) => fmt::Display::fmt(e, f),
-            Construct::Interpolation => {
-                f.write_str("parameter interpolation (fragment shaders are not translated)")
-            }
+            Construct::Interpolation(i) => fmt::Display::fmt(i, f),
             Construct::Image => f.write_str("image instructions are not translated"),
             Construct::PackedMath => f.write_str("packed 16-bit math is not translated"),
             Construct::Memory(m) => fmt::Display::fmt(m, f),
@@ -420,6 +450,7 @@ impl fmt::Display for CrossLane {
             CrossLane::VccBranch => "a branch on whether every lane's VCC bit is 0 needs all lanes",
             CrossLane::MaskHalves => "a lane mask whose halves come from different values",
             CrossLane::DivergentWaveOp => "a cross-lane operation where not every invocation of the workgroup arrives (inside a per-lane branch, or under a branch that may differ between waves): its workgroup barriers would not be uniform",
+            CrossLane::WholeQuad => "whole quad mode (s_wqm) of a mask that may leave part of a quad off",
         })
     }
 }
@@ -465,7 +496,28 @@ impl fmt::Display for Export {
             Export::ColourDepth => "colour/depth export (fragment shaders are not translated)",
             Export::Target => "export to an unsupported target",
             Export::Compressed => "compressed (16-bit) export",
+            Export::StencilMask => "mrtz stencil/sample-mask export",
         })
+    }
+}
+
+impl fmt::Display for Interp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Interp::Unpaired => f.write_str(
+                "v_interp_p2 without a v_interp_p1 of its attribute channel on the same barycentrics",
+            ),
+            Interp::Partial => f.write_str("a v_interp_p1 result used outside its v_interp_p2"),
+            Interp::Barycentric => {
+                f.write_str("a barycentric entry VGPR used outside v_interp_p1/p2")
+            }
+            Interp::MovParam => f.write_str("v_interp_mov_f32 of p10/p20 (only p0 is flat)"),
+            Interp::ModeConflict { attr } => {
+                write!(f, "attribute {attr} interpolated in two ways")
+            }
+            Interp::Form => f.write_str("16-bit or VOP3-encoded interpolation"),
+            Interp::EntryVgpr(n) => write!(f, "pixel-shader entry VGPR `{n}` is not translated"),
+        }
     }
 }
 
@@ -549,6 +601,7 @@ from_class!(
     Memory => Memory,
     Export => Export,
     Form => Form,
+    Interp => Interpolation,
 );
 
 #[cfg(test)]
@@ -561,7 +614,7 @@ mod tests {
             StageKind::Pixel.into(),
             StageKind::Compute.into(),
             Construct::Undecodable,
-            Construct::Interpolation,
+            Construct::Interpolation(Interp::Unpaired),
             Construct::Image,
             Construct::PackedMath,
             Construct::UndefinedVgpr {

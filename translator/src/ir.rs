@@ -245,6 +245,19 @@ pub enum Input {
     /// Compute: the flat local invocation index (host
     /// `LocalInvocationIndex`): wave `index / lanes`, lane `index % lanes`.
     LocalIndex,
+    /// Pixel shaders: channel `chan` of attribute `attr` as the host's
+    /// rasteriser interpolates it (`v_interp_p1`+`p2` on one pair of
+    /// barycentrics, or `v_interp_mov … p0` for flat), as f32 bits.
+    Interp {
+        /// Attribute (the guest's `attrN`, the host's input location).
+        attr: u8,
+        /// Channel 0..=3.
+        chan: u8,
+        /// How it is interpolated.
+        mode: InterpMode,
+    },
+    /// Pixel shaders: `gl_FragCoord` component 0 (x) or 1 (y), f32 bits.
+    FragCoord(u8),
 }
 
 /// A value from the other lanes of this lane's wave (compute shaders:
@@ -282,6 +295,15 @@ pub enum LaneOp {
         /// Byte address.
         addr: Value,
     },
+}
+
+/// How a pixel-shader input is interpolated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum InterpMode {
+    /// The provoking vertex's value (`v_interp_mov_f32 … p0`).
+    Flat,
+    /// With these barycentrics.
+    Bary(isa::Bary),
 }
 
 /// A memory read of one dword.
@@ -345,6 +367,13 @@ pub enum ExportTarget {
     Pos(u8),
     /// `param0..param31`.
     Param(u8),
+    /// Pixel shaders: colour target `mrt0..mrt7` (four f32 values; a
+    /// compressed export's halves are widened to f32 by the lifter).
+    Mrt(u8),
+    /// Pixel shaders: `mrtz` (only its depth, component 0).
+    Mrtz,
+    /// Pixel shaders: `null` (it only says `done`).
+    Null,
 }
 
 /// Something with an effect, kept in block order.
@@ -360,6 +389,9 @@ pub enum Effect {
         values: [Option<Value>; 4],
         /// The lane's exec bit.
         cond: Value,
+        /// The `done` bit: in a pixel shader, a lane whose exec bit is off
+        /// at a `done` export is discarded.
+        done: bool,
     },
     /// `--checked`: count a violation when `cond` and `index` is past the
     /// binding's narrowed last record.

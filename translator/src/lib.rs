@@ -71,7 +71,8 @@ pub mod structure;
 pub mod wave;
 
 pub use construct::{
-    Construct, Control, CrossLane, ExecRegion, Export, Form, Lds, Memory, OpcodeClass, StageKind,
+    Construct, Control, CrossLane, ExecRegion, Export, Form, Interp, Lds, Memory, OpcodeClass,
+    StageKind,
 };
 
 use analysis::cfg::{Cfg, Program};
@@ -204,7 +205,42 @@ pub fn translate(
     trace: Option<&ShaderTrace>,
     opts: &Options,
 ) -> Result<Translation, TranslateError> {
-    translate_with(input, trace, opts, None, wave::ComputeFaults::default())
+    translate_with(
+        input,
+        trace,
+        opts,
+        None,
+        wave::ComputeFaults::default(),
+        PsFaults::default(),
+    )
+}
+
+/// Deliberately broken pixel-shader rules, for the negative controls of
+/// tests only (`shaderlift run`'s fragment checks must turn red with each).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PsFaults {
+    /// Drop discards: a mask operation writing EXEC in a pixel shader
+    /// leaves EXEC as it was, and exports ignore the exec bit.
+    pub drop_discard: bool,
+}
+
+/// [`translate`] with broken rules (tests only).
+#[doc(hidden)]
+pub fn translate_with_faults(
+    input: &ShaderInput<'_>,
+    trace: Option<&ShaderTrace>,
+    opts: &Options,
+    faults: PsFaults,
+) -> Result<Translation, TranslateError> {
+    translate_with(
+        input,
+        trace,
+        opts,
+        None,
+        wave::ComputeFaults::default(),
+        faults,
+    )
 }
 
 /// Translate a compute shader (`input.stage` must be [`Stage::Cs`]) for the
@@ -230,6 +266,7 @@ pub fn translate_compute(
         &opts,
         Some(*entry),
         wave::ComputeFaults::default(),
+        PsFaults::default(),
     )
 }
 
@@ -247,7 +284,14 @@ pub fn translate_compute_with_faults(
         test_outputs: false,
         ..*opts
     };
-    translate_with(input, None, &opts, Some(*entry), faults)
+    translate_with(
+        input,
+        None,
+        &opts,
+        Some(*entry),
+        faults,
+        PsFaults::default(),
+    )
 }
 
 fn translate_with(
@@ -256,6 +300,7 @@ fn translate_with(
     opts: &Options,
     compute: Option<wave::ComputeEntry>,
     faults: wave::ComputeFaults,
+    ps_faults: PsFaults,
 ) -> Result<Translation, TranslateError> {
     let compute = compute.filter(|_| input.stage == Stage::Cs);
     let lo = lift::LiftOptions {
@@ -265,6 +310,7 @@ fn translate_with(
         wave64: input.wave_size != 32,
         checked: opts.checked,
         compute,
+        ps_faults,
         faults,
     };
     let (program, cfg) = decode(input);
@@ -281,14 +327,6 @@ fn translate_with(
     }
     match input.stage {
         Stage::Cs if compute.is_some() => {}
-        Stage::Ps => problems.insert(
-            0,
-            Unsupported {
-                pc: 0,
-                inst: "(stage)".into(),
-                construct: StageKind::Pixel.into(),
-            },
-        ),
         Stage::Cs => problems.insert(
             0,
             Unsupported {
@@ -369,6 +407,7 @@ pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: 
         checked: opts.checked,
         compute: None,
         faults: wave::ComputeFaults::default(),
+        ps_faults: PsFaults::default(),
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, trace, lo).b.func;
@@ -667,6 +706,9 @@ fn layout(
     let mut bindings = BTreeSet::new();
     let mut any_load = false;
     let mut outputs = BTreeSet::new();
+    let fragment = input.stage == Stage::Ps;
+    let mut frag_inputs: BTreeMap<u8, (ir::InterpMode, u8)> = BTreeMap::new();
+    let mut frag_coord = fragment && opts.test_outputs;
     for (i, inst) in f.insts.iter().enumerate() {
         if !f.is_live(ir::Value(i as u32)) {
             continue;
@@ -677,6 +719,10 @@ fn layout(
             Op::Input(Input::Param(s)) => {
                 params.insert(s);
             }
+            Op::Input(Input::Interp { attr, chan, mode }) => {
+                frag_inputs.entry(attr).or_insert((mode, 0)).1 |= 1 << chan;
+            }
+            Op::Input(Input::FragCoord(_)) => frag_coord = true,
             Op::Load(l) => {
                 any_load = true;
                 match f.loads[l as usize] {
@@ -693,7 +739,9 @@ fn layout(
             }
             Op::Effect(e) => match f.effects[e as usize] {
                 ir::Effect::Export { target, .. } => {
-                    outputs.insert(target);
+                    if target != ExportTarget::Null {
+                        outputs.insert(target);
+                    }
                 }
                 ir::Effect::Check { binding, .. } if binding != u16::MAX => {
                     bindings.insert(binding);
@@ -706,10 +754,13 @@ fn layout(
             _ => {}
         }
     }
-    if opts.test_outputs {
+    if opts.test_outputs && !fragment {
         uses_vid = true;
         uses_iid = true;
     }
+    plan.fragment = fragment;
+    plan.frag_coord = frag_coord;
+    plan.inputs = frag_inputs.iter().map(|(a, (m, _))| (*a, *m)).collect();
     if uses_vid {
         plan.vertex_id_offset = Some(member(PushKind::VertexIdOffset, &mut push));
     }
@@ -903,6 +954,37 @@ fn layout(
                 location: Some(*n as u32),
                 test_slot: *slot,
             },
+            ExportTarget::Mrt(n) => Output {
+                export: format!("mrt{n}"),
+                builtin: None,
+                location: Some(*n as u32),
+                test_slot: *slot,
+            },
+            ExportTarget::Mrtz | ExportTarget::Null => Output {
+                export: "mrtz".into(),
+                builtin: Some("frag_depth".into()),
+                location: None,
+                test_slot: *slot,
+            },
+        })
+        .collect();
+    let inputs = frag_inputs
+        .iter()
+        .map(|(a, (m, ch))| manifest::FragmentInput {
+            location: *a as u32,
+            interpolation: match m {
+                ir::InterpMode::Flat => "flat",
+                ir::InterpMode::Bary(b) => match b {
+                    isa::Bary::PerspCenter => "persp_center",
+                    isa::Bary::PerspCentroid => "persp_centroid",
+                    isa::Bary::PerspSample => "persp_sample",
+                    isa::Bary::LinearCenter => "linear_center",
+                    isa::Bary::LinearCentroid => "linear_centroid",
+                    isa::Bary::LinearSample => "linear_sample",
+                },
+            }
+            .into(),
+            channels: *ch,
         })
         .collect();
     let mut notes = vec![
@@ -916,8 +998,17 @@ fn layout(
     if opts.precise {
         notes.push("precise mode: v_rcp/v_rsq/v_sqrt/v_exp/v_log/v_sin/v_cos_f32 are correctly rounded f64 sequences; the device needs shaderFloat64".into());
     }
-    if opts.checked || opts.test_outputs {
+    if fragment {
+        notes.push("pixel shader: input location N is the guest's attrN, interpolated by the host as `inputs` says (v_interp_p1/p2 on one barycentric pair, or v_interp_mov p0 = flat); the host's interpolation rounds on its own, so it equals the guest's bit for bit only where both are exact".into());
+        notes.push("pixel shader: output location N is mrtN as four floats (a compressed export's f16 halves widened exactly); mrtz writes FragDepth; a fragment whose exec bit is off at a `done` export is discarded".into());
+        if opts.test_outputs {
+            notes.push("pixel shader test outputs: one record per pixel, index y * width + x of gl_FragCoord, where width is the `out_vertex_count` push word".into());
+        }
+    }
+    if (opts.checked || opts.test_outputs) && !fragment {
         notes.push("the feedback and test-output buffers are written from the vertex stage: the device needs vertexPipelineStoresAndAtomics".into());
+    } else if opts.checked || opts.test_outputs {
+        notes.push("the feedback and test-output buffers are written from the fragment stage: the device needs fragmentStoresAndAtomics".into());
     }
     if !dropped.is_empty() {
         notes.push("dropped instructions have no host counterpart (see `dropped`)".into());
@@ -930,12 +1021,18 @@ fn layout(
         spirv: "1.3".into(),
         entry_point: if compute.is_some() {
             "main (GLCompute)".into()
+        } else if fragment {
+            "main (Fragment)".into()
         } else {
             "main (Vertex)".into()
         },
         guest_stage: input.stage.name().into(),
         wave_size: input.wave_size,
-        ids: "vertex_id = VertexIndex + vertex_id_offset; instance_id = InstanceIndex + instance_id_offset (guest ids exclude base vertex and start instance)".into(),
+        ids: if fragment {
+            "pixel shader: no vertex or instance ids; frag_pos.x/y entry VGPRs = gl_FragCoord.xy (the pixel centre)".into()
+        } else {
+            "vertex_id = VertexIndex + vertex_id_offset; instance_id = InstanceIndex + instance_id_offset (guest ids exclude base vertex and start instance)".into()
+        },
         checked: opts.checked,
         test_outputs: opts.test_outputs,
         push_constant_bytes: bytes,
@@ -943,6 +1040,7 @@ fn layout(
         param_buffer,
         bindings: mbindings,
         outputs,
+        inputs,
         system_sgprs: system_sgprs.to_vec(),
         dropped: dropped.to_vec(),
         notes,

@@ -220,6 +220,20 @@ pub struct Output {
     pub test_slot: u32,
 }
 
+/// A pixel-shader input: one `vec4` float input location per guest
+/// attribute the shader interpolates.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FragmentInput {
+    /// The `Location` (the guest attribute number, `attrN`).
+    pub location: u32,
+    /// `flat`, or the barycentrics: `persp_center`, `persp_centroid`,
+    /// `persp_sample`, `linear_center`, `linear_centroid`,
+    /// `linear_sample` (linear = `NoPerspective`).
+    pub interpolation: String,
+    /// The channels the shader reads (bit c = channel c).
+    pub channels: u8,
+}
+
 /// A system SGPR value the translation assumed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SystemSgpr {
@@ -276,6 +290,9 @@ pub struct Manifest {
     pub bindings: Vec<Binding>,
     /// Outputs.
     pub outputs: Vec<Output>,
+    /// Pixel shaders: the interpolated inputs (empty for other stages).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<FragmentInput>,
     /// System SGPR values assumed.
     pub system_sgprs: Vec<SystemSgpr>,
     /// Instructions left out.

@@ -31,7 +31,6 @@ const OTHERS: &[&str] = &[
     "cube-nggc-w32",
     "instanced-nggc",
     "instanced-nggc-w32",
-    "fragment-color",
     "compute",
     "compute-w32",
 ];
@@ -121,6 +120,45 @@ fn vertex_shader_spirv_and_manifest_snapshots() {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         insta::assert_snapshot!(format!("{name}.spvasm"), disassemble(&t.spirv));
         insta::assert_snapshot!(format!("{name}.manifest"), t.manifest.to_json());
+    }
+}
+
+/// The bundled pixel shader: a fragment entry point whose input location 0
+/// is attr0 (perspective-centre), whose mrt0 output is the compressed
+/// export widened to f32, valid for spirv-val, in snapshots.
+#[test]
+fn fragment_shader_spirv_and_manifest_snapshots() {
+    let name = "fragment-color";
+    let c = radv(name);
+    let input = c.shader_input();
+    let trace = translator::trace_for(&input);
+    for opts in [
+        Options::default(),
+        Options {
+            test_outputs: true,
+            ..Options::default()
+        },
+    ] {
+        let t = translate(&input, trace.as_ref(), &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+        if let Some(r) = spirv_val(name, &t.spirv) {
+            r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
+        }
+        let m = &t.manifest;
+        assert_eq!(m.entry_point, "main (Fragment)");
+        assert_eq!(m.inputs.len(), 1);
+        assert_eq!(
+            (
+                m.inputs[0].location,
+                m.inputs[0].interpolation.as_str(),
+                m.inputs[0].channels
+            ),
+            (0, "persp_center", 0xf)
+        );
+        assert_eq!(m.outputs[0].export, "mrt0");
+        if !opts.test_outputs {
+            insta::assert_snapshot!(format!("{name}.spvasm"), disassemble(&t.spirv));
+            insta::assert_snapshot!(format!("{name}.manifest"), t.manifest.to_json());
+        }
     }
 }
 

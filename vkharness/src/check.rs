@@ -73,27 +73,21 @@ fn check_capabilities(words: &[u32], allowed: &[u32]) -> Result<(), HarnessError
     Ok(())
 }
 
-/// Check `words` as a vertex program with entry point `entry`, storage
+/// Check `words` as a program of `stage` with entry point `entry`, storage
 /// buffers only at `bindings` of set 0, at most `push_bytes` of push
 /// constants and only `capabilities`.
 pub(crate) fn check_module(
     words: &[u32],
     entry: &str,
+    stage: ShaderStage,
     bindings: &[u32],
     push_bytes: u32,
     capabilities: &[u32],
 ) -> Result<(), HarnessError> {
-    check_module_for(
-        ShaderStage::Vertex,
-        words,
-        entry,
-        bindings,
-        push_bytes,
-        capabilities,
-    )
+    check_module_for(stage, words, entry, bindings, push_bytes, capabilities)
 }
 
-/// [`check_module`] for an entry point of `stage` (vertex or compute).
+/// [`check_module`] with the stage first (vertex, fragment or compute).
 pub(crate) fn check_module_for(
     stage: ShaderStage,
     words: &[u32],
@@ -153,12 +147,13 @@ fn check_interface(
         .iter()
         .any(|ep| ep.stage == stage && ep.name == entry)
     {
-        let kind = if stage == ShaderStage::Compute {
-            "compute"
-        } else {
-            "vertex"
+        let name = match stage {
+            ShaderStage::Vertex => "vertex",
+            ShaderStage::Fragment => "fragment",
+            ShaderStage::Compute => "compute",
+            _ => "other-stage",
         };
-        return bad(format!("no {kind} entry point named `{entry}`"));
+        return bad(format!("no {name} entry point named `{entry}`"));
     }
     for (_, var) in module.global_variables.iter() {
         let name = var.name.as_deref().unwrap_or("(unnamed)");

@@ -50,10 +50,12 @@ pub(crate) struct Submitter {
 }
 
 /// The stages every pipeline layout (descriptor bindings and push-constant
-/// range) is declared for: vertex programs and compute programs share the
-/// layout cache.
+/// range) is declared for: vertex programs, the two stages of fragment
+/// programs and compute programs share the layout cache.
 pub(crate) const LAYOUT_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(
-    vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::COMPUTE.as_raw(),
+    vk::ShaderStageFlags::VERTEX.as_raw()
+        | vk::ShaderStageFlags::FRAGMENT.as_raw()
+        | vk::ShaderStageFlags::COMPUTE.as_raw(),
 );
 
 /// A descriptor-set layout and the pipeline layout made from it.
@@ -79,6 +81,8 @@ pub struct Harness {
     info: DeviceInfo,
     pub(crate) limits: Limits,
     pub(crate) robust: bool,
+    /// `fragmentStoresAndAtomics` is enabled (fragment programs need it).
+    pub(crate) fragment_stores: bool,
     /// SPIR-V capabilities a module may declare.
     pub(crate) capabilities: Vec<u32>,
     /// Lanes per subgroup.
@@ -315,6 +319,7 @@ impl Harness {
 
         let enabled = vk::PhysicalDeviceFeatures {
             vertex_pipeline_stores_and_atomics: vk::TRUE,
+            fragment_stores_and_atomics: features.fragment_stores_and_atomics,
             robust_buffer_access: features.robust_buffer_access,
             shader_int64: features.shader_int64,
             shader_int16: features.shader_int16,
@@ -351,6 +356,7 @@ impl Harness {
                 max_storage_buffer_range: props.limits.max_storage_buffer_range,
             },
             robust: features.robust_buffer_access == vk::TRUE,
+            fragment_stores: features.fragment_stores_and_atomics == vk::TRUE,
             capabilities: crate::check::allowed_capabilities(&enabled, subgroup_vertex_ops),
             subgroup_size,
             host_types: host_types.into_iter().map(|(_, i)| i).collect(),
@@ -397,8 +403,8 @@ impl Harness {
         })?;
         let fb_info = vk::FramebufferCreateInfo::default()
             .render_pass(h.render_pass)
-            .width(1)
-            .height(1)
+            .width(crate::fragment::MAX_EXTENT)
+            .height(crate::fragment::MAX_EXTENT)
             .layers(1);
         // SAFETY: an attachment-less framebuffer of a live render pass.
         h.framebuffer = vkr("vkCreateFramebuffer", unsafe {

@@ -68,11 +68,13 @@
 mod check;
 mod compute;
 mod device;
+mod fragment;
 mod program;
 mod source;
 
 pub use compute::{ComputeProgram, MAX_GROUPS};
 pub use device::{list_devices, DeviceChoice, DeviceInfo, Harness};
+pub use fragment::{FragmentProgram, MAX_EXTENT};
 pub use program::{Binding, DrawCall, Interface, RunOutput, VertexProgram};
 pub use source::{
     DescriptorBuffer, DescriptorDesc, DescriptorKind, SourceInterface, SourceOutput, SourceProgram,

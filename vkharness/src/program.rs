@@ -147,6 +147,7 @@ impl Harness {
         check_module(
             spirv,
             &interface.entry_point,
+            naga::ShaderStage::Vertex,
             &bindings,
             push_bytes,
             &self.capabilities,
@@ -335,13 +336,49 @@ impl VertexProgram<'_> {
         buffers: &[Binding<'_>],
         push: &[u8],
     ) -> Result<RunOutput, HarnessError> {
-        let h = self.h;
+        run_pipeline(
+            &Pipeline {
+                h: self.h,
+                pipeline: self.pipeline,
+                layout: self.layout,
+                bindings: &self.bindings,
+                push_bytes: self.push_bytes,
+                extent: (1, 1),
+            },
+            draw,
+            buffers,
+            push,
+        )
+    }
+}
+
+/// What [`run_pipeline`] runs: a graphics pipeline of the harness's render
+/// pass with its layout and interface.
+pub(crate) struct Pipeline<'a, 'h> {
+    pub(crate) h: &'h Harness,
+    pub(crate) pipeline: vk::Pipeline,
+    pub(crate) layout: Layout,
+    pub(crate) bindings: &'a [u32],
+    pub(crate) push_bytes: u32,
+    /// The render area (from the origin).
+    pub(crate) extent: (u32, u32),
+}
+
+/// Run one draw of `p` with these buffers and push constants.
+pub(crate) fn run_pipeline(
+    p: &Pipeline<'_, '_>,
+    draw: &DrawCall,
+    buffers: &[Binding<'_>],
+    push: &[u8],
+) -> Result<RunOutput, HarnessError> {
+    {
+        let h = p.h;
         h.check_poison()?;
         for b in buffers {
-            if !self.bindings.contains(&b.binding) {
+            if !p.bindings.contains(&b.binding) {
                 return Err(HarnessError::Input(format!(
                     "buffer for binding {}, which the program does not have ({:?})",
-                    b.binding, self.bindings
+                    b.binding, p.bindings
                 )));
             }
             if (b.bytes.len() as u64) > b.size {
@@ -359,7 +396,7 @@ impl VertexProgram<'_> {
                 )));
             }
         }
-        for &n in &self.bindings {
+        for &n in p.bindings {
             let given = buffers.iter().filter(|b| b.binding == n).count();
             if given != 1 {
                 return Err(HarnessError::Input(format!(
@@ -367,11 +404,11 @@ impl VertexProgram<'_> {
                 )));
             }
         }
-        if push.len() as u64 > u64::from(self.push_bytes) {
+        if push.len() as u64 > u64::from(p.push_bytes) {
             return Err(HarnessError::Input(format!(
                 "{} bytes of push constants; the program has {}",
                 push.len(),
-                self.push_bytes
+                p.push_bytes
             )));
         }
 
@@ -394,7 +431,7 @@ impl VertexProgram<'_> {
         res.pool = vkr("vkCreateDescriptorPool", unsafe {
             dev.create_descriptor_pool(&pinfo, None)
         })?;
-        let set_layouts = [self.layout.set];
+        let set_layouts = [p.layout.set];
         let ainfo = vk::DescriptorSetAllocateInfo::default()
             .descriptor_pool(res.pool)
             .set_layouts(&set_layouts);
@@ -428,7 +465,7 @@ impl VertexProgram<'_> {
         unsafe { dev.update_descriptor_sets(&writes, &[]) };
 
         let mut pushed = push.to_vec();
-        pushed.resize(self.push_bytes as usize, 0);
+        pushed.resize(p.push_bytes as usize, 0);
 
         let sub = h.submitter();
         let cmd = sub.cmd;
@@ -449,8 +486,8 @@ impl VertexProgram<'_> {
             .render_area(vk::Rect2D {
                 offset: vk::Offset2D { x: 0, y: 0 },
                 extent: vk::Extent2D {
-                    width: 1,
-                    height: 1,
+                    width: p.extent.0,
+                    height: p.extent.1,
                 },
             });
         let barrier = [vk::MemoryBarrier::default()
@@ -461,19 +498,19 @@ impl VertexProgram<'_> {
         // the layout's; the barrier is outside the render pass.
         unsafe {
             dev.cmd_begin_render_pass(cmd, &rp_begin, vk::SubpassContents::INLINE);
-            dev.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, self.pipeline);
+            dev.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, p.pipeline);
             dev.cmd_bind_descriptor_sets(
                 cmd,
                 vk::PipelineBindPoint::GRAPHICS,
-                self.layout.pipeline,
+                p.layout.pipeline,
                 0,
                 &[set],
                 &[],
             );
-            if self.push_bytes > 0 {
+            if p.push_bytes > 0 {
                 dev.cmd_push_constants(
                     cmd,
-                    self.layout.pipeline,
+                    p.layout.pipeline,
                     crate::device::LAYOUT_STAGES,
                     0,
                     &pushed,
@@ -489,7 +526,7 @@ impl VertexProgram<'_> {
             dev.cmd_end_render_pass(cmd);
             dev.cmd_pipeline_barrier(
                 cmd,
-                vk::PipelineStageFlags::VERTEX_SHADER,
+                vk::PipelineStageFlags::VERTEX_SHADER | vk::PipelineStageFlags::FRAGMENT_SHADER,
                 vk::PipelineStageFlags::HOST,
                 vk::DependencyFlags::empty(),
                 &barrier,

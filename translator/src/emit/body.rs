@@ -3,7 +3,7 @@
 //! and effects (exports, test outputs, feedback).
 
 use super::{EmitError, Emitter};
-use crate::ir::{Bin, Effect, FCmp, Func, ICmp, Op, Term, Tri, Un, Value};
+use crate::ir::{Bin, Effect, ExportTarget, FCmp, Func, ICmp, Op, Term, Tri, Un, Value};
 use crate::structure::Node;
 use rspirv::dr::Operand;
 use spirv::{Decoration, GlslStd450Op, SelectionControl, Word};
@@ -490,22 +490,73 @@ impl Emitter<'_> {
     }
 
     pub(super) fn effect(&mut self, e: &Effect) -> Result<(), EmitError> {
-        let u = self.t.u32_;
-        let fl = self.t.f32_;
-        let bl = self.t.bool_;
         match *e {
             Effect::Export {
                 target,
                 values,
                 cond,
+                done,
                 ..
             } => {
+                let c = self.vals[cond.0 as usize];
+                let always = self.f.konst(cond) == Some(1);
+                match target {
+                    ExportTarget::Null => {}
+                    ExportTarget::Mrtz => {
+                        let var = match self.out_vars.get(&target) {
+                            Some(v) => *v,
+                            None => return Err(EmitError("export without an output".into())),
+                        };
+                        if let Some(v) = values[0] {
+                            let bits = self.vals[v.0 as usize];
+                            self.store_depth(var, bits, c, always)?;
+                        }
+                        self.test_export(target, &values, c)?;
+                    }
+                    _ => self.store_export(target, &values, c, always)?,
+                }
+                if self.plan.fragment && done && !always {
+                    self.kill_unless(c)?;
+                }
+            }
+            Effect::Check {
+                binding,
+                index,
+                cond,
+                ..
+            } => {
+                self.check(binding, index, cond)?;
+            }
+            Effect::Store {
+                access,
+                value,
+                cond,
+            } => self.store(&access, value, cond)?,
+            Effect::LdsWrite { addr, value, cond } => self.lds_write(addr, value, cond)?,
+            Effect::Barrier { .. } => self.barrier()?,
+            Effect::Problem { .. } => {
+                return Err(EmitError(
+                    "an effect with no translation reached emission".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn store_export(
+        &mut self,
+        target: ExportTarget,
+        values: &[Option<Value>; 4],
+        c: Word,
+        always: bool,
+    ) -> Result<(), EmitError> {
+        let fl = self.t.f32_;
+        {
+            {
                 let var = match self.out_vars.get(&target) {
                     Some(v) => *v,
                     None => return Err(EmitError("export without an output".into())),
                 };
-                let c = self.vals[cond.0 as usize];
-                let always = self.f.konst(cond) == Some(1);
                 let all = values.iter().all(|x| x.is_some());
                 let old = if always && all {
                     0
@@ -534,20 +585,33 @@ impl Emitter<'_> {
                 }
                 let nv = self.b.composite_construct(self.t.v4f, None, comps)?;
                 self.b.store(var, nv, None, vec![])?;
-                if let Some((bnd, first, count)) = self.plan.test {
-                    let slot = self.plan.outputs.iter().position(|t| *t == target);
-                    if let Some(slot) = slot {
-                        let n = self.plan.outputs.len() as u32;
-                        self.test_store(bnd, first, count, n, slot as u32, &values, c)?;
-                    }
-                }
+                self.test_export(target, values, c)?;
             }
-            Effect::Check {
-                binding,
-                index,
-                cond,
-                ..
-            } => {
+        }
+        Ok(())
+    }
+
+    fn test_export(
+        &mut self,
+        target: ExportTarget,
+        values: &[Option<Value>; 4],
+        c: Word,
+    ) -> Result<(), EmitError> {
+        if let Some((bnd, first, count)) = self.plan.test {
+            let slot = self.plan.outputs.iter().position(|t| *t == target);
+            if let Some(slot) = slot {
+                let n = self.plan.outputs.len() as u32;
+                self.test_store(bnd, first, count, n, slot as u32, values, c)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn check(&mut self, binding: u16, index: Value, cond: Value) -> Result<(), EmitError> {
+        let u = self.t.u32_;
+        let bl = self.t.bool_;
+        {
+            {
                 let (Some(fb), Some(slots)) =
                     (self.plan.feedback, self.plan.bindings.get(&binding))
                 else {
@@ -571,18 +635,6 @@ impl Emitter<'_> {
                 let scope = self.const_u32(spirv::Scope::Device as u32);
                 let sem = self.const_u32(0);
                 self.b.atomic_i_add(u, None, p, scope, sem, add)?;
-            }
-            Effect::Store {
-                access,
-                value,
-                cond,
-            } => self.store(&access, value, cond)?,
-            Effect::LdsWrite { addr, value, cond } => self.lds_write(addr, value, cond)?,
-            Effect::Barrier { .. } => self.barrier()?,
-            Effect::Problem { .. } => {
-                return Err(EmitError(
-                    "an effect with no translation reached emission".into(),
-                ));
             }
         }
         Ok(())

@@ -341,13 +341,19 @@ impl Emitter<'_> {
     ) -> Result<(), EmitError> {
         let u = self.t.u32_;
         let bl = self.t.bool_;
-        let vid = self.input(Input::VertexId)?;
-        let iid = self.input(Input::InstanceId)?;
-        let fv = self.push_load(first)?;
-        let vc = self.push_load(count)?;
-        let rel = self.b.i_sub(u, None, vid, fv)?;
-        let im = self.b.i_mul(u, None, iid, vc)?;
-        let rec = self.b.i_add(u, None, rel, im)?;
+        let rec = if self.plan.fragment {
+            // One record per pixel: y · width + x (`count` holds the width).
+            let width = self.push_load(count)?;
+            self.fragment_record(width)?
+        } else {
+            let vid = self.input(Input::VertexId)?;
+            let iid = self.input(Input::InstanceId)?;
+            let fv = self.push_load(first)?;
+            let vc = self.push_load(count)?;
+            let rel = self.b.i_sub(u, None, vid, fv)?;
+            let im = self.b.i_mul(u, None, iid, vc)?;
+            self.b.i_add(u, None, rel, im)?
+        };
         let per = self.const_u32(4 * n);
         let base = self.b.i_mul(u, None, rec, per)?;
         let so = self.const_u32(4 * slot);

@@ -23,6 +23,7 @@
 //!   the clamps that keep every access in bounds.
 
 mod body;
+mod fragment;
 mod lanes;
 mod memory;
 mod module;
@@ -73,6 +74,14 @@ pub struct Plan {
     /// Precise mode ([`crate::Options::precise`]): the approximate
     /// operations as correctly rounded f64 sequences.
     pub precise: bool,
+    /// A fragment entry point (pixel shaders) instead of a vertex one.
+    pub fragment: bool,
+    /// Pixel shaders: each interpolated attribute (its input location)
+    /// and its mode.
+    pub inputs: Vec<(u8, crate::ir::InterpMode)>,
+    /// Pixel shaders: `gl_FragCoord` is read (by the shader or the test
+    /// outputs).
+    pub frag_coord: bool,
 }
 
 /// The push-constant members and binding number of one descriptor
@@ -145,6 +154,10 @@ struct Emitter<'a> {
     lid: Word,
     /// Compute: the lane operations' workgroup arrays, once declared.
     lanes: Option<lanes::LaneVars>,
+    /// Pixel shaders: the input variable of each attribute.
+    in_vars: HashMap<u8, Word>,
+    /// Pixel shaders: the `FragCoord` variable.
+    frag_coord: Word,
 }
 
 impl Emitter<'_> {

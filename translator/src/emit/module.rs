@@ -80,6 +80,8 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
         wgid: 0,
         lid: 0,
         lanes: None,
+        in_vars: HashMap::new(),
+        frag_coord: 0,
     };
     e.module(tree)?;
     Ok(e.b.module().assemble())
@@ -164,6 +166,99 @@ impl Emitter<'_> {
         if self.plan.compute.is_some() {
             return self.compute_module(tree, interface);
         }
+        let (vid, iid) = if self.plan.fragment {
+            self.fragment_interface(&mut interface)?;
+            (0, 0)
+        } else {
+            self.vertex_interface(&mut interface)?
+        };
+        // Helper read functions.
+        if self.plan.window.is_some() {
+            self.read_fn(None)?;
+        }
+        let mut bids: Vec<u16> = self.plan.bindings.keys().copied().collect();
+        bids.sort();
+        for &id in &bids {
+            self.read_fn(Some(id))?;
+        }
+        if self.plan.window.is_some() {
+            self.unaligned_fn(None)?;
+        }
+        for id in bids {
+            self.unaligned_fn(Some(id))?;
+        }
+        // main.
+        let fn_void = self.b.type_function(self.t.void, vec![]);
+        let main = self
+            .b
+            .begin_function(self.t.void, None, FunctionControl::NONE, fn_void)?;
+        self.b.begin_block(None)?;
+        // Variables for block parameters.
+        for blk in &self.f.blocks {
+            for &p in &blk.params {
+                let pt = match self.f.ty(p) {
+                    Ty::Bool => self.t.p_fn_bool,
+                    Ty::F32 => self.t.p_fn_f32,
+                    _ => self.t.p_fn_u32,
+                };
+                let v = self.b.variable(pt, None, StorageClass::Function, None);
+                self.vars.insert(p, v);
+            }
+        }
+        self.vid = vid;
+        self.iid = iid;
+        // Outputs start at zero.
+        let zero_v4 = {
+            let z = self.constant(self.t.f32_, 0);
+            self.b.constant_composite(self.t.v4f, vec![z, z, z, z])
+        };
+        let mut outs: Vec<(ExportTarget, Word)> =
+            self.out_vars.iter().map(|(k, v)| (*k, *v)).collect();
+        outs.sort();
+        let zero_f = self.constant(self.t.f32_, 0);
+        for (tgt, o) in outs {
+            let z = if tgt == ExportTarget::Mrtz {
+                zero_f
+            } else {
+                zero_v4
+            };
+            self.b.store(o, z, None, vec![])?;
+        }
+        // Global values: constants and inputs.
+        for i in 0..self.f.insts.len() {
+            let inst = self.f.insts[i];
+            if !self.f.is_live(Value(i as u32)) {
+                continue;
+            }
+            match inst.op {
+                Op::Const(c) => {
+                    let ty = self.ty(inst.ty);
+                    self.vals[i] = self.constant(ty, c);
+                }
+                Op::Input(inp) => self.vals[i] = self.input(inp)?,
+                _ => {}
+            }
+        }
+        self.seq(tree)?;
+        self.b.ret()?;
+        self.b.end_function()?;
+        if self.plan.fragment {
+            self.b
+                .entry_point(ExecutionModel::Fragment, main, "main", interface);
+            self.b
+                .execution_mode(main, spirv::ExecutionMode::OriginUpperLeft, vec![]);
+            if self.plan.outputs.contains(&ExportTarget::Mrtz) {
+                self.b
+                    .execution_mode(main, spirv::ExecutionMode::DepthReplacing, vec![]);
+            }
+        } else {
+            self.b
+                .entry_point(ExecutionModel::Vertex, main, "main", interface);
+        }
+        Ok(())
+    }
+
+    fn vertex_interface(&mut self, interface: &mut Vec<Word>) -> Result<(Word, Word), EmitError> {
         let vid = self
             .b
             .variable(self.t.p_in_u32, None, StorageClass::Input, None);
@@ -214,78 +309,16 @@ impl Emitter<'_> {
                         vec![Operand::LiteralBit32(n as u32)],
                     );
                 }
+                ExportTarget::Mrt(_) | ExportTarget::Mrtz | ExportTarget::Null => {
+                    return Err(EmitError(format!(
+                        "{tgt:?} is not an output of a vertex shader"
+                    )))
+                }
             }
             interface.push(v);
             self.out_vars.insert(tgt, v);
         }
-        // Helper read functions.
-        if self.plan.window.is_some() {
-            self.read_fn(None)?;
-        }
-        let mut bids: Vec<u16> = self.plan.bindings.keys().copied().collect();
-        bids.sort();
-        for &id in &bids {
-            self.read_fn(Some(id))?;
-        }
-        if self.plan.window.is_some() {
-            self.unaligned_fn(None)?;
-        }
-        for id in bids {
-            self.unaligned_fn(Some(id))?;
-        }
-        // main.
-        let fn_void = self.b.type_function(self.t.void, vec![]);
-        let main = self
-            .b
-            .begin_function(self.t.void, None, FunctionControl::NONE, fn_void)?;
-        self.b.begin_block(None)?;
-        // Variables for block parameters.
-        for blk in &self.f.blocks {
-            for &p in &blk.params {
-                let pt = match self.f.ty(p) {
-                    Ty::Bool => self.t.p_fn_bool,
-                    Ty::F32 => self.t.p_fn_f32,
-                    _ => self.t.p_fn_u32,
-                };
-                let v = self.b.variable(pt, None, StorageClass::Function, None);
-                self.vars.insert(p, v);
-            }
-        }
-        self.vid = vid;
-        self.iid = iid;
-        // Outputs start at zero.
-        let zero_v4 = {
-            let z = self.constant(self.t.f32_, 0);
-            self.b.constant_composite(self.t.v4f, vec![z, z, z, z])
-        };
-        let mut outs: Vec<(ExportTarget, Word)> =
-            self.out_vars.iter().map(|(k, v)| (*k, *v)).collect();
-        outs.sort();
-        let outs: Vec<Word> = outs.into_iter().map(|x| x.1).collect();
-        for o in outs {
-            self.b.store(o, zero_v4, None, vec![])?;
-        }
-        // Global values: constants and inputs.
-        for i in 0..self.f.insts.len() {
-            let inst = self.f.insts[i];
-            if !self.f.is_live(Value(i as u32)) {
-                continue;
-            }
-            match inst.op {
-                Op::Const(c) => {
-                    let ty = self.ty(inst.ty);
-                    self.vals[i] = self.constant(ty, c);
-                }
-                Op::Input(inp) => self.vals[i] = self.input(inp)?,
-                _ => {}
-            }
-        }
-        self.seq(tree)?;
-        self.b.ret()?;
-        self.b.end_function()?;
-        self.b
-            .entry_point(ExecutionModel::Vertex, main, "main", interface);
-        Ok(())
+        Ok((vid, iid))
     }
 
     pub(super) fn push_load(&mut self, member: u32) -> Result<Word, EmitError> {
@@ -361,6 +394,8 @@ impl Emitter<'_> {
                 Some(&m) => self.push_load(m)?,
                 None => return Err(EmitError(format!("parameter {s} has no push slot"))),
             },
+            Input::Interp { attr, chan, .. } => self.interp_input(attr, chan)?,
+            Input::FragCoord(c) => self.frag_coord_bits(c)?,
         })
     }
 }

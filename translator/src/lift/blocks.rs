@@ -143,6 +143,9 @@ impl Lifter<'_> {
             return;
         };
         self.undefined_entry_vgprs(program);
+        if self.o.stage == isa::Stage::Ps {
+            self.ps_entry_vgprs();
+        }
         // The lifter's blocks: runs of the CFG's blocks, each starting at
         // the entry, after a block the lifter does not go straight on from,
         // or at a translated branch's target.

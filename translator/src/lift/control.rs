@@ -102,8 +102,17 @@ impl Lifter<'_> {
 
     pub(super) fn branch_cond(&mut self, code: Opcode) -> (Value, bool) {
         match code {
-            op::S_CBRANCH_SCC1 => (self.st.scc, false),
-            op::S_CBRANCH_SCC0 => (self.b.un(Un::BNot, self.st.scc), false),
+            op::S_CBRANCH_SCC1 | op::S_CBRANCH_SCC0 => {
+                let scc1 = code == op::S_CBRANCH_SCC1;
+                if let Some(b) = self.exec_scc_branch(scc1) {
+                    return b;
+                }
+                if scc1 {
+                    (self.st.scc, false)
+                } else {
+                    (self.b.un(Un::BNot, self.st.scc), false)
+                }
+            }
             op::S_CBRANCH_VCCZ | op::S_CBRANCH_VCCNZ => {
                 let z = match (self.st.s[106], self.st.s[107]) {
                     (Sgpr::Word(lo), Sgpr::Word(hi)) => {

@@ -1,18 +1,31 @@
 //! Exports (`exp`): positions and parameters become output effects; the
-//! primitive export is dropped (the host assembles primitives).
+//! primitive export is dropped (the host assembles primitives). In pixel
+//! shaders colour targets (`mrt0..7`, compressed ones widened from their
+//! f16 halves), the depth of `mrtz` and `null` are effects too, with their
+//! `done` bit (a lane off at a `done` export is discarded).
 
 use super::Lifter;
 use crate::ir::{Effect, ExportTarget};
 use crate::manifest::Dropped;
 use crate::Export;
-use isa::{Instruction, Modifiers, Operand};
+use isa::{Instruction, Modifiers, Operand, Stage};
 
 impl Lifter<'_> {
     pub(super) fn export(&mut self, inst: &Instruction) {
         let Modifiers::Exp(m) = inst.mods else {
             return;
         };
+        let ps = self.o.stage == Stage::Ps;
         let target = match m.target {
+            0..=7 if ps => ExportTarget::Mrt(m.target),
+            8 if ps => {
+                if m.compr || m.en & 0b1110 != 0 {
+                    self.problem(Export::StencilMask);
+                    return;
+                }
+                ExportTarget::Mrtz
+            }
+            9 if ps => ExportTarget::Null,
             12..=15 => ExportTarget::Pos(m.target - 12),
             32..=63 => ExportTarget::Param(m.target - 32),
             20 => {
@@ -34,13 +47,19 @@ impl Lifter<'_> {
                 return;
             }
         };
-        if m.compr {
-            self.problem(Export::Compressed);
-            return;
-        }
         let mut values = [None; 4];
+        if m.compr {
+            if !matches!(target, ExportTarget::Mrt(_)) {
+                self.problem(Export::Compressed);
+                return;
+            }
+            match self.compressed_values(inst, m.en) {
+                Some(v) => values = v,
+                None => return,
+            }
+        }
         for (k, v) in values.iter_mut().enumerate() {
-            if m.en & (1 << k) == 0 {
+            if m.compr || target == ExportTarget::Null || m.en & (1 << k) == 0 {
                 continue;
             }
             if let Some(s) = inst.operands.get(k) {
@@ -51,12 +70,17 @@ impl Lifter<'_> {
                 }
             }
         }
-        let cond = self.active();
+        let cond = if ps && self.o.ps_faults.drop_discard {
+            self.b.bool(true)
+        } else {
+            self.active()
+        };
         self.b.effect(Effect::Export {
             pc: self.pc,
             target,
             values,
             cond,
+            done: m.done,
         });
     }
 }

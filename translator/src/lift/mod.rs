@@ -50,6 +50,7 @@ mod export;
 mod lanes;
 mod lds;
 mod mem;
+mod ps;
 mod salu;
 mod state;
 mod support;
@@ -83,6 +84,8 @@ pub struct LiftOptions {
     pub compute: Option<crate::wave::ComputeEntry>,
     /// Broken lowerings (negative controls only; none otherwise).
     pub faults: crate::wave::ComputeFaults,
+    /// Broken pixel-shader rules (negative controls).
+    pub ps_faults: crate::PsFaults,
 }
 
 /// The lifted function and what was found on the way.
@@ -123,6 +126,8 @@ struct Lifter<'a> {
     raises_exec: HashMap<Block, u32>,
     /// The unsupported values entry VGPRs the ABI does not define start as.
     undefined: HashSet<Value>,
+    /// Pixel shaders: barycentrics and interpolation in progress.
+    ps: ps::PsState,
 }
 
 /// Values of the NGG system SGPRs: a full wave of vertices and primitives,
@@ -224,6 +229,7 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         scalar_params: HashMap::new(),
         raises_exec: HashMap::new(),
         undefined: HashSet::new(),
+        ps: ps::PsState::default(),
     };
     l.run(program, cfg);
     Lifted {
@@ -330,16 +336,29 @@ impl Lifter<'_> {
     fn inst_body(&mut self, inst: &Instruction) {
         let code = inst.opcode;
         match code.space() {
-            OpSpace::Sop1 | OpSpace::Sop2 | OpSpace::Sopk | OpSpace::Sopc => self.salu(code, inst),
+            OpSpace::Sop1 | OpSpace::Sop2 | OpSpace::Sopk | OpSpace::Sopc => {
+                if !self.ps_salu(code, inst) {
+                    let scc = self.st.scc;
+                    let exec = (self.st.s[126], self.st.s[127]);
+                    self.salu(code, inst);
+                    if self.o.stage == Stage::Ps {
+                        self.ps_after_salu(inst, scc, exec);
+                    }
+                }
+            }
             OpSpace::Sopp => self.sopp(code, inst),
             OpSpace::Smem => self.smem(code, inst),
             OpSpace::Mubuf | OpSpace::Mtbuf => self.buffer(code, inst),
             OpSpace::Vop if self.o.compute.is_some() && self.lane_op(code, inst) => {}
-            OpSpace::Vop => self.valu(code, inst),
+            OpSpace::Vop => {
+                if !self.ps_valu(code, inst) {
+                    self.valu(code, inst)
+                }
+            }
             OpSpace::Exp => self.export(inst),
             OpSpace::Ds if self.o.compute.is_some() => self.lds(code, inst),
             OpSpace::Ds => self.problem(Lds::Access),
-            OpSpace::Vintrp => self.problem(Construct::Interpolation),
+            OpSpace::Vintrp => self.interp(inst),
             OpSpace::Mimg => self.problem(Construct::Image),
             OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
                 self.problem(Memory::FlatGlobalScratch)

@@ -31,8 +31,13 @@ pub fn support(code: Opcode, wave64: bool) -> Support {
         OpSpace::Mubuf | OpSpace::Mtbuf => buffer(code),
         OpSpace::Vop => valu(code),
         OpSpace::Exp => Support::Lifted,
+        OpSpace::Vintrp => match code {
+            op::V_INTERP_P1_F32_E32 | op::V_INTERP_P2_F32_E32 | op::V_INTERP_MOV_F32_E32 => {
+                Support::Lifted
+            }
+            _ => Support::Refused,
+        },
         OpSpace::Ds
-        | OpSpace::Vintrp
         | OpSpace::Mimg
         | OpSpace::Flat
         | OpSpace::Global
@@ -73,6 +78,8 @@ pub(super) fn salu(code: Opcode, wave64: bool) -> Support {
         | op::S_BITSET1_B32
         | op::S_BREV_B32
         | op::S_CMOVK_I32
+        | op::S_WQM_B32
+        | op::S_WQM_B64
         | op::S_CMOV_B32
         | op::S_CMOV_B64
         | op::S_CMP_EQ_U64
@@ -276,6 +283,7 @@ pub(super) fn valu(code: Opcode) -> Support {
         | op::V_CVT_F32_UBYTE3
         | op::V_CVT_FLR_I32_F32
         | op::V_CVT_I32_F32
+        | op::V_CVT_PKRTZ_F16_F32
         | op::V_CVT_RPI_I32_F32
         | op::V_CVT_U32_F32
         | op::V_EXP_F32
@@ -378,8 +386,17 @@ mod tests {
     }
 
     fn by_name(n: &str) -> Opcode {
+        // VINTRP opcodes share their names with the VOP3 forms; their
+        // constants carry `_E32`.
+        let vintrp = n.strip_suffix("_E32");
         Opcode::all()
             .find(|o| o.name().eq_ignore_ascii_case(n))
+            .or_else(|| {
+                Opcode::all().find(|o| {
+                    o.space() == OpSpace::Vintrp
+                        && vintrp.is_some_and(|v| o.name().eq_ignore_ascii_case(v))
+                })
+            })
             .unwrap_or_else(|| panic!("no opcode {n}"))
     }
 
@@ -394,6 +411,7 @@ mod tests {
             include_str!("control.rs"),
             include_str!("mem.rs"),
             include_str!("blocks.rs"),
+            include_str!("ps.rs"),
         ];
         let mut in_handlers = BTreeSet::new();
         for h in handlers {

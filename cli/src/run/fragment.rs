@@ -1,0 +1,444 @@
+//! `shaderlift run` for pixel shaders: draw one triangle whose
+//! barycentrics and attribute values are exact in f32, run the translated
+//! fragment shader on the device (its exports go to the test-output buffer,
+//! one record per pixel) and the interpreter on the same pixels, and compare
+//! every export word.
+//!
+//! # The scene
+//!
+//! A [`EXTENT`]² render area and one triangle with vertices at pixel
+//! coordinates (0, 0), (2·E, 0) and (0, 2·E), `w` = 1: it covers every
+//! pixel, none on an edge, and the pixel (x, y) has the barycentrics
+//! i = (x + ½)/(2E) (vertex 1) and j = (y + ½)/(2E) (vertex 2), dyadic
+//! numbers with few bits. Attribute channel values are small integers
+//! (different deltas towards vertex 1 and vertex 2, so swapping i and j
+//! shows). Then `P0 + i·(P1−P0) + j·(P2−P0)` is exact in f32 whatever the
+//! order or fusing of the operations, so the host's interpolation (plane
+//! equations on lavapipe, perspective division by 1) and the interpreter's
+//! `v_interp_p1/p2` give the same bits: the comparison is exact, with no
+//! tolerance. Flat inputs take vertex 0 (the provoking vertex) on both
+//! sides.
+//!
+//! User data (RADV inlines push constants there) is given
+//! ([`FragmentOptions::user_data`]); a pixel shader that reads memory (any
+//! binding besides the test outputs, or a word read through a pointer) is
+//! refused here for now.
+
+use super::{DrawReport, Mismatch, RunReport};
+use crate::CliError;
+use analysis::trace::{trace_code, TraceConfig};
+use corpus::{Capture, WaveSize};
+use interp::ps::{run_pixels, Pixel, PsConfig};
+use rspirv::binary::Assemble;
+use rspirv::dr::{Builder, Operand};
+use spirv::{
+    AddressingModel, BuiltIn, Capability, Decoration, ExecutionModel, FunctionControl, MemoryModel,
+    StorageClass,
+};
+use std::time::Instant;
+use translator::manifest::{BindingKind, Manifest};
+use translator::{translate_with_faults, Options, PsFaults};
+use vkharness::{Binding, Harness, Interface};
+
+/// Pixels per side of the render area.
+pub const EXTENT: u32 = 16;
+/// What the test-output buffer holds where the device wrote nothing.
+const UNWRITTEN: u32 = 0xdead_beef;
+/// Mismatches listed.
+const LISTED: usize = 16;
+
+/// The scene's knobs, and the negative controls of the fragment checks
+/// (tests only).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FragmentOptions {
+    /// User-data words (word k in SGPR `user_data_sgpr + k`; RADV inlines
+    /// push constants there); `None`: word k is the f32 `k + 1`.
+    pub user_data: Option<Vec<u32>>,
+    /// Give the interpreter every pixel's barycentrics swapped (i ↔ j).
+    pub swap_ij_in_reference: bool,
+    /// Translate with discards dropped (`translator::PsFaults::drop_discard`).
+    pub drop_discard: bool,
+}
+
+/// The value of attribute `attr`, channel `c`, at vertex `k`.
+fn attr_value(attr: u32, c: u32, k: usize) -> f32 {
+    let p0 = (attr * 4 + c + 1) as f32;
+    match k {
+        0 => p0,
+        1 => p0 + 2.0 * (c + 1) as f32,
+        _ => p0 - (3 + attr) as f32,
+    }
+}
+
+/// Vertex positions in clip space (w = 1).
+fn position(k: usize) -> [f32; 4] {
+    match k {
+        0 => [-1.0, -1.0, 0.5, 1.0],
+        1 => [3.0, -1.0, 0.5, 1.0],
+        _ => [-1.0, 3.0, 0.5, 1.0],
+    }
+}
+
+/// A vertex shader that feeds `locations`: vertex `k` reads `1 + n` vec4s
+/// at `k · (1 + n)` of the storage buffer at `binding` (position first)
+/// and writes them to `Position` and the locations in order.
+fn feeding_vertex_shader(locations: &[u32], binding: u32) -> Result<Vec<u32>, String> {
+    let e = |x: rspirv::dr::Error| format!("{x:?}");
+    let mut b = Builder::new();
+    b.set_version(1, 3);
+    b.capability(Capability::Shader);
+    b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
+    let void = b.type_void();
+    let u32_ = b.type_int(32, 0);
+    let i32_ = b.type_int(32, 1);
+    let f32_ = b.type_float(32, None);
+    let v4f = b.type_vector(f32_, 4);
+    let rta = b.type_runtime_array(v4f);
+    b.decorate(
+        rta,
+        Decoration::ArrayStride,
+        vec![Operand::LiteralBit32(16)],
+    );
+    let st = b.type_struct(vec![rta]);
+    b.decorate(st, Decoration::Block, vec![]);
+    b.member_decorate(st, 0, Decoration::Offset, vec![Operand::LiteralBit32(0)]);
+    b.member_decorate(st, 0, Decoration::NonWritable, vec![]);
+    let p_st = b.type_pointer(None, StorageClass::StorageBuffer, st);
+    let data = b.variable(p_st, None, StorageClass::StorageBuffer, None);
+    b.decorate(
+        data,
+        Decoration::DescriptorSet,
+        vec![Operand::LiteralBit32(0)],
+    );
+    b.decorate(
+        data,
+        Decoration::Binding,
+        vec![Operand::LiteralBit32(binding)],
+    );
+    let p_in_i32 = b.type_pointer(None, StorageClass::Input, i32_);
+    let vid = b.variable(p_in_i32, None, StorageClass::Input, None);
+    b.decorate(
+        vid,
+        Decoration::BuiltIn,
+        vec![Operand::BuiltIn(BuiltIn::VertexIndex)],
+    );
+    let p_out = b.type_pointer(None, StorageClass::Output, v4f);
+    let pos = b.variable(p_out, None, StorageClass::Output, None);
+    b.decorate(
+        pos,
+        Decoration::BuiltIn,
+        vec![Operand::BuiltIn(BuiltIn::Position)],
+    );
+    let mut outs = vec![pos];
+    for &l in locations {
+        let v = b.variable(p_out, None, StorageClass::Output, None);
+        b.decorate(v, Decoration::Location, vec![Operand::LiteralBit32(l)]);
+        outs.push(v);
+    }
+    let p_sb_v4 = b.type_pointer(None, StorageClass::StorageBuffer, v4f);
+    let per = b.constant_bit32(u32_, 1 + locations.len() as u32);
+    let zero = b.constant_bit32(u32_, 0);
+    let ks: Vec<u32> = (0..outs.len())
+        .map(|k| b.constant_bit32(u32_, k as u32))
+        .collect();
+    let fn_void = b.type_function(void, vec![]);
+    let main = b
+        .begin_function(void, None, FunctionControl::NONE, fn_void)
+        .map_err(e)?;
+    b.begin_block(None).map_err(e)?;
+    let id = b.load(i32_, None, vid, None, vec![]).map_err(e)?;
+    let id = b.bitcast(u32_, None, id).map_err(e)?;
+    let base = b.i_mul(u32_, None, id, per).map_err(e)?;
+    for (k, &out) in outs.iter().enumerate() {
+        let idx = b.i_add(u32_, None, base, ks[k]).map_err(e)?;
+        let p = b
+            .access_chain(p_sb_v4, None, data, vec![zero, idx])
+            .map_err(e)?;
+        let v = b.load(v4f, None, p, None, vec![]).map_err(e)?;
+        b.store(out, v, None, vec![]).map_err(e)?;
+    }
+    b.ret().map_err(e)?;
+    b.end_function().map_err(e)?;
+    let mut iface = vec![vid];
+    iface.extend(outs);
+    b.entry_point(ExecutionModel::Vertex, main, "main", iface);
+    Ok(b.module().assemble())
+}
+
+/// f16 bits to f32 bits (exact).
+fn f16_to_f32(h: u32) -> u32 {
+    interp::float::f16_to_f32(h as u16)
+}
+
+/// What [`execute_fragment`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FragmentOutcome {
+    /// It ran and compared.
+    Ran(RunReport),
+    /// The shader translates but needs what the scene does not give yet
+    /// (guest memory): why.
+    NotRun(String),
+}
+
+impl FragmentOutcome {
+    /// The report, or an error naming why the shader was not run.
+    pub fn report(self) -> Result<RunReport, CliError> {
+        match self {
+            FragmentOutcome::Ran(r) => Ok(r),
+            FragmentOutcome::NotRun(why) => Err(CliError::Input(why)),
+        }
+    }
+}
+
+/// Translate a pixel shader, run it on the device over the scene and
+/// compare every export with the interpreter's.
+pub fn execute_fragment(
+    capture: &Capture,
+    harness: &Harness,
+    opts: &FragmentOptions,
+) -> Result<FragmentOutcome, CliError> {
+    let not_run = |why: String| Ok(FragmentOutcome::NotRun(format!("{}: {why}", capture.name)));
+    let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
+    let t0 = Instant::now();
+    let config = TraceConfig::new(
+        capture.stage(),
+        capture.abi(),
+        capture.wave_size() == WaveSize::W32,
+    );
+    let trace = trace_code(&capture.code, capture.target(), &config);
+    let tr = translate_with_faults(
+        &capture.shader_input(),
+        Some(&trace),
+        &Options {
+            checked: false,
+            test_outputs: true,
+            validate: true,
+            // The interpreter computes the approximate ops correctly
+            // rounded; so does the translation in precise mode.
+            precise: true,
+        },
+        PsFaults {
+            drop_discard: opts.drop_discard,
+        },
+    )
+    .map_err(|e| named(&e))?;
+    let translate_seconds = t0.elapsed().as_secs_f64();
+    let m: &Manifest = &tr.manifest;
+    let mut test_binding = None;
+    for b in &m.bindings {
+        match b.kind {
+            BindingKind::TestOutputs => test_binding = Some(b.binding),
+            _ => {
+                return not_run(
+                    "pixel shaders that read memory are not run yet (a binding besides the test outputs)"
+                        .into(),
+                )
+            }
+        }
+    }
+    let Some(test_binding) = test_binding else {
+        return Err(named(&"the translation has no test-output buffer"));
+    };
+    let user_data: Vec<u32> = match &opts.user_data {
+        Some(u) => u.clone(),
+        None => (0..capture.abi().user_data_count)
+            .map(|k| (k as f32 + 1.0).to_bits())
+            .collect(),
+    };
+    let params = translator::manifest::DrawParams {
+        out_vertex_count: EXTENT,
+        ..Default::default()
+    };
+    let words = match m.push_words(&user_data, &params, &mut |_| None) {
+        Ok(w) => w,
+        Err(e) => {
+            return not_run(format!(
+                "pixel shaders that read memory are not run yet: {e}"
+            ))
+        }
+    };
+    let push: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    if !m.param_buffer.is_empty() {
+        return not_run("pixel shaders with spilled parameters are not run yet".into());
+    }
+    let locations: Vec<u32> = m.inputs.iter().map(|i| i.location).collect();
+    let data_binding = test_binding + 1;
+    let vs = feeding_vertex_shader(&locations, data_binding).map_err(|e| named(&e))?;
+    let t0 = Instant::now();
+    let interface = Interface {
+        entry_point: "main".into(),
+        bindings: vec![test_binding, data_binding],
+        push_constant_bytes: m.push_constant_bytes,
+    };
+    let program = harness
+        .fragment_program(&vs, &tr.spirv, &interface, EXTENT, EXTENT)
+        .map_err(|e| named(&e))?;
+    let pipeline_seconds = t0.elapsed().as_secs_f64();
+
+    // Vertex data and the interpreter's attributes.
+    let mut data = Vec::new();
+    let max_loc = locations
+        .iter()
+        .copied()
+        .max()
+        .map_or(0, |l| l as usize + 1);
+    let mut attrs = vec![[[0u32; 4]; 3]; max_loc];
+    #[allow(clippy::needless_range_loop)] // k is the vertex, indexing two tables
+    for k in 0..3 {
+        for x in position(k) {
+            data.extend_from_slice(&x.to_le_bytes());
+        }
+        for &l in &locations {
+            for c in 0..4 {
+                let v = attr_value(l, c, k);
+                data.extend_from_slice(&v.to_le_bytes());
+                attrs[l as usize][k][c as usize] = v.to_bits();
+            }
+        }
+    }
+    let nslots = m.outputs.len() as u32;
+    let pixels = (EXTENT * EXTENT) as usize;
+    let out_words = pixels * nslots.max(1) as usize * 4;
+    let init: Vec<u8> = std::iter::repeat_n(UNWRITTEN.to_le_bytes(), out_words)
+        .flatten()
+        .collect();
+    let t0 = Instant::now();
+    let out = program
+        .run(
+            3,
+            &[
+                Binding {
+                    binding: test_binding,
+                    bytes: &init,
+                    size: init.len() as u64,
+                    read_back: true,
+                },
+                Binding::input(data_binding, &data),
+            ],
+            &push,
+        )
+        .map_err(|e| named(&e))?;
+    let device_seconds = t0.elapsed().as_secs_f64();
+    let dev = out
+        .buffer(test_binding)
+        .ok_or_else(|| named(&"the test-output buffer was not read back"))?;
+    let dev_word = |i: usize| -> u32 {
+        let b = &dev[4 * i..4 * i + 4];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    };
+
+    // The interpreter on the same pixels.
+    let t0 = Instant::now();
+    let half = 0.5f32;
+    let span = (2 * EXTENT) as f32;
+    let px: Vec<Pixel> = (0..EXTENT)
+        .flat_map(|y| (0..EXTENT).map(move |x| (x, y)))
+        .map(|(x, y)| {
+            let i = (x as f32 + half) / span;
+            let j = (y as f32 + half) / span;
+            let (i, j) = if opts.swap_ij_in_reference {
+                (j, i)
+            } else {
+                (i, j)
+            };
+            Pixel { x, y, i, j }
+        })
+        .collect();
+    let iprog = interp::Program::new(&capture.code, capture.target());
+    let mem = drawbind::SparseMemory::default();
+    let cfg = PsConfig {
+        abi: capture.abi(),
+        wave64: capture.wave_size() == WaveSize::W64,
+        fp: interp::FpMode::RADV,
+        limits: interp::Limits::default(),
+        code_addr: 0,
+        attrs: &attrs,
+    };
+    let run = run_pixels(&iprog, &mem, &user_data, &px, &cfg).map_err(|e| named(&e))?;
+    let interp_seconds = t0.elapsed().as_secs_f64();
+
+    // The last export of each (pixel, target).
+    let mut last: std::collections::HashMap<(usize, u8), interp::Export> =
+        std::collections::HashMap::new();
+    for e in &run.obs.exports {
+        let Some(&p) = run
+            .waves
+            .get(e.wave as usize)
+            .and_then(|w| w.get(e.lane as usize))
+        else {
+            continue;
+        };
+        last.insert((p, e.target), *e);
+    }
+    let mut d = DrawReport {
+        index: 0,
+        skipped: None,
+        vertices: pixels as u64,
+        words: 0,
+        within_ulp: 0,
+        mismatches: 0,
+        undefined: 0,
+        violations: None,
+        bindings: Vec::new(),
+        window: (0, 0),
+        window_capped: false,
+        first_mismatches: Vec::new(),
+        device_seconds,
+        interp_seconds,
+    };
+    for p in 0..pixels {
+        for o in &m.outputs {
+            let target = match o.export.strip_prefix("mrt") {
+                Some("z") => 8u8,
+                Some(n) => n.parse::<u8>().map_err(|e| named(&e))?,
+                None => return Err(named(&format!("unexpected output {}", o.export))),
+            };
+            let base = (p * nslots as usize + o.test_slot as usize) * 4;
+            let comps = if target == 8 { 1 } else { 4 };
+            let e = last.get(&(p, target));
+            for c in 0..comps {
+                let device = dev_word(base + c);
+                let device = (device != UNWRITTEN).then_some(device);
+                let reference = match e {
+                    None => None,
+                    Some(e) if e.en & (1 << c) == 0 => continue,
+                    Some(e) if e.defined & (1 << c) == 0 => {
+                        d.undefined += 1;
+                        continue;
+                    }
+                    Some(e) if e.compr => {
+                        let w = e.values[c];
+                        Some(f16_to_f32(if c % 2 == 1 { w >> 16 } else { w & 0xffff }))
+                    }
+                    Some(e) => Some(e.values[c]),
+                };
+                d.words += 1;
+                if device != reference {
+                    d.mismatches += 1;
+                    if d.first_mismatches.len() < LISTED {
+                        d.first_mismatches.push(Mismatch {
+                            vertex: p as u32,
+                            instance: 0,
+                            export: o.export.clone(),
+                            component: c as u8,
+                            device,
+                            reference,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok(FragmentOutcome::Ran(RunReport {
+        device: harness.device_info().name.clone(),
+        checked: false,
+        vertices: d.vertices,
+        mismatches: d.mismatches,
+        words: d.words,
+        undefined: d.undefined,
+        skipped_draws: 0,
+        draws: vec![d],
+        translate_seconds,
+        pipeline_seconds,
+    }))
+}

@@ -1,0 +1,105 @@
+//! `shaderlift run` on pixel shaders (lavapipe): the translated fragment
+//! shader's exports equal the interpreter's for every pixel of the exact-
+//! barycentric scene (`shaderlift_cli::run::fragment`), and each negative
+//! control turns the comparison red: barycentrics swapped in the
+//! reference (interpolation), the discard dropped (`PsFaults::drop_discard`).
+//!
+//! Without Vulkan the tests print a note and pass, unless
+//! `SHADERLIFT_REQUIRE_VULKAN` is set.
+
+use corpus::{Capture, CaptureOptions};
+use shaderlift_cli::run::fragment::{execute_fragment, FragmentOptions, EXTENT};
+use shaderlift_cli::run::{text_report, RunReport};
+use vkharness::Harness;
+
+fn open(path: &str) -> Capture {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    Capture::open(format!("{root}/{path}"), &CaptureOptions::default()).unwrap()
+}
+
+fn run(h: &Harness, path: &str, opts: &FragmentOptions) -> RunReport {
+    let r = execute_fragment(&open(path), h, opts)
+        .and_then(|o| o.report())
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
+    eprint!("{path}:\n{}", text_report(&r));
+    r
+}
+
+/// The circle shader's inlined push constants: resolution 16×16, centre
+/// (0, 0), colour (0.25, 0.5, 0.75): the pixels within 0.2 of the
+/// centre are kept, the others discarded.
+fn circle_user_data() -> Vec<u32> {
+    [16.0f32, 16.0, 0.0, 0.0, 0.25, 0.5, 0.75]
+        .iter()
+        .map(|x| x.to_bits())
+        .collect()
+}
+
+const PIXELS: u64 = (EXTENT * EXTENT) as u64;
+
+#[test]
+fn fragment_color_interpolates_and_exports_exactly_what_the_interpreter_does() {
+    let Some(h) = Harness::shared_or_skip("fragment_color") else {
+        return;
+    };
+    let r = run(h, "corpus/radv/fragment-color", &FragmentOptions::default());
+    assert_eq!(r.vertices, PIXELS);
+    assert_eq!(r.words, 4 * PIXELS, "every pixel's four mrt0 words");
+    assert_eq!(
+        (r.mismatches, r.undefined),
+        (0, 0),
+        "{:?}",
+        r.draws[0].first_mismatches
+    );
+}
+
+#[test]
+fn swapped_barycentrics_in_the_reference_turn_the_comparison_red() {
+    let Some(h) = Harness::shared_or_skip("swapped_barycentrics") else {
+        return;
+    };
+    let opts = FragmentOptions {
+        swap_ij_in_reference: true,
+        ..Default::default()
+    };
+    let r = run(h, "corpus/radv/fragment-color", &opts);
+    // Off the diagonal every pixel's i and j differ, and so does every
+    // channel (its deltas towards vertices 1 and 2 differ).
+    assert!(
+        r.mismatches >= 4 * (PIXELS - EXTENT as u64),
+        "{} mismatches",
+        r.mismatches
+    );
+}
+
+#[test]
+fn discarded_pixels_export_nothing_on_either_side() {
+    let Some(h) = Harness::shared_or_skip("discard") else {
+        return;
+    };
+    let opts = FragmentOptions {
+        user_data: Some(circle_user_data()),
+        ..Default::default()
+    };
+    let r = run(h, "cli/tests/fixtures/ps-discard", &opts);
+    assert_eq!(
+        (r.mismatches, r.undefined),
+        (0, 0),
+        "{:?}",
+        r.draws[0].first_mismatches
+    );
+    assert_eq!(r.words, 4 * PIXELS);
+    // Negative control: with the discard dropped the discarded pixels are
+    // written too.
+    let broken = FragmentOptions {
+        drop_discard: true,
+        ..opts
+    };
+    let r = run(h, "cli/tests/fixtures/ps-discard", &broken);
+    assert!(r.mismatches > 0, "dropping the discard went unnoticed");
+    assert!(
+        r.mismatches < 4 * PIXELS,
+        "some pixels must be kept: {} mismatches",
+        r.mismatches
+    );
+}
