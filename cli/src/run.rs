@@ -619,6 +619,7 @@ impl Session<'_> {
         dr.window_capped = window.capped;
         let mut params = DrawParams {
             window: (lo, window_len as u32),
+            code_addr: self.icfg.code_addr,
             ..DrawParams::default()
         };
         let mut buffers = Vec::new();

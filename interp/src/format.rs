@@ -1,7 +1,9 @@
 //! Typed buffer fetches: gfx10 unified buffer formats to 32-bit VGPR values.
 //!
-//! The format's layout comes from its name in `isa` (`BUF_FMT_8_8_8_8_UNORM`):
-//! component widths in bits, least significant component first, then the
+//! The format's layout comes from its name in `isa` (`BUF_FMT_2_10_10_10_SNORM`):
+//! component widths in bits from the most significant bits down (X, the
+//! first component, is last: `2_10_10_10` is Vulkan's `A2B10G10R10` with X
+//! in bits 0..10, `10_11_11` is `B10G11R11` with X in bits 0..11), then the
 //! numeric format. Missing components read as 0, 0, 0, 1 (1.0 for the
 //! float, normalised and scaled formats).
 
@@ -48,6 +50,7 @@ impl Format {
         if parts.is_empty() || parts.len() > 4 {
             return None;
         }
+        parts.reverse();
         for (i, p) in parts.iter().enumerate() {
             bits[i] = p.parse().ok()?;
         }
@@ -189,6 +192,23 @@ mod tests {
             (-1.0f32).to_bits(),
             "-128 clamps to -1"
         );
+    }
+
+    #[test]
+    fn packed_formats_put_the_first_component_in_the_low_bits() {
+        let f = Format::of(51).unwrap(); // 2_10_10_10_SNORM
+        assert_eq!(f.bits, [10, 10, 10, 2]);
+        // x = 0x3ff (-1), y = 0x1ff (511 -> 1), z = 0x200 (-512 -> -1), w = 1.
+        let raw: u32 = 0x3ff | (0x1ff << 10) | (0x200 << 20) | (1 << 30);
+        let v = f.convert(&raw.to_le_bytes());
+        assert_eq!(v[0], (-1.0f32 / 511.0).to_bits());
+        assert_eq!(v[1], 1.0f32.to_bits());
+        assert_eq!(v[2], (-1.0f32).to_bits());
+        assert_eq!(v[3], 1.0f32.to_bits());
+        let f = Format::of(36).unwrap(); // 10_11_11_FLOAT
+        assert_eq!(f.bits, [11, 11, 10, 0]);
+        // x = 1.0 in the 11-bit float (exponent 15, no mantissa) at bit 0.
+        assert_eq!(f.convert(&(15u32 << 6).to_le_bytes())[0], 1.0f32.to_bits());
     }
 
     #[test]

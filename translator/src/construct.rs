@@ -161,7 +161,7 @@ pub enum Memory {
     Tfe,
     /// A buffer access without its data operand.
     NoData,
-    /// A typed buffer load of a format that is not 32 bits per component.
+    /// A typed buffer load of an invalid or reserved format.
     TypedFormat {
         /// The format's name (`BUF_FMT_...`, empty when unknown).
         format: String,
@@ -428,7 +428,7 @@ impl fmt::Display for Memory {
             Memory::NoData => f.write_str("buffer access without data"),
             Memory::TypedFormat { format } => write!(
                 f,
-                "typed buffer load with format {format} (only 32-bit-per-component formats are translated)"
+                "typed buffer load with format {format} (an invalid or reserved format)"
             ),
             Memory::RuntimeFormat => {
                 f.write_str("format load whose conversion the descriptor decides at run time")

@@ -237,6 +237,9 @@ pub enum Input {
     InstanceId,
     /// A parameter word (index in [`Func::sources`]).
     Param(u16),
+    /// The guest address of the shader's first byte, low (`false`) or high
+    /// (`true`) half: what `s_getpc_b64` counts from.
+    CodeAddr(bool),
 }
 
 /// A memory read of one dword.

@@ -573,6 +573,7 @@ fn layout(
     // What is live.
     let mut uses_vid = false;
     let mut uses_iid = false;
+    let mut uses_code = false;
     let mut params = BTreeSet::new();
     let mut bindings = BTreeSet::new();
     let mut any_load = false;
@@ -584,6 +585,7 @@ fn layout(
         match inst.op {
             Op::Input(Input::VertexId) => uses_vid = true,
             Op::Input(Input::InstanceId) => uses_iid = true,
+            Op::Input(Input::CodeAddr(_)) => uses_code = true,
             Op::Input(Input::Param(s)) => {
                 params.insert(s);
             }
@@ -623,6 +625,12 @@ fn layout(
     }
     if uses_iid {
         plan.instance_id_offset = Some(member(PushKind::InstanceIdOffset, &mut push));
+    }
+    if uses_code {
+        plan.code_addr = Some((
+            member(PushKind::CodeAddrLo, &mut push),
+            member(PushKind::CodeAddrHi, &mut push),
+        ));
     }
     for &s in &params {
         let m = member(
@@ -749,6 +757,7 @@ fn layout(
     let p = |m: u32| phys[m as usize];
     plan.vertex_id_offset = plan.vertex_id_offset.map(p);
     plan.instance_id_offset = plan.instance_id_offset.map(p);
+    plan.code_addr = plan.code_addr.map(|(l, h)| (p(l), p(h)));
     for v in plan.source_member.values_mut() {
         *v = p(*v);
     }

@@ -319,6 +319,10 @@ impl Emitter<'_> {
                     None => x,
                 }
             }
+            Input::CodeAddr(hi) => match self.plan.code_addr {
+                Some((l, h)) => self.push_load(if hi { h } else { l })?,
+                None => return Err(EmitError("the code address has no push slot".into())),
+            },
             Input::Param(s) => match self.plan.source_member.get(&s) {
                 Some(&m) => self.push_load(m)?,
                 None => return Err(EmitError(format!("parameter {s} has no push slot"))),

@@ -2,6 +2,7 @@
 //! instructions (MUBUF, MTBUF) through the descriptors they read.
 
 use super::support::{self, Support};
+use super::format::{Format, FormatFaults};
 use super::Lifter;
 use crate::ir::{Bin, BufferAccess, Effect, Load, Value};
 use crate::{Lds, Memory, OpcodeClass};
@@ -126,8 +127,7 @@ impl Lifter<'_> {
             },
             Format {
                 comps: u8,
-                fmt_comps: u8,
-                float: bool,
+                format: Format,
             },
         }
         if support::buffer(code) == Support::Unsupported {
@@ -168,21 +168,15 @@ impl Lifter<'_> {
             ) =>
             {
                 let comps = f.mem.map_or(0, |m| m.comps);
-                let fname = isa::family::buf::format_name(m.format).unwrap_or("");
-                let parts: Vec<&str> = fname.trim_start_matches("BUF_FMT_").split('_').collect();
-                let n32 = parts.iter().filter(|p| **p == "32").count() as u8;
-                let tyname = parts.last().copied().unwrap_or("");
-                if n32 == 0 || n32 as usize + 1 != parts.len() {
+                let Some(format) = Format::of(m.format) else {
                     self.problem(Memory::TypedFormat {
-                        format: fname.into(),
+                        format: isa::family::buf::format_name(m.format)
+                            .unwrap_or("")
+                            .into(),
                     });
                     return;
-                }
-                Kind::Format {
-                    comps,
-                    fmt_comps: n32,
-                    float: tyname == "FLOAT",
-                }
+                };
+                Kind::Format { comps, format }
             }
             _ if matches!(
                 f.mem,
@@ -295,20 +289,16 @@ impl Lifter<'_> {
                     .bin(if signed { Bin::ShrA } else { Bin::ShrL }, t, sh);
                 self.write_v(&vdata, 0, r);
             }
-            Kind::Format {
-                comps,
-                fmt_comps,
-                float,
-            } => {
-                for k in 0..comps {
-                    let w = if k < fmt_comps {
-                        access(self, k)
-                    } else if k == 3 {
-                        self.const_u32(if float { 1.0f32.to_bits() } else { 1 })
-                    } else {
-                        self.const_u32(0)
-                    };
-                    self.write_v(&vdata, k, w);
+            Kind::Format { comps, format } => {
+                // The element's dwords (a sub-dword element reads the
+                // dword at its address and uses its low bytes), then the
+                // format's conversion.
+                let words: Vec<Value> = (0..format.bytes().div_ceil(4))
+                    .map(|k| access(self, k as u8))
+                    .collect();
+                let vals = format.convert(&mut self.b, &words, FormatFaults::default());
+                for (k, &w) in vals.iter().enumerate().take(comps as usize) {
+                    self.write_v(&vdata, k as u8, w);
                 }
             }
         }

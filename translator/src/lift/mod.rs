@@ -52,6 +52,8 @@ mod salu;
 mod state;
 mod support;
 mod valu;
+mod format;
+mod packed;
 
 use crate::ir::{Block, Builder, Effect, Input, Source, Ty, Unsupported, Value};
 use crate::manifest::{Dropped, SystemSgpr};
@@ -322,7 +324,7 @@ impl Lifter<'_> {
             OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
                 self.problem(Memory::FlatGlobalScratch)
             }
-            OpSpace::Vop3p => self.problem(Construct::PackedMath),
+            OpSpace::Vop3p => self.vop3p(code, inst),
         }
     }
 }
