@@ -301,6 +301,7 @@ pub unsafe extern "C" fn shaderlift_translate(
             checked: options.checked != 0,
             test_outputs: options.test_outputs != 0,
             validate: true,
+            faults: Default::default(),
         };
         let t = translator::translate(&input, Some(&shader.trace), &opts)?;
         let json = t.manifest.to_json();

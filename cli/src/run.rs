@@ -96,6 +96,10 @@ pub struct RunOptions {
     /// Negative control: bind every narrowed descriptor one record short
     /// (its bytes and its checked last record), as a wrong narrowing would.
     pub one_record_short: bool,
+    /// Negative controls of the translator's lowerings
+    /// ([`translator::Faults`]); none by default.
+    #[doc(hidden)]
+    pub translator_faults: translator::Faults,
 }
 
 /// One device word that disagrees with the interpreter.
@@ -209,6 +213,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     let opts = RunOptions {
         checked: args.checked,
         one_record_short: args.one_record_short,
+        translator_faults: Default::default(),
     };
     let report = execute(&capture, &draws, &opts, &harness)?;
     let out = if args.json {
@@ -415,6 +420,7 @@ pub fn execute(
             checked: opts.checked,
             test_outputs: true,
             validate: true,
+            faults: opts.translator_faults,
         },
     )
     .map_err(|e| named(&e))?;

@@ -64,6 +64,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         checked: args.checked,
         test_outputs: args.test_outputs,
         validate: true,
+        faults: Default::default(),
     };
     if args.ir {
         let f = translator::translate_ir(&input, trace.as_ref(), &opts);

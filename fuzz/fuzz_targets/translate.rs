@@ -66,6 +66,7 @@ fuzz_target!(|input: Input| {
         checked: input.checked,
         test_outputs: input.test_outputs,
         validate: true,
+        faults: Default::default(),
     };
     let trace = if input.traced {
         translator::trace_for(&shader)

@@ -110,6 +110,28 @@ pub struct Options {
     /// Validate the module with naga (on by default; benchmarks turn it
     /// off).
     pub validate: bool,
+    /// Deliberately wrong lowerings, for the negative controls only (all
+    /// off by default).
+    #[doc(hidden)]
+    pub faults: Faults,
+}
+
+/// Deliberately wrong lowerings: each breaks one rule the differential
+/// tests must catch (negative controls; never set outside tests).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Faults {
+    /// Typed buffer formats: read the components in name order (W of
+    /// `2_10_10_10` in the low bits).
+    pub format_name_order: bool,
+    /// Typed buffer formats: zero-extend signed components.
+    pub format_no_sign_extension: bool,
+    /// `v_fma_mixlo/hi_f16`: round the f16 result toward zero.
+    pub mix_round_toward_zero: bool,
+    /// VOP3 `omod`: ignore it.
+    pub omod_ignored: bool,
+    /// 64-bit VALU shifts: drop the bits that cross the word boundary.
+    pub shift64_no_carry: bool,
 }
 
 impl Default for Options {
@@ -118,6 +140,7 @@ impl Default for Options {
             checked: false,
             test_outputs: false,
             validate: true,
+            faults: Faults::default(),
         }
     }
 }
@@ -201,6 +224,7 @@ pub fn translate(
         abi: input.abi,
         wave64: input.wave_size != 32,
         checked: opts.checked,
+        faults: opts.faults,
     };
     let (program, cfg) = decode(input);
     let lifted = lift::lift(&program, &cfg, trace, lo);
@@ -286,6 +310,7 @@ pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: 
         abi: input.abi,
         wave64: input.wave_size != 32,
         checked: opts.checked,
+        faults: opts.faults,
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, trace, lo).b.func;

@@ -93,6 +93,7 @@ fn every_vertex_shader_translates_and_validates_with_naga_and_spirv_val() {
             checked: true,
             test_outputs: true,
             validate: true,
+            faults: Default::default(),
         },
     ] {
         for name in VERTEX {
@@ -245,6 +246,7 @@ fn with_the_tracer_each_binding_is_a_traced_descriptor() {
                 checked,
                 test_outputs: checked,
                 validate: true,
+                faults: Default::default(),
             };
             let t =
                 translate(&input, Some(&trace), &opts).unwrap_or_else(|e| panic!("{name}: {e}"));

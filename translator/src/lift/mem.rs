@@ -128,6 +128,7 @@ impl Lifter<'_> {
             Format {
                 comps: u8,
                 format: Format,
+                faults: FormatFaults,
             },
         }
         if support::buffer(code) == Support::Unsupported {
@@ -168,7 +169,11 @@ impl Lifter<'_> {
             ) =>
             {
                 let comps = f.mem.map_or(0, |m| m.comps);
-                let Some(format) = Format::of(m.format) else {
+                let ff = FormatFaults {
+                    name_order: self.o.faults.format_name_order,
+                    no_sign_extension: self.o.faults.format_no_sign_extension,
+                };
+                let Some(format) = Format::of_with(m.format, ff) else {
                     self.problem(Memory::TypedFormat {
                         format: isa::family::buf::format_name(m.format)
                             .unwrap_or("")
@@ -176,7 +181,11 @@ impl Lifter<'_> {
                     });
                     return;
                 };
-                Kind::Format { comps, format }
+                Kind::Format {
+                    comps,
+                    format,
+                    faults: ff,
+                }
             }
             _ if matches!(
                 f.mem,
@@ -289,14 +298,18 @@ impl Lifter<'_> {
                     .bin(if signed { Bin::ShrA } else { Bin::ShrL }, t, sh);
                 self.write_v(&vdata, 0, r);
             }
-            Kind::Format { comps, format } => {
+            Kind::Format {
+                comps,
+                format,
+                faults,
+            } => {
                 // The element's dwords (a sub-dword element reads the
                 // dword at its address and uses its low bytes), then the
                 // format's conversion.
                 let words: Vec<Value> = (0..format.bytes().div_ceil(4))
                     .map(|k| access(self, k as u8))
                     .collect();
-                let vals = format.convert(&mut self.b, &words, FormatFaults::default());
+                let vals = format.convert(&mut self.b, &words, faults);
                 for (k, &w) in vals.iter().enumerate().take(comps as usize) {
                     self.write_v(&vdata, k as u8, w);
                 }

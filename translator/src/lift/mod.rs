@@ -78,6 +78,8 @@ pub struct LiftOptions {
     pub wave64: bool,
     /// Emit `--checked` guards.
     pub checked: bool,
+    /// Negative-control faults ([`crate::Faults`]).
+    pub faults: crate::Faults,
 }
 
 /// The lifted function and what was found on the way.

@@ -64,7 +64,7 @@ impl Lifter<'_> {
         let value = match half {
             None => r,
             Some(hi) => {
-                let h = f32_to_f16(&mut self.b, r);
+                let h = f32_to_f16(&mut self.b, r, !self.o.faults.mix_round_toward_zero);
                 let old = match dst.op {
                     Operand::Reg { code, .. } if code >= 256 => self.st.v[(code - 256) as usize],
                     _ => self.const_u32(0),

@@ -722,7 +722,9 @@ impl Lifter<'_> {
             }
         };
         // The output modifier (×2, ×4, ÷2) before the clamp.
-        let r = if omod != 0 && float_result {
+        let r = if omod != 0 && float_result && self.o.faults.omod_ignored {
+            r
+        } else if omod != 0 && float_result {
             let k = match omod {
                 1 => 2.0f32,
                 2 => 4.0,
@@ -805,7 +807,11 @@ impl Lifter<'_> {
                 let lo_s = self.b.bin(Bin::Shl, lo, m);
                 let hi_s = self.b.bin(Bin::Shl, hi, m);
                 let carry = self.b.bin(Bin::ShrL, lo, back);
-                let carry = self.b.select(m0, zero, carry);
+                let carry = if self.o.faults.shift64_no_carry {
+                    zero
+                } else {
+                    self.b.select(m0, zero, carry)
+                };
                 let hi_s = self.b.bin(Bin::Or, hi_s, carry);
                 let rlo = self.b.select(big, zero, lo_s);
                 let rhi = self.b.select(big, lo_s, hi_s);
@@ -817,7 +823,11 @@ impl Lifter<'_> {
                 let hi_s = self.b.bin(sh, hi, m);
                 let lo_s = self.b.bin(Bin::ShrL, lo, m);
                 let carry = self.b.bin(Bin::Shl, hi, back);
-                let carry = self.b.select(m0, zero, carry);
+                let carry = if self.o.faults.shift64_no_carry {
+                    zero
+                } else {
+                    self.b.select(m0, zero, carry)
+                };
                 let lo_s = self.b.bin(Bin::Or, lo_s, carry);
                 let fill = if arith {
                     self.b.bin(Bin::ShrA, hi, m31)
