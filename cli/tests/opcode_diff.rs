@@ -887,7 +887,8 @@ fn broken_format_mix_omod_and_shift_lowerings_turn_the_differential_run_red() {
         // Words one ulp off count too (a wrong f16 rounding is one ulp of
         // the word read as an f32); the clean run may have some (NaN
         // payloads, signed zeros), the broken one must have more.
-        let ulp = |r: &shaderlift_cli::run::RunReport| r.draws.iter().map(|d| d.within_ulp).sum::<u64>();
+        let ulp =
+            |r: &shaderlift_cli::run::RunReport| r.draws.iter().map(|d| d.within_ulp).sum::<u64>();
         let clean = execute(&cap, &file, &RunOptions::default(), h).expect("runs");
         assert_eq!(clean.mismatches, 0, "{} without a fault", case.name);
         let opts = RunOptions {

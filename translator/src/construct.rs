@@ -421,8 +421,12 @@ impl fmt::Display for ExecRegion {
 impl fmt::Display for Memory {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Memory::FlatGlobalScratch => f.write_str("flat/global/scratch memory is not translated"),
-            Memory::BufferStore => f.write_str("buffer stores are not translated (vertex shaders only)"),
+            Memory::FlatGlobalScratch => {
+                f.write_str("flat/global/scratch memory is not translated")
+            }
+            Memory::BufferStore => {
+                f.write_str("buffer stores are not translated (vertex shaders only)")
+            }
             Memory::BufferAtomic => f.write_str("buffer atomics are not translated"),
             Memory::Tfe => f.write_str("buffer access with tfe"),
             Memory::NoData => f.write_str("buffer access without data"),

@@ -96,7 +96,12 @@ impl Format {
 
     /// Convert one element given its dwords (`words[k]` holds bytes
     /// `4k..4k+4`, zero past the element) into the four result values.
-    pub(crate) fn convert(&self, b: &mut Builder, words: &[Value], faults: FormatFaults) -> [Value; 4] {
+    pub(crate) fn convert(
+        &self,
+        b: &mut Builder,
+        words: &[Value],
+        faults: FormatFaults,
+    ) -> [Value; 4] {
         let zero = b.u32(0);
         let mut out = [zero, zero, zero, b.u32(self.one())];
         let mut pos = 0u32;
@@ -295,11 +300,7 @@ pub(crate) fn f32_to_f16(b: &mut Builder, x: Value, round: bool) -> Value {
     let odd = b.icmp(ICmp::Ne, odd, zero);
     let tie = b.bin(Bin::BAnd, eq, odd);
     let up = b.bin(Bin::BOr, gt, tie);
-    let inc = if round {
-        b.un(Un::BoolToU32, up)
-    } else {
-        zero
-    };
+    let inc = if round { b.un(Un::BoolToU32, up) } else { zero };
     let q = b.add(q, inc);
     // Normal: (he << 10) + q − 0x400 (a carry out of the mantissa bumps the
     // exponent), at most infinity.
@@ -445,14 +446,20 @@ mod tests {
     fn packed_formats_put_x_in_the_low_bits() {
         // 2_10_10_10_SNORM (A2B10G10R10): x = 0x3ff (−1 → −1/511), w = 1.
         let f = Format::of(51).unwrap();
-        assert_eq!(isa::family::buf::format_name(51), Some("BUF_FMT_2_10_10_10_SNORM"));
+        assert_eq!(
+            isa::family::buf::format_name(51),
+            Some("BUF_FMT_2_10_10_10_SNORM")
+        );
         assert_eq!(f.bits, [10, 10, 10, 2]);
         let v = folded(&f, 0x4000_03ff, FormatFaults::default());
         assert_eq!(v[0], (-1.0f32 / 511.0).to_bits());
         assert_eq!(v[3], 1.0f32.to_bits());
         // 10_11_11_FLOAT (R11G11B10): x is the 11 low bits.
         let f = Format::of(36).unwrap();
-        assert_eq!(isa::family::buf::format_name(36), Some("BUF_FMT_10_11_11_FLOAT"));
+        assert_eq!(
+            isa::family::buf::format_name(36),
+            Some("BUF_FMT_10_11_11_FLOAT")
+        );
         assert_eq!(f.bits, [11, 11, 10, 0]);
     }
 
@@ -491,19 +498,23 @@ mod tests {
             assert_eq!(fb, ref_small(h, 10, true), "{h:#x}");
             let back = f32_to_f16(&mut b, f, true);
             let e = (h >> 10) & 0x1f;
-            let want = if e == 0x1f && h & 0x3ff != 0 { (h & 0x8000) | 0x7e00 } else { h };
+            let want = if e == 0x1f && h & 0x3ff != 0 {
+                (h & 0x8000) | 0x7e00
+            } else {
+                h
+            };
             assert_eq!(b.func.konst(back), Some(want), "{h:#x}");
         }
         let cases = [
             (1.0f32, 0x3c00),
             (65504.0, 0x7bff),
             (65520.0, 0x7c00),
-            (1.0 + 1.0 / 2048.0, 0x3c00),          // tie to even (down)
-            (1.0 + 3.0 / 2048.0, 0x3c02),          // tie to even (up)
-            (2f32.powi(-25), 0),                   // half the smallest denormal: even
-            (2f32.powi(-25) * 1.5, 1),             // above half
+            (1.0 + 1.0 / 2048.0, 0x3c00), // tie to even (down)
+            (1.0 + 3.0 / 2048.0, 0x3c02), // tie to even (up)
+            (2f32.powi(-25), 0),          // half the smallest denormal: even
+            (2f32.powi(-25) * 1.5, 1),    // above half
             (2f32.powi(-14) * (1.0 - 2f32.powi(-12)), 0x400), // rounds up to the smallest normal
-            (f32::from_bits(1), 0),                // f32 denormal
+            (f32::from_bits(1), 0),       // f32 denormal
             (-0.0, 0x8000),
             (f32::INFINITY, 0x7c00),
             (1e10, 0x7c00),

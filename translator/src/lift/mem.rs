@@ -1,8 +1,8 @@
 //! Memory: scalar loads (`s_load_*`, `s_buffer_load_*`) and buffer
 //! instructions (MUBUF, MTBUF) through the descriptors they read.
 
-use super::support::{self, Support};
 use super::format::{Format, FormatFaults};
+use super::support::{self, Support};
 use super::Lifter;
 use crate::ir::{Bin, BufferAccess, Effect, Load, Value};
 use crate::{Lds, Memory, OpcodeClass};
@@ -175,9 +175,7 @@ impl Lifter<'_> {
                 };
                 let Some(format) = Format::of_with(m.format, ff) else {
                     self.problem(Memory::TypedFormat {
-                        format: isa::family::buf::format_name(m.format)
-                            .unwrap_or("")
-                            .into(),
+                        format: isa::family::buf::format_name(m.format).unwrap_or("").into(),
                     });
                     return;
                 };

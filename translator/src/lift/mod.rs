@@ -47,13 +47,13 @@
 mod blocks;
 mod control;
 mod export;
+mod format;
 mod mem;
+mod packed;
 mod salu;
 mod state;
 mod support;
 mod valu;
-mod format;
-mod packed;
 
 use crate::ir::{Block, Builder, Effect, Input, Source, Ty, Unsupported, Value};
 use crate::manifest::{Dropped, SystemSgpr};
