@@ -909,7 +909,7 @@ pub fn build_typed_load(format: u8, wave64: bool) -> Result<Case, Skip> {
     for i in 0..4 {
         param = with(param, i, Operand::vgpr(RES as u8 + i as u8));
     }
-    let mut one = param.clone();
+    let mut one = param;
     if let Modifiers::Exp(ref mut x) = one.mods {
         x.en = 1;
     }

@@ -105,11 +105,11 @@ impl Format {
         let zero = b.u32(0);
         let mut out = [zero, zero, zero, b.u32(self.one())];
         let mut pos = 0u32;
-        for i in 0..self.count as usize {
-            let n = self.bits[i] as u32;
+        for (o, &n) in out.iter_mut().zip(&self.bits).take(self.count as usize) {
+            let n = n as u32;
             let w = words.get((pos / 32) as usize).copied().unwrap_or(zero);
             let x = field(b, w, pos % 32, n, false);
-            out[i] = self.component(b, w, x, pos % 32, n, faults);
+            *o = self.component(b, w, x, pos % 32, n, faults);
             pos += n;
         }
         out
