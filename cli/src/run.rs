@@ -111,6 +111,10 @@ pub struct RunOptions {
     /// device's approximate operations then differ from the interpreter's
     /// correctly rounded ones by the host's error.
     pub fast: bool,
+    /// Negative controls of the translator's lowerings
+    /// ([`translator::Faults`]); none by default.
+    #[doc(hidden)]
+    pub translator_faults: translator::Faults,
 }
 
 /// One device word that disagrees with the interpreter.
@@ -245,6 +249,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             checked: args.checked,
             one_record_short: args.one_record_short,
             fast: args.fast,
+            translator_faults: Default::default(),
         };
         execute(&capture, &draws, &opts, &harness)?
     };
@@ -495,6 +500,7 @@ pub fn execute(
             test_outputs: true,
             validate: true,
             precise: !opts.fast,
+            faults: opts.translator_faults,
         },
     )
     .map_err(|e| named(&e))?;
@@ -699,6 +705,7 @@ impl Session<'_> {
         dr.window_capped = window.capped;
         let mut params = DrawParams {
             window: (lo, window_len as u32),
+            code_addr: self.icfg.code_addr,
             ..DrawParams::default()
         };
         let mut buffers = Vec::new();

@@ -72,6 +72,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         test_outputs: args.test_outputs,
         validate: true,
         precise: args.precise,
+        faults: Default::default(),
     };
     if args.ir {
         let f = translator::translate_ir(&input, trace.as_ref(), &opts);

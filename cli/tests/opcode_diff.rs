@@ -336,6 +336,7 @@ fn lifts(case: &Case) -> Result<(), String> {
         test_outputs: true,
         validate: true,
         precise: true,
+        faults: Default::default(),
     };
     match translate(&input, trace.as_ref(), &opts) {
         Ok(_) => Ok(()),
@@ -1056,4 +1057,116 @@ fn scalar_opcodes_match_the_interpreter_on_lavapipe_full_run() {
         return;
     };
     scalar_finish(&scalar_sweep(h, 64, 1));
+}
+
+/// Every typed buffer format (`tbuffer_load_format_xyzw`, the format in the
+/// instruction) converts on lavapipe exactly as the interpreter converts
+/// it: 64 vertices of edge and random element bits per format, every
+/// result word compared (no allow-list: conversions are exact).
+#[test]
+fn typed_buffer_formats_match_the_interpreter_on_lavapipe() {
+    let Some(h) = Harness::shared_or_skip("opcode diff (typed buffer formats)") else {
+        return;
+    };
+    let mut ran = 0;
+    let mut failures = Vec::new();
+    for format in 1..=127u8 {
+        let Ok(case) = gen::build_typed_load(format, true) else {
+            continue;
+        };
+        lifts(&case).unwrap_or_else(|why| panic!("{} is not lifted: {why}", case.name));
+        let records = gen::records(&case, 64, seed(&case) ^ u64::from(format));
+        let file = gen::draws(&records, &ranges(0, 64, 4));
+        let r = execute(&capture(&case), &file, &RunOptions::default(), h)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        ran += 1;
+        if r.mismatches > 0 || r.draws.iter().any(|d| d.within_ulp > 0) {
+            let first = r.draws.iter().flat_map(|d| &d.first_mismatches).next();
+            failures.push(format!(
+                "{}: {} mismatches, first {first:?}",
+                case.name, r.mismatches
+            ));
+        }
+    }
+    assert!(ran >= 70, "only {ran} formats ran");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The negative controls of the lowerings issue 13 added: with one rule
+/// broken in the translator (`translator::Faults`), the differential run of
+/// a case that exercises it counts mismatches; the same case without the
+/// fault counts none.
+#[test]
+fn broken_format_mix_omod_and_shift_lowerings_turn_the_differential_run_red() {
+    let Some(h) = Harness::shared_or_skip("opcode diff (lowering negative controls)") else {
+        return;
+    };
+    let vop = |name: &str, e64: bool, variant: gen::Variant| {
+        let info = gen::all_vop()
+            .into_iter()
+            .find(|i| i.name == name)
+            .unwrap_or_else(|| panic!("{name}"));
+        gen::build(info, e64, variant, true).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let f = translator::Faults::default;
+    let cases = [
+        (
+            gen::build_typed_load(51, true).expect("2_10_10_10_SNORM"),
+            translator::Faults {
+                format_name_order: true,
+                ..f()
+            },
+        ),
+        (
+            gen::build_typed_load(51, true).expect("2_10_10_10_SNORM"),
+            translator::Faults {
+                format_no_sign_extension: true,
+                ..f()
+            },
+        ),
+        (
+            vop("v_fma_mixlo_f16", true, gen::Variant::MixF16),
+            translator::Faults {
+                mix_round_toward_zero: true,
+                ..f()
+            },
+        ),
+        (
+            vop("v_add_f32", true, gen::Variant::Omod(3)),
+            translator::Faults {
+                omod_ignored: true,
+                ..f()
+            },
+        ),
+        (
+            vop("v_lshlrev_b64", true, gen::Variant::Plain),
+            translator::Faults {
+                shift64_no_carry: true,
+                ..f()
+            },
+        ),
+    ];
+    for (case, faults) in cases {
+        lifts(&case).unwrap_or_else(|why| panic!("{} is not lifted: {why}", case.name));
+        let records = gen::records(&case, 64, seed(&case));
+        let file = gen::draws(&records, &[(0, 64)]);
+        let cap = capture(&case);
+        // Words one ulp off count too (a wrong f16 rounding is one ulp of
+        // the word read as an f32); the clean run may have some (NaN
+        // payloads, signed zeros), the broken one must have more.
+        let ulp =
+            |r: &shaderlift_cli::run::RunReport| r.draws.iter().map(|d| d.within_ulp).sum::<u64>();
+        let clean = execute(&cap, &file, &RunOptions::default(), h).expect("runs");
+        assert_eq!(clean.mismatches, 0, "{} without a fault", case.name);
+        let opts = RunOptions {
+            translator_faults: faults,
+            ..RunOptions::default()
+        };
+        let broken = execute(&cap, &file, &opts, h).expect("runs");
+        assert!(
+            broken.mismatches > 0 || ulp(&broken) > ulp(&clean),
+            "{} with {faults:?}: the broken lowering went unnoticed",
+            case.name
+        );
+    }
 }

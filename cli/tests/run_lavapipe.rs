@@ -137,7 +137,7 @@ fn check_bounds(h: &Harness, shader: &str, file: &DrawsFile, short_violations: &
         &RunOptions {
             checked: true,
             one_record_short: false,
-            fast: false,
+            ..RunOptions::default()
         },
     );
     assert_identical(shader, &right);
@@ -148,7 +148,7 @@ fn check_bounds(h: &Harness, shader: &str, file: &DrawsFile, short_violations: &
         &RunOptions {
             checked: true,
             one_record_short: true,
-            fast: false,
+            ..RunOptions::default()
         },
     );
     // Reads past a short binding come from the window, as the baseline

@@ -67,6 +67,7 @@ fuzz_target!(|input: Input| {
         test_outputs: input.test_outputs,
         validate: true,
         precise: false,
+        faults: Default::default(),
     };
     let trace = if input.traced {
         translator::trace_for(&shader)

@@ -1,9 +1,10 @@
 //! Typed buffer fetches: gfx10 unified buffer formats to 32-bit VGPR values.
 //!
-//! The format's layout comes from its name in `isa` (`BUF_FMT_8_8_8_8_UNORM`):
-//! component widths in bits, then the numeric format; the packed formats
-//! (`2_10_10_10`, `10_11_11`, `11_11_10`, `10_10_10_2`) name their components
-//! from the most significant bits down, so x is the last width named. Missing components read as 0, 0, 0, 1 (1.0 for the
+//! The format's layout comes from its name in `isa` (`BUF_FMT_2_10_10_10_SNORM`):
+//! component widths in bits from the most significant bits down (X, the
+//! first component, is last: `2_10_10_10` is Vulkan's `A2B10G10R10` with X
+//! in bits 0..10, `10_11_11` is `B10G11R11` with X in bits 0..11), then the
+//! numeric format. Missing components read as 0, 0, 0, 1 (1.0 for the
 //! float, normalised and scaled formats).
 
 use crate::float::f16_to_f32;
@@ -49,15 +50,13 @@ impl Format {
         if parts.is_empty() || parts.len() > 4 {
             return None;
         }
+        // Names list components from the most significant bits down (the
+        // packed formats: `2_10_10_10` is Vulkan's A2B10G10R10, x in bits
+        // 0..10); found by the typed-format differential test and by the
+        // source-level oracle (`shaderlift oracle`).
+        parts.reverse();
         for (i, p) in parts.iter().enumerate() {
             bits[i] = p.parse().ok()?;
-        }
-        // The packed formats' names list components from the most
-        // significant bits down (`2_10_10_10` is Vulkan's A2B10G10R10: x in
-        // bits 0..10, w in bits 30..32; `10_11_11` is B10G11R11: x in bits
-        // 0..11); the source-level oracle found this (`shaderlift oracle`).
-        if bits[..parts.len()].iter().any(|&b| b != bits[0]) {
-            bits[..parts.len()].reverse();
         }
         Some(Format {
             bits,
@@ -224,6 +223,23 @@ mod tests {
             (-1.0f32).to_bits(),
             "-128 clamps to -1"
         );
+    }
+
+    #[test]
+    fn packed_formats_put_the_first_component_in_the_low_bits() {
+        let f = Format::of(51).unwrap(); // 2_10_10_10_SNORM
+        assert_eq!(f.bits, [10, 10, 10, 2]);
+        // x = 0x3ff (-1), y = 0x1ff (511 -> 1), z = 0x200 (-512 -> -1), w = 1.
+        let raw: u32 = 0x3ff | (0x1ff << 10) | (0x200 << 20) | (1 << 30);
+        let v = f.convert(&raw.to_le_bytes());
+        assert_eq!(v[0], (-1.0f32 / 511.0).to_bits());
+        assert_eq!(v[1], 1.0f32.to_bits());
+        assert_eq!(v[2], (-1.0f32).to_bits());
+        assert_eq!(v[3], 1.0f32.to_bits());
+        let f = Format::of(36).unwrap(); // 10_11_11_FLOAT
+        assert_eq!(f.bits, [11, 11, 10, 0]);
+        // x = 1.0 in the 11-bit float (exponent 15, no mantissa) at bit 0.
+        assert_eq!(f.convert(&(15u32 << 6).to_le_bytes())[0], 1.0f32.to_bits());
     }
 
     #[test]

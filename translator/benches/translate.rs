@@ -29,6 +29,7 @@ fn translate_only(bencher: divan::Bencher, name: &str) {
     let input = c.shader_input();
     let opts = Options {
         validate: false,
+        faults: Default::default(),
         ..Options::default()
     };
     bencher.bench(|| {

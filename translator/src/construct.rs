@@ -174,7 +174,7 @@ pub enum Memory {
     Tfe,
     /// A buffer access without its data operand.
     NoData,
-    /// A typed buffer load of a format that is not 32 bits per component.
+    /// A typed buffer load of an invalid or reserved format.
     TypedFormat {
         /// The format's name (`BUF_FMT_...`, empty when unknown).
         format: String,
@@ -473,14 +473,18 @@ impl fmt::Display for ExecRegion {
 impl fmt::Display for Memory {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Memory::FlatGlobalScratch => f.write_str("flat/global/scratch memory is not translated"),
-            Memory::BufferStore => f.write_str("buffer stores are not translated (vertex shaders only)"),
+            Memory::FlatGlobalScratch => {
+                f.write_str("flat/global/scratch memory is not translated")
+            }
+            Memory::BufferStore => {
+                f.write_str("buffer stores are not translated (vertex shaders only)")
+            }
             Memory::BufferAtomic => f.write_str("buffer atomics are not translated"),
             Memory::Tfe => f.write_str("buffer access with tfe"),
             Memory::NoData => f.write_str("buffer access without data"),
             Memory::TypedFormat { format } => write!(
                 f,
-                "typed buffer load with format {format} (only 32-bit-per-component formats are translated)"
+                "typed buffer load with format {format} (an invalid or reserved format)"
             ),
             Memory::RuntimeFormat => {
                 f.write_str("format load whose conversion the descriptor decides at run time")

@@ -258,6 +258,9 @@ pub enum Input {
     },
     /// Pixel shaders: `gl_FragCoord` component 0 (x) or 1 (y), f32 bits.
     FragCoord(u8),
+    /// The guest address of the shader's first byte, low (`false`) or high
+    /// (`true`) half: what `s_getpc_b64` counts from.
+    CodeAddr(bool),
 }
 
 /// A value from the other lanes of this lane's wave (compute shaders:

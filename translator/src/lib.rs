@@ -119,6 +119,28 @@ pub struct Options {
     /// Off by default: the fast mode uses the host's f32 built-ins, whose
     /// error the README bounds.
     pub precise: bool,
+    /// Deliberately wrong lowerings, for the negative controls only (all
+    /// off by default).
+    #[doc(hidden)]
+    pub faults: Faults,
+}
+
+/// Deliberately wrong lowerings: each breaks one rule the differential
+/// tests must catch (negative controls; never set outside tests).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Faults {
+    /// Typed buffer formats: read the components in name order (W of
+    /// `2_10_10_10` in the low bits).
+    pub format_name_order: bool,
+    /// Typed buffer formats: zero-extend signed components.
+    pub format_no_sign_extension: bool,
+    /// `v_fma_mixlo/hi_f16`: round the f16 result toward zero.
+    pub mix_round_toward_zero: bool,
+    /// VOP3 `omod`: ignore it.
+    pub omod_ignored: bool,
+    /// 64-bit VALU shifts: drop the bits that cross the word boundary.
+    pub shift64_no_carry: bool,
 }
 
 impl Default for Options {
@@ -128,6 +150,7 @@ impl Default for Options {
             test_outputs: false,
             validate: true,
             precise: false,
+            faults: Faults::default(),
         }
     }
 }
@@ -312,6 +335,7 @@ fn translate_with(
         compute,
         ps_faults,
         faults,
+        alu_faults: opts.faults,
     };
     let (program, cfg) = decode(input);
     let lifted = lift::lift(&program, &cfg, trace, lo);
@@ -408,6 +432,7 @@ pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: 
         compute: None,
         faults: wave::ComputeFaults::default(),
         ps_faults: PsFaults::default(),
+        alu_faults: opts.faults,
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, trace, lo).b.func;
@@ -702,6 +727,7 @@ fn layout(
     // What is live.
     let mut uses_vid = false;
     let mut uses_iid = false;
+    let mut uses_code = false;
     let mut params = BTreeSet::new();
     let mut bindings = BTreeSet::new();
     let mut any_load = false;
@@ -716,6 +742,7 @@ fn layout(
         match inst.op {
             Op::Input(Input::VertexId) => uses_vid = true,
             Op::Input(Input::InstanceId) => uses_iid = true,
+            Op::Input(Input::CodeAddr(_)) => uses_code = true,
             Op::Input(Input::Param(s)) => {
                 params.insert(s);
             }
@@ -766,6 +793,12 @@ fn layout(
     }
     if uses_iid {
         plan.instance_id_offset = Some(member(PushKind::InstanceIdOffset, &mut push));
+    }
+    if uses_code {
+        plan.code_addr = Some((
+            member(PushKind::CodeAddrLo, &mut push),
+            member(PushKind::CodeAddrHi, &mut push),
+        ));
     }
     for &s in &params {
         let m = member(
@@ -893,6 +926,7 @@ fn layout(
     let p = |m: u32| phys[m as usize];
     plan.vertex_id_offset = plan.vertex_id_offset.map(p);
     plan.instance_id_offset = plan.instance_id_offset.map(p);
+    plan.code_addr = plan.code_addr.map(|(l, h)| (p(l), p(h)));
     for v in plan.source_member.values_mut() {
         *v = p(*v);
     }

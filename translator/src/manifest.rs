@@ -149,6 +149,12 @@ pub enum PushKind {
     WindowBaseHi,
     /// Bytes in the window (reads outside give 0).
     WindowSize,
+    /// Low 32 bits of the guest address of the shader's first byte (what
+    /// `s_getpc_b64` counts from; the code and its constant data must be
+    /// readable there, through a descriptor binding or the window).
+    CodeAddrLo,
+    /// High 32 bits of that address.
+    CodeAddrHi,
     /// Test outputs: subtracted from the guest vertex id to give the record.
     OutFirstVertex,
     /// Test outputs: records per instance.
@@ -331,6 +337,9 @@ pub struct DrawParams {
     pub bindings: Vec<BindingRange>,
     /// Window (guest base, size).
     pub window: (u64, u32),
+    /// The guest address of the shader's first byte ([`PushKind::CodeAddrLo`];
+    /// 0 when the shader does not read its pc).
+    pub code_addr: u64,
     /// Test mode: first guest vertex id and vertices per instance.
     pub out_first_vertex: u32,
     /// Test mode: records per instance.
@@ -407,6 +416,8 @@ impl Manifest {
                 PushKind::WindowBaseLo => draw.window.0 as u32,
                 PushKind::WindowBaseHi => (draw.window.0 >> 32) as u32,
                 PushKind::WindowSize => draw.window.1,
+                PushKind::CodeAddrLo => draw.code_addr as u32,
+                PushKind::CodeAddrHi => (draw.code_addr >> 32) as u32,
                 PushKind::OutFirstVertex => draw.out_first_vertex,
                 PushKind::OutVertexCount => draw.out_vertex_count,
             });

@@ -93,6 +93,7 @@ fn every_vertex_shader_translates_and_validates_with_naga_and_spirv_val() {
             test_outputs: true,
             validate: true,
             precise: false,
+            faults: Default::default(),
         },
     ] {
         for name in VERTEX {
@@ -307,6 +308,7 @@ fn with_the_tracer_each_binding_is_a_traced_descriptor() {
                 test_outputs: checked,
                 validate: true,
                 precise: false,
+                faults: Default::default(),
             };
             let t =
                 translate(&input, Some(&trace), &opts).unwrap_or_else(|e| panic!("{name}: {e}"));

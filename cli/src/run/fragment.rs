@@ -216,6 +216,7 @@ pub fn execute_fragment(
             // The interpreter computes the approximate ops correctly
             // rounded; so does the translation in precise mode.
             precise: true,
+            faults: Default::default(),
         },
         PsFaults {
             drop_discard: opts.drop_discard,

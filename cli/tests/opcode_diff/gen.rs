@@ -408,6 +408,11 @@ pub enum Variant {
     NegAbs,
     /// `clamp`.
     Clamp,
+    /// The output modifier (1: `mul:2`, 2: `mul:4`, 3: `div:2`).
+    Omod(u8),
+    /// `v_fma_mix*` with f16 sources: `op_sel_hi` on every source, `op_sel`
+    /// on the second (its high half).
+    MixF16,
 }
 
 impl Variant {
@@ -416,6 +421,10 @@ impl Variant {
             Variant::Plain => "",
             Variant::NegAbs => " neg/abs",
             Variant::Clamp => " clamp",
+            Variant::Omod(1) => " mul:2",
+            Variant::Omod(2) => " mul:4",
+            Variant::Omod(_) => " div:2",
+            Variant::MixF16 => " f16 sources",
         }
     }
 }
@@ -427,6 +436,14 @@ pub fn variants(info: &VopInfo, e64: bool) -> Vec<Variant> {
     let Some(form) = (if e64 { info.e64 } else { None }) else {
         return out;
     };
+    if form.family == Family::Vop3p
+        && form.bits.iter().any(|b| matches!(b.role, Role::OpSelHi(2)))
+        && info.name.starts_with("v_fma_mix")
+    {
+        out.push(Variant::MixF16);
+        out.push(Variant::Clamp);
+        return out;
+    }
     if form.family != Family::Vop3 {
         return out;
     }
@@ -440,6 +457,10 @@ pub fn variants(info: &VopInfo, e64: bool) -> Vec<Variant> {
     if form.bits.iter().any(|b| b.role == Role::Clamp) {
         out.push(Variant::Clamp);
     }
+    if form.bits.iter().any(|b| b.role == Role::Omod) {
+        out.push(Variant::Omod(1));
+        out.push(Variant::Omod(3));
+    }
     out
 }
 
@@ -447,9 +468,25 @@ pub fn variants(info: &VopInfo, e64: bool) -> Vec<Variant> {
 fn apply(inst: &mut Instruction, form: &VopForm, variant: Variant) {
     match variant {
         Variant::Plain => {}
-        Variant::Clamp => {
+        Variant::Clamp => match inst.mods {
+            Modifiers::Vop3(ref mut m) => m.clamp = true,
+            Modifiers::Vop3p(ref mut m) => m.clamp = true,
+            _ => {}
+        },
+        Variant::Omod(k) => {
             if let Modifiers::Vop3(ref mut m) = inst.mods {
-                m.clamp = true;
+                m.omod = k;
+            }
+        }
+        Variant::MixF16 => {
+            let srcs: Vec<usize> = (0..inst.operands.len())
+                .filter(|&i| inst.operands[i].is_use() && !inst.operands[i].is_def())
+                .collect();
+            for (n, &i) in srcs.iter().enumerate() {
+                inst.operands[i].mods |= OpMods::OP_SEL_HI;
+                if n == 1 {
+                    inst.operands[i].mods |= OpMods::OP_SEL;
+                }
             }
         }
         Variant::NegAbs => {
@@ -586,6 +623,12 @@ pub fn build(info: &VopInfo, e64: bool, variant: Variant, wave64: bool) -> Resul
     let _ = res;
     let mut inst = vop(opcode, &form, &ops);
     apply(&mut inst, &form, variant);
+    if variant == Variant::MixF16 {
+        // Two f16 values per source word, from the 16-bit edge pool.
+        for t in sources.iter_mut().take(3) {
+            *t = ValType::V2F16;
+        }
+    }
     // Encode, decode back: the case runs what the decoder sees.
     let enc = isa::encode(&inst, Target::Gfx1030).map_err(|e| format!("encode: {e}"))?;
     let back = isa::decode(enc.as_bytes(), m).map_err(|e| format!("decode back: {e}"))?;
@@ -832,4 +875,51 @@ pub fn draws(records: &[[u32; RECORD_WORDS]], ranges: &[(u32, u32)]) -> DrawsFil
             })
             .collect(),
     }
+}
+
+/// A typed buffer load case: the `v_mov_b32_e32` case's shader with its
+/// instruction replaced by `tbuffer_load_format_xyzw v[24:27], v0, s[44:47],
+/// 0 format:[FORMAT] idxen` (the element is the first bytes of the
+/// vertex's operand record) and all four result words exported.
+pub fn build_typed_load(format: u8, wave64: bool) -> Result<Case, Skip> {
+    let name = isa::family::buf::format_name(format).ok_or("no such format")?;
+    let info = all_vop()
+        .into_iter()
+        .find(|i| i.name == "v_mov_b32")
+        .ok_or("no v_mov_b32")?;
+    let mut case = build(info, false, Variant::Plain, wave64)?;
+    let m = mode(wave64);
+    let mut load = decode_words(&[0xe99b_2000, 0x800b_1800], m);
+    if let Modifiers::Buf(ref mut f) = load.mods {
+        f.format = format;
+    }
+    let splice = |code: &mut Vec<u8>, old: &Instruction, new: &Instruction| -> Result<(), Skip> {
+        let o = isa::encode(old, Target::Gfx1030).map_err(|e| format!("encode: {e}"))?;
+        let n = isa::encode(new, Target::Gfx1030).map_err(|e| format!("encode: {e}"))?;
+        let (o, n) = (o.as_bytes(), n.as_bytes());
+        let at = code
+            .windows(o.len())
+            .position(|w| w == o)
+            .ok_or("instruction not found")?;
+        code.splice(at..at + o.len(), n.iter().copied());
+        Ok(())
+    };
+    splice(&mut case.code, &case.inst, &load)?;
+    let mut param = decode_words(&[0xf800_020f, 0x0302_0100], m);
+    for i in 0..4 {
+        param = with(param, i, Operand::vgpr(RES as u8 + i as u8));
+    }
+    let mut one = param;
+    if let Modifiers::Exp(ref mut x) = one.mods {
+        x.en = 1;
+    }
+    splice(&mut case.code, &one, &param)?;
+    case.text = isa::Formatter::new(Target::Gfx1030)
+        .display(&load)
+        .to_string();
+    case.name = format!("tbuffer_load_format_xyzw {name}");
+    case.inst = load;
+    case.sources = vec![ValType::B32, ValType::B32];
+    case.results = vec![ResultKind::Vgpr(ValType::F32); 4];
+    Ok(case)
 }

@@ -49,6 +49,8 @@ pub struct Plan {
     pub vertex_id_offset: Option<u32>,
     /// Push-constant member of the instance-id offset.
     pub instance_id_offset: Option<u32>,
+    /// Push-constant members of the code address (low, high).
+    pub code_addr: Option<(u32, u32)>,
     /// Number of push-constant members (at most [`PUSH_WORDS`]); members
     /// from [`PUSH_WORDS`] on are words of the params buffer.
     pub push_members: u32,

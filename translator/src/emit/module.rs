@@ -390,6 +390,10 @@ impl Emitter<'_> {
                 let s = self.b.i_add(u, None, c0, t1)?;
                 self.b.i_add(u, None, s, t2)?
             }
+            Input::CodeAddr(hi) => match self.plan.code_addr {
+                Some((l, h)) => self.push_load(if hi { h } else { l })?,
+                None => return Err(EmitError("the code address has no push slot".into())),
+            },
             Input::Param(s) => match self.plan.source_member.get(&s) {
                 Some(&m) => self.push_load(m)?,
                 None => return Err(EmitError(format!("parameter {s} has no push slot"))),

@@ -1,6 +1,7 @@
 //! Memory: scalar loads (`s_load_*`, `s_buffer_load_*`) and buffer
 //! instructions (MUBUF, MTBUF) through the descriptors they read.
 
+use super::format::{Format, FormatFaults};
 use super::support::{self, Support};
 use super::Lifter;
 use crate::ir::{Bin, BufferAccess, Effect, Load, Value};
@@ -126,8 +127,8 @@ impl Lifter<'_> {
             },
             Format {
                 comps: u8,
-                fmt_comps: u8,
-                float: bool,
+                format: Format,
+                faults: FormatFaults,
             },
         }
         if support::buffer(code) == Support::Unsupported {
@@ -168,20 +169,20 @@ impl Lifter<'_> {
             ) =>
             {
                 let comps = f.mem.map_or(0, |m| m.comps);
-                let fname = isa::family::buf::format_name(m.format).unwrap_or("");
-                let parts: Vec<&str> = fname.trim_start_matches("BUF_FMT_").split('_').collect();
-                let n32 = parts.iter().filter(|p| **p == "32").count() as u8;
-                let tyname = parts.last().copied().unwrap_or("");
-                if n32 == 0 || n32 as usize + 1 != parts.len() {
+                let ff = FormatFaults {
+                    name_order: self.o.alu_faults.format_name_order,
+                    no_sign_extension: self.o.alu_faults.format_no_sign_extension,
+                };
+                let Some(format) = Format::of_with(m.format, ff) else {
                     self.problem(Memory::TypedFormat {
-                        format: fname.into(),
+                        format: isa::family::buf::format_name(m.format).unwrap_or("").into(),
                     });
                     return;
-                }
+                };
                 Kind::Format {
                     comps,
-                    fmt_comps: n32,
-                    float: tyname == "FLOAT",
+                    format,
+                    faults: ff,
                 }
             }
             _ if matches!(
@@ -312,18 +313,18 @@ impl Lifter<'_> {
             }
             Kind::Format {
                 comps,
-                fmt_comps,
-                float,
+                format,
+                faults,
             } => {
-                for k in 0..comps {
-                    let w = if k < fmt_comps {
-                        access(self, k)
-                    } else if k == 3 {
-                        self.const_u32(if float { 1.0f32.to_bits() } else { 1 })
-                    } else {
-                        self.const_u32(0)
-                    };
-                    self.write_v(&vdata, k, w);
+                // The element's dwords (a sub-dword element reads the
+                // dword at its address and uses its low bytes), then the
+                // format's conversion.
+                let words: Vec<Value> = (0..format.bytes().div_ceil(4))
+                    .map(|k| access(self, k as u8))
+                    .collect();
+                let vals = format.convert(&mut self.b, &words, faults);
+                for (k, &w) in vals.iter().enumerate().take(comps as usize) {
+                    self.write_v(&vdata, k as u8, w);
                 }
             }
         }

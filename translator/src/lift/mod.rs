@@ -47,9 +47,11 @@
 mod blocks;
 mod control;
 mod export;
+mod format;
 mod lanes;
 mod lds;
 mod mem;
+mod packed;
 mod ps;
 mod salu;
 mod state;
@@ -86,6 +88,9 @@ pub struct LiftOptions {
     pub faults: crate::wave::ComputeFaults,
     /// Broken pixel-shader rules (negative controls).
     pub ps_faults: crate::PsFaults,
+    /// Negative-control faults of the ALU and format lowerings
+    /// ([`crate::Faults`]).
+    pub alu_faults: crate::Faults,
 }
 
 /// The lifted function and what was found on the way.
@@ -363,7 +368,7 @@ impl Lifter<'_> {
             OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
                 self.problem(Memory::FlatGlobalScratch)
             }
-            OpSpace::Vop3p => self.problem(Construct::PackedMath),
+            OpSpace::Vop3p => self.vop3p(code, inst),
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::support::{self, Support};
 use super::Lifter;
-use crate::ir::{Bin, ICmp, Ty, Un, Value};
+use crate::ir::{Bin, ICmp, Input, Ty, Un, Value};
 use crate::{CrossLane, Form, OpcodeClass};
 use isa::{op, CmpCond, Compare, ExecUpdate, Instruction, Logic, NumTy, Opcode, Operand, Slot};
 
@@ -566,6 +566,16 @@ impl Lifter<'_> {
         };
         let (lo, hi, scc_nz) = match code {
             op::S_MOV_B64 => (al, ah, false),
+            op::S_GETPC_B64 => {
+                // The address of the next instruction: code address + pc + 4.
+                let lo = self.b.input(Input::CodeAddr(false));
+                let hi = self.b.input(Input::CodeAddr(true));
+                let off = self.const_u32(self.pc.wrapping_add(4));
+                let l = self.b.add(lo, off);
+                let carry = self.b.icmp(ICmp::ULt, l, lo);
+                let c = self.b.un(Un::BoolToU32, carry);
+                (l, self.b.add(hi, c), false)
+            }
             op::S_CMOV_B64 => {
                 let ol = self.s_word(dcode as usize);
                 let oh = self.s_word(dcode as usize + 1);

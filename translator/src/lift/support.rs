@@ -37,12 +37,18 @@ pub fn support(code: Opcode, wave64: bool) -> Support {
             }
             _ => Support::Refused,
         },
-        OpSpace::Ds
-        | OpSpace::Mimg
-        | OpSpace::Flat
-        | OpSpace::Global
-        | OpSpace::Scratch
-        | OpSpace::Vop3p => Support::Refused,
+        OpSpace::Ds | OpSpace::Mimg | OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
+            Support::Refused
+        }
+        OpSpace::Vop3p => vop3p(code),
+    }
+}
+
+/// Packed math (`packed.rs`): the mixed-precision fmas.
+pub(super) fn vop3p(code: Opcode) -> Support {
+    match code {
+        op::V_FMA_MIX_F32 | op::V_FMA_MIXLO_F16 | op::V_FMA_MIXHI_F16 => Support::Lifted,
+        _ => Support::Refused,
     }
 }
 
@@ -101,6 +107,7 @@ pub(super) fn salu(code: Opcode, wave64: bool) -> Support {
         | op::S_MOVK_I32
         | op::S_MOV_B32
         | op::S_MOV_B64
+        | op::S_GETPC_B64
         | op::S_MULK_I32
         | op::S_MUL_HI_I32
         | op::S_MUL_HI_U32
@@ -312,6 +319,11 @@ pub(super) fn valu(code: Opcode) -> Support {
         | op::V_MAX_I32
         | op::V_MAX_U32
         | op::V_MED3_F32
+        | op::V_MED3_I32
+        | op::V_MED3_U32
+        | op::V_LSHLREV_B64
+        | op::V_LSHRREV_B64
+        | op::V_ASHRREV_I64
         | op::V_MIN3_F32
         | op::V_MIN3_I32
         | op::V_MIN3_U32
@@ -408,6 +420,7 @@ mod tests {
         let handlers = [
             include_str!("salu.rs"),
             include_str!("valu.rs"),
+            include_str!("packed.rs"),
             include_str!("control.rs"),
             include_str!("mem.rs"),
             include_str!("blocks.rs"),

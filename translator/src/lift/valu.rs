@@ -48,12 +48,14 @@ impl Lifter<'_> {
             sdwa = Some([field(m.src0_sel), field(m.src1_sel), dst]);
         }
         let mut clamp = false;
+        let mut omod = 0u8;
         if let Modifiers::Vop3(m) = inst.mods {
-            if m.omod != 0 || m.opsel_dst {
+            if m.opsel_dst {
                 self.problem(Form::Vop3Modifier);
                 return;
             }
             clamp = m.clamp;
+            omod = m.omod;
         }
         let f = code.facts();
         let ops = inst.operands.as_slice();
@@ -381,6 +383,38 @@ impl Lifter<'_> {
                 };
                 self.b.bin(op, vals[0], vals[1])
             }
+            op::V_MED3_I32 | op::V_MED3_U32 => {
+                if !need(self, 3) {
+                    return;
+                }
+                let (lo, hi) = if code == op::V_MED3_I32 {
+                    (Bin::SMin, Bin::SMax)
+                } else {
+                    (Bin::UMin, Bin::UMax)
+                };
+                // max(min(a, b), min(max(a, b), c))
+                let mn = self.b.bin(lo, vals[0], vals[1]);
+                let mx = self.b.bin(hi, vals[0], vals[1]);
+                let t = self.b.bin(lo, mx, vals[2]);
+                self.b.bin(hi, mn, t)
+            }
+            op::V_LSHLREV_B64 | op::V_LSHRREV_B64 | op::V_ASHRREV_I64 => {
+                let (Some(d), Some(v)) = (defs.first().copied(), srcs.get(1).copied()) else {
+                    self.problem(Form::MissingOperand);
+                    return;
+                };
+                if !need(self, 1) {
+                    return;
+                }
+                let Some((lo, hi)) = self.vsrc64(&v) else {
+                    self.problem(Form::WideConstant);
+                    return;
+                };
+                let (rlo, rhi) = self.shift64(code, vals[0], lo, hi);
+                self.write_v(&d, 0, rlo);
+                self.write_v(&d, 1, rhi);
+                return;
+            }
             op::V_MIN3_U32 | op::V_MAX3_U32 | op::V_MIN3_I32 | op::V_MAX3_I32 => {
                 if !need(self, 3) {
                     return;
@@ -687,6 +721,25 @@ impl Lifter<'_> {
                 return;
             }
         };
+        // The output modifier (×2, ×4, ÷2) before the clamp.
+        let r = if omod != 0 && float_result && self.o.alu_faults.omod_ignored {
+            r
+        } else if omod != 0 && float_result {
+            let k = match omod {
+                1 => 2.0f32,
+                2 => 4.0,
+                _ => 0.5,
+            };
+            let a = as_f32(self, r);
+            let k = self.b.konst(Ty::F32, k.to_bits());
+            let t = self.b.bin(Bin::FMul, a, k);
+            as_u32(self, t)
+        } else if omod != 0 {
+            self.problem(Form::Vop3Modifier);
+            return;
+        } else {
+            r
+        };
         let r = if clamp && float_result {
             let a = as_f32(self, r);
             let z = self.b.konst(Ty::F32, 0);
@@ -713,6 +766,78 @@ impl Lifter<'_> {
         };
         if let Some(d) = defs.first() {
             self.write_v(d, 0, r);
+        }
+    }
+
+    /// A 64-bit source as (low, high) words: a VGPR or SGPR pair, or an
+    /// integer inline constant (sign-extended); `None` for others.
+    fn vsrc64(&mut self, s: &Slot) -> Option<(Value, Value)> {
+        if !s.mods.is_empty() {
+            return None;
+        }
+        match s.op {
+            Operand::Reg { code, .. } if code >= 256 => {
+                let r = (code - 256) as usize;
+                Some((self.st.v[r], self.st.v[(r + 1).min(255)]))
+            }
+            Operand::Reg { code, .. } => Some((self.read_s32(code), self.read_s32(code + 1))),
+            Operand::Inline(c @ 128..=208) => {
+                let x = isa::operand::inline_b32(c)?;
+                let hi = if (x as i32) < 0 { u32::MAX } else { 0 };
+                Some((self.const_u32(x), self.const_u32(hi)))
+            }
+            _ => None,
+        }
+    }
+
+    /// `v_lshlrev_b64`, `v_lshrrev_b64`, `v_ashrrev_i64`: (lo, hi) shifted
+    /// by `amount & 63`.
+    fn shift64(&mut self, code: Opcode, amount: Value, lo: Value, hi: Value) -> (Value, Value) {
+        let m63 = self.const_u32(63);
+        let n = self.b.bin(Bin::And, amount, m63);
+        let m31 = self.const_u32(31);
+        let m = self.b.bin(Bin::And, n, m31);
+        let k32 = self.const_u32(32);
+        let big = self.b.icmp(ICmp::ULe, k32, n);
+        let zero = self.const_u32(0);
+        let m0 = self.b.icmp(ICmp::Eq, m, zero);
+        let back = self.b.bin(Bin::Sub, k32, m);
+        match code {
+            op::V_LSHLREV_B64 => {
+                let lo_s = self.b.bin(Bin::Shl, lo, m);
+                let hi_s = self.b.bin(Bin::Shl, hi, m);
+                let carry = self.b.bin(Bin::ShrL, lo, back);
+                let carry = if self.o.alu_faults.shift64_no_carry {
+                    zero
+                } else {
+                    self.b.select(m0, zero, carry)
+                };
+                let hi_s = self.b.bin(Bin::Or, hi_s, carry);
+                let rlo = self.b.select(big, zero, lo_s);
+                let rhi = self.b.select(big, lo_s, hi_s);
+                (rlo, rhi)
+            }
+            _ => {
+                let arith = code == op::V_ASHRREV_I64;
+                let sh = if arith { Bin::ShrA } else { Bin::ShrL };
+                let hi_s = self.b.bin(sh, hi, m);
+                let lo_s = self.b.bin(Bin::ShrL, lo, m);
+                let carry = self.b.bin(Bin::Shl, hi, back);
+                let carry = if self.o.alu_faults.shift64_no_carry {
+                    zero
+                } else {
+                    self.b.select(m0, zero, carry)
+                };
+                let lo_s = self.b.bin(Bin::Or, lo_s, carry);
+                let fill = if arith {
+                    self.b.bin(Bin::ShrA, hi, m31)
+                } else {
+                    zero
+                };
+                let rlo = self.b.select(big, hi_s, lo_s);
+                let rhi = self.b.select(big, fill, hi_s);
+                (rlo, rhi)
+            }
         }
     }
 
