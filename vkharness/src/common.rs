@@ -2,26 +2,62 @@
 //! pipeline results, descriptor sets, and the submit-wait-read-back of a
 //! run.
 
-use crate::device::Harness;
-use crate::program::{Binding, Interface, RunResources, RUN_TIMEOUT_SECONDS};
+use crate::check::check_module_for;
+use crate::device::{Harness, Layout};
+use crate::program::{Binding, DrawCall, Interface, RunResources, RUN_TIMEOUT_SECONDS};
 use crate::{vkr, HarnessError};
 use ash::vk;
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 
 /// A storage-buffer interface after its checks: distinct bindings (sorted),
-/// the push range rounded up to a multiple of 4, the entry point's name.
+/// the push range rounded up to a multiple of 4, the entry point's name,
+/// and the pipeline layout of both.
 pub(crate) struct CheckedInterface {
     pub(crate) bindings: Vec<u32>,
     pub(crate) push_bytes: u32,
     pub(crate) entry: CString,
+    pub(crate) layout: Layout,
+}
+
+/// The state every storage-buffer program (vertex, fragment, compute)
+/// holds: its pipeline (destroyed on drop), layout and interface.
+pub(crate) struct StorageProgram<'h> {
+    pub(crate) h: &'h Harness,
+    pub(crate) pipeline: vk::Pipeline,
+    pub(crate) layout: Layout,
+    /// Sorted, distinct.
+    pub(crate) bindings: Vec<u32>,
+    pub(crate) push_bytes: u32,
+}
+
+impl<'h> StorageProgram<'h> {
+    /// The program of `pipeline`, made from the checked interface `c`.
+    pub(crate) fn new(h: &'h Harness, pipeline: vk::Pipeline, c: CheckedInterface) -> Self {
+        StorageProgram {
+            h,
+            pipeline,
+            layout: c.layout,
+            bindings: c.bindings,
+            push_bytes: c.push_bytes,
+        }
+    }
+}
+
+impl Drop for StorageProgram<'_> {
+    fn drop(&mut self) {
+        self.h.drop_pipeline(self.pipeline);
+    }
 }
 
 impl Harness {
     /// Check `interface`'s bindings (distinct, within the per-stage
-    /// storage-buffer limit), push range and entry-point name.
-    pub(crate) fn check_interface(
+    /// storage-buffer limit), push range and entry-point name, then each
+    /// module as a program of its stage with that interface
+    /// ([`check_module_for`]), and make the pipeline layout.
+    pub(crate) fn check_program(
         &self,
         interface: &Interface,
+        modules: &[(naga::ShaderStage, &[u32])],
     ) -> Result<CheckedInterface, HarnessError> {
         let mut bindings = interface.bindings.clone();
         bindings.sort_unstable();
@@ -41,10 +77,22 @@ impl Harness {
         }
         let push_bytes = self.push_range(interface.push_constant_bytes)?;
         let entry = entry_name(&interface.entry_point)?;
+        for &(stage, words) in modules {
+            check_module_for(
+                stage,
+                words,
+                &interface.entry_point,
+                &bindings,
+                push_bytes,
+                &self.capabilities,
+            )?;
+        }
+        let layout = self.layout(&bindings, push_bytes)?;
         Ok(CheckedInterface {
             bindings,
             push_bytes,
             entry,
+            layout,
         })
     }
 
@@ -100,6 +148,63 @@ impl Harness {
                 Err(HarnessError::Vulkan { call, result })
             }
         }
+    }
+
+    /// A graphics pipeline of the harness's render pass running `spirv`'s
+    /// vertex entry point `entry` on a point list with rasterizer discard,
+    /// with this vertex input state and `layout`. The caller checked the
+    /// module (as for [`Harness::shader_module`]) and the vertex input
+    /// state (distinct bindings and locations in range, formats with
+    /// vertex-buffer support).
+    pub(crate) fn vertex_pipeline(
+        &self,
+        spirv: &[u32],
+        entry: &CStr,
+        vertex_input: &vk::PipelineVertexInputStateCreateInfo<'_>,
+        layout: vk::PipelineLayout,
+    ) -> Result<vk::Pipeline, HarnessError> {
+        let module = self.shader_module(spirv)?;
+        let stages = [vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::VERTEX)
+            .module(module)
+            .name(entry)];
+        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+            .topology(vk::PrimitiveTopology::POINT_LIST);
+        let raster = vk::PipelineRasterizationStateCreateInfo::default()
+            .rasterizer_discard_enable(true)
+            .polygon_mode(vk::PolygonMode::FILL)
+            .cull_mode(vk::CullModeFlags::NONE)
+            .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+            .line_width(1.0);
+        let info = vk::GraphicsPipelineCreateInfo::default()
+            .stages(&stages)
+            .vertex_input_state(vertex_input)
+            .input_assembly_state(&assembly)
+            .rasterization_state(&raster)
+            .layout(layout)
+            .render_pass(self.render_pass)
+            .subpass(0);
+        // SAFETY: every pointed-to state lives across the call; the vertex
+        // input state was checked by the caller; with rasterizer discard the
+        // viewport, multisample, depth and blend states are ignored and may
+        // be absent; `module` holds the entry point (checked by the
+        // caller); layout and render pass are live.
+        let created = unsafe {
+            self.device
+                .create_graphics_pipelines(self.pipeline_cache, &[info], None)
+        };
+        self.finish_pipeline(&[module], created, "vkCreateGraphicsPipelines")
+    }
+
+    /// Destroy a program's `pipeline` when the program drops, unless the
+    /// harness is poisoned (then the device may still use it: leak).
+    pub(crate) fn drop_pipeline(&self, pipeline: vk::Pipeline) {
+        if self.check_poison().is_err() {
+            return;
+        }
+        // SAFETY: runs wait for their fence before returning, so no command
+        // buffer using this pipeline is pending.
+        unsafe { self.device.destroy_pipeline(pipeline, None) };
     }
 }
 
@@ -343,20 +448,70 @@ impl<'h> RunResources<'h> {
     }
 }
 
-/// The render-pass begin info of the harness's attachment-less render pass
-/// over `extent` (from the origin).
-pub(crate) fn render_pass_begin(
+/// What one draw binds: a graphics pipeline of the harness's render pass
+/// over `extent`, its layout, the descriptor sets from set 0, the vertex
+/// buffers by binding, and the push constants (none if empty).
+pub(crate) struct DrawState<'a> {
+    pub(crate) extent: (u32, u32),
+    pub(crate) pipeline: vk::Pipeline,
+    pub(crate) layout: vk::PipelineLayout,
+    pub(crate) sets: &'a [vk::DescriptorSet],
+    pub(crate) vertex_buffers: &'a [(u32, vk::Buffer)],
+    pub(crate) push_stages: vk::ShaderStageFlags,
+    pub(crate) push: &'a [u8],
+}
+
+/// Record `draw` of `s` in a render pass of its own into `cmd` (recording).
+/// The caller keeps every object of `s` live and compatible: the sets and
+/// push range (its whole size) match the layout's, one vertex buffer per
+/// binding of the pipeline's vertex input state.
+pub(crate) fn record_draw(
     h: &Harness,
-    extent: (u32, u32),
-) -> vk::RenderPassBeginInfo<'static> {
-    vk::RenderPassBeginInfo::default()
+    dev: &ash::Device,
+    cmd: vk::CommandBuffer,
+    s: &DrawState<'_>,
+    draw: &DrawCall,
+) {
+    let rp_begin = vk::RenderPassBeginInfo::default()
         .render_pass(h.render_pass)
         .framebuffer(h.framebuffer)
         .render_area(vk::Rect2D {
             offset: vk::Offset2D { x: 0, y: 0 },
             extent: vk::Extent2D {
-                width: extent.0,
-                height: extent.1,
+                width: s.extent.0,
+                height: s.extent.1,
             },
-        })
+        });
+    // SAFETY: recording state; the pipeline, layout, sets, render pass,
+    // framebuffer and vertex buffers are live and compatible and the push
+    // range matches the layout's (the caller's contract); the render pass
+    // ends here.
+    unsafe {
+        dev.cmd_begin_render_pass(cmd, &rp_begin, vk::SubpassContents::INLINE);
+        dev.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, s.pipeline);
+        if !s.sets.is_empty() {
+            dev.cmd_bind_descriptor_sets(
+                cmd,
+                vk::PipelineBindPoint::GRAPHICS,
+                s.layout,
+                0,
+                s.sets,
+                &[],
+            );
+        }
+        for &(binding, buf) in s.vertex_buffers {
+            dev.cmd_bind_vertex_buffers(cmd, binding, &[buf], &[0]);
+        }
+        if !s.push.is_empty() {
+            dev.cmd_push_constants(cmd, s.layout, s.push_stages, 0, s.push);
+        }
+        dev.cmd_draw(
+            cmd,
+            draw.vertex_count,
+            draw.instance_count,
+            draw.first_vertex,
+            draw.first_instance,
+        );
+        dev.cmd_end_render_pass(cmd);
+    }
 }

@@ -3,20 +3,15 @@
 //! buffers read back. The layout, buffer and submission rules are the
 //! vertex programs' ([`crate::program`]).
 
-use crate::check::check_module_for;
-use crate::common::{check_run_buffers, CheckedInterface};
-use crate::device::{Harness, Layout, LAYOUT_STAGES};
+use crate::common::{check_run_buffers, StorageProgram};
+use crate::device::{Harness, LAYOUT_STAGES};
 use crate::program::{Binding, Interface, RunOutput, RunResources};
 use crate::HarnessError;
 use ash::vk;
 
 /// A compute shader ready to dispatch (made by [`Harness::compute_program`]).
 pub struct ComputeProgram<'h> {
-    h: &'h Harness,
-    pipeline: vk::Pipeline,
-    layout: Layout,
-    bindings: Vec<u32>,
-    push_bytes: u32,
+    p: StorageProgram<'h>,
 }
 
 impl Harness {
@@ -28,28 +23,15 @@ impl Harness {
         interface: &Interface,
     ) -> Result<ComputeProgram<'_>, HarnessError> {
         self.check_poison()?;
-        let CheckedInterface {
-            bindings,
-            push_bytes,
-            entry,
-        } = self.check_interface(interface)?;
-        check_module_for(
-            naga::ShaderStage::Compute,
-            spirv,
-            &interface.entry_point,
-            &bindings,
-            push_bytes,
-            &self.capabilities,
-        )?;
-        let layout = self.layout(&bindings, push_bytes)?;
+        let checked = self.check_program(interface, &[(naga::ShaderStage::Compute, spirv)])?;
         let module = self.shader_module(spirv)?;
         let stage = vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::COMPUTE)
             .module(module)
-            .name(&entry);
+            .name(&checked.entry);
         let info = vk::ComputePipelineCreateInfo::default()
             .stage(stage)
-            .layout(layout.pipeline);
+            .layout(checked.layout.pipeline);
         // SAFETY: the stage info points at live data; `module` holds the
         // compute entry point (checked above); the layout is live.
         let created = unsafe {
@@ -58,23 +40,8 @@ impl Harness {
         };
         let pipeline = self.finish_pipeline(&[module], created, "vkCreateComputePipelines")?;
         Ok(ComputeProgram {
-            h: self,
-            pipeline,
-            layout,
-            bindings,
-            push_bytes,
+            p: StorageProgram::new(self, pipeline, checked),
         })
-    }
-}
-
-impl Drop for ComputeProgram<'_> {
-    fn drop(&mut self) {
-        if self.h.check_poison().is_err() {
-            return; // the device may still use it: leak
-        }
-        // SAFETY: runs wait for their fence before returning, so no command
-        // buffer using this pipeline is pending.
-        unsafe { self.h.device.destroy_pipeline(self.pipeline, None) };
     }
 }
 
@@ -92,21 +59,21 @@ impl ComputeProgram<'_> {
         buffers: &[Binding<'_>],
         push: &[u8],
     ) -> Result<RunOutput, HarnessError> {
-        let h = self.h;
+        let h = self.p.h;
         h.check_poison()?;
         if groups.iter().any(|&g| g > MAX_GROUPS) {
             return Err(HarnessError::Input(format!(
                 "{groups:?} workgroups; at most {MAX_GROUPS} per dimension"
             )));
         }
-        check_run_buffers(h, &self.bindings, self.push_bytes, buffers, push)?;
+        check_run_buffers(h, &self.p.bindings, self.p.push_bytes, buffers, push)?;
         let mut res = RunResources::new(h, buffers.len());
         for b in buffers {
             res.add_buffer(b.bytes, b.size)?;
         }
-        let set = res.storage_set(self.layout.set, buffers)?;
+        let set = res.storage_set(self.p.layout.set, buffers)?;
         let mut pushed = push.to_vec();
-        pushed.resize(self.push_bytes as usize, 0);
+        pushed.resize(self.p.push_bytes as usize, 0);
         let copies = res.submit_and_read(
             vk::PipelineStageFlags::COMPUTE_SHADER,
             buffers.iter().map(|b| b.read_back),
@@ -114,19 +81,19 @@ impl ComputeProgram<'_> {
                 // SAFETY: recording state; pipeline, layout and set are live
                 // and compatible; the push range matches the layout's.
                 unsafe {
-                    dev.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
+                    dev.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.p.pipeline);
                     dev.cmd_bind_descriptor_sets(
                         cmd,
                         vk::PipelineBindPoint::COMPUTE,
-                        self.layout.pipeline,
+                        self.p.layout.pipeline,
                         0,
                         &[set],
                         &[],
                     );
-                    if self.push_bytes > 0 {
+                    if self.p.push_bytes > 0 {
                         dev.cmd_push_constants(
                             cmd,
-                            self.layout.pipeline,
+                            self.p.layout.pipeline,
                             LAYOUT_STAGES,
                             0,
                             &pushed,

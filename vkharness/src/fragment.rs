@@ -9,10 +9,9 @@
 //! attachments, so the fragment outputs go nowhere). The device must offer
 //! `fragmentStoresAndAtomics`.
 
-use crate::check::check_module;
-use crate::common::CheckedInterface;
-use crate::device::{Harness, Layout};
-use crate::program::{run_pipeline, Pipeline};
+use crate::common::StorageProgram;
+use crate::device::Harness;
+use crate::program::run_pipeline;
 use crate::{Binding, DrawCall, HarnessError, Interface, RunOutput};
 use ash::vk;
 
@@ -21,11 +20,7 @@ pub const MAX_EXTENT: u32 = 256;
 
 /// A compiled fragment program (vertex + fragment stage).
 pub struct FragmentProgram<'h> {
-    h: &'h Harness,
-    pipeline: vk::Pipeline,
-    layout: Layout,
-    bindings: Vec<u32>,
-    push_bytes: u32,
+    p: StorageProgram<'h>,
     extent: (u32, u32),
 }
 
@@ -55,28 +50,13 @@ impl Harness {
                 "render area {width}x{height}: 1..={MAX_EXTENT} per side"
             )));
         }
-        let CheckedInterface {
-            bindings,
-            push_bytes,
-            entry,
-        } = self.check_interface(interface)?;
-        check_module(
-            vertex,
-            &interface.entry_point,
-            naga::ShaderStage::Vertex,
-            &bindings,
-            push_bytes,
-            &self.capabilities,
+        let checked = self.check_program(
+            interface,
+            &[
+                (naga::ShaderStage::Vertex, vertex),
+                (naga::ShaderStage::Fragment, fragment),
+            ],
         )?;
-        check_module(
-            fragment,
-            &interface.entry_point,
-            naga::ShaderStage::Fragment,
-            &bindings,
-            push_bytes,
-            &self.capabilities,
-        )?;
-        let layout = self.layout(&bindings, push_bytes)?;
         let vertex_module = self.shader_module(vertex)?;
         let fragment_module = match self.shader_module(fragment) {
             Ok(m) => m,
@@ -91,11 +71,11 @@ impl Harness {
             vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::VERTEX)
                 .module(modules[0])
-                .name(&entry),
+                .name(&checked.entry),
             vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::FRAGMENT)
                 .module(modules[1])
-                .name(&entry),
+                .name(&checked.entry),
         ];
         let vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
         let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
@@ -129,7 +109,7 @@ impl Harness {
             .viewport_state(&viewport)
             .rasterization_state(&raster)
             .multisample_state(&multisample)
-            .layout(layout.pipeline)
+            .layout(checked.layout.pipeline)
             .render_pass(self.render_pass)
             .subpass(0);
         // SAFETY: every pointed-to state lives across the call; the subpass
@@ -142,24 +122,9 @@ impl Harness {
         };
         let pipeline = self.finish_pipeline(&modules, created, "vkCreateGraphicsPipelines")?;
         Ok(FragmentProgram {
-            h: self,
-            pipeline,
-            layout,
-            bindings,
-            push_bytes,
+            p: StorageProgram::new(self, pipeline, checked),
             extent: (width, height),
         })
-    }
-}
-
-impl Drop for FragmentProgram<'_> {
-    fn drop(&mut self) {
-        if self.h.check_poison().is_err() {
-            return; // the device may still use it: leak
-        }
-        // SAFETY: runs wait for their fence before returning, so no command
-        // buffer using this pipeline is pending.
-        unsafe { self.h.device.destroy_pipeline(self.pipeline, None) };
     }
 }
 
@@ -174,14 +139,8 @@ impl FragmentProgram<'_> {
         push: &[u8],
     ) -> Result<RunOutput, HarnessError> {
         run_pipeline(
-            &Pipeline {
-                h: self.h,
-                pipeline: self.pipeline,
-                layout: self.layout,
-                bindings: &self.bindings,
-                push_bytes: self.push_bytes,
-                extent: self.extent,
-            },
+            &self.p,
+            self.extent,
             &DrawCall {
                 vertex_count,
                 instance_count: 1,

@@ -1,8 +1,7 @@
 //! Vertex programs (one pipeline each) and their runs.
 
-use crate::check::check_module;
-use crate::common::{check_run_buffers, render_pass_begin, CheckedInterface};
-use crate::device::{Harness, Layout};
+use crate::common::{check_run_buffers, record_draw, DrawState, StorageProgram};
+use crate::device::Harness;
 use crate::{vkr, HarnessError};
 use ash::vk;
 
@@ -92,11 +91,7 @@ impl RunOutput {
 /// A compiled vertex program: its pipeline and interface. Runs any number
 /// of draws; borrows the harness, so it cannot outlive the device.
 pub struct VertexProgram<'h> {
-    h: &'h Harness,
-    pipeline: vk::Pipeline,
-    layout: Layout,
-    bindings: Vec<u32>,
-    push_bytes: u32,
+    p: StorageProgram<'h>,
 }
 
 impl Harness {
@@ -112,70 +107,17 @@ impl Harness {
         interface: &Interface,
     ) -> Result<VertexProgram<'_>, HarnessError> {
         self.check_poison()?;
-        let CheckedInterface {
-            bindings,
-            push_bytes,
-            entry,
-        } = self.check_interface(interface)?;
-        check_module(
+        let checked = self.check_program(interface, &[(naga::ShaderStage::Vertex, spirv)])?;
+
+        let pipeline = self.vertex_pipeline(
             spirv,
-            &interface.entry_point,
-            naga::ShaderStage::Vertex,
-            &bindings,
-            push_bytes,
-            &self.capabilities,
+            &checked.entry,
+            &vk::PipelineVertexInputStateCreateInfo::default(),
+            checked.layout.pipeline,
         )?;
-        let layout = self.layout(&bindings, push_bytes)?;
-
-        let module = self.shader_module(spirv)?;
-        let stages = [vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::VERTEX)
-            .module(module)
-            .name(&entry)];
-        let vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
-        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::POINT_LIST);
-        let raster = vk::PipelineRasterizationStateCreateInfo::default()
-            .rasterizer_discard_enable(true)
-            .polygon_mode(vk::PolygonMode::FILL)
-            .cull_mode(vk::CullModeFlags::NONE)
-            .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
-            .line_width(1.0);
-        let info = vk::GraphicsPipelineCreateInfo::default()
-            .stages(&stages)
-            .vertex_input_state(&vertex_input)
-            .input_assembly_state(&assembly)
-            .rasterization_state(&raster)
-            .layout(layout.pipeline)
-            .render_pass(self.render_pass)
-            .subpass(0);
-        // SAFETY: every pointed-to state lives across the call; with
-        // rasterizer discard the viewport, multisample, depth and blend
-        // states are ignored and may be absent; `module` holds the entry
-        // point (checked above); layout and render pass are live.
-        let created = unsafe {
-            self.device
-                .create_graphics_pipelines(self.pipeline_cache, &[info], None)
-        };
-        let pipeline = self.finish_pipeline(&[module], created, "vkCreateGraphicsPipelines")?;
         Ok(VertexProgram {
-            h: self,
-            pipeline,
-            layout,
-            bindings,
-            push_bytes,
+            p: StorageProgram::new(self, pipeline, checked),
         })
-    }
-}
-
-impl Drop for VertexProgram<'_> {
-    fn drop(&mut self) {
-        if self.h.check_poison().is_err() {
-            return; // the device may still use it: leak
-        }
-        // SAFETY: runs wait for their fence before returning, so no command
-        // buffer using this pipeline is pending.
-        unsafe { self.h.device.destroy_pipeline(self.pipeline, None) };
     }
 }
 
@@ -276,7 +218,7 @@ impl RunResources<'_> {
 impl VertexProgram<'_> {
     /// The storage-buffer bindings, sorted.
     pub fn bindings(&self) -> &[u32] {
-        &self.bindings
+        &self.p.bindings
     }
 
     /// Run one draw with these buffers (exactly one per binding of the
@@ -289,44 +231,22 @@ impl VertexProgram<'_> {
         buffers: &[Binding<'_>],
         push: &[u8],
     ) -> Result<RunOutput, HarnessError> {
-        run_pipeline(
-            &Pipeline {
-                h: self.h,
-                pipeline: self.pipeline,
-                layout: self.layout,
-                bindings: &self.bindings,
-                push_bytes: self.push_bytes,
-                extent: (1, 1),
-            },
-            draw,
-            buffers,
-            push,
-        )
+        run_pipeline(&self.p, (1, 1), draw, buffers, push)
     }
 }
 
-/// What [`run_pipeline`] runs: a graphics pipeline of the harness's render
-/// pass with its layout and interface.
-pub(crate) struct Pipeline<'a, 'h> {
-    pub(crate) h: &'h Harness,
-    pub(crate) pipeline: vk::Pipeline,
-    pub(crate) layout: Layout,
-    pub(crate) bindings: &'a [u32],
-    pub(crate) push_bytes: u32,
-    /// The render area (from the origin).
-    pub(crate) extent: (u32, u32),
-}
-
-/// Run one draw of `p` with these buffers and push constants.
+/// Run one draw of `p`, a graphics pipeline of the harness's render pass,
+/// over `extent` (from the origin) with these buffers and push constants.
 pub(crate) fn run_pipeline(
-    p: &Pipeline<'_, '_>,
+    p: &StorageProgram<'_>,
+    extent: (u32, u32),
     draw: &DrawCall,
     buffers: &[Binding<'_>],
     push: &[u8],
 ) -> Result<RunOutput, HarnessError> {
     let h = p.h;
     h.check_poison()?;
-    check_run_buffers(h, p.bindings, p.push_bytes, buffers, push)?;
+    check_run_buffers(h, &p.bindings, p.push_bytes, buffers, push)?;
     let mut res = RunResources::new(h, buffers.len());
     for b in buffers {
         res.add_buffer(b.bytes, b.size)?;
@@ -334,44 +254,19 @@ pub(crate) fn run_pipeline(
     let set = res.storage_set(p.layout.set, buffers)?;
     let mut pushed = push.to_vec();
     pushed.resize(p.push_bytes as usize, 0);
-    let rp_begin = render_pass_begin(h, p.extent);
+    let state = DrawState {
+        extent,
+        pipeline: p.pipeline,
+        layout: p.layout.pipeline,
+        sets: &[set],
+        vertex_buffers: &[],
+        push_stages: crate::device::LAYOUT_STAGES,
+        push: &pushed,
+    };
     let copies = res.submit_and_read(
         vk::PipelineStageFlags::VERTEX_SHADER | vk::PipelineStageFlags::FRAGMENT_SHADER,
         buffers.iter().map(|b| b.read_back),
-        |dev, cmd| {
-            // SAFETY: recording state; the pipeline, layout, set, render
-            // pass and framebuffer are live and compatible; the push range
-            // matches the layout's; the render pass ends here.
-            unsafe {
-                dev.cmd_begin_render_pass(cmd, &rp_begin, vk::SubpassContents::INLINE);
-                dev.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, p.pipeline);
-                dev.cmd_bind_descriptor_sets(
-                    cmd,
-                    vk::PipelineBindPoint::GRAPHICS,
-                    p.layout.pipeline,
-                    0,
-                    &[set],
-                    &[],
-                );
-                if p.push_bytes > 0 {
-                    dev.cmd_push_constants(
-                        cmd,
-                        p.layout.pipeline,
-                        crate::device::LAYOUT_STAGES,
-                        0,
-                        &pushed,
-                    );
-                }
-                dev.cmd_draw(
-                    cmd,
-                    draw.vertex_count,
-                    draw.instance_count,
-                    draw.first_vertex,
-                    draw.first_instance,
-                );
-                dev.cmd_end_render_pass(cmd);
-            }
-        },
+        |dev, cmd| record_draw(h, dev, cmd, &state, draw),
     )?;
     Ok(RunOutput::from_copies(buffers, copies))
 }

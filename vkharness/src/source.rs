@@ -5,7 +5,7 @@
 //! from this way and compares what it writes with the interpreter's exports
 //! of the driver's machine code.
 
-use crate::common::{entry_name, render_pass_begin};
+use crate::common::{entry_name, record_draw, DrawState};
 use crate::device::Harness;
 use crate::program::RunResources;
 use crate::{vkr, HarnessError};
@@ -196,17 +196,7 @@ fn check_source_module(
 ) -> Result<(), HarnessError> {
     let bad = |s: String| Err(HarnessError::Shader(s));
     crate::check::check_header_and_capabilities(words, capabilities)?;
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let module = naga::front::spv::parse_u8_slice(&bytes, &naga::front::spv::Options::default())
-        .map_err(|e| HarnessError::Shader(format!("naga cannot read the module: {e}")))?;
-    naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    )
-    .validate(&module)
-    .map_err(|e| {
-        HarnessError::Shader(format!("naga rejects the module: {}", e.emit_to_string("")))
-    })?;
+    let module = crate::check::parse_and_validate(words)?;
     let Some(ep) = module
         .entry_points
         .iter()
@@ -400,11 +390,6 @@ impl Harness {
             self.device.create_pipeline_layout(&pinfo, None)
         })?;
 
-        let module = self.shader_module(spirv)?;
-        let stages = [vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::VERTEX)
-            .module(module)
-            .name(&entry)];
         let vbindings: Vec<vk::VertexInputBindingDescription> = interface
             .vertex_bindings
             .iter()
@@ -431,31 +416,7 @@ impl Harness {
         let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&vbindings)
             .vertex_attribute_descriptions(&vattrs);
-        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::POINT_LIST);
-        let raster = vk::PipelineRasterizationStateCreateInfo::default()
-            .rasterizer_discard_enable(true)
-            .polygon_mode(vk::PolygonMode::FILL)
-            .cull_mode(vk::CullModeFlags::NONE)
-            .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
-            .line_width(1.0);
-        let info = vk::GraphicsPipelineCreateInfo::default()
-            .stages(&stages)
-            .vertex_input_state(&vertex_input)
-            .input_assembly_state(&assembly)
-            .rasterization_state(&raster)
-            .layout(program.layout)
-            .render_pass(self.render_pass)
-            .subpass(0);
-        // SAFETY: every pointed-to state lives across the call; bindings
-        // and attributes were checked (distinct, in range, formats with
-        // vertex-buffer support); with rasterizer discard the other states
-        // may be absent; module, layout and render pass are live.
-        let created = unsafe {
-            self.device
-                .create_graphics_pipelines(self.pipeline_cache, &[info], None)
-        };
-        program.pipeline = self.finish_pipeline(&[module], created, "vkCreateGraphicsPipelines")?;
+        program.pipeline = self.vertex_pipeline(spirv, &entry, &vertex_input, program.layout)?;
         Ok(program)
     }
 }
@@ -604,54 +565,27 @@ impl SourceProgram<'_> {
         );
         let mut pushed = push.to_vec();
         pushed.resize(push_bytes as usize, 0);
-        let vbufs: Vec<vk::Buffer> = res.buffers[..first_desc].iter().map(|b| b.0).collect();
-        let rp_begin = render_pass_begin(h, (1, 1));
+        let vbufs: Vec<(u32, vk::Buffer)> = vertex
+            .iter()
+            .zip(&res.buffers[..first_desc])
+            .map(|(v, b)| (v.binding, b.0))
+            .collect();
+        let state = DrawState {
+            extent: (1, 1),
+            pipeline: self.pipeline,
+            layout: self.layout,
+            sets: &sets,
+            vertex_buffers: &vbufs,
+            push_stages: vk::ShaderStageFlags::VERTEX,
+            push: &pushed,
+        };
         let copies = res.submit_and_read(
             vk::PipelineStageFlags::VERTEX_SHADER,
             vertex
                 .iter()
                 .map(|_| false)
                 .chain(descriptors.iter().map(|b| b.read_back)),
-            |dev, cmd| {
-                // SAFETY: recording state; pipeline, layout, sets, render
-                // pass, framebuffer and vertex buffers are live and
-                // compatible; one vertex buffer per binding of the state
-                // (checked above); the render pass ends here.
-                unsafe {
-                    dev.cmd_begin_render_pass(cmd, &rp_begin, vk::SubpassContents::INLINE);
-                    dev.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, self.pipeline);
-                    if !sets.is_empty() {
-                        dev.cmd_bind_descriptor_sets(
-                            cmd,
-                            vk::PipelineBindPoint::GRAPHICS,
-                            self.layout,
-                            0,
-                            &sets,
-                            &[],
-                        );
-                    }
-                    for (v, &buf) in vertex.iter().zip(&vbufs) {
-                        dev.cmd_bind_vertex_buffers(cmd, v.binding, &[buf], &[0]);
-                    }
-                    if push_bytes > 0 {
-                        dev.cmd_push_constants(
-                            cmd,
-                            self.layout,
-                            vk::ShaderStageFlags::VERTEX,
-                            0,
-                            &pushed,
-                        );
-                    }
-                    dev.cmd_draw(
-                        cmd,
-                        draw.vertex_count,
-                        draw.instance_count,
-                        draw.first_vertex,
-                        draw.first_instance,
-                    );
-                    dev.cmd_end_render_pass(cmd);
-                }
-            },
+            |dev, cmd| record_draw(h, dev, cmd, &state, draw),
         )?;
         let mut out = SourceOutput::default();
         for (b, copy) in descriptors
