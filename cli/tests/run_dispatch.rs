@@ -36,10 +36,6 @@ fn fixture(name: &str) -> Capture {
     .unwrap()
 }
 
-fn dispatches() -> (drawbind::draws::DrawsFile, Vec<[u32; 3]>) {
-    dispatch_file("compute")
-}
-
 fn dispatch_file(name: &str) -> (drawbind::draws::DrawsFile, Vec<[u32; 3]>) {
     let path = format!("{}/cli/tests/dispatch/{name}.json", root());
     split(&std::fs::read_to_string(&path).unwrap())
@@ -66,18 +62,44 @@ fn assert_identical(shader: &str, r: &DispatchRunReport) {
     }
 }
 
+/// Run each of `shaders` over the dispatches of `dispatch_file(file)` and
+/// assert that every dispatch writes exactly the interpreter's words.
+fn assert_all_identical(h: &Harness, file: &str, shaders: &[(&str, Capture)]) {
+    let (file, groups) = dispatch_file(file);
+    for (shader, c) in shaders {
+        let r = execute(c, &file, &groups, h).unwrap_or_else(|e| panic!("{shader}: {e}"));
+        assert_identical(shader, &r);
+    }
+}
+
+/// Translate `c` with `faults` and run the translation over the dispatches
+/// of `dispatch_file(file)`.
+fn run_broken(h: &Harness, file: &str, c: &Capture, faults: ComputeFaults) -> DispatchRunReport {
+    let (file, groups) = dispatch_file(file);
+    let entry = c.compute_entry().unwrap();
+    let tr = translator::translate_compute_with_faults(
+        &c.shader_input(),
+        &entry,
+        &translator::Options::default(),
+        faults,
+    )
+    .unwrap();
+    execute_translation(c, &file, &groups, h, &tr).unwrap()
+}
+
+/// `(name, capture)` of each fixture name.
+fn fixtures(names: &[&'static str]) -> Vec<(&'static str, Capture)> {
+    names.iter().map(|&n| (n, fixture(n))).collect()
+}
+
 #[test]
 fn bundled_compute_shaders_write_the_interpreters_words() {
     let Some(h) = Harness::shared_or_skip("bundled_compute_shaders_write_the_interpreters_words")
     else {
         return;
     };
-    let (file, groups) = dispatches();
-    for shader in ["compute", "compute-w32"] {
-        let r = execute(&capture(shader), &file, &groups, h)
-            .unwrap_or_else(|e| panic!("{shader}: {e}"));
-        assert_identical(shader, &r);
-    }
+    let shaders = ["compute", "compute-w32"].map(|n| (n, capture(n)));
+    assert_all_identical(h, "compute", &shaders);
 }
 
 #[test]
@@ -85,20 +107,11 @@ fn local_ids_in_the_wrong_vgpr_are_caught() {
     let Some(h) = Harness::shared_or_skip("local_ids_in_the_wrong_vgpr_are_caught") else {
         return;
     };
-    let (file, groups) = dispatches();
-    let c = capture("compute");
-    let entry = c.compute_entry().unwrap();
-    let tr = translator::translate_compute_with_faults(
-        &c.shader_input(),
-        &entry,
-        &translator::Options::default(),
-        ComputeFaults {
-            local_ids_shifted: true,
-            ..ComputeFaults::default()
-        },
-    )
-    .unwrap();
-    let r = execute_translation(&c, &file, &groups, h, &tr).unwrap();
+    let faults = ComputeFaults {
+        local_ids_shifted: true,
+        ..ComputeFaults::default()
+    };
+    let r = run_broken(h, "compute", &capture("compute"), faults);
     eprint!("{}", r.text());
     // Every lane of a workgroup computes the same index.
     assert!(r.mismatches > 0, "the broken lowering went unnoticed");
@@ -111,12 +124,11 @@ fn lane_numbers_from_mbcnt_match_in_partial_and_several_waves() {
     else {
         return;
     };
-    let (file, groups) = dispatch_file("lanes");
-    for shader in ["compute-lanes", "compute-lanes-w32"] {
-        let r = execute(&fixture(shader), &file, &groups, h)
-            .unwrap_or_else(|e| panic!("{shader}: {e}"));
-        assert_identical(shader, &r);
-    }
+    assert_all_identical(
+        h,
+        "lanes",
+        &fixtures(&["compute-lanes", "compute-lanes-w32"]),
+    );
 }
 
 /// The negative control: an mbcnt that counts the lanes at or
@@ -126,21 +138,12 @@ fn mbcnt_counting_at_or_below_is_caught() {
     let Some(h) = Harness::shared_or_skip("mbcnt_counting_at_or_below_is_caught") else {
         return;
     };
-    let (file, groups) = dispatch_file("lanes");
     for shader in ["compute-lanes", "compute-lanes-w32"] {
-        let c = fixture(shader);
-        let entry = c.compute_entry().unwrap();
-        let tr = translator::translate_compute_with_faults(
-            &c.shader_input(),
-            &entry,
-            &translator::Options::default(),
-            ComputeFaults {
-                mbcnt_at_or_below: true,
-                ..ComputeFaults::default()
-            },
-        )
-        .unwrap();
-        let r = execute_translation(&c, &file, &groups, h, &tr).unwrap();
+        let faults = ComputeFaults {
+            mbcnt_at_or_below: true,
+            ..ComputeFaults::default()
+        };
+        let r = run_broken(h, "lanes", &fixture(shader), faults);
         eprint!("{shader} (broken mbcnt):\n{}", r.text());
         // Every stored word is off by 1000.
         assert_eq!(r.mismatches, r.words, "{shader}");
@@ -158,10 +161,7 @@ fn ballots_and_readfirstlane_match_through_workgroup_memory() {
     else {
         return;
     };
-    let (file, groups) = dispatch_file("ballot");
-    let r = execute(&fixture("compute-ballot"), &file, &groups, h)
-        .unwrap_or_else(|e| panic!("compute-ballot: {e}"));
-    assert_identical("compute-ballot", &r);
+    assert_all_identical(h, "ballot", &fixtures(&["compute-ballot"]));
 }
 
 /// LDS as a workgroup array and `s_barrier`: each invocation writes a cell,
@@ -171,12 +171,11 @@ fn lds_exchanges_between_waves_match() {
     let Some(h) = Harness::shared_or_skip("lds_exchanges_between_waves_match") else {
         return;
     };
-    let (file, groups) = dispatch_file("shared");
-    for shader in ["compute-shared", "compute-shared-w32"] {
-        let r = execute(&fixture(shader), &file, &groups, h)
-            .unwrap_or_else(|e| panic!("{shader}: {e}"));
-        assert_identical(shader, &r);
-    }
+    assert_all_identical(
+        h,
+        "shared",
+        &fixtures(&["compute-shared", "compute-shared-w32"]),
+    );
 }
 
 #[test]
@@ -184,20 +183,11 @@ fn lds_reads_without_their_offset_are_caught() {
     let Some(h) = Harness::shared_or_skip("lds_reads_without_their_offset_are_caught") else {
         return;
     };
-    let (file, groups) = dispatch_file("shared");
-    let c = fixture("compute-shared");
-    let entry = c.compute_entry().unwrap();
-    let tr = translator::translate_compute_with_faults(
-        &c.shader_input(),
-        &entry,
-        &translator::Options::default(),
-        ComputeFaults {
-            lds_ignores_offset: true,
-            ..ComputeFaults::default()
-        },
-    )
-    .unwrap();
-    let r = execute_translation(&c, &file, &groups, h, &tr).unwrap();
+    let faults = ComputeFaults {
+        lds_ignores_offset: true,
+        ..ComputeFaults::default()
+    };
+    let r = run_broken(h, "shared", &fixture("compute-shared"), faults);
     eprint!("{}", r.text());
     assert!(r.mismatches > 0, "the broken lowering went unnoticed");
 }
@@ -209,8 +199,5 @@ fn writelane_matches() {
     let Some(h) = Harness::shared_or_skip("writelane_matches") else {
         return;
     };
-    let (file, groups) = dispatch_file("writelane");
-    let r = execute(&fixture("compute-writelane"), &file, &groups, h)
-        .unwrap_or_else(|e| panic!("compute-writelane: {e}"));
-    assert_identical("compute-writelane", &r);
+    assert_all_identical(h, "writelane", &fixtures(&["compute-writelane"]));
 }

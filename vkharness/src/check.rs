@@ -73,21 +73,9 @@ fn check_capabilities(words: &[u32], allowed: &[u32]) -> Result<(), HarnessError
     Ok(())
 }
 
-/// Check `words` as a program of `stage` with entry point `entry`, storage
-/// buffers only at `bindings` of set 0, at most `push_bytes` of push
-/// constants and only `capabilities`.
-pub(crate) fn check_module(
-    words: &[u32],
-    entry: &str,
-    stage: ShaderStage,
-    bindings: &[u32],
-    push_bytes: u32,
-    capabilities: &[u32],
-) -> Result<(), HarnessError> {
-    check_module_for(stage, words, entry, bindings, push_bytes, capabilities)
-}
-
-/// [`check_module`] with the stage first (vertex, fragment or compute).
+/// Check `words` as a program of `stage` (vertex, fragment or compute)
+/// with entry point `entry`, storage buffers only at `bindings` of set 0, at
+/// most `push_bytes` of push constants and only `capabilities`.
 pub(crate) fn check_module_for(
     stage: ShaderStage,
     words: &[u32],
@@ -123,14 +111,8 @@ pub(crate) fn check_header_and_capabilities(
     check_capabilities(words, capabilities)
 }
 
-fn check_interface(
-    stage: ShaderStage,
-    words: &[u32],
-    entry: &str,
-    bindings: &[u32],
-    push_bytes: u32,
-) -> Result<(), HarnessError> {
-    let bad = |s: String| Err(HarnessError::Shader(s));
+/// `words` as a naga module that naga's validator accepts.
+pub(crate) fn parse_and_validate(words: &[u32]) -> Result<naga::Module, HarnessError> {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let module = naga::front::spv::parse_u8_slice(&bytes, &naga::front::spv::Options::default())
         .map_err(|e| HarnessError::Shader(format!("naga cannot read the module: {e}")))?;
@@ -142,6 +124,18 @@ fn check_interface(
     .map_err(|e| {
         HarnessError::Shader(format!("naga rejects the module: {}", e.emit_to_string("")))
     })?;
+    Ok(module)
+}
+
+fn check_interface(
+    stage: ShaderStage,
+    words: &[u32],
+    entry: &str,
+    bindings: &[u32],
+    push_bytes: u32,
+) -> Result<(), HarnessError> {
+    let bad = |s: String| Err(HarnessError::Shader(s));
+    let module = parse_and_validate(words)?;
     if !module
         .entry_points
         .iter()

@@ -9,23 +9,18 @@
 //! attachments, so the fragment outputs go nowhere). The device must offer
 //! `fragmentStoresAndAtomics`.
 
-use crate::check::check_module;
-use crate::device::{Harness, Layout};
-use crate::program::{run_pipeline, Pipeline};
+use crate::common::StorageProgram;
+use crate::device::Harness;
+use crate::program::run_pipeline;
 use crate::{Binding, DrawCall, HarnessError, Interface, RunOutput};
 use ash::vk;
-use std::ffi::CString;
 
 /// The largest render area of a fragment program, in pixels per side.
 pub const MAX_EXTENT: u32 = 256;
 
 /// A compiled fragment program (vertex + fragment stage).
 pub struct FragmentProgram<'h> {
-    h: &'h Harness,
-    pipeline: vk::Pipeline,
-    layout: Layout,
-    bindings: Vec<u32>,
-    push_bytes: u32,
+    p: StorageProgram<'h>,
     extent: (u32, u32),
 }
 
@@ -55,83 +50,32 @@ impl Harness {
                 "render area {width}x{height}: 1..={MAX_EXTENT} per side"
             )));
         }
-        let mut bindings = interface.bindings.clone();
-        bindings.sort_unstable();
-        bindings.dedup();
-        if bindings.len() != interface.bindings.len() {
-            return Err(HarnessError::Input(format!(
-                "repeated binding numbers in {:?}",
-                interface.bindings
-            )));
-        }
-        if bindings.len() as u64 > u64::from(self.limits.max_storage_buffers) {
-            return Err(HarnessError::Input(format!(
-                "{} storage buffers; the device allows {} per stage",
-                bindings.len(),
-                self.limits.max_storage_buffers
-            )));
-        }
-        let push_bytes = interface
-            .push_constant_bytes
-            .checked_next_multiple_of(4)
-            .filter(|&p| p <= self.limits.max_push_constants_size)
-            .ok_or_else(|| {
-                HarnessError::Input(format!(
-                    "{} bytes of push constants; the device allows {}",
-                    interface.push_constant_bytes, self.limits.max_push_constants_size
-                ))
-            })?;
-        let entry = CString::new(interface.entry_point.as_str()).map_err(|_| {
-            HarnessError::Input(format!(
-                "entry point name {:?} contains NUL",
-                interface.entry_point
-            ))
-        })?;
-        check_module(
-            vertex,
-            &interface.entry_point,
-            naga::ShaderStage::Vertex,
-            &bindings,
-            push_bytes,
-            &self.capabilities,
+        let checked = self.check_program(
+            interface,
+            &[
+                (naga::ShaderStage::Vertex, vertex),
+                (naga::ShaderStage::Fragment, fragment),
+            ],
         )?;
-        check_module(
-            fragment,
-            &interface.entry_point,
-            naga::ShaderStage::Fragment,
-            &bindings,
-            push_bytes,
-            &self.capabilities,
-        )?;
-        let layout = self.layout(&bindings, push_bytes)?;
-        let mut modules = Vec::with_capacity(2);
-        for code in [vertex, fragment] {
-            let minfo = vk::ShaderModuleCreateInfo::default().code(code);
-            // SAFETY: a SPIR-V 1.0..=1.3 module that naga parsed and
-            // validated, whose resources match `layout`.
-            match unsafe { self.device.create_shader_module(&minfo, None) } {
-                Ok(m) => modules.push(m),
-                Err(result) => {
-                    for m in modules {
-                        // SAFETY: made above, used by nothing.
-                        unsafe { self.device.destroy_shader_module(m, None) };
-                    }
-                    return Err(HarnessError::Vulkan {
-                        call: "vkCreateShaderModule",
-                        result,
-                    });
-                }
+        let vertex_module = self.shader_module(vertex)?;
+        let fragment_module = match self.shader_module(fragment) {
+            Ok(m) => m,
+            Err(e) => {
+                // SAFETY: made above, used by nothing.
+                unsafe { self.device.destroy_shader_module(vertex_module, None) };
+                return Err(e);
             }
-        }
+        };
+        let modules = [vertex_module, fragment_module];
         let stages = [
             vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::VERTEX)
                 .module(modules[0])
-                .name(&entry),
+                .name(&checked.entry),
             vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::FRAGMENT)
                 .module(modules[1])
-                .name(&entry),
+                .name(&checked.entry),
         ];
         let vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
         let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
@@ -165,7 +109,7 @@ impl Harness {
             .viewport_state(&viewport)
             .rasterization_state(&raster)
             .multisample_state(&multisample)
-            .layout(layout.pipeline)
+            .layout(checked.layout.pipeline)
             .render_pass(self.render_pass)
             .subpass(0);
         // SAFETY: every pointed-to state lives across the call; the subpass
@@ -176,43 +120,11 @@ impl Harness {
             self.device
                 .create_graphics_pipelines(self.pipeline_cache, &[info], None)
         };
-        for m in modules {
-            // SAFETY: the pipeline (if any) no longer needs the module.
-            unsafe { self.device.destroy_shader_module(m, None) };
-        }
-        let pipeline = match created {
-            Ok(p) => p[0],
-            Err((p, result)) => {
-                for p in p {
-                    // SAFETY: a pipeline of a failed batch call is null or
-                    // unused; destroying null is allowed.
-                    unsafe { self.device.destroy_pipeline(p, None) };
-                }
-                return Err(HarnessError::Vulkan {
-                    call: "vkCreateGraphicsPipelines",
-                    result,
-                });
-            }
-        };
+        let pipeline = self.finish_pipeline(&modules, created, "vkCreateGraphicsPipelines")?;
         Ok(FragmentProgram {
-            h: self,
-            pipeline,
-            layout,
-            bindings,
-            push_bytes,
+            p: StorageProgram::new(self, pipeline, checked),
             extent: (width, height),
         })
-    }
-}
-
-impl Drop for FragmentProgram<'_> {
-    fn drop(&mut self) {
-        if self.h.check_poison().is_err() {
-            return; // the device may still use it: leak
-        }
-        // SAFETY: runs wait for their fence before returning, so no command
-        // buffer using this pipeline is pending.
-        unsafe { self.h.device.destroy_pipeline(self.pipeline, None) };
     }
 }
 
@@ -227,14 +139,8 @@ impl FragmentProgram<'_> {
         push: &[u8],
     ) -> Result<RunOutput, HarnessError> {
         run_pipeline(
-            &Pipeline {
-                h: self.h,
-                pipeline: self.pipeline,
-                layout: self.layout,
-                bindings: &self.bindings,
-                push_bytes: self.push_bytes,
-                extent: self.extent,
-            },
+            &self.p,
+            self.extent,
             &DrawCall {
                 vertex_count,
                 instance_count: 1,

@@ -66,6 +66,7 @@
 #![warn(missing_docs)]
 
 mod check;
+mod common;
 mod compute;
 mod device;
 mod fragment;

@@ -5,13 +5,13 @@
 //! from this way and compares what it writes with the interpreter's exports
 //! of the driver's machine code.
 
+use crate::common::{entry_name, record_draw, DrawState};
 use crate::device::Harness;
-use crate::program::{RunResources, RUN_TIMEOUT_SECONDS};
+use crate::program::RunResources;
 use crate::{vkr, HarnessError};
 use ash::vk;
 use naga::{AddressSpace, ShaderStage};
 use std::collections::BTreeMap;
-use std::ffi::CString;
 
 /// A vertex attribute format by its Vulkan name (`R32G32B32A32_SFLOAT`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -196,17 +196,7 @@ fn check_source_module(
 ) -> Result<(), HarnessError> {
     let bad = |s: String| Err(HarnessError::Shader(s));
     crate::check::check_header_and_capabilities(words, capabilities)?;
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let module = naga::front::spv::parse_u8_slice(&bytes, &naga::front::spv::Options::default())
-        .map_err(|e| HarnessError::Shader(format!("naga cannot read the module: {e}")))?;
-    naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    )
-    .validate(&module)
-    .map_err(|e| {
-        HarnessError::Shader(format!("naga rejects the module: {}", e.emit_to_string("")))
-    })?;
+    let module = crate::check::parse_and_validate(words)?;
     let Some(ep) = module
         .entry_points
         .iter()
@@ -299,16 +289,7 @@ impl Harness {
     ) -> Result<SourceProgram<'_>, HarnessError> {
         self.check_poison()?;
         let input = |s: String| Err(HarnessError::Input(s));
-        let push_bytes = interface
-            .push_constant_bytes
-            .checked_next_multiple_of(4)
-            .filter(|&p| p <= self.limits.max_push_constants_size)
-            .ok_or_else(|| {
-                HarnessError::Input(format!(
-                    "{} bytes of push constants; the device allows {}",
-                    interface.push_constant_bytes, self.limits.max_push_constants_size
-                ))
-            })?;
+        let push_bytes = self.push_range(interface.push_constant_bytes)?;
         let mut seen = std::collections::BTreeSet::new();
         for d in &interface.descriptors {
             if d.set >= MAX_SETS {
@@ -358,12 +339,7 @@ impl Harness {
                 });
             }
         }
-        let entry = CString::new(interface.entry_point.as_str()).map_err(|_| {
-            HarnessError::Input(format!(
-                "entry point name {:?} contains NUL",
-                interface.entry_point
-            ))
-        })?;
+        let entry = entry_name(&interface.entry_point)?;
         check_source_module(spirv, interface, push_bytes, &self.capabilities)?;
 
         let mut program = SourceProgram {
@@ -414,16 +390,6 @@ impl Harness {
             self.device.create_pipeline_layout(&pinfo, None)
         })?;
 
-        let minfo = vk::ShaderModuleCreateInfo::default().code(spirv);
-        // SAFETY: a SPIR-V 1.0..=1.3 module naga parsed and validated whose
-        // resources match the layout.
-        let module = vkr("vkCreateShaderModule", unsafe {
-            self.device.create_shader_module(&minfo, None)
-        })?;
-        let stages = [vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::VERTEX)
-            .module(module)
-            .name(&entry)];
         let vbindings: Vec<vk::VertexInputBindingDescription> = interface
             .vertex_bindings
             .iter()
@@ -450,45 +416,7 @@ impl Harness {
         let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&vbindings)
             .vertex_attribute_descriptions(&vattrs);
-        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::POINT_LIST);
-        let raster = vk::PipelineRasterizationStateCreateInfo::default()
-            .rasterizer_discard_enable(true)
-            .polygon_mode(vk::PolygonMode::FILL)
-            .cull_mode(vk::CullModeFlags::NONE)
-            .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
-            .line_width(1.0);
-        let info = vk::GraphicsPipelineCreateInfo::default()
-            .stages(&stages)
-            .vertex_input_state(&vertex_input)
-            .input_assembly_state(&assembly)
-            .rasterization_state(&raster)
-            .layout(program.layout)
-            .render_pass(self.render_pass)
-            .subpass(0);
-        // SAFETY: every pointed-to state lives across the call; bindings
-        // and attributes were checked (distinct, in range, formats with
-        // vertex-buffer support); with rasterizer discard the other states
-        // may be absent; module, layout and render pass are live.
-        let created = unsafe {
-            self.device
-                .create_graphics_pipelines(self.pipeline_cache, &[info], None)
-        };
-        // SAFETY: the pipeline (if any) no longer needs the module.
-        unsafe { self.device.destroy_shader_module(module, None) };
-        match created {
-            Ok(p) => program.pipeline = p[0],
-            Err((p, result)) => {
-                for p in p {
-                    // SAFETY: null or unused pipelines of a failed call.
-                    unsafe { self.device.destroy_pipeline(p, None) };
-                }
-                return Err(HarnessError::Vulkan {
-                    call: "vkCreateGraphicsPipelines",
-                    result,
-                });
-            }
-        }
+        program.pipeline = self.vertex_pipeline(spirv, &entry, &vertex_input, program.layout)?;
         Ok(program)
     }
 }
@@ -587,11 +515,7 @@ impl SourceProgram<'_> {
             ));
         }
 
-        let mut res = RunResources {
-            h,
-            pool: vk::DescriptorPool::null(),
-            buffers: Vec::with_capacity(vertex.len() + descriptors.len()),
-        };
+        let mut res = RunResources::new(h, vertex.len() + descriptors.len());
         for v in vertex {
             res.add_buffer_for(
                 v.bytes,
@@ -614,7 +538,6 @@ impl SourceProgram<'_> {
             };
             res.add_buffer_for(b.bytes, b.size, usage)?;
         }
-        let dev = &h.device;
         let n_uniform = descriptors
             .iter()
             .filter(|b| kind_of(b) == DescriptorKind::Uniform)
@@ -628,156 +551,49 @@ impl SourceProgram<'_> {
                 .ty(vk::DescriptorType::STORAGE_BUFFER)
                 .descriptor_count(n_storage.max(1)),
         ];
-        let pinfo = vk::DescriptorPoolCreateInfo::default()
-            .max_sets((self.set_layouts.len() as u32).max(1))
-            .pool_sizes(&sizes);
-        // SAFETY: valid create info.
-        res.pool = vkr("vkCreateDescriptorPool", unsafe {
-            dev.create_descriptor_pool(&pinfo, None)
-        })?;
-        let sets = if self.set_layouts.is_empty() {
-            Vec::new()
-        } else {
-            let ainfo = vk::DescriptorSetAllocateInfo::default()
-                .descriptor_pool(res.pool)
-                .set_layouts(&self.set_layouts);
-            // SAFETY: a live pool with room for these sets.
-            vkr("vkAllocateDescriptorSets", unsafe {
-                dev.allocate_descriptor_sets(&ainfo)
-            })?
-        };
+        let sets = res.allocate_sets(
+            (self.set_layouts.len() as u32).max(1),
+            &sizes,
+            &self.set_layouts,
+        )?;
         let first_desc = vertex.len();
-        let infos: Vec<[vk::DescriptorBufferInfo; 1]> = res.buffers[first_desc..]
-            .iter()
-            .map(|&(buffer, ..)| {
-                [vk::DescriptorBufferInfo::default()
-                    .buffer(buffer)
-                    .offset(0)
-                    .range(vk::WHOLE_SIZE)]
-            })
-            .collect();
-        let writes: Vec<vk::WriteDescriptorSet> = descriptors
-            .iter()
-            .zip(&infos)
-            .map(|(b, info)| {
-                vk::WriteDescriptorSet::default()
-                    .dst_set(sets[b.set as usize])
-                    .dst_binding(b.binding)
-                    .descriptor_type(descriptor_type(kind_of(b)))
-                    .buffer_info(info)
-            })
-            .collect();
-        // SAFETY: every write targets a binding of its set's layout with
-        // the layout's type and a live buffer within the device's range.
-        unsafe { dev.update_descriptor_sets(&writes, &[]) };
+        res.write_descriptors(
+            first_desc,
+            descriptors
+                .iter()
+                .map(|b| (sets[b.set as usize], b.binding, descriptor_type(kind_of(b)))),
+        );
         let mut pushed = push.to_vec();
         pushed.resize(push_bytes as usize, 0);
-        let vbufs: Vec<vk::Buffer> = res.buffers[..first_desc].iter().map(|b| b.0).collect();
-
-        let sub = h.submitter();
-        let cmd = sub.cmd;
-        // SAFETY: not pending (the previous run waited for its fence) and
-        // the submitter lock is held.
-        vkr("vkResetCommandBuffer", unsafe {
-            dev.reset_command_buffer(cmd, vk::CommandBufferResetFlags::empty())
-        })?;
-        let begin = vk::CommandBufferBeginInfo::default()
-            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
-        // SAFETY: an initial-state command buffer.
-        vkr("vkBeginCommandBuffer", unsafe {
-            dev.begin_command_buffer(cmd, &begin)
-        })?;
-        let rp_begin = vk::RenderPassBeginInfo::default()
-            .render_pass(h.render_pass)
-            .framebuffer(h.framebuffer)
-            .render_area(vk::Rect2D {
-                offset: vk::Offset2D { x: 0, y: 0 },
-                extent: vk::Extent2D {
-                    width: 1,
-                    height: 1,
-                },
-            });
-        let barrier = [vk::MemoryBarrier::default()
-            .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-            .dst_access_mask(vk::AccessFlags::HOST_READ)];
-        // SAFETY: recording state; pipeline, layout, sets, render pass,
-        // framebuffer and vertex buffers are live and compatible; one
-        // vertex buffer per binding of the state (checked above).
-        unsafe {
-            dev.cmd_begin_render_pass(cmd, &rp_begin, vk::SubpassContents::INLINE);
-            dev.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, self.pipeline);
-            if !sets.is_empty() {
-                dev.cmd_bind_descriptor_sets(
-                    cmd,
-                    vk::PipelineBindPoint::GRAPHICS,
-                    self.layout,
-                    0,
-                    &sets,
-                    &[],
-                );
-            }
-            for (v, &buf) in vertex.iter().zip(&vbufs) {
-                dev.cmd_bind_vertex_buffers(cmd, v.binding, &[buf], &[0]);
-            }
-            if push_bytes > 0 {
-                dev.cmd_push_constants(cmd, self.layout, vk::ShaderStageFlags::VERTEX, 0, &pushed);
-            }
-            dev.cmd_draw(
-                cmd,
-                draw.vertex_count,
-                draw.instance_count,
-                draw.first_vertex,
-                draw.first_instance,
-            );
-            dev.cmd_end_render_pass(cmd);
-            dev.cmd_pipeline_barrier(
-                cmd,
-                vk::PipelineStageFlags::VERTEX_SHADER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &barrier,
-                &[],
-                &[],
-            );
-        }
-        // SAFETY: recording state.
-        vkr("vkEndCommandBuffer", unsafe { dev.end_command_buffer(cmd) })?;
-        let cmds = [cmd];
-        let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
-        // SAFETY: an executable command buffer, an unsignalled fence, the
-        // queue synchronised by the submitter lock; host writes to the
-        // coherent buffers happened before the submission.
-        vkr("vkQueueSubmit", unsafe {
-            dev.queue_submit(sub.queue, &submit, sub.fence)
-        })?;
-        // SAFETY: a fence of this device.
-        let waited =
-            unsafe { dev.wait_for_fences(&[sub.fence], true, RUN_TIMEOUT_SECONDS * 1_000_000_000) };
-        if let Err(result) = waited {
-            h.poison();
-            std::mem::forget(res);
-            return Err(if result == vk::Result::TIMEOUT {
-                HarnessError::Timeout {
-                    seconds: RUN_TIMEOUT_SECONDS,
-                }
-            } else {
-                HarnessError::Vulkan {
-                    call: "vkWaitForFences",
-                    result,
-                }
-            });
-        }
-        // SAFETY: the fence signalled and is not in use.
-        vkr("vkResetFences", unsafe { dev.reset_fences(&[sub.fence]) })?;
-        drop(sub);
+        let vbufs: Vec<(u32, vk::Buffer)> = vertex
+            .iter()
+            .zip(&res.buffers[..first_desc])
+            .map(|(v, b)| (v.binding, b.0))
+            .collect();
+        let state = DrawState {
+            extent: (1, 1),
+            pipeline: self.pipeline,
+            layout: self.layout,
+            sets: &sets,
+            vertex_buffers: &vbufs,
+            push_stages: vk::ShaderStageFlags::VERTEX,
+            push: &pushed,
+        };
+        let copies = res.submit_and_read(
+            vk::PipelineStageFlags::VERTEX_SHADER,
+            vertex
+                .iter()
+                .map(|_| false)
+                .chain(descriptors.iter().map(|b| b.read_back)),
+            |dev, cmd| record_draw(h, dev, cmd, &state, draw),
+        )?;
         let mut out = SourceOutput::default();
-        for (b, &(_, _, ptr, size)) in descriptors.iter().zip(&res.buffers[first_desc..]) {
-            if b.read_back {
-                // SAFETY: the draw finished (fence) and its writes were
-                // made visible to the host (barrier); the mapping covers at
-                // least `size` bytes.
-                let bytes = unsafe { std::slice::from_raw_parts(ptr, size as usize) };
-                out.buffers.insert((b.set, b.binding), bytes.to_vec());
+        for (b, copy) in descriptors
+            .iter()
+            .zip(&mut copies.into_iter().skip(first_desc))
+        {
+            if let Some(bytes) = copy {
+                out.buffers.insert((b.set, b.binding), bytes);
             }
         }
         Ok(out)
