@@ -22,12 +22,17 @@ fuzz_target!(|p: GenProgram| {
     };
     let opts = VerifyOptions {
         group_prims: c.group_prims,
-        limits: Limits { max_steps: 20_000 },
+        limits: Limits {
+            max_steps: 20_000,
+            ..Limits::default()
+        },
         ..VerifyOptions::default()
     };
     // A plan can be refused (a descriptor word the tracer cannot follow):
     // the emulator then binds nothing narrowed, and there is nothing to check.
-    let Ok(mut v) = Verifier::new(shader, &opts) else { return };
+    let Ok(mut v) = Verifier::new(shader, &opts) else {
+        return;
+    };
     let r = v.draw(0, &c.draw, &c.user_data, &c.memory);
     assert!(
         r.check.violations.is_empty(),

@@ -90,11 +90,13 @@ pub fn run_dispatch(
         Some(n) if (1..=MAX_WORKGROUP_INVOCATIONS).contains(&n) => n,
         _ => return Err(DispatchError::WorkgroupSize(cfg.workgroup_size)),
     };
+    let run_steps = std::cell::Cell::new(0);
     let env = Env {
         program,
         memory,
         limits: cfg.limits,
         code_addr: cfg.code_addr,
+        run_steps: &run_steps,
     };
     let lanes = if cfg.wave64 { 64u32 } else { 32 };
     let nwaves = size.div_ceil(lanes);

@@ -333,11 +333,13 @@ pub fn run_draw(
     draw: &Draw,
     cfg: &DrawConfig,
 ) -> Result<DrawRun, DrawError> {
+    let run_steps = std::cell::Cell::new(0);
     let env = Env {
         program,
         memory,
         limits: cfg.limits,
         code_addr: cfg.code_addr,
+        run_steps: &run_steps,
     };
     let mut run = DrawRun::default();
     let mut lds = Lds::new();

@@ -14,12 +14,18 @@ use isa::{Instruction, Modifiers, Operand, Slot, ValType};
 pub struct Limits {
     /// Instructions one wave may execute before the run is an error.
     pub max_steps: u64,
+    /// Instructions all the waves of one run (a draw, a dispatch, a pixel
+    /// scene) may execute together before the run is an error: the budget
+    /// that bounds a draw's work whatever its size (each wave staying under
+    /// `max_steps` is not enough when there are thousands of them).
+    pub max_run_steps: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_steps: 1_000_000,
+            max_run_steps: 64_000_000,
         }
     }
 }
@@ -91,6 +97,9 @@ pub struct Env<'a> {
     /// The guest address of the code's first byte: what `s_getpc_b64`
     /// counts from (0: offsets into the code).
     pub code_addr: u64,
+    /// Instructions the run's waves have executed so far (checked against
+    /// [`Limits::max_run_steps`]).
+    pub run_steps: &'a std::cell::Cell<u64>,
 }
 
 /// Run one wave until it ends or reaches a barrier.
@@ -133,7 +142,15 @@ pub fn run_wave(
                 pc: wave.pc,
             });
         }
+        if env.run_steps.get() >= env.limits.max_run_steps {
+            return Err(InterpError::RunStepLimit {
+                wave: wave_id,
+                limit: env.limits.max_run_steps,
+                pc: wave.pc,
+            });
+        }
         wave.steps += 1;
+        env.run_steps.set(env.run_steps.get() + 1);
         x.pc = wave.pc;
         let op = match env.program.slot(wave.pc) {
             Some(Ok(op)) => op,

@@ -84,11 +84,13 @@ pub fn run_pixels(
     pixels: &[Pixel],
     cfg: &PsConfig<'_>,
 ) -> Result<PsRun, InterpError> {
+    let run_steps = std::cell::Cell::new(0);
     let env = Env {
         program,
         memory,
         limits: cfg.limits,
         code_addr: cfg.code_addr,
+        run_steps: &run_steps,
     };
     let mut lds = Lds::new();
     for (a, verts) in cfg.attrs.iter().enumerate() {

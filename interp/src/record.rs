@@ -190,6 +190,17 @@ pub enum InterpError {
         /// Code length.
         len: u32,
     },
+    /// The run's step budget was spent (too much work in one draw or
+    /// dispatch: many waves, long loops).
+    #[error("wave {wave}: the run's budget of {limit} instructions is spent (pc {pc:#x})")]
+    RunStepLimit {
+        /// The wave.
+        wave: u32,
+        /// The budget.
+        limit: u64,
+        /// Where it was.
+        pc: u32,
+    },
     /// The step bound was reached (a runaway loop, or a bound too small).
     #[error("wave {wave}: no s_endpgm after {limit} instructions (pc {pc:#x})")]
     StepLimit {

@@ -265,3 +265,45 @@ exports_test!(
     instanced_wave32_exports_mvp_times_offset_position,
     "instanced-w32"
 );
+
+/// A draw's work is bounded as a whole (`Limits::max_run_steps`), not only
+/// per wave: the same cube draw that runs under the default budget stops
+/// with `RunStepLimit` when the budget is smaller than its waves' steps
+/// together, though each wave stays under its own bound.
+#[test]
+fn a_draw_past_its_run_step_budget_is_an_error_not_a_long_run() {
+    let dir = format!("{}/../corpus/radv/cube", env!("CARGO_MANIFEST_DIR"));
+    let cap = Capture::open(&dir, &CaptureOptions::default()).unwrap();
+    let program = Program::new(
+        &cap.code,
+        isa::Mode::with_wave_size(cap.meta.target, cap.meta.wave_size.lanes()),
+    );
+    let mem = memory(false);
+    let ud = vec![0x1000, BASE_VERTEX, 0x2000];
+    let mut cfg = DrawConfig::new(
+        &program,
+        cap.meta.stage,
+        cap.meta.abi,
+        cap.meta.wave_size.lanes() == 64,
+    );
+    // 8 instances of 24 vertices: 8 waves of well under 1000 steps each.
+    let draw = Draw::Auto {
+        first_vertex: 0,
+        vertex_count: 24,
+        instance_count: 8,
+        chunks: vec![],
+    };
+    run_draw(&program, &mem, &ud, &draw, &cfg).expect("runs under the default budget");
+    cfg.limits = interp::Limits {
+        max_steps: 1000,
+        max_run_steps: 200,
+    };
+    let err = run_draw(&program, &mem, &ud, &draw, &cfg).expect_err("budget spent");
+    assert!(
+        matches!(
+            err.error,
+            interp::InterpError::RunStepLimit { limit: 200, .. }
+        ),
+        "{err:?}"
+    );
+}

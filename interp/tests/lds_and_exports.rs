@@ -73,11 +73,13 @@ fn waves_of_a_workgroup_meet_at_barriers_over_one_lds() {
     ];
     let p = Program::new(&code(&prog), isa::Target::Gfx1030);
     let mem = Mem::default();
+    let run_steps = std::cell::Cell::new(0);
     let env = Env {
         program: &p,
         memory: &mem,
         limits: Limits::default(),
         code_addr: 0,
+        run_steps: &run_steps,
     };
     let mut waves = [Wave::new(true), Wave::new(true)];
     for (wi, w) in waves.iter_mut().enumerate() {

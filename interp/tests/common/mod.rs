@@ -43,11 +43,16 @@ pub fn run1(
     mem: &Mem,
 ) -> Result<Observations, interp::InterpError> {
     let p = Program::new(&code(words), isa::Target::Gfx1030);
+    let run_steps = std::cell::Cell::new(0);
     let env = Env {
         program: &p,
         memory: mem,
-        limits: Limits { max_steps: 10_000 },
+        limits: Limits {
+            max_steps: 10_000,
+            ..Limits::default()
+        },
         code_addr: 0,
+        run_steps: &run_steps,
     };
     let mut lds = Lds::new();
     let mut obs = Observations::new();
