@@ -196,8 +196,11 @@ pub struct RunReport {
     pub checked: bool,
     /// Per draw.
     pub draws: Vec<DrawReport>,
-    /// Vertices compared.
+    /// Vertices compared (pixels for a pixel shader: see `unit`).
     pub vertices: u64,
+    /// What `vertices` counts: `"vertices"`, or `"pixels"` for a pixel
+    /// shader's run (its mismatches name the pixel `y * 16 + x`).
+    pub unit: &'static str,
     /// Mismatching words.
     pub mismatches: u64,
     /// Export words compared (all draws).
@@ -211,6 +214,11 @@ pub struct RunReport {
     /// Seconds to make the pipeline.
     pub pipeline_seconds: f64,
 }
+
+/// [`RunReport::unit`] of a vertex shader's run.
+pub const VERTICES: &str = "vertices";
+/// [`RunReport::unit`] of a pixel shader's run.
+pub const PIXELS: &str = "pixels";
 
 /// Run `shaderlift run`.
 pub fn run(args: Args) -> Result<(), CliError> {
@@ -346,8 +354,8 @@ pub fn text_report(r: &RunReport) -> String {
         }
         let _ = write!(
             s,
-            "draw {}: {} vertices, {} words, {} mismatches, {} within 1 ulp, {} undefined",
-            d.index, d.vertices, d.words, d.mismatches, d.within_ulp, d.undefined
+            "draw {}: {} {}, {} words, {} mismatches, {} within 1 ulp, {} undefined",
+            d.index, d.vertices, r.unit, d.words, d.mismatches, d.within_ulp, d.undefined
         );
         if let Some(v) = d.violations {
             let _ = write!(s, ", {v} violations");
@@ -387,11 +395,14 @@ pub fn text_report(r: &RunReport) -> String {
                 Some(w) => format!("{w:#010x} ({})", f32::from_bits(w)),
                 None => "missing".into(),
             };
+            let at = if r.unit == PIXELS {
+                format!("pixel {}", m.vertex)
+            } else {
+                format!("vertex {} instance {}", m.vertex, m.instance)
+            };
             let _ = writeln!(
                 s,
-                "  vertex {} instance {} {}.{}: device {} interpreter {}",
-                m.vertex,
-                m.instance,
+                "  {at} {}.{}: device {} interpreter {}",
                 m.export,
                 ["x", "y", "z", "w"][m.component as usize & 3],
                 show(m.device),
@@ -399,7 +410,7 @@ pub fn text_report(r: &RunReport) -> String {
             );
         }
     }
-    let _ = writeln!(s, "{} vertices, {} mismatches", r.vertices, r.mismatches);
+    let _ = writeln!(s, "{} {}, {} mismatches", r.vertices, r.unit, r.mismatches);
     if let Some(why) = nothing_compared(r) {
         let _ = writeln!(s, "{why}");
     }
@@ -546,6 +557,7 @@ pub fn execute(
         checked: opts.checked,
         draws: Vec::new(),
         vertices: 0,
+        unit: VERTICES,
         mismatches: 0,
         words: 0,
         undefined: 0,

@@ -445,6 +445,7 @@ pub fn execute_fragment(
         device: harness.device_info().name.clone(),
         checked: false,
         vertices: d.vertices,
+        unit: super::PIXELS,
         mismatches: d.mismatches,
         words: d.words,
         undefined: d.undefined,
