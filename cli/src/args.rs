@@ -51,6 +51,27 @@ pub struct CaptureArgs {
     /// Custom ABI: the VGPR holding the instance id (like v8).
     #[arg(long, value_name = "VGPR", value_parser = parse_vgpr)]
     pub instance_id_vgpr: Option<u8>,
+
+    /// Compute entry (a capture that does not record it, e.g. raw code):
+    /// invocations per workgroup, X[,Y[,Z]] (COMPUTE_NUM_THREAD_X/Y/Z).
+    /// Needs --workgroup-id-sgpr.
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_size3)]
+    pub workgroup_size: Option<[u32; 3]>,
+
+    /// Compute entry: the SGPR holding the first workgroup-id component the
+    /// hardware loads, which is where the user SGPRs end (like s5).
+    #[arg(long, value_name = "SGPR", value_parser = parse_sgpr)]
+    pub workgroup_id_sgpr: Option<u8>,
+
+    /// Compute entry: which workgroup-id components the hardware loads, in
+    /// consecutive SGPRs (TGID_X/Y/Z_EN): a subset of xyz (default xyz).
+    #[arg(long, value_name = "XYZ", value_parser = parse_components)]
+    pub workgroup_id: Option<[bool; 3]>,
+
+    /// Compute entry: how many local-id VGPRs the hardware loads, 1..=3
+    /// (TIDIG_COMP_CNT + 1; default 3).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub local_id_vgprs: Option<u8>,
 }
 
 /// The most code bytes `trace`, `cfg`, `bind`, `verify`, `translate`, `run`
@@ -156,6 +177,48 @@ fn parse_vgpr(s: &str) -> Result<u8, String> {
     corpus::meta::parse_reg(s, true)
 }
 
+/// `X[,Y[,Z]]`, each 1..=1024 (missing ones are 1).
+fn parse_size3(s: &str) -> Result<[u32; 3], String> {
+    let mut out = [1u32; 3];
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("`{s}`: give X, X,Y or X,Y,Z"));
+    }
+    for (o, p) in out.iter_mut().zip(&parts) {
+        *o = p
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{p}` is not a number"))?;
+        if !(1..=1024).contains(o) {
+            return Err(format!("`{p}`: a workgroup dimension is 1..=1024"));
+        }
+    }
+    Ok(out)
+}
+
+/// A non-empty subset of `xyz`, in order.
+fn parse_components(s: &str) -> Result<[bool; 3], String> {
+    let mut out = [false; 3];
+    let mut last = None;
+    for c in s.chars() {
+        let i = match c {
+            'x' => 0,
+            'y' => 1,
+            'z' => 2,
+            _ => return Err(format!("`{s}`: only the letters x, y and z, in that order")),
+        };
+        if last.is_some_and(|l| l >= i) {
+            return Err(format!("`{s}`: only the letters x, y and z, in that order"));
+        }
+        out[i] = true;
+        last = Some(i);
+    }
+    if last.is_none() {
+        return Err("name at least one of x, y, z".into());
+    }
+    Ok(out)
+}
+
 impl CaptureArgs {
     /// A capture at `file` with every flag at its default (the capture's
     /// own metadata decides).
@@ -170,7 +233,39 @@ impl CaptureArgs {
             user_data_sgpr: None,
             vertex_id_vgpr: None,
             instance_id_vgpr: None,
+            workgroup_size: None,
+            workgroup_id_sgpr: None,
+            workgroup_id: None,
+            local_id_vgprs: None,
         }
+    }
+
+    /// The compute entry the flags describe: `None` without
+    /// --workgroup-size; a usage error when it comes without
+    /// --workgroup-id-sgpr, or when the other compute flags come alone.
+    pub fn compute_entry(&self) -> Result<Option<translator::wave::ComputeEntry>, CliError> {
+        let Some(size) = self.workgroup_size else {
+            if self.workgroup_id_sgpr.is_some()
+                || self.workgroup_id.is_some()
+                || self.local_id_vgprs.is_some()
+            {
+                return Err(CliError::Usage(
+                    "the compute entry flags need --workgroup-size".into(),
+                ));
+            }
+            return Ok(None);
+        };
+        let Some(first) = self.workgroup_id_sgpr else {
+            return Err(CliError::Usage(
+                "--workgroup-size needs --workgroup-id-sgpr (where the user SGPRs end)".into(),
+            ));
+        };
+        Ok(Some(translator::wave::ComputeEntry {
+            workgroup_size: size,
+            user_sgprs: first,
+            workgroup_id: self.workgroup_id.unwrap_or([true; 3]),
+            local_id_vgprs: self.local_id_vgprs.unwrap_or(3),
+        }))
     }
 
     /// The flags as [`CaptureOptions`], resolved by [`resolve_stage_abi`];
@@ -201,13 +296,31 @@ impl CaptureArgs {
     /// impossible ABI (one of the id flags landing on the other id's VGPR)
     /// are a usage error.
     pub fn open(&self) -> Result<Capture, CliError> {
-        let capture = match Capture::open(&self.file, &self.options()?) {
+        let entry = self.compute_entry()?;
+        let mut capture = match Capture::open(&self.file, &self.options()?) {
             Ok(c) => c,
             Err(e @ corpus::CaptureError::BadOptions { .. }) => {
                 return Err(CliError::Usage(e.to_string()))
             }
             Err(e) => return Err(e.into()),
         };
+        if let Some(entry) = entry {
+            if capture.stage() != isa::Stage::Cs {
+                return Err(CliError::Usage(format!(
+                    "{}: the compute entry flags describe a compute shader, and this is a {} shader",
+                    self.file.display(),
+                    capture.stage()
+                )));
+            }
+            match capture.meta.compute {
+                // The capture's own metadata is not silently overridden.
+                Some(own) if own != entry => return Err(CliError::Usage(format!(
+                    "{}: the capture records its compute entry ({own:?}); the flags say {entry:?}",
+                    self.file.display()
+                ))),
+                _ => capture.meta.compute = Some(entry),
+            }
+        }
         for note in &capture.notes {
             eprintln!("shaderlift: note: {}: {note}", self.file.display());
         }

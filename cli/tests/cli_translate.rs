@@ -161,3 +161,71 @@ fn output_to_dev_null_writes_no_manifest_beside_it_and_manifest_names_one() {
     let m = std::fs::read_to_string(d.join("cube.json")).unwrap();
     assert!(m.contains("\"bindings\""), "{m}");
 }
+
+/// Raw compute code carries no entry state; the compute entry flags supply
+/// it, and then the translation is the one the capture directory (whose
+/// metadata records the entry) gives. Missing or contradictory flags are
+/// usage errors (exit 2), and without the flags raw compute code is refused.
+#[test]
+fn compute_entry_flags_translate_raw_compute_code_like_its_capture() {
+    let d = out_dir("compute-entry");
+    let run = |args: &[&str], out: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_shaderlift"))
+            .arg("translate")
+            .args(args)
+            .arg("-o")
+            .arg(out)
+            .current_dir(repo())
+            .output()
+            .unwrap()
+    };
+    let from_dir = d.join("dir.spv");
+    let o = run(&["corpus/radv/compute"], &from_dir);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let raw = [
+        "corpus/radv/compute/code.bin",
+        "--raw",
+        "--stage",
+        "cs",
+        "--workgroup-size",
+        "64",
+        "--workgroup-id-sgpr",
+        "s5",
+        "--workgroup-id",
+        "x",
+    ];
+    let from_raw = d.join("raw.spv");
+    let o = run(&raw, &from_raw);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(&from_dir).unwrap(),
+        std::fs::read(&from_raw).unwrap()
+    );
+    // Without the entry: refused (exit 1), naming what is missing.
+    let o = run(&raw[..4], &d.join("none.spv"));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("entry state"));
+    // Half an entry, a wrong stage, or flags that contradict the capture's
+    // own metadata: usage errors.
+    for args in [
+        &raw[..6],
+        &[
+            "corpus/radv/cube",
+            "--workgroup-size",
+            "64",
+            "--workgroup-id-sgpr",
+            "s5",
+        ][..],
+        &[
+            "corpus/radv/compute",
+            "--workgroup-size",
+            "32",
+            "--workgroup-id-sgpr",
+            "s5",
+        ][..],
+        &["corpus/radv/compute", "--workgroup-id", "zx"][..],
+    ] {
+        let o = run(args, &d.join("bad.spv"));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}
