@@ -314,10 +314,12 @@ impl CaptureArgs {
             }
             match capture.meta.compute {
                 // The capture's own metadata is not silently overridden.
-                Some(own) if own != entry => return Err(CliError::Usage(format!(
+                Some(own) if own != entry => {
+                    return Err(CliError::Usage(format!(
                     "{}: the capture records its compute entry ({own:?}); the flags say {entry:?}",
                     self.file.display()
-                ))),
+                )))
+                }
                 _ => capture.meta.compute = Some(entry),
             }
         }

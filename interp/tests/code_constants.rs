@@ -8,6 +8,8 @@
 //! The program is `analysis/tests/programs/code_constants.s` (its llvm-mc-19
 //! encodings are read from that folder's `encodings.tsv`).
 
+mod common;
+
 use analysis::trace::{trace_code, TraceConfig};
 use drawbind::draws::{DrawSpec, DEFAULT_CODE_ADDR};
 use drawbind::vsharp::{encode_linear, OobSelect};
@@ -17,20 +19,7 @@ use isa::{Abi, Stage, Target};
 
 /// The program's bytes, from the tracer tests' data file.
 fn program() -> Vec<u8> {
-    let tsv = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../analysis/tests/programs/encodings.tsv"
-    ))
-    .expect("encodings.tsv");
-    let mut code = Vec::new();
-    for line in tsv.lines().filter(|l| l.starts_with("code_constants\t")) {
-        let hex = line.split('\t').nth(2).expect("bytes column");
-        for i in (0..hex.len()).step_by(2) {
-            code.push(u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"));
-        }
-    }
-    assert!(!code.is_empty(), "code_constants is in encodings.tsv");
-    code
+    common::encoded_program("code_constants")
 }
 
 /// Vertex data for the vertex buffer in ud12..15.

@@ -19,21 +19,9 @@ use drawbind::{BindError, BindPlan, SparseMemory, WordRole};
 use interp::{Shader, Verifier, VerifyOptions};
 use isa::{Abi, Stage, Target};
 
+/// The program's bytes, from the tracer tests' data file.
 fn program() -> Vec<u8> {
-    let tsv = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../analysis/tests/programs/encodings.tsv"
-    ))
-    .expect("encodings.tsv");
-    let mut code = Vec::new();
-    for line in tsv.lines().filter(|l| l.starts_with("table_index\t")) {
-        let hex = line.split('\t').nth(2).expect("bytes column");
-        for i in (0..hex.len()).step_by(2) {
-            code.push(u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"));
-        }
-    }
-    assert!(!code.is_empty(), "table_index is in encodings.tsv");
-    code
+    common::encoded_program("table_index")
 }
 
 /// The table ud2 points to (RADV's 32-bit pointer, high half 0xffff8000).

@@ -16,21 +16,9 @@ use drawbind::{BindFaults, BindPlan, SparseMemory};
 use interp::{Shader, Verifier, VerifyOptions};
 use isa::{Abi, Stage, Target};
 
+/// The program's bytes, from the tracer tests' data file.
 fn program() -> Vec<u8> {
-    let tsv = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../analysis/tests/programs/encodings.tsv"
-    ))
-    .expect("encodings.tsv");
-    let mut code = Vec::new();
-    for line in tsv.lines().filter(|l| l.starts_with("untraced_alias\t")) {
-        let hex = line.split('\t').nth(2).expect("bytes column");
-        for i in (0..hex.len()).step_by(2) {
-            code.push(u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"));
-        }
-    }
-    assert!(!code.is_empty(), "untraced_alias is in encodings.tsv");
-    code
+    common::encoded_program("untraced_alias")
 }
 
 const VB: u64 = 0x1_0000_0000;

@@ -60,5 +60,27 @@ pub fn run1(
     Ok(obs)
 }
 
+/// The bytes of program `name` of the tracer tests' data file
+/// (`analysis/tests/programs/encodings.tsv`: llvm-mc-19's encodings of the
+/// `.s` programs beside it).
+#[allow(dead_code)]
+pub fn encoded_program(name: &str) -> Vec<u8> {
+    let tsv = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../analysis/tests/programs/encodings.tsv"
+    ))
+    .expect("encodings.tsv");
+    let mut code = Vec::new();
+    let prefix = format!("{name}\t");
+    for line in tsv.lines().filter(|l| l.starts_with(&prefix)) {
+        let hex = line.split('\t').nth(2).expect("bytes column");
+        for i in (0..hex.len()).step_by(2) {
+            code.push(u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"));
+        }
+    }
+    assert!(!code.is_empty(), "{name} is in encodings.tsv");
+    code
+}
+
 pub mod scene;
 pub mod soundness;

@@ -39,19 +39,8 @@ impl Emitter<'_> {
                 (s.binding, s.base_lo, s.base_hi, s.size)
             }
         };
-        let blo = self.push_load(base_lo)?;
-        let bhi = self.push_load(base_hi)?;
-        let size = self.push_load(size)?;
-        // rel = addr - base (64-bit)
-        let rlo = self.b.i_sub(u, None, lo, blo)?;
-        let borrow = self.b.u_less_than(bl, None, lo, blo)?;
-        let one = self.const_u32(1);
+        let (rlo, hi_ok, lo_ok) = self.window_offset(lo, hi, base_lo, base_hi, size)?;
         let zero = self.const_u32(0);
-        let bw = self.b.select(u, None, borrow, one, zero)?;
-        let rhi0 = self.b.i_sub(u, None, hi, bhi)?;
-        let rhi = self.b.i_sub(u, None, rhi0, bw)?;
-        let hi_ok = self.b.i_equal(bl, None, rhi, zero)?;
-        let lo_ok = self.b.u_less_than(bl, None, rlo, size)?;
         let inside = self.b.logical_and(bl, None, hi_ok, lo_ok)?;
         let two = self.const_u32(2);
         let idx = self.b.shift_right_logical(u, None, rlo, two)?;
@@ -391,6 +380,36 @@ impl Emitter<'_> {
 }
 
 impl Emitter<'_> {
+    /// The address `hi:lo` relative to a binding whose base and size are
+    /// the push members `base_lo`, `base_hi` and `size`: the low word of the
+    /// 64-bit difference, whether its high word is 0, and whether the low
+    /// word is below the size (both: the address is inside).
+    fn window_offset(
+        &mut self,
+        lo: Word,
+        hi: Word,
+        base_lo: u32,
+        base_hi: u32,
+        size: u32,
+    ) -> Result<(Word, Word, Word), EmitError> {
+        let u = self.t.u32_;
+        let bl = self.t.bool_;
+        let blo = self.push_load(base_lo)?;
+        let bhi = self.push_load(base_hi)?;
+        let size = self.push_load(size)?;
+        // rel = addr - base (64-bit)
+        let rlo = self.b.i_sub(u, None, lo, blo)?;
+        let borrow = self.b.u_less_than(bl, None, lo, blo)?;
+        let one = self.const_u32(1);
+        let zero = self.const_u32(0);
+        let bw = self.b.select(u, None, borrow, one, zero)?;
+        let rhi0 = self.b.i_sub(u, None, hi, bhi)?;
+        let rhi = self.b.i_sub(u, None, rhi0, bw)?;
+        let hi_ok = self.b.i_equal(bl, None, rhi, zero)?;
+        let lo_ok = self.b.u_less_than(bl, None, rlo, size)?;
+        Ok((rlo, hi_ok, lo_ok))
+    }
+
     /// A compute shader's dword store: when this lane is active (`cond`),
     /// the access is in range, its address is dword-aligned and inside the
     /// window, the word goes to the window (index clamped by
@@ -407,18 +426,8 @@ impl Emitter<'_> {
         let u = self.t.u32_;
         let bl = self.t.bool_;
         let (lo, hi, ok) = self.buffer_addr(a)?;
-        let blo = self.push_load(base_lo)?;
-        let bhi = self.push_load(base_hi)?;
-        let size = self.push_load(size)?;
-        let rlo = self.b.i_sub(u, None, lo, blo)?;
-        let borrow = self.b.u_less_than(bl, None, lo, blo)?;
-        let one = self.const_u32(1);
+        let (rlo, hi_ok, lo_ok) = self.window_offset(lo, hi, base_lo, base_hi, size)?;
         let zero = self.const_u32(0);
-        let bw = self.b.select(u, None, borrow, one, zero)?;
-        let rhi0 = self.b.i_sub(u, None, hi, bhi)?;
-        let rhi = self.b.i_sub(u, None, rhi0, bw)?;
-        let hi_ok = self.b.i_equal(bl, None, rhi, zero)?;
-        let lo_ok = self.b.u_less_than(bl, None, rlo, size)?;
         let three = self.const_u32(3);
         let sub = self.b.bitwise_and(u, None, rlo, three)?;
         let aligned = self.b.i_equal(bl, None, sub, zero)?;

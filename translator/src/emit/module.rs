@@ -224,24 +224,7 @@ impl Emitter<'_> {
             };
             self.b.store(o, z, None, vec![])?;
         }
-        // Global values: constants and inputs.
-        for i in 0..self.f.insts.len() {
-            let inst = self.f.insts[i];
-            if !self.f.is_live(Value(i as u32)) {
-                continue;
-            }
-            match inst.op {
-                Op::Const(c) => {
-                    let ty = self.ty(inst.ty);
-                    self.vals[i] = self.constant(ty, c);
-                }
-                Op::Input(inp) => self.vals[i] = self.input(inp)?,
-                _ => {}
-            }
-        }
-        self.seq(tree)?;
-        self.b.ret()?;
-        self.b.end_function()?;
+        self.body_and_end(tree)?;
         if self.plan.fragment {
             self.b
                 .entry_point(ExecutionModel::Fragment, main, "main", interface);
@@ -408,6 +391,29 @@ impl Emitter<'_> {
     /// The rest of [`Emitter::module`] for a compute shader: the
     /// `WorkgroupId` and `LocalInvocationId` inputs, the helper functions,
     /// `main` and a GLCompute entry point of the plan's local size.
+    /// The function body: the global values (live constants and inputs),
+    /// then the structured tree, then the return and the function's end.
+    fn body_and_end(&mut self, tree: &[Node]) -> Result<(), EmitError> {
+        for i in 0..self.f.insts.len() {
+            let inst = self.f.insts[i];
+            if !self.f.is_live(Value(i as u32)) {
+                continue;
+            }
+            match inst.op {
+                Op::Const(c) => {
+                    let ty = self.ty(inst.ty);
+                    self.vals[i] = self.constant(ty, c);
+                }
+                Op::Input(inp) => self.vals[i] = self.input(inp)?,
+                _ => {}
+            }
+        }
+        self.seq(tree)?;
+        self.b.ret()?;
+        self.b.end_function()?;
+        Ok(())
+    }
+
     fn compute_module(&mut self, tree: &[Node], mut interface: Vec<Word>) -> Result<(), EmitError> {
         let [x, y, z] = self.plan.compute.unwrap_or([1, 1, 1]);
         let v3 = self.b.type_vector(self.t.u32_, 3);
@@ -458,23 +464,7 @@ impl Emitter<'_> {
                 self.vars.insert(p, v);
             }
         }
-        for i in 0..self.f.insts.len() {
-            let inst = self.f.insts[i];
-            if !self.f.is_live(Value(i as u32)) {
-                continue;
-            }
-            match inst.op {
-                Op::Const(c) => {
-                    let ty = self.ty(inst.ty);
-                    self.vals[i] = self.constant(ty, c);
-                }
-                Op::Input(inp) => self.vals[i] = self.input(inp)?,
-                _ => {}
-            }
-        }
-        self.seq(tree)?;
-        self.b.ret()?;
-        self.b.end_function()?;
+        self.body_and_end(tree)?;
         self.b
             .entry_point(ExecutionModel::GLCompute, main, "main", interface);
         self.b.execution_mode(
