@@ -27,7 +27,6 @@ pub mod dispatch;
 pub mod fragment;
 
 use super::{CaptureArgs, CliError};
-use analysis::trace::{trace_code, TraceConfig};
 use compare::{compare, Verdict};
 use corpus::{Capture, WaveSize};
 use drawbind::draws::{DrawSpec, DrawsFile};
@@ -497,12 +496,7 @@ pub fn execute(
 ) -> Result<RunReport, CliError> {
     let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
     let t0 = Instant::now();
-    let config = TraceConfig::new(
-        capture.stage(),
-        capture.abi(),
-        capture.wave_size() == WaveSize::W32,
-    );
-    let trace = trace_code(&capture.code, capture.target(), &config);
+    let trace = crate::trace::trace_capture(capture);
     let tr = translate(
         &capture.shader_input(),
         Some(&trace),

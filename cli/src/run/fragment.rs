@@ -26,7 +26,6 @@
 
 use super::{DrawReport, Mismatch, RunReport};
 use crate::CliError;
-use analysis::trace::{trace_code, TraceConfig};
 use corpus::{Capture, WaveSize};
 use interp::ps::{run_pixels, Pixel, PsConfig};
 use rspirv::binary::Assemble;
@@ -200,12 +199,7 @@ pub fn execute_fragment(
     let not_run = |why: String| Ok(FragmentOutcome::NotRun(format!("{}: {why}", capture.name)));
     let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
     let t0 = Instant::now();
-    let config = TraceConfig::new(
-        capture.stage(),
-        capture.abi(),
-        capture.wave_size() == WaveSize::W32,
-    );
-    let trace = trace_code(&capture.code, capture.target(), &config);
+    let trace = crate::trace::trace_capture(capture);
     let tr = translate_with_faults(
         &capture.shader_input(),
         Some(&trace),
