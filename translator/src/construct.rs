@@ -477,7 +477,9 @@ impl fmt::Display for Memory {
                 f.write_str("flat/global/scratch memory is not translated")
             }
             Memory::BufferStore => {
-                f.write_str("buffer stores are not translated (vertex shaders only)")
+                f.write_str(
+                    "buffer store not translated (vertex and pixel shaders store nothing; compute shaders store whole dwords)",
+                )
             }
             Memory::BufferAtomic => f.write_str("buffer atomics are not translated"),
             Memory::Tfe => f.write_str("buffer access with tfe"),
