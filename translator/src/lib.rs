@@ -278,25 +278,11 @@ pub fn translate_compute(
     entry: &wave::ComputeEntry,
     opts: &Options,
 ) -> Result<Translation, TranslateError> {
-    let opts = Options {
-        checked: false,
-        test_outputs: false,
-        ..*opts
-    };
-    translate_with(
-        input,
-        None,
-        &opts,
-        Some(*entry),
-        wave::ComputeFaults::default(),
-        PsFaults::default(),
-    )
+    compute_with(input, entry, opts, wave::ComputeFaults::default())
 }
 
-/// [`translate_compute`] with deliberately broken lowerings (negative
-/// controls).
-#[cfg(feature = "testing")]
-pub fn translate_compute_with_faults(
+/// [`translate_compute`] with `faults` (none outside tests).
+fn compute_with(
     input: &ShaderInput<'_>,
     entry: &wave::ComputeEntry,
     opts: &Options,
@@ -315,6 +301,18 @@ pub fn translate_compute_with_faults(
         faults,
         PsFaults::default(),
     )
+}
+
+/// [`translate_compute`] with deliberately broken lowerings (negative
+/// controls).
+#[cfg(feature = "testing")]
+pub fn translate_compute_with_faults(
+    input: &ShaderInput<'_>,
+    entry: &wave::ComputeEntry,
+    opts: &Options,
+    faults: wave::ComputeFaults,
+) -> Result<Translation, TranslateError> {
+    compute_with(input, entry, opts, faults)
 }
 
 fn translate_with(

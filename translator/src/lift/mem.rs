@@ -243,24 +243,7 @@ impl Lifter<'_> {
             Operand::Reg { code, .. } => code as usize,
             _ => return,
         };
-        let mut desc = [Value(0); 4];
-        for (k, d) in desc.iter_mut().enumerate() {
-            *d = self.s_word((rcode + k).min(127));
-        }
-        let (index, voffset) = match vaddr.op {
-            Operand::Reg { code, .. } if code >= 256 => {
-                let a = (code - 256) as usize;
-                let v0 = self.st.v[a];
-                let v1 = self.st.v[(a + 1).min(255)];
-                match (m.idxen, m.offen) {
-                    (true, true) => (Some(v0), Some(v1)),
-                    (true, false) => (Some(v0), None),
-                    (false, true) => (None, Some(v0)),
-                    _ => (None, None),
-                }
-            }
-            _ => (None, None),
-        };
+        let (desc, index, voffset) = self.buffer_operands(rcode, &vaddr, m);
         let soff = self.src(&soffset);
         let binding = self.trace.and_then(|t| {
             t.accesses
@@ -332,24 +315,14 @@ impl Lifter<'_> {
 }
 
 impl Lifter<'_> {
-    /// Compute shaders: `n` dword stores of one lane, under EXEC, through
-    /// the window (the addressing and range check of a load).
-    fn store_dwords(
+    /// A buffer instruction's descriptor words (from `s[rcode..rcode+3]`)
+    /// and its index and offset VGPRs as `idxen`/`offen` select them.
+    fn buffer_operands(
         &mut self,
-        n: u8,
-        vdata: &isa::Slot,
+        rcode: usize,
         vaddr: &isa::Slot,
-        srsrc: &isa::Slot,
-        soffset: &isa::Slot,
         m: BufMods,
-    ) {
-        let rcode = match srsrc.op {
-            Operand::Reg { code, .. } => code as usize,
-            _ => {
-                self.problem(Memory::NoData);
-                return;
-            }
-        };
+    ) -> ([Value; 4], Option<Value>, Option<Value>) {
         let mut desc = [Value(0); 4];
         for (k, d) in desc.iter_mut().enumerate() {
             *d = self.s_word((rcode + k).min(127));
@@ -368,6 +341,28 @@ impl Lifter<'_> {
             }
             _ => (None, None),
         };
+        (desc, index, voffset)
+    }
+
+    /// Compute shaders: `n` dword stores of one lane, under EXEC, through
+    /// the window (the addressing and range check of a load).
+    fn store_dwords(
+        &mut self,
+        n: u8,
+        vdata: &isa::Slot,
+        vaddr: &isa::Slot,
+        srsrc: &isa::Slot,
+        soffset: &isa::Slot,
+        m: BufMods,
+    ) {
+        let rcode = match srsrc.op {
+            Operand::Reg { code, .. } => code as usize,
+            _ => {
+                self.problem(Memory::NoData);
+                return;
+            }
+        };
+        let (desc, index, voffset) = self.buffer_operands(rcode, vaddr, m);
         let soff = self.src(soffset);
         let cond = self.active();
         let Operand::Reg { code: dcode, .. } = vdata.op else {
