@@ -51,6 +51,10 @@ pub struct Observations {
     /// fully checked ([`crate::check_draw`] says so).
     #[serde(skip_serializing_if = "is_zero")]
     pub findings_dropped: u64,
+    /// The bytes stores and atomics wrote, by guest address (and whether
+    /// each is defined): what a later atomic reads (`crate::global`).
+    #[serde(skip)]
+    pub(crate) overlay: std::collections::BTreeMap<u64, (u8, bool)>,
 }
 
 /// The most findings one run keeps.
@@ -70,6 +74,7 @@ impl Observations {
         self.fetches.clear();
         self.exports.clear();
         self.stores.clear();
+        self.overlay.clear();
         self.messages.clear();
         self.findings.clear();
         self.findings_dropped = 0;
@@ -253,6 +258,7 @@ impl Exec<'_, '_> {
             Kind::Valu(op) => self.valu(w, inst, op),
             Kind::Buf(op) => self.buffer(w, inst, op),
             Kind::Ds(op) => self.ds(w, inst, op),
+            Kind::Global(op) => self.global(w, inst, op),
             Kind::Exp => self.export(w, inst),
             Kind::Interp => self.interp(w, inst),
             Kind::ImageRead => self.image_read(w, inst),

@@ -52,6 +52,7 @@ mod exec;
 pub mod faults;
 pub mod float;
 mod format;
+mod global;
 #[cfg(any(test, feature = "testing"))]
 pub mod gen;
 mod memops;

@@ -305,6 +305,11 @@ impl Exec<'_, '_> {
                 if kind == AccessKind::Store {
                     self.record_store(w, data, lane, p.at, p.bytes, addr);
                 }
+                if kind == AccessKind::Atomic && p.at == 0 {
+                    if let Some(a) = crate::ops::vmem_atomic(inst.opcode) {
+                        self.atomic_rmw(w, a, data, lane, addr);
+                    }
+                }
                 if returns && kind == AccessKind::Load {
                     let dst = &mut loaded[p.at as usize..(p.at + p.bytes) as usize];
                     if !read_bytes(self.mem(), addr, dst) {
@@ -402,15 +407,13 @@ impl Exec<'_, '_> {
         let (value, def) = w.read_v(reg, lane);
         let shift = 8 * (at % 4);
         let mask = if bytes >= 4 { 0xf } else { (1u8 << bytes) - 1 };
-        self.obs.stores.push(crate::record::Store {
-            pc: self.pc,
-            wave: self.wave_id,
-            lane: lane as u8,
+        self.store_bytes(
+            lane,
             addr,
-            len: bytes.min(4) as u8,
-            value: value >> shift,
-            defined: (def >> (at % 4)) & mask == mask,
-        });
+            bytes.min(4) as u8,
+            value >> shift,
+            (def >> (at % 4)) & mask == mask,
+        );
     }
 
     fn push_fetch(

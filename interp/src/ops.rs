@@ -380,6 +380,77 @@ pub(crate) enum DsAtomic {
     Swap,
 }
 
+/// A 32-bit global or buffer atomic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum VAtomic {
+    /// A read-modify-write of the old word and the operand.
+    Rmw(DsAtomic),
+    /// `cmpswap`: the operand when the old word equals the compare value
+    /// (the next data dword).
+    CmpSwap,
+}
+
+/// Global memory operations (`crate::global`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GlobalOp {
+    /// Load `bytes` (1, 2, 4..16); `signed` sign-extends 1 and 2 bytes.
+    Load { bytes: u8, signed: bool },
+    /// Store `bytes`.
+    Store { bytes: u8 },
+    /// A 32-bit atomic.
+    Atomic { op: VAtomic },
+}
+
+/// The 32-bit atomic of a global or buffer atomic opcode.
+pub(crate) fn vmem_atomic(code: Opcode) -> Option<VAtomic> {
+    use DsAtomic::*;
+    Some(match code {
+        op::GLOBAL_ATOMIC_ADD | op::BUFFER_ATOMIC_ADD => VAtomic::Rmw(Add),
+        op::GLOBAL_ATOMIC_SUB | op::BUFFER_ATOMIC_SUB => VAtomic::Rmw(Sub),
+        op::GLOBAL_ATOMIC_SMIN | op::BUFFER_ATOMIC_SMIN => VAtomic::Rmw(MinI),
+        op::GLOBAL_ATOMIC_UMIN | op::BUFFER_ATOMIC_UMIN => VAtomic::Rmw(MinU),
+        op::GLOBAL_ATOMIC_SMAX | op::BUFFER_ATOMIC_SMAX => VAtomic::Rmw(MaxI),
+        op::GLOBAL_ATOMIC_UMAX | op::BUFFER_ATOMIC_UMAX => VAtomic::Rmw(MaxU),
+        op::GLOBAL_ATOMIC_AND | op::BUFFER_ATOMIC_AND => VAtomic::Rmw(And),
+        op::GLOBAL_ATOMIC_OR | op::BUFFER_ATOMIC_OR => VAtomic::Rmw(Or),
+        op::GLOBAL_ATOMIC_XOR | op::BUFFER_ATOMIC_XOR => VAtomic::Rmw(Xor),
+        op::GLOBAL_ATOMIC_SWAP | op::BUFFER_ATOMIC_SWAP => VAtomic::Rmw(Swap),
+        op::GLOBAL_ATOMIC_INC | op::BUFFER_ATOMIC_INC => VAtomic::Rmw(Inc),
+        op::GLOBAL_ATOMIC_DEC | op::BUFFER_ATOMIC_DEC => VAtomic::Rmw(Dec),
+        op::GLOBAL_ATOMIC_CMPSWAP | op::BUFFER_ATOMIC_CMPSWAP => VAtomic::CmpSwap,
+        _ => return None,
+    })
+}
+
+/// The behaviour of a GLOBAL opcode.
+fn global_kind(code: Opcode) -> Kind {
+    match code.facts().mem {
+        Some(isa::Memory {
+            kind: isa::MemKind::Load,
+            d16: false,
+            format: false,
+            bytes: b @ (1 | 2 | 4 | 8 | 12 | 16),
+            signed,
+            ..
+        }) => Kind::Global(GlobalOp::Load { bytes: b, signed }),
+        Some(isa::Memory {
+            kind: isa::MemKind::Store,
+            d16: false,
+            format: false,
+            bytes: b @ (1 | 2 | 4 | 8 | 12 | 16),
+            ..
+        }) => Kind::Global(GlobalOp::Store { bytes: b }),
+        Some(isa::Memory {
+            kind: isa::MemKind::Atomic { .. },
+            ..
+        }) => match vmem_atomic(code) {
+            Some(op) => Kind::Global(GlobalOp::Atomic { op }),
+            None => Kind::Unsupported("64-bit and float global atomics are not modelled"),
+        },
+        _ => Kind::Unsupported("global memory form not modelled"),
+    }
+}
+
 /// The behaviour of one instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -405,6 +476,8 @@ pub(crate) enum Kind {
     Buf(BufOp),
     /// DS.
     Ds(DsOp),
+    /// GLOBAL.
+    Global(GlobalOp),
     /// EXP.
     Exp,
     /// `v_interp_p1/p2/mov_f32` (`crate::ps`).
@@ -450,9 +523,8 @@ pub(crate) fn kind_of(code: Opcode) -> Kind {
             }) => Kind::ImageRead,
             _ => Kind::Unsupported("image stores and atomics are not modelled"),
         },
-        OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
-            Kind::Unsupported("flat/global/scratch memory not modelled")
-        }
+        OpSpace::Global => global_kind(code),
+        OpSpace::Flat | OpSpace::Scratch => Kind::Unsupported("flat/scratch memory not modelled"),
     }
 }
 

@@ -183,6 +183,11 @@ pub enum Memory {
     RuntimeFormat,
     /// A scalar load without an address.
     ScalarNoAddress,
+    /// Global memory outside compute shaders: the vertex and pixel window
+    /// covers only the traced descriptors' ranges, not a raw pointer.
+    GlobalOutsideCompute,
+    /// An atomic form without a translation (the reason).
+    Atomic(&'static str),
 }
 
 /// Exports the vertex stages do not have.
@@ -492,6 +497,10 @@ impl fmt::Display for Memory {
                 f.write_str("format load whose conversion the descriptor decides at run time")
             }
             Memory::ScalarNoAddress => f.write_str("scalar load without an address"),
+            Memory::GlobalOutsideCompute => f.write_str(
+                "global memory outside a compute shader (the window covers only traced descriptors)",
+            ),
+            Memory::Atomic(why) => write!(f, "atomic not translated: {why}"),
         }
     }
 }
@@ -680,6 +689,8 @@ mod tests {
                 Memory::NoData,
                 Memory::RuntimeFormat,
                 Memory::ScalarNoAddress,
+                Memory::GlobalOutsideCompute,
+                Memory::Atomic("the value a returning LDS atomic gives depends on lane order"),
             ]
             .map(Construct::from),
         );

@@ -339,6 +339,69 @@ pub enum Load {
     Lanes(u32, LaneOp),
     /// MUBUF/MTBUF: one dword of a lane's access.
     Buffer(BufferAccess),
+    /// Compute: `global_load_dword*`: one dword at a 64-bit guest address,
+    /// through the window.
+    Global {
+        /// pc.
+        pc: u32,
+        /// The address.
+        addr: GlobalAddr,
+        /// Which dword of the access (0..=3).
+        dword: u8,
+    },
+}
+
+/// The address of a `global_*` access: `{hi, lo}` (a VGPR pair, or an
+/// SGPR pair with `offset`) + zero-extended `offset` + sign-extended `imm`,
+/// 64-bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GlobalAddr {
+    /// Low word of the base.
+    pub lo: Value,
+    /// High word of the base.
+    pub hi: Value,
+    /// The 32-bit VGPR offset (SGPR-based addressing), else `None`.
+    pub offset: Option<Value>,
+    /// The instruction's signed immediate offset.
+    pub imm: i32,
+}
+
+/// Where an atomic operates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicTarget {
+    /// A buffer dword (MUBUF), addressed and range-checked as a load.
+    Buffer(BufferAccess),
+    /// A global dword.
+    Global(GlobalAddr),
+    /// An LDS dword at this byte address.
+    Lds(Value),
+}
+
+/// A 32-bit atomic read-modify-write (SPIR-V `OpAtomic*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    /// old + x.
+    Add,
+    /// old − x.
+    Sub,
+    /// signed min.
+    SMin,
+    /// unsigned min.
+    UMin,
+    /// signed max.
+    SMax,
+    /// unsigned max.
+    UMax,
+    /// old & x.
+    And,
+    /// old | x.
+    Or,
+    /// old ^ x.
+    Xor,
+    /// x.
+    Swap,
+    /// x when old == the compare value.
+    CmpSwap,
 }
 
 /// One dword of a MUBUF/MTBUF access by one lane.
@@ -439,6 +502,38 @@ pub enum Effect {
         value: Value,
         /// The lane's exec bit.
         cond: Value,
+    },
+    /// Compute: a global store of one dword when `cond`.
+    GlobalStore {
+        /// pc.
+        pc: u32,
+        /// The address.
+        addr: GlobalAddr,
+        /// Which dword of the access.
+        dword: u8,
+        /// Value to store.
+        value: Value,
+        /// The lane's exec bit.
+        cond: Value,
+    },
+    /// Compute: a 32-bit atomic when `cond`; its value (U32) is the old
+    /// word when `returns` (0 for an inactive lane or an access outside
+    /// the memory), else it has none.
+    Atomic {
+        /// pc.
+        pc: u32,
+        /// Where.
+        target: AtomicTarget,
+        /// What.
+        op: AtomicOp,
+        /// The operand.
+        data: Value,
+        /// The compare value of `CmpSwap`.
+        cmp: Option<Value>,
+        /// The lane's exec bit.
+        cond: Value,
+        /// Whether the instruction returns the old word.
+        returns: bool,
     },
 }
 
@@ -593,6 +688,7 @@ impl Func {
                     out.push(offset)
                 }
                 Load::Buffer(a) => access_operands(&a, out),
+                Load::Global { addr, .. } => global_operands(&addr, out),
                 Load::Lanes(_, l) => match l {
                     LaneOp::Ballot { bit, .. } => out.push(bit),
                     LaneOp::ReadFirst { value, active } => out.extend([value, active]),
@@ -621,9 +717,35 @@ impl Func {
                 }
                 Effect::LdsWrite { addr, value, cond } => out.extend([addr, value, cond]),
                 Effect::Barrier { .. } => {}
+                Effect::GlobalStore {
+                    addr, value, cond, ..
+                } => {
+                    global_operands(&addr, out);
+                    out.extend([value, cond])
+                }
+                Effect::Atomic {
+                    target,
+                    data,
+                    cmp,
+                    cond,
+                    ..
+                } => {
+                    match target {
+                        AtomicTarget::Buffer(a) => access_operands(&a, out),
+                        AtomicTarget::Global(a) => global_operands(&a, out),
+                        AtomicTarget::Lds(a) => out.push(a),
+                    }
+                    out.extend(cmp);
+                    out.extend([data, cond])
+                }
             },
         }
     }
+}
+
+fn global_operands(a: &GlobalAddr, out: &mut Vec<Value>) {
+    out.extend([a.lo, a.hi]);
+    out.extend(a.offset);
 }
 
 fn access_operands(a: &BufferAccess, out: &mut Vec<Value>) {
@@ -741,6 +863,13 @@ impl Builder {
         self.func.effects.push(e);
         let i = self.func.effects.len() as u32 - 1;
         self.push(Op::Effect(i), Ty::Void)
+    }
+    /// An effect with a U32 value (an atomic that returns the old word),
+    /// appended to the current block.
+    pub fn effect_value(&mut self, e: Effect) -> Value {
+        self.func.effects.push(e);
+        let i = self.func.effects.len() as u32 - 1;
+        self.push(Op::Effect(i), Ty::U32)
     }
     /// Set the current block's terminator.
     pub fn terminate(&mut self, t: Term) {

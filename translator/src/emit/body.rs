@@ -261,8 +261,20 @@ impl Emitter<'_> {
             }
             Op::Effect(i) => {
                 let e = self.f.effects[i as usize];
-                self.effect(&e)?;
-                return Ok(());
+                if let Effect::Atomic {
+                    target,
+                    op,
+                    data,
+                    cmp,
+                    cond,
+                    ..
+                } = e
+                {
+                    self.atomic(&target, op, data, cmp, cond)?
+                } else {
+                    self.effect(&e)?;
+                    return Ok(());
+                }
             }
         };
         self.vals[v.0 as usize] = r;
@@ -534,6 +546,23 @@ impl Emitter<'_> {
             } => self.store(&access, value, cond)?,
             Effect::LdsWrite { addr, value, cond } => self.lds_write(addr, value, cond)?,
             Effect::Barrier { .. } => self.barrier()?,
+            Effect::GlobalStore {
+                addr,
+                dword,
+                value,
+                cond,
+                ..
+            } => self.global_store(&addr, dword, value, cond)?,
+            Effect::Atomic {
+                target,
+                op,
+                data,
+                cmp,
+                cond,
+                ..
+            } => {
+                self.atomic(&target, op, data, cmp, cond)?;
+            }
             Effect::Problem { .. } => {
                 return Err(EmitError(
                     "an effect with no translation reached emission".into(),

@@ -4,7 +4,7 @@
 //! index is clamped with `OpArrayLength`.
 
 use super::{EmitError, Emitter};
-use crate::ir::{BufferAccess, Input, Load, Value};
+use crate::ir::{AtomicOp, AtomicTarget, BufferAccess, GlobalAddr, Input, Load, Value};
 use spirv::{FunctionControl, SelectionControl, Word};
 
 #[derive(Clone, Copy)]
@@ -308,6 +308,10 @@ impl Emitter<'_> {
                 Ok(self.b.select(u, None, ok, word, zero)?)
             }
             Load::Lanes(_, op) => self.lane_op(&op),
+            Load::Global { addr, dword, .. } => {
+                let (lo, hi) = self.global_addr(&addr, dword)?;
+                self.read_unaligned(None, lo, hi)
+            }
             Load::Buffer(a) => {
                 let (lo, hi, ok) = self.buffer_addr(&a)?;
                 let word = self.read_unaligned(a.binding, lo, hi)?;
@@ -420,12 +424,38 @@ impl Emitter<'_> {
         value: Value,
         cond: Value,
     ) -> Result<(), EmitError> {
+        let (lo, hi, ok) = self.buffer_addr(a)?;
+        self.store_at(lo, hi, Some(ok), value, cond)
+    }
+
+    /// A compute shader's global store of one dword (as [`Self::store`],
+    /// without a descriptor's range check).
+    pub(super) fn global_store(
+        &mut self,
+        a: &GlobalAddr,
+        dword: u8,
+        value: Value,
+        cond: Value,
+    ) -> Result<(), EmitError> {
+        let (lo, hi) = self.global_addr(a, dword)?;
+        self.store_at(lo, hi, None, value, cond)
+    }
+
+    /// The window index of the dword at `hi:lo` and whether an access
+    /// there is performed: `cond`, `ok`, inside the window, dword-aligned
+    /// and within the array.
+    fn window_dword(
+        &mut self,
+        lo: Word,
+        hi: Word,
+        ok: Option<Word>,
+        cond: Word,
+    ) -> Result<(Word, Word, Word), EmitError> {
         let Some((bnd, base_lo, base_hi, size)) = self.plan.window else {
             return Err(EmitError("a store without a window binding".into()));
         };
         let u = self.t.u32_;
         let bl = self.t.bool_;
-        let (lo, hi, ok) = self.buffer_addr(a)?;
         let (rlo, hi_ok, lo_ok) = self.window_offset(lo, hi, base_lo, base_hi, size)?;
         let zero = self.const_u32(0);
         let three = self.const_u32(3);
@@ -436,11 +466,58 @@ impl Emitter<'_> {
         let var = self.sb[&bnd];
         let len = self.b.array_length(u, None, var, 0)?;
         let in_arr = self.b.u_less_than(bl, None, idx, len)?;
-        let c = self.vals[cond.0 as usize];
-        let mut doit = c;
-        for x in [ok, hi_ok, lo_ok, aligned, in_arr] {
+        let mut doit = cond;
+        for x in ok.into_iter().chain([hi_ok, lo_ok, aligned, in_arr]) {
             doit = self.b.logical_and(bl, None, doit, x)?;
         }
+        Ok((var, idx, doit))
+    }
+
+    /// `hi:lo` + the zero-extended offset + the signed immediate + 4 ×
+    /// `dword` (64-bit).
+    pub(super) fn global_addr(
+        &mut self,
+        a: &GlobalAddr,
+        dword: u8,
+    ) -> Result<(Word, Word), EmitError> {
+        let u = self.t.u32_;
+        let bl = self.t.bool_;
+        let (mut lo, mut hi) = (self.vals[a.lo.0 as usize], self.vals[a.hi.0 as usize]);
+        if let Some(o) = a.offset {
+            let o = self.vals[o.0 as usize];
+            (lo, hi) = self.add64(lo, hi, o)?;
+        }
+        let k = i64::from(a.imm) + 4 * i64::from(dword);
+        if k >= 0 {
+            let c = self.const_u32(k as u32);
+            self.add64(lo, hi, c)
+        } else {
+            let c = self.const_u32(k.unsigned_abs() as u32);
+            let l = self.b.i_sub(u, None, lo, c)?;
+            let borrow = self.b.u_less_than(bl, None, lo, c)?;
+            let one = self.const_u32(1);
+            let zero = self.const_u32(0);
+            let bw = self.b.select(u, None, borrow, one, zero)?;
+            let h = self.b.i_sub(u, None, hi, bw)?;
+            Ok((l, h))
+        }
+    }
+
+    /// A dword store at `hi:lo` when this lane is active (`cond`), `ok`
+    /// (the descriptor's range check), the address is dword-aligned and
+    /// inside the window (index clamped by `OpArrayLength`). Anything else
+    /// stores nothing.
+    fn store_at(
+        &mut self,
+        lo: Word,
+        hi: Word,
+        ok: Option<Word>,
+        value: Value,
+        cond: Value,
+    ) -> Result<(), EmitError> {
+        let c = self.vals[cond.0 as usize];
+        let (var, idx, doit) = self.window_dword(lo, hi, ok, c)?;
+        let zero = self.const_u32(0);
         let lt = self.b.id();
         let lm = self.b.id();
         self.b.selection_merge(lm, SelectionControl::NONE)?;
@@ -449,15 +526,99 @@ impl Emitter<'_> {
         let p = self
             .b
             .access_chain(self.t.p_sb_u32, None, var, vec![zero, idx])?;
-        let bits = self.vals[value.0 as usize];
-        let bits = if self.f.ty(value) == crate::ir::Ty::F32 {
-            self.b.bitcast(u, None, bits)?
-        } else {
-            bits
-        };
+        let bits = self.u32_bits(value)?;
         self.b.store(p, bits, None, vec![])?;
         self.b.branch(lm)?;
         self.b.begin_block(Some(lm))?;
         Ok(())
+    }
+
+    fn u32_bits(&mut self, value: Value) -> Result<Word, EmitError> {
+        let bits = self.vals[value.0 as usize];
+        Ok(if self.f.ty(value) == crate::ir::Ty::F32 {
+            self.b.bitcast(self.t.u32_, None, bits)?
+        } else {
+            bits
+        })
+    }
+
+    /// A 32-bit atomic when this lane is active and its dword is inside the
+    /// window (or the LDS array): the old word, or 0 when not performed.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn atomic(
+        &mut self,
+        target: &AtomicTarget,
+        op: AtomicOp,
+        data: Value,
+        cmp: Option<Value>,
+        cond: Value,
+    ) -> Result<Word, EmitError> {
+        let u = self.t.u32_;
+        let bl = self.t.bool_;
+        let c = self.vals[cond.0 as usize];
+        let zero = self.const_u32(0);
+        let (ptr_ty, var, idx, doit, scope) = match *target {
+            AtomicTarget::Lds(a) => {
+                let Some(v) = self.lanes else {
+                    return Err(EmitError("an LDS atomic without the LDS array".into()));
+                };
+                let a = self.vals[a.0 as usize];
+                let k2 = self.const_u32(2);
+                let i = self.b.shift_right_logical(u, None, a, k2)?;
+                let n = self.const_u32(super::lanes::LDS_DWORDS);
+                let inside = self.b.u_less_than(bl, None, i, n)?;
+                let doit = self.b.logical_and(bl, None, inside, c)?;
+                (v.p_wg_u32, v.lds, i, doit, spirv::Scope::Workgroup)
+            }
+            AtomicTarget::Buffer(a) => {
+                let (lo, hi, ok) = self.buffer_addr(&a)?;
+                let (var, idx, doit) = self.window_dword(lo, hi, Some(ok), c)?;
+                (self.t.p_sb_u32, var, idx, doit, spirv::Scope::Device)
+            }
+            AtomicTarget::Global(a) => {
+                let (lo, hi) = self.global_addr(&a, 0)?;
+                let (var, idx, doit) = self.window_dword(lo, hi, None, c)?;
+                (self.t.p_sb_u32, var, idx, doit, spirv::Scope::Device)
+            }
+        };
+        let x = self.u32_bits(data)?;
+        let pre = self.b.id();
+        self.b.branch(pre)?;
+        self.b.begin_block(Some(pre))?;
+        let lt = self.b.id();
+        let lm = self.b.id();
+        self.b.selection_merge(lm, SelectionControl::NONE)?;
+        self.b.branch_conditional(doit, lt, lm, vec![])?;
+        self.b.begin_block(Some(lt))?;
+        let p = match *target {
+            AtomicTarget::Lds(_) => self.b.access_chain(ptr_ty, None, var, vec![idx])?,
+            _ => self.b.access_chain(ptr_ty, None, var, vec![zero, idx])?,
+        };
+        let sc = self.const_u32(scope as u32);
+        let sem = zero;
+        let b = &mut self.b;
+        let r = match op {
+            AtomicOp::Add => b.atomic_i_add(u, None, p, sc, sem, x)?,
+            AtomicOp::Sub => b.atomic_i_sub(u, None, p, sc, sem, x)?,
+            AtomicOp::SMin => b.atomic_s_min(u, None, p, sc, sem, x)?,
+            AtomicOp::UMin => b.atomic_u_min(u, None, p, sc, sem, x)?,
+            AtomicOp::SMax => b.atomic_s_max(u, None, p, sc, sem, x)?,
+            AtomicOp::UMax => b.atomic_u_max(u, None, p, sc, sem, x)?,
+            AtomicOp::And => b.atomic_and(u, None, p, sc, sem, x)?,
+            AtomicOp::Or => b.atomic_or(u, None, p, sc, sem, x)?,
+            AtomicOp::Xor => b.atomic_xor(u, None, p, sc, sem, x)?,
+            AtomicOp::Swap => b.atomic_exchange(u, None, p, sc, sem, x)?,
+            AtomicOp::CmpSwap => {
+                let Some(cv) = cmp else {
+                    return Err(EmitError("a compare-swap without its compare value".into()));
+                };
+                let cw = self.u32_bits(cv)?;
+                self.b
+                    .atomic_compare_exchange(u, None, p, sc, sem, sem, x, cw)?
+            }
+        };
+        self.b.branch(lm)?;
+        self.b.begin_block(Some(lm))?;
+        Ok(self.b.phi(u, None, vec![(r, lt), (zero, pre)])?)
     }
 }

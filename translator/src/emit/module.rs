@@ -439,7 +439,12 @@ impl Emitter<'_> {
                 Op::Load(l) => matches!(self.f.loads[l as usize], crate::ir::Load::Lanes(..)),
                 Op::Effect(e) => matches!(
                     self.f.effects[e as usize],
-                    crate::ir::Effect::LdsWrite { .. } | crate::ir::Effect::Barrier { .. }
+                    crate::ir::Effect::LdsWrite { .. }
+                        | crate::ir::Effect::Barrier { .. }
+                        | crate::ir::Effect::Atomic {
+                            target: crate::ir::AtomicTarget::Lds(_),
+                            ..
+                        }
                 ),
                 _ => false,
             };

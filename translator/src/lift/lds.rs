@@ -35,6 +35,7 @@ impl Lifter<'_> {
             op::DS_READ2ST64_B32 => (1, true, true, 256),
             op::DS_WRITE2_B32 => (1, false, true, 4),
             op::DS_WRITE2ST64_B32 => (1, false, true, 256),
+            _ if self.lds_atomic(code, inst, u32::from(m.offset16())) => return,
             _ => {
                 self.problem(Lds::Access);
                 return;

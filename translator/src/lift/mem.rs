@@ -231,7 +231,7 @@ impl Lifter<'_> {
                 })
             ) =>
             {
-                self.problem(Memory::BufferAtomic);
+                self.buffer_atomic(code, inst, m);
                 return;
             }
             _ => {
@@ -317,7 +317,7 @@ impl Lifter<'_> {
 impl Lifter<'_> {
     /// A buffer instruction's descriptor words (from `s[rcode..rcode+3]`)
     /// and its index and offset VGPRs as `idxen`/`offen` select them.
-    fn buffer_operands(
+    pub(super) fn buffer_operands(
         &mut self,
         rcode: usize,
         vaddr: &isa::Slot,

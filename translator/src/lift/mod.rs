@@ -44,6 +44,7 @@
 //! - `mem`: scalar-memory and buffer loads and stores;
 //! - `export`: exports.
 
+mod atomic;
 mod blocks;
 mod control;
 mod export;
@@ -365,7 +366,8 @@ impl Lifter<'_> {
             OpSpace::Ds => self.problem(Lds::Access),
             OpSpace::Vintrp => self.interp(inst),
             OpSpace::Mimg => self.problem(Construct::Image),
-            OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
+            OpSpace::Global => self.global(code, inst),
+            OpSpace::Flat | OpSpace::Scratch => {
                 self.problem(Memory::FlatGlobalScratch)
             }
             OpSpace::Vop3p => self.vop3p(code, inst),

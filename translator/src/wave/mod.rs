@@ -84,6 +84,11 @@ pub struct ComputeFaults {
     pub mbcnt_at_or_below: bool,
     /// LDS accesses ignore the instruction's offset field.
     pub lds_ignores_offset: bool,
+    /// Atomics (other than compare-swap) store their operand instead of
+    /// combining it with the old word.
+    pub atomic_as_swap: bool,
+    /// `global_*` accesses ignore the instruction's immediate offset.
+    pub global_ignores_offset: bool,
 }
 
 /// The manifest's dispatch section: how the host runs a translated compute

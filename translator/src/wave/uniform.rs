@@ -53,7 +53,7 @@ pub(crate) fn check(f: &Func, tree: &[Node], single_wave: bool) -> Vec<Unsupport
                 Op::Input(Input::Param(_) | Input::WorkgroupId(_)) => false,
                 Op::Input(_) | Op::Unsupported(_) => true,
                 Op::Load(l) => match f.loads[l as usize] {
-                    Load::Buffer(_) => true,
+                    Load::Buffer(_) | Load::Global { .. } => true,
                     // A ballot or read lane is the same within a wave, not
                     // across waves; an LDS read is what its address says.
                     Load::Lanes(_, LaneOp::LdsRead { .. }) => {
@@ -78,7 +78,11 @@ pub(crate) fn check(f: &Func, tree: &[Node], single_wave: bool) -> Vec<Unsupport
                     ins.iter()
                         .any(|(b, a)| varying[a.0 as usize] || !uniform_blocks.contains(b))
                 }),
-                Op::Effect(_) => false,
+                // An atomic's old word differs between lanes.
+                Op::Effect(e) => matches!(
+                    f.effects[e as usize],
+                    Effect::Atomic { returns: true, .. }
+                ),
                 _ => {
                     ops.clear();
                     f.operands(v, &mut ops);
