@@ -201,3 +201,50 @@ fn writelane_matches() {
     };
     assert_all_identical(h, "writelane", &fixtures(&["compute-writelane"]));
 }
+
+/// Global loads and stores (SGPR base + VGPR offset, a VGPR pair, a
+/// negative immediate), 32-bit atomics on global memory, on a buffer and on
+/// the LDS: a hand-assembled compute capture (`compute-memops/code.s`);
+/// every final word of the atomics' targets is compared.
+#[test]
+fn global_memory_and_atomics_match() {
+    let Some(h) = Harness::shared_or_skip("global_memory_and_atomics_match") else {
+        return;
+    };
+    assert_all_identical(
+        h,
+        "memops",
+        &fixtures(&["compute-memops", "compute-memops-w32"]),
+    );
+}
+
+#[test]
+fn atomics_that_overwrite_instead_of_combining_are_caught() {
+    let Some(h) =
+        Harness::shared_or_skip("atomics_that_overwrite_instead_of_combining_are_caught")
+    else {
+        return;
+    };
+    let faults = ComputeFaults {
+        atomic_as_swap: true,
+        ..ComputeFaults::default()
+    };
+    let r = run_broken(h, "memops", &fixture("compute-memops"), faults);
+    eprint!("{}", r.text());
+    assert!(r.mismatches > 0, "the broken lowering went unnoticed");
+}
+
+#[test]
+fn global_accesses_without_their_offset_are_caught() {
+    let Some(h) = Harness::shared_or_skip("global_accesses_without_their_offset_are_caught")
+    else {
+        return;
+    };
+    let faults = ComputeFaults {
+        global_ignores_offset: true,
+        ..ComputeFaults::default()
+    };
+    let r = run_broken(h, "memops", &fixture("compute-memops"), faults);
+    eprint!("{}", r.text());
+    assert!(r.mismatches > 0, "the broken lowering went unnoticed");
+}

@@ -32,9 +32,12 @@ buffer_atomic_and v4, v9, s[8:11], 0 offen offset:1760
 v_mov_b32_e32 v12, 0
 ds_write_b32 v9, v12
 ds_write_b32 v9, v12 offset:32
+s_waitcnt lgkmcnt(0)
+s_barrier
 ds_add_u32 v9, v4
 ds_max_u32 v9, v5 offset:32
 s_waitcnt lgkmcnt(0)
+s_barrier
 ds_read_b32 v11, v9
 ds_read_b32 v13, v9 offset:32
 s_waitcnt lgkmcnt(0)
