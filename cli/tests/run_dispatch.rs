@@ -80,7 +80,10 @@ fn run_broken(h: &Harness, file: &str, c: &Capture, faults: ComputeFaults) -> Di
     let tr = translator::translate_compute_with_faults(
         &c.shader_input(),
         &entry,
-        &translator::Options::default(),
+        &translator::Options {
+            precise: true,
+            ..translator::Options::default()
+        },
         faults,
     )
     .unwrap();
@@ -247,4 +250,25 @@ fn global_accesses_without_their_offset_are_caught() {
     let r = run_broken(h, "memops", &fixture("compute-memops"), faults);
     eprint!("{}", r.text());
     assert!(r.mismatches > 0, "the broken lowering went unnoticed");
+}
+
+/// Real shaders (Vulkan-Samples `buffer_device_address` and `device_fault`
+/// `update_vbo.comp`, RADV captures from the developer set): a 64-bit
+/// pointer read through a push-constant pointer (`s_load_dwordx2`), a
+/// 64-bit scalar shift of a non-constant value, `global_store_dwordx2`.
+#[test]
+fn buffer_reference_shaders_match() {
+    let Some(h) = Harness::shared_or_skip("buffer_reference_shaders_match") else {
+        return;
+    };
+    assert_all_identical(
+        h,
+        "bda",
+        &fixtures(&["bda-update-vbo", "bda-update-vbo-w32"]),
+    );
+    assert_all_identical(
+        h,
+        "device-fault",
+        &fixtures(&["device-fault-update-vbo", "device-fault-update-vbo-w32"]),
+    );
 }

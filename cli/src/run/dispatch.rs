@@ -192,8 +192,13 @@ pub fn execute(
             )));
         }
     }
-    let tr = translate_compute(&capture.shader_input(), &entry, &Options::default())
-        .map_err(|e| named(&e))?;
+    // Precise mode, as the vertex runs: the interpreter computes the
+    // approximate ops (`v_sin_f32`, `v_rsq_f32`, ...) correctly rounded.
+    let opts = Options {
+        precise: true,
+        ..Options::default()
+    };
+    let tr = translate_compute(&capture.shader_input(), &entry, &opts).map_err(|e| named(&e))?;
     execute_translation(capture, draws, dispatches, harness, &tr)
 }
 

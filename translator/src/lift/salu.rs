@@ -675,14 +675,14 @@ impl Lifter<'_> {
             }
             op::S_LSHL_B64 | op::S_LSHR_B64 | op::S_ASHR_I64 => {
                 let m63 = self.const_u32(63);
-                let n = self.b.bin(Bin::And, bl, m63);
-                let Some(n) = self.b.func.konst(n) else {
-                    self.problem(Form::ShiftAmountNonConstant);
-                    return;
-                };
+                let nv = self.b.bin(Bin::And, bl, m63);
                 let x = (al, ah);
-                let (l, h) = match (self.b.func.konst(x.0), self.b.func.konst(x.1)) {
-                    (Some(a), Some(b)) => {
+                let (l, h) = match (
+                    self.b.func.konst(nv),
+                    self.b.func.konst(x.0),
+                    self.b.func.konst(x.1),
+                ) {
+                    (Some(n), Some(a), Some(b)) => {
                         let v = (a as u64) | ((b as u64) << 32);
                         let r = match code {
                             op::S_LSHL_B64 => v << n,
@@ -691,9 +691,14 @@ impl Lifter<'_> {
                         };
                         (self.const_u32(r as u32), self.const_u32((r >> 32) as u32))
                     }
+                    // A word pair: the vector shift's lowering.
                     _ => {
-                        self.problem(Form::ShiftValueNonConstant);
-                        return;
+                        let vcode = match code {
+                            op::S_LSHL_B64 => op::V_LSHLREV_B64,
+                            op::S_LSHR_B64 => op::V_LSHRREV_B64,
+                            _ => op::V_ASHRREV_I64,
+                        };
+                        self.shift64(vcode, nv, al, ah)
                     }
                 };
                 let o = self.b.bin(Bin::Or, l, h);
