@@ -284,8 +284,8 @@ pub(crate) fn parse(
 /// (consecutive after them, as the hardware loads them), the local ids
 /// `v0..v2` (gfx10), and the workgroup size comes from `nir.txt`
 /// (`workgroup-size: x, y, z`) or the GLSL source beside `meta.json`
-/// (`local_size_x = N`, literal sizes only). `None` when the size is not
-/// recorded (a specialization constant, no source) or the shader takes the
+/// (`local_size_x = N`; a specialization constant at its default). `None`
+/// when the size is not recorded (no source) or the shader takes the
 /// `tg_size` SGPR, which the compute model does not supply.
 fn compute_entry(
     meta_path: &Path,
@@ -341,26 +341,28 @@ fn nir_workgroup_size(text: &str) -> Option<[u32; 3]> {
     (v.len() == 3).then(|| [v[0], v[1], v[2]])
 }
 
-/// `layout(local_size_x = 8, local_size_y = 8) in;` in GLSL (literal sizes;
-/// a missing component is 1, a `local_size_*_id` makes it unknown).
+/// `layout(local_size_x = 8, local_size_y = 8) in;` in GLSL: literal sizes;
+/// a missing component is 1, and so is a component given only as a
+/// specialization constant (`local_size_x_id = N` without a literal: GLSL's
+/// default). That default is the size only when the capture was compiled
+/// with its specialization constants at their defaults, as the RADV
+/// captures here are (the developer set's README says so); a capture
+/// compiled otherwise must record its size (`nir.txt`, or the CLI's
+/// `--workgroup-size`).
 fn glsl_local_size(src: &str) -> Option<[u32; 3]> {
-    if src.contains("local_size_x_id")
-        || src.contains("local_size_y_id")
-        || src.contains("local_size_z_id")
-    {
-        return None;
-    }
     let mut size = [1u32; 3];
     let mut found = false;
     for (k, key) in ["local_size_x", "local_size_y", "local_size_z"]
         .iter()
         .enumerate()
     {
-        if let Some(i) = src.find(key) {
-            let rest = src[i + key.len()..]
-                .trim_start()
-                .strip_prefix('=')?
-                .trim_start();
+        for (i, _) in src.match_indices(key) {
+            let rest = &src[i + key.len()..];
+            if rest.starts_with("_id") {
+                found = true;
+                continue;
+            }
+            let rest = rest.trim_start().strip_prefix('=')?.trim_start();
             let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
             size[k] = digits.parse().ok()?;
             found = true;
@@ -372,6 +374,17 @@ fn glsl_local_size(src: &str) -> Option<[u32; 3]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn glsl_workgroup_sizes_take_literals_and_specialization_defaults() {
+        let s = "layout(local_size_x = 8, local_size_y = 8) in;";
+        assert_eq!(glsl_local_size(s), Some([8, 8, 1]));
+        // A specialization constant without a literal: GLSL's default, 1.
+        assert_eq!(glsl_local_size("layout (local_size_x_id = 0) in;"), Some([1, 1, 1]));
+        let s = "layout(local_size_x_id = 0, local_size_x = 64, local_size_y = 2) in;";
+        assert_eq!(glsl_local_size(s), Some([64, 2, 1]));
+        assert_eq!(glsl_local_size("void main() {}"), None);
+    }
 
     #[test]
     fn sgpr_names_parse_as_ranges() {
