@@ -424,6 +424,12 @@ pub(crate) fn vmem_atomic(code: Opcode) -> Option<VAtomic> {
 
 /// The behaviour of a GLOBAL opcode.
 fn global_kind(code: Opcode) -> Kind {
+    if matches!(
+        code,
+        op::GLOBAL_LOAD_DWORD_ADDTID | op::GLOBAL_STORE_DWORD_ADDTID
+    ) {
+        return Kind::Unsupported("global accesses addressed by the lane id are not modelled");
+    }
     match code.facts().mem {
         Some(isa::Memory {
             kind: isa::MemKind::Load,

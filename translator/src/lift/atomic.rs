@@ -98,7 +98,14 @@ impl Lifter<'_> {
             self.problem(Memory::FlatGlobalScratch);
             return;
         };
-        if m.lds || mem.d16 || mem.format {
+        if m.lds
+            || mem.d16
+            || mem.format
+            || matches!(
+                code,
+                op::GLOBAL_LOAD_DWORD_ADDTID | op::GLOBAL_STORE_DWORD_ADDTID
+            )
+        {
             self.problem(Memory::FlatGlobalScratch);
             return;
         }
