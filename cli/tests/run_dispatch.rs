@@ -207,7 +207,8 @@ fn writelane_matches() {
 
 /// Global loads and stores (SGPR base + VGPR offset, a VGPR pair, a
 /// negative immediate), 32-bit atomics on global memory, on a buffer and on
-/// the LDS: a hand-assembled compute capture (`compute-memops/code.s`);
+/// the LDS, byte and short stores (buffer and global, some straddling two
+/// dwords, some past a raw buffer's end): a hand-assembled compute capture (`compute-memops/code.s`);
 /// every final word of the atomics' targets is compared.
 #[test]
 fn global_memory_and_atomics_match() {
@@ -271,4 +272,19 @@ fn buffer_reference_shaders_match() {
         "device-fault",
         &fixtures(&["device-fault-update-vbo", "device-fault-update-vbo-w32"]),
     );
+}
+
+#[test]
+fn byte_and_short_stores_as_whole_dwords_are_caught() {
+    let Some(h) = Harness::shared_or_skip("byte_and_short_stores_as_whole_dwords_are_caught")
+    else {
+        return;
+    };
+    let faults = ComputeFaults {
+        sub_dword_as_dword: true,
+        ..ComputeFaults::default()
+    };
+    let r = run_broken(h, "memops", &fixture("compute-memops"), faults);
+    eprint!("{}", r.text());
+    assert!(r.mismatches > 0, "the broken lowering went unnoticed");
 }

@@ -516,6 +516,21 @@ pub enum Effect {
         /// The lane's exec bit.
         cond: Value,
     },
+    /// Compute: a store of the low `bytes` (1 or 2) of `value` when `cond`,
+    /// byte by byte as atomic and/or on the dword holding each byte (other
+    /// lanes' bytes of that dword are kept).
+    SubDwordStore {
+        /// pc.
+        pc: u32,
+        /// Where (a buffer or global address; not the LDS).
+        target: AtomicTarget,
+        /// 1 or 2.
+        bytes: u8,
+        /// The value (its low bytes are stored).
+        value: Value,
+        /// The lane's exec bit.
+        cond: Value,
+    },
     /// Compute: a 32-bit atomic when `cond`; its value (U32) is the old
     /// word when `returns` (0 for an inactive lane or an access outside
     /// the memory), else it has none.
@@ -721,6 +736,19 @@ impl Func {
                     addr, value, cond, ..
                 } => {
                     global_operands(&addr, out);
+                    out.extend([value, cond])
+                }
+                Effect::SubDwordStore {
+                    target,
+                    value,
+                    cond,
+                    ..
+                } => {
+                    match target {
+                        AtomicTarget::Buffer(a) => access_operands(&a, out),
+                        AtomicTarget::Global(a) => global_operands(&a, out),
+                        AtomicTarget::Lds(a) => out.push(a),
+                    }
                     out.extend([value, cond])
                 }
                 Effect::Atomic {

@@ -772,7 +772,9 @@ fn layout(
                     bindings.insert(binding);
                 }
                 ir::Effect::Check { .. } => {}
-                ir::Effect::Store { .. } | ir::Effect::GlobalStore { .. } => any_load = true,
+                ir::Effect::Store { .. }
+                | ir::Effect::GlobalStore { .. }
+                | ir::Effect::SubDwordStore { .. } => any_load = true,
                 ir::Effect::Atomic { target, .. } => {
                     if !matches!(target, ir::AtomicTarget::Lds(_)) {
                         any_load = true;

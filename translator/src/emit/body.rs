@@ -553,6 +553,13 @@ impl Emitter<'_> {
                 cond,
                 ..
             } => self.global_store(&addr, dword, value, cond)?,
+            Effect::SubDwordStore {
+                target,
+                bytes,
+                value,
+                cond,
+                ..
+            } => self.sub_dword_store(&target, bytes, value, cond)?,
             Effect::Atomic {
                 target,
                 op,

@@ -239,6 +239,12 @@ impl Emitter<'_> {
         &mut self,
         a: &BufferAccess,
     ) -> Result<(Word, Word, Word), EmitError> {
+        self.buffer_addr_n(a, 4)
+    }
+
+    /// [`Self::buffer_addr`] of a piece of `n` bytes (a raw descriptor's
+    /// range check takes the whole piece).
+    fn buffer_addr_n(&mut self, a: &BufferAccess, n: u32) -> Result<(Word, Word, Word), EmitError> {
         let bl = self.t.bool_;
         let base = self.access_base(a)?;
         let k4 = self.const_u32(4 * a.dword as u32);
@@ -249,7 +255,7 @@ impl Emitter<'_> {
         // ro < nrec and nrec − ro ≥ 4, without overflow.
         let starts = self.b.u_less_than(bl, None, ro, base.nrec)?;
         let room = self.b.i_sub(self.t.u32_, None, base.nrec, ro)?;
-        let four = self.const_u32(4);
+        let four = self.const_u32(n);
         let fits = self.b.u_greater_than_equal(bl, None, room, four)?;
         let raw_ok = self.b.logical_and(bl, None, starts, fits)?;
         let chk = self.b.select(bl, None, base.raw, raw_ok, base.in_range)?;
@@ -540,6 +546,68 @@ impl Emitter<'_> {
         } else {
             bits
         })
+    }
+
+    /// The low `bytes` of `value` stored byte by byte when this lane is
+    /// active and the piece is in range (a buffer's check of the whole
+    /// piece): each byte inside the window is an atomic and (clearing it)
+    /// and or (setting it) on its dword.
+    pub(super) fn sub_dword_store(
+        &mut self,
+        target: &AtomicTarget,
+        bytes: u8,
+        value: Value,
+        cond: Value,
+    ) -> Result<(), EmitError> {
+        let u = self.t.u32_;
+        let (lo, hi, ok) = match *target {
+            AtomicTarget::Buffer(a) => {
+                let (lo, hi, ok) = self.buffer_addr_n(&a, u32::from(bytes))?;
+                (lo, hi, Some(ok))
+            }
+            AtomicTarget::Global(a) => {
+                let (lo, hi) = self.global_addr(&a, 0)?;
+                (lo, hi, None)
+            }
+            AtomicTarget::Lds(_) => {
+                return Err(EmitError("a sub-dword LDS store as a memory store".into()))
+            }
+        };
+        let c = self.vals[cond.0 as usize];
+        let x = self.u32_bits(value)?;
+        let zero = self.const_u32(0);
+        let three = self.const_u32(3);
+        let not3 = self.const_u32(!3);
+        let eight = self.const_u32(8);
+        let ff = self.const_u32(0xff);
+        let sc = self.const_u32(spirv::Scope::Device as u32);
+        for k in 0..u32::from(bytes) {
+            let kk = self.const_u32(k);
+            let (l, h) = self.add64(lo, hi, kk)?;
+            let al = self.b.bitwise_and(u, None, l, not3)?;
+            let sub = self.b.bitwise_and(u, None, l, three)?;
+            let sh = self.b.i_mul(u, None, sub, eight)?;
+            let k8 = self.const_u32(8 * k);
+            let byte = self.b.shift_right_logical(u, None, x, k8)?;
+            let byte = self.b.bitwise_and(u, None, byte, ff)?;
+            let set = self.b.shift_left_logical(u, None, byte, sh)?;
+            let m = self.b.shift_left_logical(u, None, ff, sh)?;
+            let keep = self.b.not(u, None, m)?;
+            let (var, idx, doit) = self.window_dword(al, h, ok, c)?;
+            let lt = self.b.id();
+            let lm = self.b.id();
+            self.b.selection_merge(lm, SelectionControl::NONE)?;
+            self.b.branch_conditional(doit, lt, lm, vec![])?;
+            self.b.begin_block(Some(lt))?;
+            let p = self
+                .b
+                .access_chain(self.t.p_sb_u32, None, var, vec![zero, idx])?;
+            self.b.atomic_and(u, None, p, sc, zero, keep)?;
+            self.b.atomic_or(u, None, p, sc, zero, set)?;
+            self.b.branch(lm)?;
+            self.b.begin_block(Some(lm))?;
+        }
+        Ok(())
     }
 
     /// A 32-bit atomic when this lane is active and its dword is inside the

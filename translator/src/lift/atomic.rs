@@ -203,6 +203,13 @@ impl Lifter<'_> {
                     });
                 }
             }
+            MemKind::Store if matches!(mem.bytes, 1 | 2) => {
+                let Some(v) = data.and_then(|d| self.vreg_at(&d, 0)) else {
+                    self.problem(Memory::NoData);
+                    return;
+                };
+                self.sub_dword_store(AtomicTarget::Global(addr), mem.bytes, mem.hi, v);
+            }
             MemKind::Atomic { .. } => {
                 let Some(aop) = vmem_atomic(code) else {
                     self.problem(Memory::Atomic("not a 32-bit integer atomic"));
@@ -216,6 +223,84 @@ impl Lifter<'_> {
             }
             _ => self.problem(Memory::BufferStore),
         }
+    }
+
+    /// `buffer_store_byte/short` in a compute shader, or `false` when the
+    /// store is not one (`_d16_hi` forms stay refused).
+    pub(super) fn buffer_sub_dword_store(
+        &mut self,
+        code: Opcode,
+        inst: &Instruction,
+        m: BufMods,
+    ) -> bool {
+        let Some(mem) = code.facts().mem else {
+            return false;
+        };
+        if self.o.compute.is_none() || mem.format || mem.d16 || !matches!(mem.bytes, 1 | 2) {
+            return false;
+        }
+        let ops = inst.operands.as_slice();
+        let (Some(vdata), Some(vaddr), Some(srsrc), Some(soffset)) =
+            (ops.first(), ops.get(1), ops.get(2), ops.get(3))
+        else {
+            return false;
+        };
+        let Operand::Reg { code: rcode, .. } = srsrc.op else {
+            return false;
+        };
+        let Some(v) = self.vreg_at(vdata, 0) else {
+            return false;
+        };
+        let (desc, index, voffset) = self.buffer_operands(rcode as usize, vaddr, m);
+        let soff = self.src(soffset);
+        let access = crate::ir::BufferAccess {
+            pc: self.pc,
+            desc,
+            index,
+            voffset,
+            soffset: soff,
+            imm: m.offset as u32,
+            dword: 0,
+            binding: None,
+        };
+        self.sub_dword_store(AtomicTarget::Buffer(access), mem.bytes, mem.hi, v);
+        true
+    }
+
+    /// The low (or, for `_d16_hi`, high) `bytes` of `v` stored under EXEC.
+    fn sub_dword_store(&mut self, target: AtomicTarget, bytes: u8, hi: bool, v: Value) {
+        let value = if hi {
+            let k16 = self.const_u32(16);
+            self.b.bin(crate::ir::Bin::ShrL, v, k16)
+        } else {
+            v
+        };
+        let cond = self.active();
+        if self.o.faults.sub_dword_as_dword {
+            match target {
+                AtomicTarget::Buffer(access) => self.b.effect(Effect::Store {
+                    access,
+                    value,
+                    cond,
+                }),
+                AtomicTarget::Global(addr) => self.b.effect(Effect::GlobalStore {
+                    pc: self.pc,
+                    addr,
+                    dword: 0,
+                    value,
+                    cond,
+                }),
+                AtomicTarget::Lds(_) => return,
+            };
+            return;
+        }
+        self.b.effect(Effect::SubDwordStore {
+            pc: self.pc,
+            target,
+            bytes,
+            value,
+            cond,
+        });
     }
 
     /// `buffer_atomic_*` (compute shaders only): the address of a load.

@@ -220,7 +220,9 @@ impl Lifter<'_> {
                 })
             ) =>
             {
-                self.problem(Memory::BufferStore);
+                if !self.buffer_sub_dword_store(code, inst, m) {
+                    self.problem(Memory::BufferStore);
+                }
                 return;
             }
             _ if matches!(

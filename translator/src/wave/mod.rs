@@ -89,6 +89,8 @@ pub struct ComputeFaults {
     pub atomic_as_swap: bool,
     /// `global_*` accesses ignore the instruction's immediate offset.
     pub global_ignores_offset: bool,
+    /// Byte and short stores store the whole dword at their address.
+    pub sub_dword_as_dword: bool,
 }
 
 /// The manifest's dispatch section: how the host runs a translated compute

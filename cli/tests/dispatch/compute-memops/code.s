@@ -46,4 +46,9 @@ v_add_co_u32 v6, vcc, s14, v2
 v_mov_b32_e32 v7, s15
 v_add_co_ci_u32_e32 v7, vcc, 0, v7, vcc
 global_store_dword v[6:7], v11, off offset:-2048
+v_mul_u32_u24_e32 v14, 3, v3
+buffer_store_short v3, v14, s[8:11], 0 offen offset:1800
+v_lshlrev_b32_e32 v15, 1, v3
+global_store_short v15, v5, s[14:15] offset:-1279
+global_store_byte v3, v4, s[12:13] offset:1792
 s_endpgm
