@@ -224,8 +224,7 @@ fn global_memory_and_atomics_match() {
 
 #[test]
 fn atomics_that_overwrite_instead_of_combining_are_caught() {
-    let Some(h) =
-        Harness::shared_or_skip("atomics_that_overwrite_instead_of_combining_are_caught")
+    let Some(h) = Harness::shared_or_skip("atomics_that_overwrite_instead_of_combining_are_caught")
     else {
         return;
     };
@@ -240,8 +239,7 @@ fn atomics_that_overwrite_instead_of_combining_are_caught() {
 
 #[test]
 fn global_accesses_without_their_offset_are_caught() {
-    let Some(h) = Harness::shared_or_skip("global_accesses_without_their_offset_are_caught")
-    else {
+    let Some(h) = Harness::shared_or_skip("global_accesses_without_their_offset_are_caught") else {
         return;
     };
     let faults = ComputeFaults {

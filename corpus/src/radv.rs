@@ -380,7 +380,10 @@ mod tests {
         let s = "layout(local_size_x = 8, local_size_y = 8) in;";
         assert_eq!(glsl_local_size(s), Some([8, 8, 1]));
         // A specialization constant without a literal: GLSL's default, 1.
-        assert_eq!(glsl_local_size("layout (local_size_x_id = 0) in;"), Some([1, 1, 1]));
+        assert_eq!(
+            glsl_local_size("layout (local_size_x_id = 0) in;"),
+            Some([1, 1, 1])
+        );
         let s = "layout(local_size_x_id = 0, local_size_x = 64, local_size_y = 2) in;";
         assert_eq!(glsl_local_size(s), Some([64, 2, 1]));
         assert_eq!(glsl_local_size("void main() {}"), None);

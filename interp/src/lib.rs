@@ -52,9 +52,9 @@ mod exec;
 pub mod faults;
 pub mod float;
 mod format;
-mod global;
 #[cfg(any(test, feature = "testing"))]
 pub mod gen;
+mod global;
 mod memops;
 pub mod memory;
 mod ops;

@@ -19,6 +19,10 @@ use crate::Memory;
 use isa::family::buf::BufMods;
 use isa::{op, Instruction, MemKind, Modifiers, Opcode, Operand, Slot, ValType};
 
+/// Why an atomic opcode outside [`vmem_atomic`] is refused.
+const NOT_LIFTED: &str =
+    "only 32-bit add, sub, min, max, and, or, xor, swap and cmpswap are (inc/dec wrap, float, 64-bit)";
+
 /// The SPIR-V atomic of a 32-bit global or buffer atomic opcode.
 fn vmem_atomic(code: Opcode) -> Option<AtomicOp> {
     Some(match code {
@@ -139,7 +143,8 @@ impl Lifter<'_> {
                 }
             }
             _ => {
-                let (Some(lo), Some(hi)) = (self.vreg_at(&vaddr, 0), self.vreg_at(&vaddr, 1)) else {
+                let (Some(lo), Some(hi)) = (self.vreg_at(&vaddr, 0), self.vreg_at(&vaddr, 1))
+                else {
                     self.problem(Memory::NoData);
                     return;
                 };
@@ -212,7 +217,7 @@ impl Lifter<'_> {
             }
             MemKind::Atomic { .. } => {
                 let Some(aop) = vmem_atomic(code) else {
-                    self.problem(Memory::Atomic("not a 32-bit integer atomic"));
+                    self.problem(Memory::Atomic(NOT_LIFTED));
                     return;
                 };
                 let (Some(d), returns) = (data, m.glc) else {
@@ -310,7 +315,7 @@ impl Lifter<'_> {
             return;
         }
         let Some(aop) = vmem_atomic(code) else {
-            self.problem(Memory::Atomic("not a 32-bit integer atomic"));
+            self.problem(Memory::Atomic(NOT_LIFTED));
             return;
         };
         let ops = inst.operands.as_slice();

@@ -367,9 +367,7 @@ impl Lifter<'_> {
             OpSpace::Vintrp => self.interp(inst),
             OpSpace::Mimg => self.problem(Construct::Image),
             OpSpace::Global => self.global(code, inst),
-            OpSpace::Flat | OpSpace::Scratch => {
-                self.problem(Memory::FlatGlobalScratch)
-            }
+            OpSpace::Flat | OpSpace::Scratch => self.problem(Memory::FlatGlobalScratch),
             OpSpace::Vop3p => self.vop3p(code, inst),
         }
     }

@@ -792,7 +792,13 @@ impl Lifter<'_> {
 
     /// `v_lshlrev_b64`, `v_lshrrev_b64`, `v_ashrrev_i64`: (lo, hi) shifted
     /// by `amount & 63`.
-    pub(super) fn shift64(&mut self, code: Opcode, amount: Value, lo: Value, hi: Value) -> (Value, Value) {
+    pub(super) fn shift64(
+        &mut self,
+        code: Opcode,
+        amount: Value,
+        lo: Value,
+        hi: Value,
+    ) -> (Value, Value) {
         let m63 = self.const_u32(63);
         let n = self.b.bin(Bin::And, amount, m63);
         let m31 = self.const_u32(31);

@@ -18,9 +18,10 @@
 //! Memory is one writable window over guest memory (no per-descriptor
 //! bindings), so a store and a later load of the same guest address meet
 //! in one host buffer whatever descriptor each went through. Dword stores
-//! (`buffer_store_dword`..`x4`) at dword-aligned addresses are translated;
-//! an unaligned one is not performed (the run check shows it), sub-dword,
-//! format and atomic stores are refused.
+//! (`buffer_store_dword`..`x4`, `global_store_dword*`) at dword-aligned
+//! addresses are translated; an unaligned one is not performed (the run
+//! check shows it); byte/short stores and 32-bit atomics are SPIR-V atomics
+//! (`lift/atomic.rs`); format stores are refused.
 
 use serde::{Deserialize, Serialize};
 

@@ -79,10 +79,9 @@ pub(crate) fn check(f: &Func, tree: &[Node], single_wave: bool) -> Vec<Unsupport
                         .any(|(b, a)| varying[a.0 as usize] || !uniform_blocks.contains(b))
                 }),
                 // An atomic's old word differs between lanes.
-                Op::Effect(e) => matches!(
-                    f.effects[e as usize],
-                    Effect::Atomic { returns: true, .. }
-                ),
+                Op::Effect(e) => {
+                    matches!(f.effects[e as usize], Effect::Atomic { returns: true, .. })
+                }
                 _ => {
                     ops.clear();
                     f.operands(v, &mut ops);
