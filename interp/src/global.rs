@@ -205,7 +205,7 @@ impl Exec<'_, '_> {
         let Some(Operand::Reg { code, .. }) = data.map(|d| d.op) else {
             return;
         };
-        if addr % 4 != 0 {
+        if !addr.is_multiple_of(4) {
             self.obs.find(Finding::Unmodelled {
                 pc: self.pc,
                 wave: self.wave_id,
