@@ -7,7 +7,9 @@
 
 use isa::{Abi, Stage, Target};
 use translator::wave::ComputeEntry;
-use translator::{translate_compute, Construct, CrossLane, Options, ShaderInput, TranslateError};
+use translator::{
+    translate_compute, Construct, CrossLane, Memory, Options, ShaderInput, TranslateError,
+};
 
 const ENTRY: ComputeEntry = ComputeEntry {
     workgroup_size: [64, 1, 1],
@@ -110,4 +112,76 @@ fn a_branch_on_a_ballot_is_uniform_only_in_a_single_wave_workgroup() {
         Ok(_) => panic!("translated barriers the waves may not all reach"),
         Err(e) => panic!("{e}"),
     }
+}
+
+/// The refusal of `code`: its constructs with their pcs.
+fn refusals(r: Result<translator::Translation, TranslateError>) -> Vec<(u32, Construct)> {
+    match r {
+        Err(TranslateError::Unsupported(list)) => {
+            list.0.iter().map(|u| (u.pc, u.construct.clone())).collect()
+        }
+        Ok(_) => panic!("translated"),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// `ds_add_rtn_u32 v1, v0, v0; buffer_store_dword v1, v0, s[8:11], 0 offen;
+/// s_endpgm`
+const LDS_ADD_RTN: &[u8] = &[
+    0x00, 0x00, 0x80, 0xd8, 0x00, 0x00, 0x00, 0x01, 0x00, 0x10, 0x70, 0xe0, 0x00, 0x01, 0x02, 0x80,
+    0x00, 0x00, 0x81, 0xbf,
+];
+
+#[test]
+fn a_returning_lds_atomic_is_refused() {
+    let r = refusals(translate(LDS_ADD_RTN));
+    assert!(
+        r.iter()
+            .any(|(pc, c)| *pc == 0 && matches!(c, Construct::Memory(Memory::Atomic(_)))),
+        "{r:?}"
+    );
+}
+
+/// `v_cmpx_gt_u32 s3, v0; s_cbranch_execz end; ds_add_u32 v0, v0;
+/// end: s_endpgm`
+const LDS_ADD_IN_EXEC_REGION: &[u8] = &[
+    0x03, 0x00, 0xa8, 0x7d, 0x02, 0x00, 0x88, 0xbf, 0x00, 0x00, 0x00, 0xd8, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x81, 0xbf,
+];
+
+/// An LDS atomic sits between workgroup barriers, which every invocation
+/// must reach.
+#[test]
+fn an_lds_atomic_inside_a_per_lane_exec_region_is_refused() {
+    let r = refusals(translate(LDS_ADD_IN_EXEC_REGION));
+    assert!(
+        r.iter()
+            .any(|(pc, c)| *pc == 8 && *c == Construct::CrossLane(CrossLane::DivergentWaveOp)),
+        "{r:?}"
+    );
+}
+
+/// `global_load_dword v1, v[2:3], off; exp pos0 v1, v1, v1, v1 done;
+/// s_endpgm`
+const GLOBAL_LOAD_EXPORT: &[u8] = &[
+    0x00, 0x80, 0x30, 0xdc, 0x02, 0x00, 0x7d, 0x01, 0xcf, 0x08, 0x00, 0xf8, 0x01, 0x01, 0x01, 0x01,
+    0x00, 0x00, 0x81, 0xbf,
+];
+
+/// A vertex shader's window covers its traced descriptors, not what a raw
+/// pointer reaches: global memory is refused there.
+#[test]
+fn global_memory_outside_a_compute_shader_is_refused() {
+    let input = ShaderInput {
+        code: GLOBAL_LOAD_EXPORT,
+        target: Target::Gfx1030,
+        stage: Stage::LegacyVs,
+        abi: Abi::legacy_vs(),
+        wave_size: 64,
+    };
+    let r = refusals(translator::translate(&input, None, &Options::default()));
+    assert!(
+        r.contains(&(0, Construct::Memory(Memory::GlobalOutsideCompute))),
+        "{r:?}"
+    );
 }
