@@ -265,6 +265,7 @@ impl CaptureArgs {
             user_sgprs: first,
             workgroup_id: self.workgroup_id.unwrap_or([true; 3]),
             local_id_vgprs: self.local_id_vgprs.unwrap_or(3),
+            tg_size: false,
         }))
     }
 

@@ -286,3 +286,33 @@ fn byte_and_short_stores_as_whole_dwords_are_caught() {
     eprint!("{}", r.text());
     assert!(r.mismatches > 0, "the broken lowering went unnoticed");
 }
+
+/// TG_SIZE (waves in the workgroup, this wave's index) in the SGPR after
+/// the workgroup id: a hand-assembled compute capture
+/// (`compute-tgsize/code.s`), 80 invocations (two waves in wave64, three in
+/// wave32, the last one partial).
+#[test]
+fn tg_size_matches() {
+    let Some(h) = Harness::shared_or_skip("tg_size_matches") else {
+        return;
+    };
+    assert_all_identical(
+        h,
+        "tgsize",
+        &fixtures(&["compute-tgsize", "compute-tgsize-w32"]),
+    );
+}
+
+#[test]
+fn tg_size_without_the_wave_index_is_caught() {
+    let Some(h) = Harness::shared_or_skip("tg_size_without_the_wave_index_is_caught") else {
+        return;
+    };
+    let faults = ComputeFaults {
+        tg_size_wave_zero: true,
+        ..ComputeFaults::default()
+    };
+    let r = run_broken(h, "tgsize", &fixture("compute-tgsize-w32"), faults);
+    eprint!("{}", r.text());
+    assert!(r.mismatches > 0, "the broken lowering went unnoticed");
+}

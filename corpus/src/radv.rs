@@ -284,19 +284,15 @@ pub(crate) fn parse(
 /// (consecutive after them, as the hardware loads them), the local ids
 /// `v0..v2` (gfx10), and the workgroup size comes from `nir.txt`
 /// (`workgroup-size: x, y, z`) or the GLSL source beside `meta.json`
-/// (`local_size_x = N`; a specialization constant at its default). `None`
-/// when the size is not recorded (no source) or the shader takes the
-/// `tg_size` SGPR, which the compute model does not supply.
+/// (`local_size_x = N`; a specialization constant at its default), and a
+/// named `tg_size` SGPR right after the workgroup ids is TG_SIZE. `None`
+/// when the size is not recorded (no source) or a register is not where
+/// the hardware puts it.
 fn compute_entry(
     meta_path: &Path,
     abi: &isa::Abi,
     regs: &[EntryReg],
 ) -> Option<translator::wave::ComputeEntry> {
-    // The thread-group-size SGPR (wave index and count) is not modelled:
-    // without it the entry state is incomplete.
-    if regs.iter().any(|r| r.name == "tg_size") {
-        return None;
-    }
     let user_sgprs = abi.user_data_sgpr.saturating_add(abi.user_data_count);
     let mut workgroup_id = [false; 3];
     let mut next = user_sgprs;
@@ -313,6 +309,12 @@ fn compute_entry(
             next += 1;
         }
     }
+    // TG_SIZE follows the workgroup ids.
+    let tg_size = match regs.iter().find(|r| r.name == "tg_size") {
+        Some(r) if sgpr_range(&r.reg) == Some((next, 1)) => true,
+        Some(_) => return None,
+        None => false,
+    };
     let dir = meta_path.parent()?;
     let size = std::fs::read_to_string(dir.join("nir.txt"))
         .ok()
@@ -326,6 +328,7 @@ fn compute_entry(
         user_sgprs,
         workgroup_id,
         local_id_vgprs: 3,
+        tg_size,
     })
 }
 

@@ -37,6 +37,12 @@ pub struct DispatchConfig {
     pub workgroup_id: [bool; 3],
     /// How many local-id VGPRs the hardware loads (1..=3).
     pub local_id_vgprs: u8,
+    /// Whether the hardware loads TG_SIZE into the SGPR after the
+    /// workgroup ids: waves in the workgroup in bits 0..6, the wave's index
+    /// in bits 20..25 on gfx10.3 (`target`), 6..12 on gfx10.1.
+    pub tg_size: bool,
+    /// The target (where TG_SIZE puts the wave index).
+    pub target: isa::Target,
     /// Float mode.
     pub fp: FpMode,
     /// Step bound per wave.
@@ -124,6 +130,16 @@ pub fn run_dispatch(
                         if let Some(s) = s {
                             w.set_sgpr(u16::from(*s), group[c]);
                         }
+                    }
+                    if cfg.tg_size {
+                        let s =
+                            id_sgprs.iter().flatten().count() as u16 + u16::from(cfg.user_sgprs);
+                        let at = if cfg.target == isa::Target::Gfx1030 {
+                            20
+                        } else {
+                            6
+                        };
+                        w.set_sgpr(s, (nwaves & 0x3f) | (wi << at));
                     }
                     let mut live = 0u32;
                     for l in 0..lanes {

@@ -16,6 +16,7 @@ const ENTRY: ComputeEntry = ComputeEntry {
     user_sgprs: 2,
     workgroup_id: [false; 3],
     local_id_vgprs: 1,
+    tg_size: false,
 };
 
 fn translate(code: &[u8]) -> Result<translator::Translation, TranslateError> {

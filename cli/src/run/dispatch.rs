@@ -258,6 +258,8 @@ pub fn execute_translation(
         user_sgprs: entry.user_sgprs,
         workgroup_id: entry.workgroup_id,
         local_id_vgprs: entry.local_id_vgprs,
+        tg_size: entry.tg_size,
+        target: capture.target(),
         fp: interp::FpMode::RADV,
         limits: interp::Limits::default(),
         code_addr: draws.code_addr(),

@@ -208,6 +208,22 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
                 st.s[r as usize] = Sgpr::Word(b.input(Input::WorkgroupId(k as u8)));
             }
         }
+        if let Some(r) = c.tg_size_sgpr().filter(|&r| r < 106) {
+            // Waves in the group | this wave's index << (20 or 6).
+            let lanes: u32 = if o.wave64 { 64 } else { 32 };
+            let waves = c.invocations().unwrap_or(1).div_ceil(lanes);
+            let index = b.input(Input::LocalIndex);
+            let k = b.u32(lanes.trailing_zeros());
+            let wave = b.bin(crate::ir::Bin::ShrL, index, k);
+            let at = b.u32(if o.target == Target::Gfx1030 { 20 } else { 6 });
+            let wave = if o.faults.tg_size_wave_zero {
+                b.u32(0)
+            } else {
+                b.bin(crate::ir::Bin::Shl, wave, at)
+            };
+            let n = b.u32(waves & 0x3f);
+            st.s[r as usize] = Sgpr::Word(b.bin(crate::ir::Bin::Or, wave, n));
+        }
         let shift = usize::from(o.faults.local_ids_shifted);
         for k in 0..c.local_id_vgprs.min(3) {
             st.v[k as usize + shift] = b.input(Input::LocalId(k));

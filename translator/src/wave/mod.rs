@@ -44,6 +44,12 @@ pub struct ComputeEntry {
     /// `v2` = z; COMPUTE_PGM_RSRC2.TIDIG_COMP_CNT + 1).
     #[serde(default = "three")]
     pub local_id_vgprs: u8,
+    /// Whether the hardware loads TG_SIZE (COMPUTE_PGM_RSRC2.TG_SIZE_EN) into
+    /// the SGPR after the workgroup ids: the number of waves of the
+    /// workgroup in bits 0..6 and this wave's index in it in bits 20..25
+    /// (gfx10.3) or 6..12 (gfx10.1), as Mesa's `ac` code reads it.
+    #[serde(default)]
+    pub tg_size: bool,
 }
 
 fn three() -> u8 {
@@ -62,6 +68,12 @@ impl ComputeEntry {
             }
         }
         out
+    }
+
+    /// The SGPR TG_SIZE arrives in (after the enabled workgroup ids).
+    pub fn tg_size_sgpr(&self) -> Option<u8> {
+        let ids = self.workgroup_id.iter().filter(|&&e| e).count() as u8;
+        self.tg_size.then(|| self.user_sgprs.saturating_add(ids))
     }
 
     /// Invocations per workgroup (`None` past 1024 or 0: not a workgroup
@@ -92,6 +104,8 @@ pub struct ComputeFaults {
     pub global_ignores_offset: bool,
     /// Byte and short stores store the whole dword at their address.
     pub sub_dword_as_dword: bool,
+    /// TG_SIZE gives every wave index 0.
+    pub tg_size_wave_zero: bool,
 }
 
 /// The manifest's dispatch section: how the host runs a translated compute
