@@ -54,6 +54,7 @@ pub mod float;
 mod format;
 #[cfg(any(test, feature = "testing"))]
 pub mod gen;
+pub mod image;
 mod memops;
 pub mod memory;
 mod ops;
@@ -75,6 +76,7 @@ pub use driver::{
     WaveInfo, MAX_LDS_INIT,
 };
 pub use exec::{run_wave, Env, Limits, Observations, MAX_FINDINGS};
+pub use image::{ImageError, Ssharp, Tsharp};
 pub use memops::Vsharp;
 pub use memory::{GuestMemory, Lds};
 pub use program::Program;
