@@ -1071,6 +1071,7 @@ fn layout(
         push_constants: push,
         param_buffer,
         bindings: mbindings,
+        images: Vec::new(),
         outputs,
         inputs,
         system_sgprs: system_sgprs.to_vec(),
