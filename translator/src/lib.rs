@@ -71,7 +71,7 @@ pub mod structure;
 pub mod wave;
 
 pub use construct::{
-    Construct, Control, CrossLane, ExecRegion, Export, Form, Interp, Lds, Memory, OpcodeClass,
+    Construct, Control, CrossLane, ExecRegion, Export, Form, Image, Interp, Lds, Memory, OpcodeClass,
     StageKind,
 };
 
@@ -396,6 +396,13 @@ fn translate_with(
             Vec::new()
         }
     };
+    let images = match lift::host_images(&f, &lifted.image_texts) {
+        Ok(images) => images,
+        Err(p) => {
+            problems.extend(p);
+            Vec::new()
+        }
+    };
     if !problems.is_empty() {
         problems.sort_by_key(|p| p.pc);
         problems.dedup();
@@ -405,6 +412,7 @@ fn translate_with(
         &f,
         trace,
         &derived,
+        &images,
         input,
         opts,
         &lifted.system_sgprs,
@@ -677,6 +685,34 @@ fn source_name(f: &Func, s: SrcOrConst) -> String {
     }
 }
 
+/// The name of a descriptor's words: the first word's name when they are
+/// consecutive dwords of one table (`table(ud0)+0x20`), else every word's
+/// name in brackets.
+fn words_name(f: &Func, d: &[SrcOrConst]) -> String {
+    let table = |x: SrcOrConst| match x {
+        SrcOrConst::Src(i) => match f.sources[i as usize] {
+            Source::TableWord { lo, hi, offset } => Some((lo, hi, offset)),
+            _ => None,
+        },
+        SrcOrConst::Const(_) => None,
+    };
+    let one_table = table(d[0]).is_some_and(|(lo, hi, o0)| {
+        d.iter().enumerate().all(|(k, x)| {
+            table(*x).is_some_and(|(l, h, o)| l == lo && h == hi && o0.wrapping_add(4 * k as u32) == o)
+        })
+    });
+    if one_table {
+        return source_name(f, d[0]);
+    }
+    format!(
+        "[{}]",
+        d.iter()
+            .map(|x| source_name(f, *x))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 fn consecutive(f: &Func, d: &[SrcOrConst; 4]) -> bool {
     let mut first = None;
     for (k, x) in d.iter().enumerate() {
@@ -701,6 +737,7 @@ fn layout(
     f: &Func,
     trace: Option<&ShaderTrace>,
     derived: &[[SrcOrConst; 4]],
+    images: &[lift::HostImage],
     input: &ShaderInput<'_>,
     opts: &Options,
     system_sgprs: &[manifest::SystemSgpr],
@@ -773,6 +810,7 @@ fn layout(
                 }
                 ir::Effect::Check { .. } => {}
                 ir::Effect::Store { .. } => any_load = true,
+                ir::Effect::ImageStore { .. } => {}
                 ir::Effect::LdsWrite { .. } | ir::Effect::Barrier { .. } => {}
                 ir::Effect::Problem { .. } => {}
             },
@@ -966,6 +1004,39 @@ fn layout(
             writable: false,
         });
     }
+    // Images: numbered after every storage buffer.
+    let mut next_image = next_binding + u32::from(plan.params.is_some());
+    let mut mimages = Vec::new();
+    for h in images {
+        let binding = next_image;
+        next_image += 1;
+        let slot = plan.images.len();
+        plan.images.push(emit::ImageSlot {
+            binding,
+            kind: h.kind,
+            dim: h.dim,
+            sampled_type: h.sampled_type,
+            depth: h.depth,
+        });
+        let mut accesses = Vec::new();
+        for &op in &h.ops {
+            plan.image_of_op.insert(op, slot);
+            accesses.push(f.images[op as usize].pc);
+        }
+        accesses.sort_unstable();
+        accesses.dedup();
+        mimages.push(manifest::ImageBinding {
+            binding,
+            kind: h.kind,
+            dim: h.dim,
+            sampled_type: h.sampled_type,
+            texture: h.texture.iter().map(|&s| word_expr(f, s)).collect(),
+            texture_source: words_name(f, &h.texture),
+            sampler: h.sampler.map(|s| s.iter().map(|&w| word_expr(f, w)).collect()),
+            sampler_source: h.sampler.map(|s| words_name(f, &s)),
+            accesses,
+        });
+    }
     let bytes = 4 * plan.push_members;
     let mut outs = BTreeMap::new();
     for (slot, t) in plan.outputs.iter().enumerate() {
@@ -1071,7 +1142,7 @@ fn layout(
         push_constants: push,
         param_buffer,
         bindings: mbindings,
-        images: Vec::new(),
+        images: mimages,
         outputs,
         inputs,
         system_sgprs: system_sgprs.to_vec(),
