@@ -610,13 +610,41 @@ pub fn validate(spirv: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo)
         strict_capabilities: true,
         block_ctx_dump_prefix: None,
     };
-    let module = naga::front::spv::parse_u8_slice(&bytes, &o).map_err(|e| format!("{e:?}"))?;
+    let mut module =
+        naga::front::spv::parse_u8_slice(&bytes, &o).map_err(|e| format!("{e:?}"))?;
+    // A combined image sampler is an image and a sampler variable on one
+    // binding (Vulkan allows that pair on a combined-image-sampler
+    // descriptor; naga's validator counts it as a collision): validate each
+    // such sampler in a group of its own, every other binding as it is.
+    let images: Vec<naga::ResourceBinding> = module
+        .global_variables
+        .iter()
+        .filter(|(_, g)| matches!(module.types[g.ty].inner, naga::TypeInner::Image { .. }))
+        .filter_map(|(_, g)| g.binding)
+        .collect();
+    let samplers: Vec<_> = module
+        .global_variables
+        .iter()
+        .filter(|(_, g)| matches!(module.types[g.ty].inner, naga::TypeInner::Sampler { .. }))
+        .filter(|(_, g)| g.binding.is_some_and(|b| images.contains(&b)))
+        .map(|(h, _)| h)
+        .collect();
+    for &h in &samplers {
+        if let Some(b) = module.global_variables.get_mut(h).binding.as_mut() {
+            b.group |= 0x8000_0000;
+        }
+    }
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::IMMEDIATES | naga::valid::Capabilities::FLOAT64,
     )
     .validate(&module)
     .map_err(|e| format!("{:?}", e.into_inner()))?;
+    for &h in &samplers {
+        if let Some(b) = module.global_variables.get_mut(h).binding.as_mut() {
+            b.group &= !0x8000_0000;
+        }
+    }
     Ok((module, info))
 }
 
@@ -786,7 +814,8 @@ fn layout(
             }
             Op::Input(Input::FragCoord(_)) => frag_coord = true,
             Op::Load(l) => {
-                any_load = true;
+                // Images read through their own bindings.
+                any_load |= !matches!(f.loads[l as usize], Load::Image { .. });
                 match f.loads[l as usize] {
                     Load::Buffer(BufferAccess {
                         binding: Some(b), ..
@@ -1112,6 +1141,9 @@ fn layout(
         notes.push("the feedback and test-output buffers are written from the vertex stage: the device needs vertexPipelineStoresAndAtomics".into());
     } else if opts.checked || opts.test_outputs {
         notes.push("the feedback and test-output buffers are written from the fragment stage: the device needs fragmentStoresAndAtomics".into());
+    }
+    if !images.is_empty() {
+        notes.push("images: a `sampled` binding is a combined image sampler (the module reads it through an image and a sampler variable on that one binding); a `storage` binding is declared Rgba32f (the host view must be R32G32B32A32_SFLOAT, texels converted to and from the guest format); sampled_type float is assumed (the shader's use of the results is not checked for integers); image_load/image_store read and write mip 0; a store writes 0 to the components outside its dmask".into());
     }
     if !dropped.is_empty() {
         notes.push("dropped instructions have no host counterpart (see `dropped`)".into());

@@ -371,8 +371,9 @@ pub struct Manifest {
     pub param_buffer: Vec<PushWord>,
     /// Storage-buffer bindings in set 0.
     pub bindings: Vec<Binding>,
-    /// Image bindings in set 0 (numbered after [`Manifest::bindings`]).
-    #[serde(default)]
+    /// Image bindings in set 0 (numbered after [`Manifest::bindings`]);
+    /// absent from the JSON when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<ImageBinding>,
     /// Outputs.
     pub outputs: Vec<Output>,

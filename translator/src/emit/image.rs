@@ -114,6 +114,15 @@ impl Emitter<'_> {
                 vec_ty,
             });
         }
+        // naga splits an arrayed coordinate into its spatial part and the
+        // layer, and needs the spatial part's vector type declared.
+        if slots
+            .iter()
+            .any(|s| matches!(s.dim, ImageDim::D2Array | ImageDim::D2MsaaArray))
+        {
+            self.b.type_vector(self.t.f32_, 2);
+            self.b.type_vector(self.t.i32_, 2);
+        }
         if one_d.0 {
             self.b.capability(Capability::Sampled1D);
         }
