@@ -141,6 +141,9 @@ pub struct Faults {
     pub omod_ignored: bool,
     /// 64-bit VALU shifts: drop the bits that cross the word boundary.
     pub shift64_no_carry: bool,
+    /// Image results: pack the dmask components into the data VGPRs in
+    /// reverse order (the last enabled component in the first VGPR).
+    pub image_dmask_reversed: bool,
 }
 
 impl Default for Options {

@@ -232,7 +232,13 @@ impl Lifter<'_> {
             Level::Zero => ImageLod::Zero,
             Level::Explicit => ImageLod::Explicit(level.unwrap_or(Value(0))),
         };
-        let slots = dmask_slots(m.dmask & 0xf);
+        let mut slots = dmask_slots(m.dmask & 0xf);
+        if self.o.alu_faults.image_dmask_reversed {
+            let n = (m.dmask & 0xf).count_ones() as u8;
+            for s in slots.iter_mut().flatten() {
+                *s = n - 1 - *s;
+            }
+        }
         let kind = match form.what {
             What::Sample => ImageOpKind::Sample { lod, compare },
             What::Gather => ImageOpKind::Gather {
