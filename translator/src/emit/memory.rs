@@ -308,6 +308,7 @@ impl Emitter<'_> {
                 Ok(self.b.select(u, None, ok, word, zero)?)
             }
             Load::Lanes(_, op) => self.lane_op(&op),
+            Load::Image { op, comp } => self.image_component(op, comp),
             Load::Buffer(a) => {
                 let (lo, hi, ok) = self.buffer_addr(&a)?;
                 let word = self.read_unaligned(a.binding, lo, hi)?;

@@ -48,6 +48,7 @@ mod blocks;
 mod control;
 mod export;
 mod format;
+mod image;
 mod lanes;
 mod lds;
 mod mem;
@@ -66,6 +67,7 @@ use analysis::trace::ShaderTrace;
 use isa::{Abi, Formatter, Instruction, OpSpace, Operand, Stage, Target};
 use state::{Half, Sgpr, State};
 use std::collections::{HashMap, HashSet};
+pub(crate) use image::{host_images, HostImage};
 pub use support::{support, Support};
 
 /// What the lifter needs to know about the shader.
@@ -112,6 +114,9 @@ pub struct Lifted {
     /// Blocks with an instruction that may turn on lanes EXEC had off,
     /// with its pc.
     pub raises_exec: HashMap<Block, u32>,
+    /// The text of each image instruction, by pc (for refusals decided
+    /// after the passes).
+    pub image_texts: HashMap<u32, String>,
 }
 
 struct Lifter<'a> {
@@ -133,6 +138,8 @@ struct Lifter<'a> {
     undefined: HashSet<Value>,
     /// Pixel shaders: barycentrics and interpolation in progress.
     ps: ps::PsState,
+    /// The text of each image instruction, by pc.
+    image_texts: HashMap<u32, String>,
 }
 
 /// Values of the NGG system SGPRs: a full wave of vertices and primitives,
@@ -235,6 +242,7 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         raises_exec: HashMap::new(),
         undefined: HashSet::new(),
         ps: ps::PsState::default(),
+        image_texts: HashMap::new(),
     };
     l.run(program, cfg);
     Lifted {
@@ -245,6 +253,7 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         divergent: l.divergent,
         scalar_params: l.scalar_params,
         raises_exec: l.raises_exec,
+        image_texts: l.image_texts,
     }
 }
 
@@ -364,7 +373,7 @@ impl Lifter<'_> {
             OpSpace::Ds if self.o.compute.is_some() => self.lds(code, inst),
             OpSpace::Ds => self.problem(Lds::Access),
             OpSpace::Vintrp => self.interp(inst),
-            OpSpace::Mimg => self.problem(Construct::Image),
+            OpSpace::Mimg => self.image(code, inst),
             OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
                 self.problem(Memory::FlatGlobalScratch)
             }

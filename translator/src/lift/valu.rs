@@ -864,7 +864,7 @@ impl Lifter<'_> {
                         stack.extend(desc);
                         stack.push(offset)
                     }
-                    Load::Buffer(_) | Load::Lanes(..) => return false,
+                    Load::Buffer(_) | Load::Lanes(..) | Load::Image { .. } => return false,
                 },
                 Op::Un(_, a) => stack.push(a),
                 Op::Bin(_, a, b) => stack.extend([a, b]),
