@@ -92,7 +92,7 @@ pub use source::{
     VertexAttributeDesc, VertexBindingDesc, VertexBuffer, VertexFormat, MAX_SETS,
 };
 
-use ash::vk;
+pub use ash::vk;
 
 /// Why the harness could not do what was asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
