@@ -31,6 +31,8 @@ mod module;
 mod precise;
 
 pub use module::emit;
+#[cfg(test)]
+pub(crate) use self::image::offset_fields;
 
 use crate::ir::{ExportTarget, Func, Ty, Value};
 use memory::AccessBase;

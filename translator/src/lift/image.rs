@@ -471,3 +471,69 @@ pub(crate) fn host_images(
         Err(problems)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dmask_components_take_consecutive_slots_in_component_order() {
+        assert_eq!(dmask_slots(0xf), [Some(0), Some(1), Some(2), Some(3)]);
+        assert_eq!(dmask_slots(0x5), [Some(0), None, Some(1), None]);
+        assert_eq!(dmask_slots(0x2), [None, Some(0), None, None]);
+        assert_eq!(dmask_slots(0xc), [None, None, Some(0), Some(1)]);
+        assert_eq!(dmask_slots(0), [None; 4]);
+    }
+
+    #[test]
+    fn offset_fields_are_signed_six_bit_x_y_z() {
+        use crate::emit::offset_fields;
+        assert_eq!(offset_fields(0), [0, 0, 0]);
+        // x = -1, y = 1, z = -32
+        assert_eq!(offset_fields(0x20_01_3f), [-1, 1, -32]);
+        // bits outside the fields are ignored
+        assert_eq!(offset_fields(0xc0c0_c0c0 | 0x1f), [31, 0, 0]);
+    }
+
+    /// Every lifted form reads the extra address dwords and the level
+    /// isa's table gives the opcode (so the address order here and the
+    /// register count there agree).
+    #[test]
+    fn each_lifted_form_matches_the_isa_address_layout() {
+        let mut n = 0;
+        for code in Opcode::all().filter(|o| support::image(*o) == Support::Lifted) {
+            let f = form(code).unwrap_or_else(|| panic!("{} has no form", code.name()));
+            let info = mimg_info(code).expect("an MIMG opcode");
+            let extra = u8::from(f.offset) + u8::from(f.bias) + u8::from(f.compare);
+            assert_eq!(extra, info.extra, "{}", code.name());
+            assert_eq!(f.level == Level::Explicit, info.lod, "{}", code.name());
+            assert!(!info.gradients, "{}", code.name());
+            assert_eq!(
+                f.what == What::Sample || f.what == What::Gather,
+                info.sampler,
+                "{}",
+                code.name()
+            );
+            n += 1;
+        }
+        assert_eq!(n, 20);
+    }
+
+    #[test]
+    fn dim_fields_map_to_the_manifest_dims() {
+        let dims: Vec<ImageDim> = (0..8).map(image_dim).collect();
+        assert_eq!(
+            dims,
+            [
+                ImageDim::D1,
+                ImageDim::D2,
+                ImageDim::D3,
+                ImageDim::Cube,
+                ImageDim::D1Array,
+                ImageDim::D2Array,
+                ImageDim::D2Msaa,
+                ImageDim::D2MsaaArray
+            ]
+        );
+    }
+}
