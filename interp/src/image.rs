@@ -534,6 +534,9 @@ impl Exec<'_, '_> {
         m: &MimgMods,
         s: Option<&Ssharp>,
     ) -> Result<(), ImageError> {
+        if info.name.contains("_pck") {
+            return Err(ImageError::Form("packed (_pck) image data"));
+        }
         if m.a16 {
             return Err(ImageError::Form("16-bit addresses (a16)"));
         }

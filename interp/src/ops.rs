@@ -444,16 +444,10 @@ pub(crate) fn kind_of(code: Opcode) -> Kind {
             _ => Kind::Unsupported("16-bit parameter interpolation not modelled"),
         },
         OpSpace::Mimg => match isa::family::mimg::mimg_info(code).map(|i| i.kind) {
-            Some(
-                isa::family::mimg::MimgKind::Load
-                | isa::family::mimg::MimgKind::Store
-                | isa::family::mimg::MimgKind::Sample
-                | isa::family::mimg::MimgKind::Gather4
-                | isa::family::mimg::MimgKind::ResInfo,
-            ) => Kind::Image,
-            _ => Kind::Unsupported(
-                "image atomics, get_lod, msaa_load and ray tracing are not modelled",
-            ),
+            Some(isa::family::mimg::MimgKind::Atomic) | None => {
+                Kind::Unsupported("image atomics are not modelled")
+            }
+            Some(_) => Kind::Image,
         },
         OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
             Kind::Unsupported("flat/global/scratch memory not modelled")

@@ -281,20 +281,17 @@ impl HostImage {
     }
 }
 
+/// A decoded T# with its texels.
+struct HostTexture {
+    format: vk::Format,
+    dim: vkharness::ImageDim,
+    extent: [u32; 3],
+    texels: Vec<u8>,
+    guest: (u64, u64, u64),
+}
+
 /// Decode a T# (host side) and copy its texels out of `mem`.
-fn host_texture(
-    w: &[u32],
-    mem: &dyn drawbind::GuestMemory,
-) -> Result<
-    (
-        vk::Format,
-        vkharness::ImageDim,
-        [u32; 3],
-        Vec<u8>,
-        (u64, u64, u64),
-    ),
-    String,
-> {
+fn host_texture(w: &[u32], mem: &dyn drawbind::GuestMemory) -> Result<HostTexture, String> {
     let g = |i: usize| w.get(i).copied().unwrap_or(0);
     let base = ((g(0) as u64) << 8 | ((g(1) & 0xff) as u64) << 40) & ((1 << 48) - 1);
     let format = (g(1) >> 20) & 0x1ff;
@@ -337,7 +334,13 @@ fn host_texture(
             texels.extend_from_slice(&row);
         }
     }
-    Ok((vkf, dim, extent, texels, (base, pitch, slice)))
+    Ok(HostTexture {
+        format: vkf,
+        dim,
+        extent,
+        texels,
+        guest: (base, pitch, slice),
+    })
 }
 
 /// Decode an S# (host side).
@@ -388,7 +391,13 @@ pub fn host_images(
                 .map(|e| e.eval(user_data, &mut read))
                 .collect::<Result<_, _>>()
                 .map_err(|e| e.to_string())?;
-            let (format, dim, extent, texels, guest) = host_texture(&words, mem)?;
+            let HostTexture {
+                format,
+                dim,
+                extent,
+                texels,
+                guest,
+            } = host_texture(&words, mem)?;
             let sampler = match &b.sampler {
                 Some(s) if s.len() == 4 => {
                     let mut w = [0u32; 4];
@@ -469,11 +478,11 @@ mod tests {
         let mut mem = SparseMemory::new();
         mem.write_bytes(texel_base(1), &texels(1, SIDE, 1));
         let t = tsharp(1, ImageDim::D2).unwrap();
-        let (f, dim, extent, bytes, _) = host_texture(&t, &mem).unwrap();
-        assert_eq!(f, vk::Format::R32G32B32A32_SFLOAT);
-        assert_eq!(dim, vkharness::ImageDim::D2);
-        assert_eq!(extent, [SIDE, SIDE, 1]);
-        assert_eq!(bytes, texels(1, SIDE, 1));
+        let h = host_texture(&t, &mem).unwrap();
+        assert_eq!(h.format, vk::Format::R32G32B32A32_SFLOAT);
+        assert_eq!(h.dim, vkharness::ImageDim::D2);
+        assert_eq!(h.extent, [SIDE, SIDE, 1]);
+        assert_eq!(h.texels, texels(1, SIDE, 1));
         let s = host_sampler(ssharp(true)).unwrap();
         assert_eq!(s.compare, Some(vk::CompareOp::LESS));
         assert_eq!(s.address[0], vk::SamplerAddressMode::REPEAT);
