@@ -128,3 +128,28 @@ fn a_sampled_texture_reaches_the_exports_exactly_and_flipped_rows_turn_it_red() 
     let r = run(h, path, &broken);
     assert!(r.mismatches > 0, "flipped texel rows went unnoticed");
 }
+
+#[test]
+fn uniform_words_read_through_table_descriptors_reach_both_sides_and_a_changed_word_turns_red() {
+    let Some(h) = Harness::shared_or_skip("uniform_words") else {
+        return;
+    };
+    // Push-constant words the translation reads through a V# in a
+    // user-data table (a UBO), and an image: the scene gives the table, the
+    // V#, the buffer words and the texels (run::images).
+    let path = "translator/tests/fixtures/images/postprocessing-chromatic-aberration-frag";
+    let r = run(h, path, &FragmentOptions::default());
+    assert!(r.words > 0);
+    assert_eq!(
+        (r.mismatches, r.undefined),
+        (0, 0),
+        "{:?}",
+        r.draws[0].first_mismatches
+    );
+    let broken = FragmentOptions {
+        perturb_data_words_in_reference: true,
+        ..Default::default()
+    };
+    let r = run(h, path, &broken);
+    assert!(r.mismatches > 0, "a changed uniform word went unnoticed");
+}

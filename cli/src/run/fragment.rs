@@ -60,6 +60,9 @@ pub struct FragmentOptions {
     /// Give the interpreter every scene image with its rows in reverse
     /// order (a wrong row address).
     pub flip_texel_rows_in_reference: bool,
+    /// Give the interpreter every scene data word (push-constant words read
+    /// from tables and buffers) plus 64 (moves a scaled coordinate by texels).
+    pub perturb_data_words_in_reference: bool,
 }
 
 /// The value of attribute `attr`, channel `c`, at vertex `k`.
@@ -259,11 +262,21 @@ pub fn execute_fragment(
             .map(|k| (k as f32 + 1.0).to_bits())
             .collect(),
     };
-    // Images: the scene's descriptor tables and texels.
+    // Images, and words read through user-data pointers: the scene's
+    // descriptor tables, buffers and texels.
     let has_images = !m.images.is_empty();
-    let (user_data, mem) = if has_images {
+    let reads_memory = m.push_constants.iter().chain(&m.param_buffer).any(|w| {
+        matches!(&w.kind, translator::manifest::PushKind::Word { expr, .. }
+            if !matches!(expr, translator::manifest::WordExpr::UserData { .. }
+                | translator::manifest::WordExpr::Const { .. }))
+    });
+    let mut data_words = Vec::new();
+    let (user_data, mem) = if has_images || (reads_memory && opts.user_data.is_none()) {
         match super::images::scene(m, &capture.code, capture.target(), &user_data) {
-            Ok(s) => (s.user_data, s.memory),
+            Ok(s) => {
+                data_words = s.data_words;
+                (s.user_data, s.memory)
+            }
             Err(why) => return not_run(format!("images: {why}")),
         }
     } else {
@@ -399,10 +412,22 @@ pub fn execute_fragment(
         })
         .collect();
     let iprog = interp::Program::new(&capture.code, capture.target());
-    let flipped;
-    let imem = if opts.flip_texel_rows_in_reference {
-        flipped = super::images::flip_rows(&mem, &host_images);
-        &flipped
+    let changed;
+    let imem = if opts.flip_texel_rows_in_reference || opts.perturb_data_words_in_reference {
+        let mut m2 = if opts.flip_texel_rows_in_reference {
+            super::images::flip_rows(&mem, &host_images)
+        } else {
+            mem.clone()
+        };
+        if opts.perturb_data_words_in_reference {
+            for &a in &data_words {
+                if let Some(v) = drawbind::GuestMemory::read_u32(&m2, a) {
+                    m2.write_words(a, &[(f32::from_bits(v) + 64.0).to_bits()]);
+                }
+            }
+        }
+        changed = m2;
+        &changed
     } else {
         &mem
     };

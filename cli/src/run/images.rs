@@ -57,6 +57,9 @@ pub struct ImageScene {
     pub memory: SparseMemory,
     /// The user data, with the table pointers the scene chose.
     pub user_data: Vec<u32>,
+    /// The guest addresses of the data words the scene chose (push-constant
+    /// words read from tables and buffers).
+    pub data_words: Vec<u64>,
 }
 
 /// The descriptor words the scene gives binding `n`'s image.
@@ -132,7 +135,10 @@ fn compares(code: &[u8], target: isa::Target, pcs: &[u32]) -> bool {
 struct Assign {
     user: Vec<(u8, u32)>,
     mem: Vec<(u64, u32)>,
+    data: Vec<u64>,
     next_table: u32,
+    /// Buffers made for `buffer_word`s: (descriptor expressions, base).
+    buffers: Vec<(Vec<WordExpr>, u64)>,
 }
 
 impl Assign {
@@ -190,6 +196,74 @@ impl Assign {
             }
         }
     }
+
+    /// Give a word the shader reads (a push-constant word: user data, a
+    /// table word, a word of a buffer whose descriptor is in a table) a
+    /// scene value: user data keeps its default; a table word gets
+    /// `data_value`; a buffer word gets a raw buffer of the scene (its V#
+    /// written where the descriptor is read) holding `data_value` there.
+    ///
+    /// Descriptors first (`tables` false: buffer words only), then the
+    /// plain table words (`tables` true), which keep a value a descriptor
+    /// already gave their address (a shader may read a descriptor word as
+    /// data, e.g. a buffer's size).
+    fn data(&mut self, e: &WordExpr, tables: bool) -> Result<(), String> {
+        match e {
+            WordExpr::UserData { .. } | WordExpr::Const { .. } => Ok(()),
+            WordExpr::TableWord { .. } if !tables => Ok(()),
+            WordExpr::TableWord { lo, hi, offset, .. } => {
+                if let (WordExpr::UserData { k }, WordExpr::Const { value: hi }) = (&**lo, &**hi) {
+                    if let Some(&(_, p)) = self.user.iter().find(|(j, _)| j == k) {
+                        let a = drawbind::word::dword_address(
+                            drawbind::word::pointer(p, *hi, 0),
+                            *offset,
+                        );
+                        if self.mem.iter().any(|(b, _)| *b == a) {
+                            return Ok(());
+                        }
+                    }
+                }
+                self.make(e, data_value(*offset))?;
+                if let Some(&(a, _)) = self.mem.last() {
+                    self.data.push(a);
+                }
+                Ok(())
+            }
+            WordExpr::BufferWord { .. } if tables => Ok(()),
+            WordExpr::BufferWord { desc, offset } => {
+                let key: Vec<WordExpr> = desc.to_vec();
+                let base = match self.buffers.iter().find(|(k, _)| *k == key) {
+                    Some(&(_, b)) => b,
+                    None => {
+                        let b = BUFFER_BASE + self.buffers.len() as u64 * 0x1_0000;
+                        let v = drawbind::vsharp::encode_linear(
+                            b,
+                            0,
+                            0x1_0000,
+                            drawbind::vsharp::OobSelect::Raw,
+                        );
+                        for (d, w) in desc.iter().zip(v) {
+                            self.make(d, w)?;
+                        }
+                        self.buffers.push((key, b));
+                        b
+                    }
+                };
+                let a = base + u64::from(*offset & !3);
+                self.data.push(a);
+                self.word(a, data_value(*offset))
+            }
+        }
+    }
+}
+
+/// Where the scene's buffers (read through V#s in tables) start.
+const BUFFER_BASE: u64 = 0x0300_0000;
+
+/// The value the scene gives a data word at byte `offset` of its table or
+/// buffer: the f32 `(1 + (offset/4 mod 16)) / 16`, in (0, 1], dyadic.
+fn data_value(offset: u32) -> u32 {
+    ((1 + (offset / 4) % 16) as f32 / 16.0).to_bits()
 }
 
 /// Build the scene of `m`'s images over the default `user_data`; `Err`
@@ -204,7 +278,20 @@ pub fn scene(
     let mut out = ImageScene {
         memory: SparseMemory::new(),
         user_data: user_data.to_vec(),
+        data_words: Vec::new(),
     };
+    let words: Vec<&WordExpr> = m
+        .push_constants
+        .iter()
+        .chain(&m.param_buffer)
+        .filter_map(|w| match &w.kind {
+            translator::manifest::PushKind::Word { expr, .. } => Some(expr),
+            _ => None,
+        })
+        .collect();
+    for e in &words {
+        a.data(e, false)?;
+    }
     for (n, b) in m.images.iter().enumerate() {
         let t = tsharp(n, b.dim)?;
         if b.texture.len() > 8 {
@@ -222,6 +309,9 @@ pub fn scene(
         let (h, layers) = extent_of(b.dim);
         out.memory.write_bytes(texel_base(n), &texels(n, h, layers));
     }
+    for e in &words {
+        a.data(e, true)?;
+    }
     for &(k, v) in &a.user {
         let k = k as usize;
         if out.user_data.len() <= k {
@@ -232,6 +322,7 @@ pub fn scene(
     for &(addr, v) in &a.mem {
         out.memory.write_words(addr, &[v]);
     }
+    out.data_words = a.data;
     Ok(out)
 }
 
