@@ -376,6 +376,7 @@ fn translate_with(
     if let Ok(t) = &tree {
         collect_divergent_merges(t, &lifted.divergent, &mut merges);
         raised_in_regions(&f, t, &lifted.divergent, &lifted.raises_exec, &mut problems);
+        lift::implicit_lod_in_regions(&f, t, &lifted.divergent, &lifted.image_texts, &mut problems);
     }
     problems.extend(passes::check(&f, &merges, &lifted.scalar_params));
     if let (Some(c), Ok(t)) = (compute, &tree) {

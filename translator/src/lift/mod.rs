@@ -67,7 +67,7 @@ use analysis::trace::ShaderTrace;
 use isa::{Abi, Formatter, Instruction, OpSpace, Operand, Stage, Target};
 use state::{Half, Sgpr, State};
 use std::collections::{HashMap, HashSet};
-pub(crate) use image::{host_images, HostImage};
+pub(crate) use image::{host_images, implicit_lod_in_regions, HostImage};
 pub use support::{support, Support};
 
 /// What the lifter needs to know about the shader.
