@@ -71,8 +71,8 @@ pub mod structure;
 pub mod wave;
 
 pub use construct::{
-    Construct, Control, CrossLane, ExecRegion, Export, Form, Image, Interp, Lds, Memory, OpcodeClass,
-    StageKind,
+    Construct, Control, CrossLane, ExecRegion, Export, Form, Image, Interp, Lds, Memory,
+    OpcodeClass, StageKind,
 };
 
 use analysis::cfg::{Cfg, Program};
@@ -614,8 +614,7 @@ pub fn validate(spirv: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo)
         strict_capabilities: true,
         block_ctx_dump_prefix: None,
     };
-    let mut module =
-        naga::front::spv::parse_u8_slice(&bytes, &o).map_err(|e| format!("{e:?}"))?;
+    let mut module = naga::front::spv::parse_u8_slice(&bytes, &o).map_err(|e| format!("{e:?}"))?;
     // A combined image sampler is an image and a sampler variable on one
     // binding (Vulkan allows that pair on a combined-image-sampler
     // descriptor; naga's validator counts it as a collision): validate each
@@ -730,7 +729,8 @@ fn words_name(f: &Func, d: &[SrcOrConst]) -> String {
     };
     let one_table = table(d[0]).is_some_and(|(lo, hi, o0)| {
         d.iter().enumerate().all(|(k, x)| {
-            table(*x).is_some_and(|(l, h, o)| l == lo && h == hi && o0.wrapping_add(4 * k as u32) == o)
+            table(*x)
+                .is_some_and(|(l, h, o)| l == lo && h == hi && o0.wrapping_add(4 * k as u32) == o)
         })
     });
     if one_table {
@@ -1065,7 +1065,9 @@ fn layout(
             sampled_type: h.sampled_type,
             texture: h.texture.iter().map(|&s| word_expr(f, s)).collect(),
             texture_source: words_name(f, &h.texture),
-            sampler: h.sampler.map(|s| s.iter().map(|&w| word_expr(f, w)).collect()),
+            sampler: h
+                .sampler
+                .map(|s| s.iter().map(|&w| word_expr(f, w)).collect()),
             sampler_source: h.sampler.map(|s| words_name(f, &s)),
             accesses,
         });

@@ -31,7 +31,11 @@ fn translate_capture(c: &corpus::Capture) -> Result<translator::Translation, Tra
     let input = c.shader_input();
     match c.compute_entry() {
         Some(entry) => translate_compute(&input, &entry, &Options::default()),
-        None => translate(&input, translator::trace_for(&input).as_ref(), &Options::default()),
+        None => translate(
+            &input,
+            translator::trace_for(&input).as_ref(),
+            &Options::default(),
+        ),
     }
 }
 
@@ -322,5 +326,38 @@ fn a_store_writes_the_dmask_components_from_consecutive_vgprs() {
     assert_eq!(
         t.manifest.images[0].kind,
         translator::manifest::ImageKind::Storage
+    );
+}
+
+#[test]
+fn implicit_derivatives_inside_a_per_lane_exec_region_are_refused() {
+    // v_cmp_lt_f32 vcc, 0.5, v2 (frag_pos.x); s_and_saveexec_b64 s[20:21], vcc;
+    // s_cbranch_execz +3; v_mov_b32 v3, 0.5; image_sample (pc 0x10);
+    // s_or_b64 exec, exec, s[20:21]; exp mrt0 v0, v1, v0, v1 done vm; s_endpgm
+    let code: Vec<u8> = [
+        &[0xf0, 0x04, 0x02, 0x7c][..],
+        &[0x6a, 0x24, 0x94, 0xbe],
+        &[0x03, 0x00, 0x88, 0xbf],
+        &[0xf0, 0x02, 0x06, 0x7e],
+        &SAMPLE_XY,
+        &[0x7e, 0x14, 0xfe, 0x88],
+        &[0x0f, 0x18, 0x00, 0xf8, 0x00, 0x01, 0x00, 0x01],
+        &[0x00, 0x00, 0x81, 0xbf],
+    ]
+    .concat();
+    // v[0:1] persp-centre (i, j), v2 frag_pos.x
+    let input = ShaderInput {
+        abi: isa::Abi::pixel(0x102),
+        ..ps(&code)
+    };
+    let r = match translate(&input, None, &Options::default()) {
+        Err(TranslateError::Unsupported(l)) => l,
+        other => panic!("{:?}", other.map(|_| ())),
+    };
+    assert!(
+        r.0.iter().any(|u| u.pc == 0x10
+            && u.construct.to_string()
+                == "implicit-derivative sampling inside the per-lane region of the branch at pc 0x8 (the host's quad neighbours may not run it)"),
+        "{r}"
     );
 }
