@@ -270,7 +270,11 @@ impl Emitter<'_> {
                 let coord = self.coord_vec(&c, fl)?;
                 let mut ops = ImageOperands::NONE;
                 let mut params = Vec::new();
+                let gather = matches!(i.kind, ImageOpKind::Gather { .. });
                 match lod {
+                    // A gather reads level 0 and takes no level operand
+                    // (only `_lz` gathers are lifted).
+                    _ if gather => {}
                     ImageLod::Implicit { bias: Some(b) } => {
                         ops |= ImageOperands::BIAS;
                         params.push(Operand::IdRef(self.f32_of(b)?));
