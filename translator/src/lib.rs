@@ -1038,11 +1038,9 @@ fn layout(
         });
     }
     // Images: numbered after every storage buffer.
-    let mut next_image = next_binding + u32::from(plan.params.is_some());
+    let first_image = next_binding + u32::from(plan.params.is_some());
     let mut mimages = Vec::new();
-    for h in images {
-        let binding = next_image;
-        next_image += 1;
+    for (binding, h) in (first_image..).zip(images) {
         let slot = plan.images.len();
         plan.images.push(emit::ImageSlot {
             binding,
