@@ -621,6 +621,12 @@ pub enum Image {
     },
     /// Implicit derivatives outside a pixel shader.
     ImplicitLod,
+    /// Implicit derivatives inside a region a per-lane EXEC branch skips
+    /// (the host's quad neighbours may not run it).
+    ImplicitLodInRegion {
+        /// pc of the branch.
+        branch: u32,
+    },
     /// A compare (`_c`) sample that returns more than component x.
     CompareComponents,
     /// A gather4 whose dmask is not one component.
@@ -657,6 +663,10 @@ impl fmt::Display for Image {
             }
             Image::ImplicitLod => f.write_str(
                 "implicit-derivative sampling outside a pixel shader has no host counterpart",
+            ),
+            Image::ImplicitLodInRegion { branch } => write!(
+                f,
+                "implicit-derivative sampling inside the per-lane region of the branch at pc {branch:#x} (the host's quad neighbours may not run it)"
             ),
             Image::CompareComponents => {
                 f.write_str("a depth-compare sample returns one component (dmask must be 0x1)")
@@ -746,6 +756,7 @@ mod tests {
                 Image::Unnormalized,
                 Image::Dim { dim: "CUBE" },
                 Image::ImplicitLod,
+                Image::ImplicitLodInRegion { branch: 4 },
                 Image::CompareComponents,
                 Image::GatherComponents,
                 Image::OffsetNotConstant,

@@ -71,8 +71,8 @@ pub mod structure;
 pub mod wave;
 
 pub use construct::{
-    Construct, Control, CrossLane, ExecRegion, Export, Form, Image, Interp, Lds, Memory, OpcodeClass,
-    StageKind,
+    Construct, Control, CrossLane, ExecRegion, Export, Form, Image, Interp, Lds, Memory,
+    OpcodeClass, StageKind,
 };
 
 use analysis::cfg::{Cfg, Program};
@@ -376,6 +376,7 @@ fn translate_with(
     if let Ok(t) = &tree {
         collect_divergent_merges(t, &lifted.divergent, &mut merges);
         raised_in_regions(&f, t, &lifted.divergent, &lifted.raises_exec, &mut problems);
+        lift::implicit_lod_in_regions(&f, t, &lifted.divergent, &lifted.image_texts, &mut problems);
     }
     problems.extend(passes::check(&f, &merges, &lifted.scalar_params));
     if let (Some(c), Ok(t)) = (compute, &tree) {
@@ -613,8 +614,7 @@ pub fn validate(spirv: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo)
         strict_capabilities: true,
         block_ctx_dump_prefix: None,
     };
-    let mut module =
-        naga::front::spv::parse_u8_slice(&bytes, &o).map_err(|e| format!("{e:?}"))?;
+    let mut module = naga::front::spv::parse_u8_slice(&bytes, &o).map_err(|e| format!("{e:?}"))?;
     // A combined image sampler is an image and a sampler variable on one
     // binding (Vulkan allows that pair on a combined-image-sampler
     // descriptor; naga's validator counts it as a collision): validate each
@@ -729,7 +729,8 @@ fn words_name(f: &Func, d: &[SrcOrConst]) -> String {
     };
     let one_table = table(d[0]).is_some_and(|(lo, hi, o0)| {
         d.iter().enumerate().all(|(k, x)| {
-            table(*x).is_some_and(|(l, h, o)| l == lo && h == hi && o0.wrapping_add(4 * k as u32) == o)
+            table(*x)
+                .is_some_and(|(l, h, o)| l == lo && h == hi && o0.wrapping_add(4 * k as u32) == o)
         })
     });
     if one_table {
@@ -1037,11 +1038,9 @@ fn layout(
         });
     }
     // Images: numbered after every storage buffer.
-    let mut next_image = next_binding + u32::from(plan.params.is_some());
+    let first_image = next_binding + u32::from(plan.params.is_some());
     let mut mimages = Vec::new();
-    for h in images {
-        let binding = next_image;
-        next_image += 1;
+    for (binding, h) in (first_image..).zip(images) {
         let slot = plan.images.len();
         plan.images.push(emit::ImageSlot {
             binding,
@@ -1064,7 +1063,9 @@ fn layout(
             sampled_type: h.sampled_type,
             texture: h.texture.iter().map(|&s| word_expr(f, s)).collect(),
             texture_source: words_name(f, &h.texture),
-            sampler: h.sampler.map(|s| s.iter().map(|&w| word_expr(f, w)).collect()),
+            sampler: h
+                .sampler
+                .map(|s| s.iter().map(|&w| word_expr(f, w)).collect()),
             sampler_source: h.sampler.map(|s| words_name(f, &s)),
             accesses,
         });

@@ -31,7 +31,11 @@ fn translate_capture(c: &corpus::Capture) -> Result<translator::Translation, Tra
     let input = c.shader_input();
     match c.compute_entry() {
         Some(entry) => translate_compute(&input, &entry, &Options::default()),
-        None => translate(&input, translator::trace_for(&input).as_ref(), &Options::default()),
+        None => translate(
+            &input,
+            translator::trace_for(&input).as_ref(),
+            &Options::default(),
+        ),
     }
 }
 
@@ -323,4 +327,173 @@ fn a_store_writes_the_dmask_components_from_consecutive_vgprs() {
         t.manifest.images[0].kind,
         translator::manifest::ImageKind::Storage
     );
+}
+
+#[test]
+fn implicit_derivatives_inside_a_per_lane_exec_region_are_refused() {
+    // v_cmp_lt_f32 vcc, 0.5, v2 (frag_pos.x); s_and_saveexec_b64 s[20:21], vcc;
+    // s_cbranch_execz +3; v_mov_b32 v3, 0.5; image_sample (pc 0x10);
+    // s_or_b64 exec, exec, s[20:21]; exp mrt0 v0, v1, v0, v1 done vm; s_endpgm
+    let code: Vec<u8> = [
+        &[0xf0, 0x04, 0x02, 0x7c][..],
+        &[0x6a, 0x24, 0x94, 0xbe],
+        &[0x03, 0x00, 0x88, 0xbf],
+        &[0xf0, 0x02, 0x06, 0x7e],
+        &SAMPLE_XY,
+        &[0x7e, 0x14, 0xfe, 0x88],
+        &[0x0f, 0x18, 0x00, 0xf8, 0x00, 0x01, 0x00, 0x01],
+        &[0x00, 0x00, 0x81, 0xbf],
+    ]
+    .concat();
+    // v[0:1] persp-centre (i, j), v2 frag_pos.x
+    let input = ShaderInput {
+        abi: isa::Abi::pixel(0x102),
+        ..ps(&code)
+    };
+    let r = match translate(&input, None, &Options::default()) {
+        Err(TranslateError::Unsupported(l)) => l,
+        other => panic!("{:?}", other.map(|_| ())),
+    };
+    assert!(
+        r.0.iter().any(|u| u.pc == 0x10
+            && u.construct.to_string()
+                == "implicit-derivative sampling inside the per-lane region of the branch at pc 0x8 (the host's quad neighbours may not run it)"),
+        "{r}"
+    );
+}
+
+#[test]
+fn a_gather_of_one_component_translates_and_validates() {
+    // image_gather4_lz v[0:3], v[2:3], s[4:11], s[12:15] dmask:0x2 (y)
+    let code = program(&[], [0x08, 0x02, 0x1c, 0xf1, 0x02, 0x00, 0x61, 0x00]);
+    let t = translate(&ps(&code), None, &Options::default()).unwrap();
+    if let Some(r) = spirv_val("gather4_lz", &t.spirv) {
+        r.unwrap();
+    }
+    let f = translator::translate_ir(&ps(&code), None, &Options::default());
+    // The four texels' y components, x..w of the result, in v0..v3.
+    assert_eq!(
+        exported_components(&f),
+        [Some(0), Some(1), Some(0), Some(1)]
+    );
+    assert!(matches!(
+        f.images[0].kind,
+        translator::ir::ImageOpKind::Gather { comp: 1, .. }
+    ));
+}
+
+/// Every lifted image opcode, dmask 0x1 (gathers: x), 2D, addresses
+/// v[2:...], T# s[4:11], S# s[12:15] (LLVM 19's encodings).
+const EVERY_FORM: &[(&str, [u8; 8])] = &[
+    (
+        "image_sample",
+        [0x08, 0x01, 0x80, 0xf0, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_sample_b",
+        [0x08, 0x01, 0x94, 0xf0, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_sample_l",
+        [0x08, 0x01, 0x90, 0xf0, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_sample_lz",
+        [0x08, 0x01, 0x9c, 0xf0, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_sample_c",
+        [0x08, 0x01, 0xa0, 0xf0, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_sample_c_lz",
+        [0x08, 0x01, 0xbc, 0xf0, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_sample_o",
+        [0x08, 0x01, 0xc0, 0xf0, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_sample_b_o",
+        [0x08, 0x01, 0xd4, 0xf0, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_sample_l_o",
+        [0x08, 0x01, 0xd0, 0xf0, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_sample_lz_o",
+        [0x08, 0x01, 0xdc, 0xf0, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_sample_c_o",
+        [0x08, 0x01, 0xe0, 0xf0, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_sample_c_lz_o",
+        [0x08, 0x01, 0xfc, 0xf0, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_gather4_lz",
+        [0x08, 0x01, 0x1c, 0xf1, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_gather4_c_lz",
+        [0x08, 0x01, 0x3c, 0xf1, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_gather4_lz_o",
+        [0x08, 0x01, 0x5c, 0xf1, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_gather4_c_lz_o",
+        [0x08, 0x01, 0x7c, 0xf1, 0x02, 0x00, 0x61, 0x00],
+    ),
+    (
+        "image_load",
+        [0x08, 0x11, 0x00, 0xf0, 0x02, 0x00, 0x01, 0x00],
+    ),
+    (
+        "image_load_mip",
+        [0x08, 0x11, 0x04, 0xf0, 0x02, 0x00, 0x01, 0x00],
+    ),
+    (
+        "image_store",
+        [0x08, 0x11, 0x20, 0xf0, 0x02, 0x00, 0x01, 0x00],
+    ),
+    (
+        "image_store_mip",
+        [0x08, 0x11, 0x24, 0xf0, 0x02, 0x00, 0x01, 0x00],
+    ),
+];
+
+#[test]
+fn every_lifted_image_form_translates_and_validates_with_naga_and_spirv_val() {
+    for (name, inst) in EVERY_FORM {
+        // v_mov_b32 v0, 0 and v2..v5, 0 (addresses: offset 0, level 0).
+        let mut code = Vec::new();
+        for v in [0u8, 2, 3, 4, 5] {
+            code.extend_from_slice(&[0x80, 0x02, 2 * v, 0x7e]);
+        }
+        code.extend_from_slice(inst);
+        // exp mrt0 v0, v0, v0, v0 done vm; s_endpgm
+        code.extend_from_slice(&[0x0f, 0x18, 0x00, 0xf8, 0x00, 0x00, 0x00, 0x00]);
+        code.extend_from_slice(&[0x00, 0x00, 0x81, 0xbf]);
+        let t = translate(&ps(&code), None, &Options::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(t.manifest.images.len(), 1, "{name}");
+        if let Some(r) = spirv_val(name, &t.spirv) {
+            r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
+        }
+    }
+    // Every lifted MIMG opcode is in the list.
+    let lifted: Vec<&str> = isa::Opcode::all()
+        .filter(|o| o.space() == isa::OpSpace::Mimg && translator::lifts(*o, true))
+        .map(|o| o.name())
+        .collect();
+    let mut listed: Vec<&str> = EVERY_FORM.iter().map(|x| x.0).collect();
+    let mut l2 = lifted.clone();
+    l2.sort_unstable();
+    listed.sort_unstable();
+    assert_eq!(l2, listed);
 }

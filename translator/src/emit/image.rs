@@ -133,10 +133,16 @@ impl Emitter<'_> {
     }
 
     fn bind(&mut self, var: Word, binding: u32, name: &str) {
-        self.b
-            .decorate(var, Decoration::DescriptorSet, vec![Operand::LiteralBit32(0)]);
-        self.b
-            .decorate(var, Decoration::Binding, vec![Operand::LiteralBit32(binding)]);
+        self.b.decorate(
+            var,
+            Decoration::DescriptorSet,
+            vec![Operand::LiteralBit32(0)],
+        );
+        self.b.decorate(
+            var,
+            Decoration::Binding,
+            vec![Operand::LiteralBit32(binding)],
+        );
         self.b.name(var, name);
     }
 
@@ -172,10 +178,7 @@ impl Emitter<'_> {
     fn const_offset(&mut self, dword: u32, n: usize) -> Word {
         let f = offset_fields(dword);
         let i = self.t.i32_;
-        let parts: Vec<Word> = f[..n]
-            .iter()
-            .map(|&x| self.constant(i, x as u32))
-            .collect();
+        let parts: Vec<Word> = f[..n].iter().map(|&x| self.constant(i, x as u32)).collect();
         if n == 1 {
             return parts[0];
         }
@@ -247,7 +250,9 @@ impl Emitter<'_> {
                     c.push(self.i32_of(x)?);
                 }
                 let coord = self.coord_vec(&c, self.t.i32_)?;
-                Ok(self.b.image_read(v.vec_ty, None, img, coord, None, vec![])?)
+                Ok(self
+                    .b
+                    .image_read(v.vec_ty, None, img, coord, None, vec![])?)
             }
             ImageOpKind::Store => Err(EmitError("an image store read as a value".into())),
             ImageOpKind::Sample { lod, compare } | ImageOpKind::Gather { lod, compare, .. } => {
@@ -265,7 +270,11 @@ impl Emitter<'_> {
                 let coord = self.coord_vec(&c, fl)?;
                 let mut ops = ImageOperands::NONE;
                 let mut params = Vec::new();
+                let gather = matches!(i.kind, ImageOpKind::Gather { .. });
                 match lod {
+                    // A gather reads level 0 and takes no level operand
+                    // (only `_lz` gathers are lifted).
+                    _ if gather => {}
                     ImageLod::Implicit { bias: Some(b) } => {
                         ops |= ImageOperands::BIAS;
                         params.push(Operand::IdRef(self.f32_of(b)?));

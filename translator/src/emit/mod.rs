@@ -30,9 +30,9 @@ mod memory;
 mod module;
 mod precise;
 
-pub use module::emit;
 #[cfg(test)]
 pub(crate) use self::image::offset_fields;
+pub use module::emit;
 
 use crate::ir::{ExportTarget, Func, Ty, Value};
 use memory::AccessBase;

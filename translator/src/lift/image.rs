@@ -472,6 +472,75 @@ pub(crate) fn host_images(
     }
 }
 
+/// Implicit-derivative samples inside the region of a per-lane EXEC branch
+/// (`div`: blocks ending in one, with its pc): on the host the lanes that
+/// skip the region do not compute their coordinates there, so the quad's
+/// derivatives are undefined; the guest takes them from every lane of the
+/// quad.
+pub(crate) fn implicit_lod_in_regions(
+    f: &crate::ir::Func,
+    nodes: &[crate::structure::Node],
+    div: &std::collections::HashMap<crate::ir::Block, u32>,
+    texts: &std::collections::HashMap<u32, String>,
+    out: &mut Vec<crate::ir::Unsupported>,
+) {
+    use crate::structure::Node;
+    fn blocks(nodes: &[Node], acc: &mut Vec<crate::ir::Block>) {
+        for n in nodes {
+            match n {
+                Node::Block(b) => acc.push(*b),
+                Node::If { then, els, .. } => {
+                    blocks(then, acc);
+                    blocks(els, acc);
+                }
+                Node::Loop { body, .. } => blocks(body, acc),
+            }
+        }
+    }
+    for n in nodes {
+        match n {
+            Node::Loop { body, .. } => implicit_lod_in_regions(f, body, div, texts, out),
+            Node::If {
+                from, then, els, ..
+            } => {
+                if let Some(&branch) = div.get(from) {
+                    let mut inner = Vec::new();
+                    blocks(then, &mut inner);
+                    blocks(els, &mut inner);
+                    for b in inner {
+                        for &v in &f.blocks[b.0 as usize].insts {
+                            let crate::ir::Op::Load(l) = f.inst(v).op else {
+                                continue;
+                            };
+                            let Load::Image { op, .. } = f.loads[l as usize] else {
+                                continue;
+                            };
+                            let i = &f.images[op as usize];
+                            let implicit = matches!(
+                                i.kind,
+                                ImageOpKind::Sample {
+                                    lod: ImageLod::Implicit { .. },
+                                    ..
+                                }
+                            );
+                            if implicit && f.is_live(v) && !out.iter().any(|u| u.pc == i.pc) {
+                                out.push(crate::ir::Unsupported {
+                                    pc: i.pc,
+                                    inst: texts.get(&i.pc).cloned().unwrap_or_default(),
+                                    construct: Image::ImplicitLodInRegion { branch }.into(),
+                                });
+                            }
+                        }
+                    }
+                }
+                implicit_lod_in_regions(f, then, div, texts, out);
+                implicit_lod_in_regions(f, els, div, texts, out);
+            }
+            Node::Block(_) => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

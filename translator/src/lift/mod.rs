@@ -64,10 +64,10 @@ use crate::manifest::{Dropped, SystemSgpr};
 use crate::{Construct, Lds, Memory, OpcodeClass};
 use analysis::cfg::{Cfg, Program};
 use analysis::trace::ShaderTrace;
+pub(crate) use image::{host_images, implicit_lod_in_regions, HostImage};
 use isa::{Abi, Formatter, Instruction, OpSpace, Operand, Stage, Target};
 use state::{Half, Sgpr, State};
 use std::collections::{HashMap, HashSet};
-pub(crate) use image::{host_images, HostImage};
 pub use support::{support, Support};
 
 /// What the lifter needs to know about the shader.

@@ -38,9 +38,7 @@ pub fn support(code: Opcode, wave64: bool) -> Support {
             _ => Support::Refused,
         },
         OpSpace::Mimg => image(code),
-        OpSpace::Ds | OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
-            Support::Refused
-        }
+        OpSpace::Ds | OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => Support::Refused,
         OpSpace::Vop3p => vop3p(code),
     }
 }
