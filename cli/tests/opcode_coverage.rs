@@ -37,10 +37,7 @@ fn rows() -> Vec<Row> {
 ///   (an unsupported-instruction error); the lifter only uses it to end a
 ///   block, so that the padding is never lifted as code. A *reachable*
 ///   `s_code_end` would end the translated invocation quietly.
-/// - `image_store`, `image_store_mip`: the translator lifts image stores
-///   (issue 13, branch s3-imgt) while the interpreter's image execution is
-///   built on its own branch (s3-imgr); remove them here when it runs them.
-const KNOWN_GAPS: &[&str] = &["s_code_end", "image_store", "image_store_mip"];
+const KNOWN_GAPS: &[&str] = &["s_code_end"];
 
 /// (a) The translator lifts nothing the interpreter (the oracle that checks
 /// it) cannot run, except the listed known gaps.
