@@ -25,6 +25,7 @@
 pub mod compare;
 pub mod dispatch;
 pub mod fragment;
+pub mod images;
 
 use super::{CaptureArgs, CliError};
 use compare::{compare, Verdict};

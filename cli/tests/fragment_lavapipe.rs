@@ -103,3 +103,53 @@ fn discarded_pixels_export_nothing_on_either_side() {
         r.mismatches
     );
 }
+
+#[test]
+fn a_sampled_texture_reaches_the_exports_exactly_and_flipped_rows_turn_it_red() {
+    let Some(h) = Harness::shared_or_skip("images") else {
+        return;
+    };
+    // texture(base_color_texture, in_uv) × factors: nearest texels of the
+    // scene image (run::images), a quarter texel from every border.
+    let path = "translator/tests/fixtures/images/base-frag";
+    let r = run(h, path, &FragmentOptions::default());
+    assert_eq!(r.words, 4 * PIXELS);
+    assert_eq!(
+        (r.mismatches, r.undefined),
+        (0, 0),
+        "{:?}",
+        r.draws[0].first_mismatches
+    );
+    // Negative control: the interpreter's texture with its rows reversed.
+    let broken = FragmentOptions {
+        flip_texel_rows_in_reference: true,
+        ..Default::default()
+    };
+    let r = run(h, path, &broken);
+    assert!(r.mismatches > 0, "flipped texel rows went unnoticed");
+}
+
+#[test]
+fn uniform_words_read_through_table_descriptors_reach_both_sides_and_a_changed_word_turns_red() {
+    let Some(h) = Harness::shared_or_skip("uniform_words") else {
+        return;
+    };
+    // Push-constant words the translation reads through a V# in a
+    // user-data table (a UBO), and an image: the scene gives the table, the
+    // V#, the buffer words and the texels (run::images).
+    let path = "translator/tests/fixtures/images/postprocessing-chromatic-aberration-frag";
+    let r = run(h, path, &FragmentOptions::default());
+    assert!(r.words > 0);
+    assert_eq!(
+        (r.mismatches, r.undefined),
+        (0, 0),
+        "{:?}",
+        r.draws[0].first_mismatches
+    );
+    let broken = FragmentOptions {
+        perturb_data_words_in_reference: true,
+        ..Default::default()
+    };
+    let r = run(h, path, &broken);
+    assert!(r.mismatches > 0, "a changed uniform word went unnoticed");
+}

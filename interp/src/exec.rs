@@ -261,26 +261,9 @@ impl Exec<'_, '_> {
             Kind::Global(op) => self.global(w, inst, op),
             Kind::Exp => self.export(w, inst),
             Kind::Interp => self.interp(w, inst),
-            Kind::ImageRead => self.image_read(w, inst),
+            Kind::Image => self.image(w, inst),
             Kind::Unsupported(why) => Err(self.unsupported(why)),
         }
-    }
-
-    /// [`Kind::ImageRead`]: every VGPR the instruction writes becomes
-    /// undefined in the active lanes.
-    fn image_read(&mut self, w: &mut Wave, inst: &Instruction) -> Result<(), InterpError> {
-        let exec = self.active(w)?;
-        for slot in inst.operands.iter().filter(|s| s.is_def()) {
-            let Some((first, count)) = slot.op.vgpr_range() else {
-                return Err(self.unsupported("an image read without a VGPR destination"));
-            };
-            for lane in crate::valu::bits(exec) {
-                for r in 0..count as usize {
-                    w.forget_v(first as usize + r, lane);
-                }
-            }
-        }
-        Ok(())
     }
 
     // ---- scalar operands ------------------------------------------------

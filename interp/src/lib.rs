@@ -55,6 +55,7 @@ mod format;
 #[cfg(any(test, feature = "testing"))]
 pub mod gen;
 mod global;
+pub mod image;
 mod memops;
 pub mod memory;
 mod ops;
@@ -76,6 +77,7 @@ pub use driver::{
     WaveInfo, MAX_LDS_INIT,
 };
 pub use exec::{run_wave, Env, Limits, Observations, MAX_FINDINGS};
+pub use image::{ImageError, Ssharp, Tsharp};
 pub use memops::Vsharp;
 pub use memory::{GuestMemory, Lds};
 pub use program::Program;

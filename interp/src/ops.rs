@@ -488,11 +488,11 @@ pub(crate) enum Kind {
     Exp,
     /// `v_interp_p1/p2/mov_f32` (`crate::ps`).
     Interp,
-    /// An image read (`image_load*`, `image_sample*`, `image_gather4*`,
-    /// `image_get_*`): the texels are not modelled, so the destination
-    /// VGPRs become undefined in the active lanes (an index or address
-    /// built from them is then a finding, never a guess).
-    ImageRead,
+    /// An image instruction (`image_load*`, `image_store*`,
+    /// `image_sample*`, `image_gather4*`, `image_get_resinfo`): see
+    /// `crate::image` for what is modelled; the rest leaves the
+    /// destination undefined with a finding.
+    Image,
     /// Not modelled: the reason.
     Unsupported(&'static str),
 }
@@ -522,12 +522,11 @@ pub(crate) fn kind_of(code: Opcode) -> Kind {
             }
             _ => Kind::Unsupported("16-bit parameter interpolation not modelled"),
         },
-        OpSpace::Mimg => match code.facts().mem {
-            Some(isa::Memory {
-                kind: isa::MemKind::Load | isa::MemKind::Other,
-                ..
-            }) => Kind::ImageRead,
-            _ => Kind::Unsupported("image stores and atomics are not modelled"),
+        OpSpace::Mimg => match isa::family::mimg::mimg_info(code).map(|i| i.kind) {
+            Some(isa::family::mimg::MimgKind::Atomic) | None => {
+                Kind::Unsupported("image atomics are not modelled")
+            }
+            Some(_) => Kind::Image,
         },
         OpSpace::Global => global_kind(code),
         OpSpace::Flat | OpSpace::Scratch => Kind::Unsupported("flat/scratch memory not modelled"),

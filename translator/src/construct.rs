@@ -29,8 +29,8 @@ pub enum Construct {
     /// Pixel-shader inputs: parameter interpolation (`v_interp_*`) and
     /// entry VGPRs the translation cannot give.
     Interpolation(Interp),
-    /// Image instructions (MIMG).
-    Image,
+    /// Image instructions (MIMG): a form the translation does not give.
+    Image(Image),
     /// Packed 16-bit math (VOP3P).
     PackedMath,
     /// Memory the translator does not model: stores, atomics, some loads.
@@ -334,7 +334,7 @@ impl Construct {
             Construct::CrossLane(_) => "cross-lane",
             Construct::ExecInRegion(_) => "exec-region",
             Construct::Interpolation(_) => "interpolation",
-            Construct::Image => "image",
+            Construct::Image(_) => "image",
             Construct::PackedMath => "packed-math",
             Construct::Memory(_) => "memory",
             Construct::Export(_) => "export",
@@ -355,7 +355,7 @@ impl fmt::Display for Construct {
             Construct::CrossLane(c) => fmt::Display::fmt(c, f),
             Construct::ExecInRegion(e) => fmt::Display::fmt(e, f),
             Construct::Interpolation(i) => fmt::Display::fmt(i, f),
-            Construct::Image => f.write_str("image instructions are not translated"),
+            Construct::Image(i) => fmt::Display::fmt(i, f),
             Construct::PackedMath => f.write_str("packed 16-bit math is not translated"),
             Construct::Memory(m) => fmt::Display::fmt(m, f),
             Construct::Export(e) => fmt::Display::fmt(e, f),
@@ -607,7 +607,102 @@ macro_rules! from_class {
     )*};
 }
 
+/// An image instruction (MIMG) form the translation does not give.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Image {
+    /// An image opcode with no translation (atomics, `_d`/`_cd`
+    /// derivatives, `_cl` clamps, `_pck` loads, `get_lod`, `msaa_load`,
+    /// gather4h, ray tracing, ...).
+    Opcode,
+    /// `a16`: 16-bit addresses.
+    A16,
+    /// `d16`: 16-bit data.
+    D16,
+    /// `tfe`/`lwe`: the status dword.
+    Status,
+    /// `unorm` on a sample or gather (texel coordinates through a sampler).
+    Unnormalized,
+    /// A dimension the instruction is not translated for (cube: the
+    /// hardware's face coordinates; MSAA).
+    Dim {
+        /// The `dim` field's name (`CUBE`, `2D_MSAA`, ...).
+        dim: &'static str,
+    },
+    /// Implicit derivatives outside a pixel shader.
+    ImplicitLod,
+    /// Implicit derivatives inside a region a per-lane EXEC branch skips
+    /// (the host's quad neighbours may not run it).
+    ImplicitLodInRegion {
+        /// pc of the branch.
+        branch: u32,
+    },
+    /// A compare (`_c`) sample that returns more than component x.
+    CompareComponents,
+    /// A gather4 whose dmask is not one component.
+    GatherComponents,
+    /// The `_o` offset is not a constant.
+    OffsetNotConstant,
+    /// `image_load_mip`/`image_store_mip` with a level that is not a
+    /// constant 0 (storage images have one level on the host).
+    MipLevel,
+    /// A T# word is not traced to user data, a table word or a constant.
+    UntracedTexture {
+        /// The word (0..=7).
+        word: u8,
+    },
+    /// An S# word is not traced.
+    UntracedSampler {
+        /// The word (0..=3).
+        word: u8,
+    },
+}
+
+impl fmt::Display for Image {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Image::Opcode => f.write_str("this image instruction is not translated"),
+            Image::A16 => f.write_str("16-bit image addresses (a16) are not translated"),
+            Image::D16 => f.write_str("16-bit image data (d16) is not translated"),
+            Image::Status => f.write_str("the image status dword (tfe/lwe) is not translated"),
+            Image::Unnormalized => f.write_str(
+                "unnormalized (unorm) coordinates through a sampler are not translated",
+            ),
+            Image::Dim { dim } => {
+                write!(f, "dim:SQ_RSRC_IMG_{dim} is not translated for this instruction")
+            }
+            Image::ImplicitLod => f.write_str(
+                "implicit-derivative sampling outside a pixel shader has no host counterpart",
+            ),
+            Image::ImplicitLodInRegion { branch } => write!(
+                f,
+                "implicit-derivative sampling inside the per-lane region of the branch at pc {branch:#x} (the host's quad neighbours may not run it)"
+            ),
+            Image::CompareComponents => {
+                f.write_str("a depth-compare sample returns one component (dmask must be 0x1)")
+            }
+            Image::GatherComponents => {
+                f.write_str("a gather4 gathers one component (dmask must have one bit)")
+            }
+            Image::OffsetNotConstant => {
+                f.write_str("the texel offset (_o) is not a constant (the host needs ConstOffset)")
+            }
+            Image::MipLevel => f.write_str(
+                "a storage-image mip level that is not a constant 0 (the host image has one level)",
+            ),
+            Image::UntracedTexture { word } => write!(
+                f,
+                "T# word {word} is not traced to user data, a table word or a constant"
+            ),
+            Image::UntracedSampler { word } => write!(
+                f,
+                "S# word {word} is not traced to user data, a table word or a constant"
+            ),
+        }
+    }
+}
+
 from_class!(
+    Image => Image,
     StageKind => Stage,
     Control => Control,
     Lds => Lds,
@@ -630,7 +725,6 @@ mod tests {
             StageKind::Compute.into(),
             Construct::Undecodable,
             Construct::Interpolation(Interp::Unpaired),
-            Construct::Image,
             Construct::PackedMath,
             Construct::UndefinedVgpr {
                 vgpr: 3,
@@ -659,6 +753,25 @@ mod tests {
                 Control::PerLaneLoop { head: 4 },
                 Control::UnreachedLoopHead { head: 4 },
                 Control::Structure(crate::structure::StructureError::Unstructured { pc: 8 }),
+            ]
+            .map(Construct::from),
+        );
+        all.extend(
+            [
+                Image::Opcode,
+                Image::A16,
+                Image::D16,
+                Image::Status,
+                Image::Unnormalized,
+                Image::Dim { dim: "CUBE" },
+                Image::ImplicitLod,
+                Image::ImplicitLodInRegion { branch: 4 },
+                Image::CompareComponents,
+                Image::GatherComponents,
+                Image::OffsetNotConstant,
+                Image::MipLevel,
+                Image::UntracedTexture { word: 1 },
+                Image::UntracedSampler { word: 0 },
             ]
             .map(Construct::from),
         );
@@ -760,7 +873,7 @@ mod tests {
         }
         // The texts a snapshot or a test pins, as they were.
         assert_eq!(
-            all[6].to_string(),
+            all[5].to_string(),
             "v3 is read before the shader writes it, and the ngg entry ABI defines only v5 vertex id, v8 instance id: the translation has no value for it"
         );
         assert_eq!(

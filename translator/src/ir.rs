@@ -349,6 +349,15 @@ pub enum Load {
         /// Which dword of the access (0..=3).
         dword: u8,
     },
+    /// MIMG: component `comp` (0..=3, x..w) of the result of the image
+    /// operation [`Func::images`]`[op]` (every component of one operation
+    /// is one host image instruction).
+    Image {
+        /// Index in [`Func::images`].
+        op: u32,
+        /// The component.
+        comp: u8,
+    },
 }
 
 /// The address of a `global_*` access: `{hi, lo}` (a VGPR pair, or an
@@ -402,6 +411,75 @@ pub enum AtomicOp {
     Swap,
     /// x when old == the compare value.
     CmpSwap,
+}
+
+/// How an image sample picks its level of detail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageLod {
+    /// From the implicit derivatives (pixel shaders), plus an optional bias.
+    Implicit {
+        /// `_b`: the bias (f32 bits).
+        bias: Option<Value>,
+    },
+    /// Level 0 (`_lz`).
+    Zero,
+    /// `_l`: this level (f32 bits).
+    Explicit(Value),
+}
+
+/// What an image operation does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageOpKind {
+    /// `image_sample*`: a filtered fetch through the sampler; with `compare`
+    /// (`_c`, f32 bits) a depth comparison whose result is component x.
+    Sample {
+        /// The level of detail.
+        lod: ImageLod,
+        /// The depth-compare reference.
+        compare: Option<Value>,
+    },
+    /// `image_gather4*`: component `comp` of the four texels of the
+    /// bilinear footprint (x, y, z, w in the host's `OpImageGather` order).
+    Gather {
+        /// The level of detail (implicit without bias, zero or explicit).
+        lod: ImageLod,
+        /// The depth-compare reference.
+        compare: Option<Value>,
+        /// The gathered component (dmask's one bit).
+        comp: u8,
+    },
+    /// `image_load*`: the texel at integer coordinates (mip 0).
+    Load,
+    /// `image_store*`: write a texel at integer coordinates (mip 0).
+    Store,
+}
+
+/// One image instruction (MIMG).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImageOp {
+    /// pc.
+    pub pc: u32,
+    /// What it does.
+    pub kind: ImageOpKind,
+    /// The `dim` field.
+    pub dim: crate::manifest::ImageDim,
+    /// The T# words (4 with `r128`, else 8).
+    pub texture: [Value; 8],
+    /// T# words used (4 or 8).
+    pub texture_words: u8,
+    /// The S# words (samples and gathers).
+    pub sampler: Option<[Value; 4]>,
+    /// Coordinates (f32 bits for samples and gathers, integers for loads
+    /// and stores; array slice last), `coords` of them.
+    pub coord: [Value; 4],
+    /// Number of coordinates.
+    pub coords: u8,
+    /// `_o`: the texel offset (constant; x, y, z as signed 6-bit fields
+    /// at bits 0, 8, 16).
+    pub offset: Option<u32>,
+    /// Stores: the component values (x..w; components outside dmask are
+    /// `None`).
+    pub data: [Option<Value>; 4],
 }
 
 /// One dword of a MUBUF/MTBUF access by one lane.
@@ -493,6 +571,13 @@ pub enum Effect {
     Barrier {
         /// pc of the instruction.
         pc: u32,
+    },
+    /// An image store ([`Func::images`]`[op]`) when `cond`.
+    ImageStore {
+        /// Index in [`Func::images`].
+        op: u32,
+        /// The lane's exec bit.
+        cond: Value,
     },
     /// A buffer store of one dword when `cond`.
     Store {
@@ -653,6 +738,8 @@ pub struct Func {
     pub effects: Vec<Effect>,
     /// Unsupported side table.
     pub unsupported: Vec<Unsupported>,
+    /// Image operations ([`Load::Image`], [`Effect::ImageStore`]).
+    pub images: Vec<ImageOp>,
     /// Parameter sources (deduplicated).
     pub sources: Vec<Source>,
     /// Liveness after dead-code removal (empty: everything is live).
@@ -704,6 +791,7 @@ impl Func {
                 }
                 Load::Buffer(a) => access_operands(&a, out),
                 Load::Global { addr, .. } => global_operands(&addr, out),
+                Load::Image { op, .. } => image_operands(&self.images[op as usize], out),
                 Load::Lanes(_, l) => match l {
                     LaneOp::Ballot { bit, .. } => out.push(bit),
                     LaneOp::ReadFirst { value, active } => out.extend([value, active]),
@@ -731,6 +819,10 @@ impl Func {
                     out.extend([value, cond])
                 }
                 Effect::LdsWrite { addr, value, cond } => out.extend([addr, value, cond]),
+                Effect::ImageStore { op, cond } => {
+                    image_operands(&self.images[op as usize], out);
+                    out.push(cond)
+                }
                 Effect::Barrier { .. } => {}
                 Effect::GlobalStore {
                     addr, value, cond, ..
@@ -774,6 +866,24 @@ impl Func {
 fn global_operands(a: &GlobalAddr, out: &mut Vec<Value>) {
     out.extend([a.lo, a.hi]);
     out.extend(a.offset);
+}
+
+fn image_operands(i: &ImageOp, out: &mut Vec<Value>) {
+    out.extend(&i.texture[..i.texture_words as usize]);
+    out.extend(i.sampler.iter().flatten());
+    out.extend(&i.coord[..i.coords as usize]);
+    out.extend(i.data.iter().flatten());
+    let (lod, compare) = match i.kind {
+        ImageOpKind::Sample { lod, compare } | ImageOpKind::Gather { lod, compare, .. } => {
+            (lod, compare)
+        }
+        _ => (ImageLod::Zero, None),
+    };
+    match lod {
+        ImageLod::Implicit { bias: Some(b) } | ImageLod::Explicit(b) => out.push(b),
+        _ => {}
+    }
+    out.extend(compare);
 }
 
 fn access_operands(a: &BufferAccess, out: &mut Vec<Value>) {

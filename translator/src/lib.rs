@@ -71,8 +71,8 @@ pub mod structure;
 pub mod wave;
 
 pub use construct::{
-    Construct, Control, CrossLane, ExecRegion, Export, Form, Interp, Lds, Memory, OpcodeClass,
-    StageKind,
+    Construct, Control, CrossLane, ExecRegion, Export, Form, Image, Interp, Lds, Memory,
+    OpcodeClass, StageKind,
 };
 
 use analysis::cfg::{Cfg, Program};
@@ -141,6 +141,9 @@ pub struct Faults {
     pub omod_ignored: bool,
     /// 64-bit VALU shifts: drop the bits that cross the word boundary.
     pub shift64_no_carry: bool,
+    /// Image results: pack the dmask components into the data VGPRs in
+    /// reverse order (the last enabled component in the first VGPR).
+    pub image_dmask_reversed: bool,
 }
 
 impl Default for Options {
@@ -373,6 +376,7 @@ fn translate_with(
     if let Ok(t) = &tree {
         collect_divergent_merges(t, &lifted.divergent, &mut merges);
         raised_in_regions(&f, t, &lifted.divergent, &lifted.raises_exec, &mut problems);
+        lift::implicit_lod_in_regions(&f, t, &lifted.divergent, &lifted.image_texts, &mut problems);
     }
     problems.extend(passes::check(&f, &merges, &lifted.scalar_params));
     if let (Some(c), Ok(t)) = (compute, &tree) {
@@ -396,6 +400,13 @@ fn translate_with(
             Vec::new()
         }
     };
+    let images = match lift::host_images(&f, &lifted.image_texts) {
+        Ok(images) => images,
+        Err(p) => {
+            problems.extend(p);
+            Vec::new()
+        }
+    };
     if !problems.is_empty() {
         problems.sort_by_key(|p| p.pc);
         problems.dedup();
@@ -405,6 +416,7 @@ fn translate_with(
         &f,
         trace,
         &derived,
+        &images,
         input,
         opts,
         &lifted.system_sgprs,
@@ -602,13 +614,40 @@ pub fn validate(spirv: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo)
         strict_capabilities: true,
         block_ctx_dump_prefix: None,
     };
-    let module = naga::front::spv::parse_u8_slice(&bytes, &o).map_err(|e| format!("{e:?}"))?;
+    let mut module = naga::front::spv::parse_u8_slice(&bytes, &o).map_err(|e| format!("{e:?}"))?;
+    // A combined image sampler is an image and a sampler variable on one
+    // binding (Vulkan allows that pair on a combined-image-sampler
+    // descriptor; naga's validator counts it as a collision): validate each
+    // such sampler in a group of its own, every other binding as it is.
+    let images: Vec<naga::ResourceBinding> = module
+        .global_variables
+        .iter()
+        .filter(|(_, g)| matches!(module.types[g.ty].inner, naga::TypeInner::Image { .. }))
+        .filter_map(|(_, g)| g.binding)
+        .collect();
+    let samplers: Vec<_> = module
+        .global_variables
+        .iter()
+        .filter(|(_, g)| matches!(module.types[g.ty].inner, naga::TypeInner::Sampler { .. }))
+        .filter(|(_, g)| g.binding.is_some_and(|b| images.contains(&b)))
+        .map(|(h, _)| h)
+        .collect();
+    for &h in &samplers {
+        if let Some(b) = module.global_variables.get_mut(h).binding.as_mut() {
+            b.group |= 0x8000_0000;
+        }
+    }
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::IMMEDIATES | naga::valid::Capabilities::FLOAT64,
     )
     .validate(&module)
     .map_err(|e| format!("{:?}", e.into_inner()))?;
+    for &h in &samplers {
+        if let Some(b) = module.global_variables.get_mut(h).binding.as_mut() {
+            b.group &= !0x8000_0000;
+        }
+    }
     Ok((module, info))
 }
 
@@ -677,6 +716,35 @@ fn source_name(f: &Func, s: SrcOrConst) -> String {
     }
 }
 
+/// The name of a descriptor's words: the first word's name when they are
+/// consecutive dwords of one table (`table(ud0)+0x20`), else every word's
+/// name in brackets.
+fn words_name(f: &Func, d: &[SrcOrConst]) -> String {
+    let table = |x: SrcOrConst| match x {
+        SrcOrConst::Src(i) => match f.sources[i as usize] {
+            Source::TableWord { lo, hi, offset } => Some((lo, hi, offset)),
+            _ => None,
+        },
+        SrcOrConst::Const(_) => None,
+    };
+    let one_table = table(d[0]).is_some_and(|(lo, hi, o0)| {
+        d.iter().enumerate().all(|(k, x)| {
+            table(*x)
+                .is_some_and(|(l, h, o)| l == lo && h == hi && o0.wrapping_add(4 * k as u32) == o)
+        })
+    });
+    if one_table {
+        return source_name(f, d[0]);
+    }
+    format!(
+        "[{}]",
+        d.iter()
+            .map(|x| source_name(f, *x))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 fn consecutive(f: &Func, d: &[SrcOrConst; 4]) -> bool {
     let mut first = None;
     for (k, x) in d.iter().enumerate() {
@@ -701,6 +769,7 @@ fn layout(
     f: &Func,
     trace: Option<&ShaderTrace>,
     derived: &[[SrcOrConst; 4]],
+    images: &[lift::HostImage],
     input: &ShaderInput<'_>,
     opts: &Options,
     system_sgprs: &[manifest::SystemSgpr],
@@ -749,7 +818,8 @@ fn layout(
             }
             Op::Input(Input::FragCoord(_)) => frag_coord = true,
             Op::Load(l) => {
-                any_load = true;
+                // Images read through their own bindings.
+                any_load |= !matches!(f.loads[l as usize], Load::Image { .. });
                 match f.loads[l as usize] {
                     Load::Buffer(BufferAccess {
                         binding: Some(b), ..
@@ -780,6 +850,7 @@ fn layout(
                         any_load = true;
                     }
                 }
+                ir::Effect::ImageStore { .. } => {}
                 ir::Effect::LdsWrite { .. } | ir::Effect::Barrier { .. } => {}
                 ir::Effect::Problem { .. } => {}
             },
@@ -973,6 +1044,39 @@ fn layout(
             writable: false,
         });
     }
+    // Images: numbered after every storage buffer.
+    let first_image = next_binding + u32::from(plan.params.is_some());
+    let mut mimages = Vec::new();
+    for (binding, h) in (first_image..).zip(images) {
+        let slot = plan.images.len();
+        plan.images.push(emit::ImageSlot {
+            binding,
+            kind: h.kind,
+            dim: h.dim,
+            sampled_type: h.sampled_type,
+            depth: h.depth,
+        });
+        let mut accesses = Vec::new();
+        for &op in &h.ops {
+            plan.image_of_op.insert(op, slot);
+            accesses.push(f.images[op as usize].pc);
+        }
+        accesses.sort_unstable();
+        accesses.dedup();
+        mimages.push(manifest::ImageBinding {
+            binding,
+            kind: h.kind,
+            dim: h.dim,
+            sampled_type: h.sampled_type,
+            texture: h.texture.iter().map(|&s| word_expr(f, s)).collect(),
+            texture_source: words_name(f, &h.texture),
+            sampler: h
+                .sampler
+                .map(|s| s.iter().map(|&w| word_expr(f, w)).collect()),
+            sampler_source: h.sampler.map(|s| words_name(f, &s)),
+            accesses,
+        });
+    }
     let bytes = 4 * plan.push_members;
     let mut outs = BTreeMap::new();
     for (slot, t) in plan.outputs.iter().enumerate() {
@@ -1049,6 +1153,9 @@ fn layout(
     } else if opts.checked || opts.test_outputs {
         notes.push("the feedback and test-output buffers are written from the fragment stage: the device needs fragmentStoresAndAtomics".into());
     }
+    if !images.is_empty() {
+        notes.push("images: a `sampled` binding is a combined image sampler (the module reads it through an image and a sampler variable on that one binding); a `storage` binding is declared Rgba32f (the host view must be R32G32B32A32_SFLOAT, texels converted to and from the guest format); sampled_type float is assumed (the shader's use of the results is not checked for integers); image_load/image_store read and write mip 0; a store writes 0 to the components outside its dmask".into());
+    }
     if !dropped.is_empty() {
         notes.push("dropped instructions have no host counterpart (see `dropped`)".into());
     }
@@ -1078,6 +1185,7 @@ fn layout(
         push_constants: push,
         param_buffer,
         bindings: mbindings,
+        images: mimages,
         outputs,
         inputs,
         system_sgprs: system_sgprs.to_vec(),

@@ -264,6 +264,83 @@ pub struct Dropped {
     pub reason: String,
 }
 
+/// What an image binding is on the host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImageKind {
+    /// A combined image sampler (`image_sample*`, `image_gather4*`).
+    Sampled,
+    /// A storage image (`image_load*`, `image_store*`, `image_get_resinfo`).
+    Storage,
+}
+
+/// The image dimensionality, from the MIMG `dim` field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ImageDim {
+    /// `SQ_RSRC_IMG_1D`.
+    #[serde(rename = "1d")]
+    D1,
+    /// `SQ_RSRC_IMG_2D`.
+    #[serde(rename = "2d")]
+    D2,
+    /// `SQ_RSRC_IMG_3D`.
+    #[serde(rename = "3d")]
+    D3,
+    /// `SQ_RSRC_IMG_CUBE`.
+    #[serde(rename = "cube")]
+    Cube,
+    /// `SQ_RSRC_IMG_1D_ARRAY`.
+    #[serde(rename = "1d_array")]
+    D1Array,
+    /// `SQ_RSRC_IMG_2D_ARRAY`.
+    #[serde(rename = "2d_array")]
+    D2Array,
+    /// `SQ_RSRC_IMG_2D_MSAA`.
+    #[serde(rename = "2d_msaa")]
+    D2Msaa,
+    /// `SQ_RSRC_IMG_2D_MSAA_ARRAY`.
+    #[serde(rename = "2d_msaa_array")]
+    D2MsaaArray,
+}
+
+/// The component type of the host image (what the shader's use proves;
+/// `float` unless the shader's use proves an integer type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SampledType {
+    /// 32-bit float.
+    Float,
+    /// 32-bit signed integer.
+    Sint,
+    /// 32-bit unsigned integer.
+    Uint,
+}
+
+/// An image binding (descriptor set 0, numbered after the storage-buffer
+/// bindings): one per distinct (T# source, S# source, kind, dim, sampled
+/// type).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageBinding {
+    /// Binding number in set 0.
+    pub binding: u32,
+    /// Combined image sampler or storage image.
+    pub kind: ImageKind,
+    /// Dimensionality (from the MIMG `dim` field).
+    pub dim: ImageDim,
+    /// Component type the host image must have.
+    pub sampled_type: SampledType,
+    /// The T# words the instruction reads (8; 4 for `r128`), host-evaluable.
+    pub texture: Vec<WordExpr>,
+    /// The tracer's text for the T# source.
+    pub texture_source: String,
+    /// The 4 S# words (sampled only).
+    pub sampler: Option<Vec<WordExpr>>,
+    /// The tracer's text for the S# source (sampled only).
+    pub sampler_source: Option<String>,
+    /// pcs of the instructions that use it.
+    pub accesses: Vec<u32>,
+}
+
 /// The layout manifest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -294,6 +371,10 @@ pub struct Manifest {
     pub param_buffer: Vec<PushWord>,
     /// Storage-buffer bindings in set 0.
     pub bindings: Vec<Binding>,
+    /// Image bindings in set 0 (numbered after [`Manifest::bindings`]);
+    /// absent from the JSON when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageBinding>,
     /// Outputs.
     pub outputs: Vec<Output>,
     /// Pixel shaders: the interpolated inputs (empty for other stages).

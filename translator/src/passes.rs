@@ -52,7 +52,7 @@ pub fn resolve(f: &mut Func) -> usize {
                     _ => None,
                 }
             }
-            Load::Buffer(_) | Load::Lanes(..) | Load::Global { .. } => None,
+            Load::Buffer(_) | Load::Lanes(..) | Load::Global { .. } | Load::Image { .. } => None,
         };
         if let Some(s) = src {
             let idx = f.source(s);

@@ -17,6 +17,8 @@ pub(crate) struct CheckedInterface {
     pub(crate) push_bytes: u32,
     pub(crate) entry: CString,
     pub(crate) layout: Layout,
+    /// Image bindings, sorted.
+    pub(crate) images: Vec<crate::ImageSlot>,
 }
 
 /// The state every storage-buffer program (vertex, fragment, compute)
@@ -28,6 +30,8 @@ pub(crate) struct StorageProgram<'h> {
     /// Sorted, distinct.
     pub(crate) bindings: Vec<u32>,
     pub(crate) push_bytes: u32,
+    /// Image bindings, sorted.
+    pub(crate) images: Vec<crate::ImageSlot>,
 }
 
 impl<'h> StorageProgram<'h> {
@@ -39,6 +43,7 @@ impl<'h> StorageProgram<'h> {
             layout: c.layout,
             bindings: c.bindings,
             push_bytes: c.push_bytes,
+            images: c.images,
         }
     }
 }
@@ -57,8 +62,22 @@ impl Harness {
     pub(crate) fn check_program(
         &self,
         interface: &Interface,
+        images: &[crate::ImageSlot],
         modules: &[(naga::ShaderStage, &[u32])],
     ) -> Result<CheckedInterface, HarnessError> {
+        let mut images = images.to_vec();
+        images.sort_unstable();
+        let image_bindings: Vec<u32> = images.iter().map(|i| i.binding).collect();
+        if image_bindings.windows(2).any(|w| w[0] == w[1])
+            || image_bindings
+                .iter()
+                .any(|b| interface.bindings.contains(b))
+        {
+            return Err(HarnessError::Input(format!(
+                "image bindings {image_bindings:?} repeat or overlap the storage buffers' {:?}",
+                interface.bindings
+            )));
+        }
         let mut bindings = interface.bindings.clone();
         bindings.sort_unstable();
         bindings.dedup();
@@ -83,16 +102,18 @@ impl Harness {
                 words,
                 &interface.entry_point,
                 &bindings,
+                &image_bindings,
                 push_bytes,
                 &self.capabilities,
             )?;
         }
-        let layout = self.layout(&bindings, push_bytes)?;
+        let layout = self.layout(&bindings, &images, push_bytes)?;
         Ok(CheckedInterface {
             bindings,
             push_bytes,
             entry,
             layout,
+            images,
         })
     }
 
@@ -272,6 +293,7 @@ impl<'h> RunResources<'h> {
             h,
             pool: vk::DescriptorPool::null(),
             buffers: Vec::with_capacity(buffers),
+            images: Vec::new(),
         }
     }
 
@@ -338,15 +360,24 @@ impl<'h> RunResources<'h> {
 
     /// Create the pool and the one set of a storage-buffer program's
     /// layout `set_layout`, and point `buffers`' bindings at the run's
-    /// buffers (one each, in order).
+    /// buffers (one each, in order) and the images' at the run's images.
     pub(crate) fn storage_set(
         &mut self,
         set_layout: vk::DescriptorSetLayout,
         buffers: &[Binding<'_>],
     ) -> Result<vk::DescriptorSet, HarnessError> {
-        let sizes = [vk::DescriptorPoolSize::default()
-            .ty(vk::DescriptorType::STORAGE_BUFFER)
-            .descriptor_count((buffers.len() as u32).max(1))];
+        let count = |k| self.images.iter().filter(|i| i.kind == k).count().max(1) as u32;
+        let sizes = [
+            vk::DescriptorPoolSize::default()
+                .ty(vk::DescriptorType::STORAGE_BUFFER)
+                .descriptor_count((buffers.len() as u32).max(1)),
+            vk::DescriptorPoolSize::default()
+                .ty(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .descriptor_count(count(crate::ImageSlotKind::Sampled)),
+            vk::DescriptorPoolSize::default()
+                .ty(vk::DescriptorType::STORAGE_IMAGE)
+                .descriptor_count(count(crate::ImageSlotKind::Storage)),
+        ];
         let set = self.allocate_sets(1, &sizes, &[set_layout])?[0];
         self.write_descriptors(
             0,
@@ -354,6 +385,7 @@ impl<'h> RunResources<'h> {
                 .iter()
                 .map(|b| (set, b.binding, vk::DescriptorType::STORAGE_BUFFER)),
         );
+        self.write_image_descriptors(set);
         Ok(set)
     }
 

@@ -22,8 +22,20 @@ impl Harness {
         spirv: &[u32],
         interface: &Interface,
     ) -> Result<ComputeProgram<'_>, HarnessError> {
+        self.compute_program_with_images(spirv, interface, &[])
+    }
+
+    /// [`Harness::compute_program`] with image bindings (combined image
+    /// samplers and storage images of set 0, see [`crate::ImageSlot`]).
+    pub fn compute_program_with_images(
+        &self,
+        spirv: &[u32],
+        interface: &Interface,
+        images: &[crate::ImageSlot],
+    ) -> Result<ComputeProgram<'_>, HarnessError> {
         self.check_poison()?;
-        let checked = self.check_program(interface, &[(naga::ShaderStage::Compute, spirv)])?;
+        let checked =
+            self.check_program(interface, images, &[(naga::ShaderStage::Compute, spirv)])?;
         let module = self.shader_module(spirv)?;
         let stage = vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::COMPUTE)
@@ -59,6 +71,19 @@ impl ComputeProgram<'_> {
         buffers: &[Binding<'_>],
         push: &[u8],
     ) -> Result<RunOutput, HarnessError> {
+        self.dispatch_with_images(groups, buffers, &[], push)
+    }
+
+    /// [`ComputeProgram::dispatch`] with one image per image binding of the
+    /// program; read-back images are in the output
+    /// ([`RunOutput::image`]).
+    pub fn dispatch_with_images(
+        &self,
+        groups: [u32; 3],
+        buffers: &[Binding<'_>],
+        images: &[crate::ImageInput<'_>],
+        push: &[u8],
+    ) -> Result<RunOutput, HarnessError> {
         let h = self.p.h;
         h.check_poison()?;
         if groups.iter().any(|&g| g > MAX_GROUPS) {
@@ -67,17 +92,23 @@ impl ComputeProgram<'_> {
             )));
         }
         check_run_buffers(h, &self.p.bindings, self.p.push_bytes, buffers, push)?;
+        crate::image::check_run_images(&self.p.images, images)?;
         let mut res = RunResources::new(h, buffers.len());
         for b in buffers {
             res.add_buffer(b.bytes, b.size)?;
         }
+        res.add_images(&self.p.images, images)?;
         let set = res.storage_set(self.p.layout.set, buffers)?;
         let mut pushed = push.to_vec();
         pushed.resize(self.p.push_bytes as usize, 0);
-        let copies = res.submit_and_read(
+        let copies = res.image_copies();
+        let flags = res.read_back_flags(buffers.iter().map(|b| b.read_back));
+        let image_rb = res.image_read_backs();
+        let out = res.submit_and_read(
             vk::PipelineStageFlags::COMPUTE_SHADER,
-            buffers.iter().map(|b| b.read_back),
+            flags.into_iter(),
             |dev, cmd| {
+                crate::image::record_uploads(&copies, dev, cmd);
                 // SAFETY: recording state; pipeline, layout and set are live
                 // and compatible; the push range matches the layout's.
                 unsafe {
@@ -101,8 +132,9 @@ impl ComputeProgram<'_> {
                     }
                     dev.cmd_dispatch(cmd, groups[0], groups[1], groups[2]);
                 }
+                crate::image::record_read_backs(&copies, dev, cmd);
             },
         )?;
-        Ok(RunOutput::from_copies(buffers, copies))
+        Ok(RunOutput::from_run(buffers, out, &image_rb))
     }
 }

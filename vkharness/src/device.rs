@@ -58,6 +58,9 @@ pub(crate) const LAYOUT_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::fro
         | vk::ShaderStageFlags::COMPUTE.as_raw(),
 );
 
+/// The shape of a layout: storage-buffer bindings, image slots, push bytes.
+type LayoutKey = (Vec<u32>, Vec<crate::ImageSlot>, u32);
+
 /// A descriptor-set layout and the pipeline layout made from it.
 #[derive(Clone, Copy)]
 pub(crate) struct Layout {
@@ -93,7 +96,7 @@ pub struct Harness {
     pub(crate) render_pass: vk::RenderPass,
     pub(crate) framebuffer: vk::Framebuffer,
     pub(crate) pipeline_cache: vk::PipelineCache,
-    layouts: Mutex<HashMap<(Vec<u32>, u32), Layout>>,
+    layouts: Mutex<HashMap<LayoutKey, Layout>>,
     submitter: Mutex<Submitter>,
     poisoned: AtomicBool,
 }
@@ -324,6 +327,10 @@ impl Harness {
             shader_int64: features.shader_int64,
             shader_int16: features.shader_int16,
             shader_float64: features.shader_float64,
+            shader_storage_image_read_without_format: features
+                .shader_storage_image_read_without_format,
+            shader_storage_image_write_without_format: features
+                .shader_storage_image_write_without_format,
             ..Default::default()
         };
         let priorities = [1.0f32];
@@ -466,9 +473,14 @@ impl Harness {
     /// The layout for storage buffers at `bindings` (sorted, distinct) and
     /// a push-constant range of `push_bytes` (a multiple of 4; 0 for none),
     /// made once per shape.
-    pub(crate) fn layout(&self, bindings: &[u32], push_bytes: u32) -> Result<Layout, HarnessError> {
+    pub(crate) fn layout(
+        &self,
+        bindings: &[u32],
+        images: &[crate::ImageSlot],
+        push_bytes: u32,
+    ) -> Result<Layout, HarnessError> {
         let mut cache = self.layouts.lock().unwrap_or_else(|e| e.into_inner());
-        let key = (bindings.to_vec(), push_bytes);
+        let key = (bindings.to_vec(), images.to_vec(), push_bytes);
         if let Some(l) = cache.get(&key) {
             return Ok(*l);
         }
@@ -481,6 +493,13 @@ impl Harness {
                     .descriptor_count(1)
                     .stage_flags(LAYOUT_STAGES)
             })
+            .chain(images.iter().map(|i| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(i.binding)
+                    .descriptor_type(crate::image::descriptor_type(i.kind))
+                    .descriptor_count(1)
+                    .stage_flags(LAYOUT_STAGES)
+            }))
             .collect();
         let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&decls);
         // SAFETY: distinct binding numbers (the caller sorts and dedups),

@@ -38,6 +38,20 @@ impl Harness {
         width: u32,
         height: u32,
     ) -> Result<FragmentProgram<'_>, HarnessError> {
+        self.fragment_program_with_images(vertex, fragment, interface, &[], width, height)
+    }
+
+    /// [`Harness::fragment_program`] with image bindings (combined image
+    /// samplers and storage images of set 0, see [`crate::ImageSlot`]).
+    pub fn fragment_program_with_images(
+        &self,
+        vertex: &[u32],
+        fragment: &[u32],
+        interface: &Interface,
+        images: &[crate::ImageSlot],
+        width: u32,
+        height: u32,
+    ) -> Result<FragmentProgram<'_>, HarnessError> {
         self.check_poison()?;
         if !self.fragment_stores {
             return Err(HarnessError::Unsupported {
@@ -52,6 +66,7 @@ impl Harness {
         }
         let checked = self.check_program(
             interface,
+            images,
             &[
                 (naga::ShaderStage::Vertex, vertex),
                 (naga::ShaderStage::Fragment, fragment),
@@ -148,6 +163,32 @@ impl FragmentProgram<'_> {
                 first_instance: 0,
             },
             buffers,
+            &[],
+            push,
+        )
+    }
+
+    /// [`FragmentProgram::run`] with one image per image binding of the
+    /// program; read-back images are in the output
+    /// ([`RunOutput::image`]).
+    pub fn run_with_images(
+        &self,
+        vertex_count: u32,
+        buffers: &[Binding<'_>],
+        images: &[crate::ImageInput<'_>],
+        push: &[u8],
+    ) -> Result<RunOutput, HarnessError> {
+        run_pipeline(
+            &self.p,
+            self.extent,
+            &DrawCall {
+                vertex_count,
+                instance_count: 1,
+                first_vertex: 0,
+                first_instance: 0,
+            },
+            buffers,
+            images,
             push,
         )
     }

@@ -35,6 +35,11 @@
 //! set 0 plus one push-constant range at offset 0, all visible to the
 //! vertex stage; the device runs with `vertexPipelineStoresAndAtomics`
 //! (required) and `robustBufferAccess` (when the device has it).
+//! Fragment and compute programs may also bind images (combined image
+//! samplers and storage images, see [`ImageSlot`] and [`ImageInput`]):
+//! optimal-tiled images uploaded by a buffer copy before the run, in
+//! `GENERAL` layout, optionally copied back after it. The storage-image
+//! without-format features are enabled when the device has them.
 //!
 //! # Soundness
 //!
@@ -47,6 +52,9 @@
 //!   layout (only storage buffers in set 0 at declared bindings, a
 //!   push-constant block no larger than the declared range, a vertex entry
 //!   point of the given name);
+//!   naga cannot read combined image samplers, so a module declaring one
+//!   gets a structural check of the same interface rules from its SPIR-V
+//!   words instead (entry point, set 0 bindings by kind, push-block end);
 //! - `robustBufferAccess` is enabled when the device offers it, so an
 //!   out-of-range access of a (wrong) shader stays inside its buffer;
 //! - a run that does not finish in time poisons the harness instead of
@@ -70,19 +78,21 @@ mod common;
 mod compute;
 mod device;
 mod fragment;
+mod image;
 mod program;
 mod source;
 
 pub use compute::{ComputeProgram, MAX_GROUPS};
 pub use device::{list_devices, DeviceChoice, DeviceInfo, Harness};
 pub use fragment::{FragmentProgram, MAX_EXTENT};
+pub use image::{texel_bytes, ImageDim, ImageInput, ImageSlot, ImageSlotKind, SamplerDesc};
 pub use program::{Binding, DrawCall, Interface, RunOutput, VertexProgram};
 pub use source::{
     DescriptorBuffer, DescriptorDesc, DescriptorKind, SourceInterface, SourceOutput, SourceProgram,
     VertexAttributeDesc, VertexBindingDesc, VertexBuffer, VertexFormat, MAX_SETS,
 };
 
-use ash::vk;
+pub use ash::vk;
 
 /// Why the harness could not do what was asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -75,6 +75,7 @@ pub struct DrawCall {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RunOutput {
     pub(crate) buffers: Vec<(u32, Vec<u8>)>,
+    pub(crate) images: Vec<(u32, Vec<u8>)>,
 }
 
 impl RunOutput {
@@ -82,6 +83,15 @@ impl RunOutput {
     /// length is the size asked for (not the rounded device size).
     pub fn buffer(&self, binding: u32) -> Option<&[u8]> {
         self.buffers
+            .iter()
+            .find(|(b, _)| *b == binding)
+            .map(|(_, v)| v.as_slice())
+    }
+
+    /// The texels of the image at `binding`, if it was read back (rows
+    /// tightly packed, layer after layer, as given).
+    pub fn image(&self, binding: u32) -> Option<&[u8]> {
+        self.images
             .iter()
             .find(|(b, _)| *b == binding)
             .map(|(_, v)| v.as_slice())
@@ -107,7 +117,7 @@ impl Harness {
         interface: &Interface,
     ) -> Result<VertexProgram<'_>, HarnessError> {
         self.check_poison()?;
-        let checked = self.check_program(interface, &[(naga::ShaderStage::Vertex, spirv)])?;
+        let checked = self.check_program(interface, &[], &[(naga::ShaderStage::Vertex, spirv)])?;
 
         let pipeline = self.vertex_pipeline(
             spirv,
@@ -127,6 +137,8 @@ pub(crate) struct RunResources<'h> {
     pub(crate) pool: vk::DescriptorPool,
     /// Buffer, memory, mapped pointer, size asked for.
     pub(crate) buffers: Vec<(vk::Buffer, vk::DeviceMemory, *mut u8, u64)>,
+    /// Images (with their views and samplers).
+    pub(crate) images: Vec<crate::image::RunImage>,
 }
 
 impl Drop for RunResources<'_> {
@@ -137,6 +149,12 @@ impl Drop for RunResources<'_> {
         // it; destroying null handles is allowed.
         unsafe {
             self.h.device.destroy_descriptor_pool(self.pool, None);
+            for i in &self.images {
+                self.h.device.destroy_sampler(i.sampler, None);
+                self.h.device.destroy_image_view(i.view, None);
+                self.h.device.destroy_image(i.image, None);
+                self.h.device.free_memory(i.memory, None);
+            }
             for &(b, m, _, _) in &self.buffers {
                 self.h.device.destroy_buffer(b, None);
                 self.h.device.free_memory(m, None);
@@ -231,7 +249,7 @@ impl VertexProgram<'_> {
         buffers: &[Binding<'_>],
         push: &[u8],
     ) -> Result<RunOutput, HarnessError> {
-        run_pipeline(&self.p, (1, 1), draw, buffers, push)
+        run_pipeline(&self.p, (1, 1), draw, buffers, &[], push)
     }
 }
 
@@ -242,15 +260,18 @@ pub(crate) fn run_pipeline(
     extent: (u32, u32),
     draw: &DrawCall,
     buffers: &[Binding<'_>],
+    images: &[crate::ImageInput<'_>],
     push: &[u8],
 ) -> Result<RunOutput, HarnessError> {
     let h = p.h;
     h.check_poison()?;
     check_run_buffers(h, &p.bindings, p.push_bytes, buffers, push)?;
+    crate::image::check_run_images(&p.images, images)?;
     let mut res = RunResources::new(h, buffers.len());
     for b in buffers {
         res.add_buffer(b.bytes, b.size)?;
     }
+    res.add_images(&p.images, images)?;
     let set = res.storage_set(p.layout.set, buffers)?;
     let mut pushed = push.to_vec();
     pushed.resize(p.push_bytes as usize, 0);
@@ -263,12 +284,19 @@ pub(crate) fn run_pipeline(
         push_stages: crate::device::LAYOUT_STAGES,
         push: &pushed,
     };
-    let copies = res.submit_and_read(
+    let copies = res.image_copies();
+    let flags = res.read_back_flags(buffers.iter().map(|b| b.read_back));
+    let image_rb = res.image_read_backs();
+    let out = res.submit_and_read(
         vk::PipelineStageFlags::VERTEX_SHADER | vk::PipelineStageFlags::FRAGMENT_SHADER,
-        buffers.iter().map(|b| b.read_back),
-        |dev, cmd| record_draw(h, dev, cmd, &state, draw),
+        flags.into_iter(),
+        |dev, cmd| {
+            crate::image::record_uploads(&copies, dev, cmd);
+            record_draw(h, dev, cmd, &state, draw);
+            crate::image::record_read_backs(&copies, dev, cmd);
+        },
     )?;
-    Ok(RunOutput::from_copies(buffers, copies))
+    Ok(RunOutput::from_run(buffers, out, &image_rb))
 }
 
 impl RunOutput {
@@ -280,6 +308,24 @@ impl RunOutput {
                 .zip(copies)
                 .filter_map(|(b, c)| Some((b.binding, c?)))
                 .collect(),
+            images: Vec::new(),
         }
+    }
+
+    /// The read-back copies of a run of `buffers` and of the images at
+    /// these (binding, buffer index) pairs.
+    pub(crate) fn from_run(
+        buffers: &[Binding<'_>],
+        mut copies: Vec<Option<Vec<u8>>>,
+        images: &[(u32, usize)],
+    ) -> RunOutput {
+        let images = images
+            .iter()
+            .filter_map(|&(b, r)| Some((b, copies.get_mut(r)?.take()?)))
+            .collect();
+        copies.truncate(buffers.len());
+        let mut out = RunOutput::from_copies(buffers, copies);
+        out.images = images;
+        out
     }
 }

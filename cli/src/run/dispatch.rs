@@ -215,6 +215,11 @@ pub fn execute_translation(
     let Some(entry) = capture.compute_entry() else {
         return Err(named(&"not a compute capture with its entry state"));
     };
+    if !tr.manifest.images.is_empty() {
+        return Err(named(
+            &"compute dispatches with images are not run yet (the DRAWS.json scene has no image model; pixel shaders with images run)",
+        ));
+    }
     let interface = Interface {
         entry_point: "main".into(),
         bindings: tr.manifest.bindings.iter().map(|b| b.binding).collect(),

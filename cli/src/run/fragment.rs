@@ -57,10 +57,32 @@ pub struct FragmentOptions {
     pub swap_ij_in_reference: bool,
     /// Translate with discards dropped (`translator::PsFaults::drop_discard`).
     pub drop_discard: bool,
+    /// Give the interpreter every scene image with its rows in reverse
+    /// order (a wrong row address).
+    pub flip_texel_rows_in_reference: bool,
+    /// Give the interpreter every scene data word (push-constant words read
+    /// from tables and buffers) plus 64 (moves a scaled coordinate by texels).
+    pub perturb_data_words_in_reference: bool,
 }
 
 /// The value of attribute `attr`, channel `c`, at vertex `k`.
-fn attr_value(attr: u32, c: u32, k: usize) -> f32 {
+///
+/// With images (`images`), channels 0 and 1 run over [0, ½) across the
+/// render area (x with vertex 1, y with vertex 2), from a start of
+/// `attr/8 + c/16` (whole texels of a [`super::images::SIDE`]-wide image),
+/// so a coordinate made of them scaled by the image side lands a quarter
+/// texel from the nearest texel border (`(2x + 1)/4` texels); channel 2
+/// (a layer or depth) is ¼ + attr, channel 3 one.
+fn attr_value(attr: u32, c: u32, k: usize, images: bool) -> f32 {
+    if images {
+        let start = attr as f32 / 8.0 + c as f32 / 16.0;
+        return match (c, k) {
+            (0, 1) | (1, 2) => start + 1.0,
+            (0 | 1, _) => start,
+            (2, _) => 0.25 + attr as f32,
+            _ => 1.0,
+        };
+    }
     let p0 = (attr * 4 + c + 1) as f32;
     match k {
         0 => p0,
@@ -240,11 +262,41 @@ pub fn execute_fragment(
             .map(|k| (k as f32 + 1.0).to_bits())
             .collect(),
     };
+    // Images, and words read through user-data pointers: the scene's
+    // descriptor tables, buffers and texels.
+    let has_images = !m.images.is_empty();
+    let reads_memory = m.push_constants.iter().chain(&m.param_buffer).any(|w| {
+        matches!(&w.kind, translator::manifest::PushKind::Word { expr, .. }
+            if !matches!(expr, translator::manifest::WordExpr::UserData { .. }
+                | translator::manifest::WordExpr::Const { .. }))
+    });
+    let mut data_words = Vec::new();
+    let (user_data, mem) = if has_images || (reads_memory && opts.user_data.is_none()) {
+        match super::images::scene(m, &capture.code, capture.target(), &user_data) {
+            Ok(s) => {
+                data_words = s.data_words;
+                (s.user_data, s.memory)
+            }
+            Err(why) => return not_run(format!("images: {why}")),
+        }
+    } else {
+        (user_data, drawbind::SparseMemory::default())
+    };
+    let host_images = if has_images {
+        match super::images::host_images(m, &user_data, &mem) {
+            Ok(h) => h,
+            Err(why) => return not_run(format!("images: {why}")),
+        }
+    } else {
+        Vec::new()
+    };
     let params = translator::manifest::DrawParams {
         out_vertex_count: EXTENT,
         ..Default::default()
     };
-    let words = match m.push_words(&user_data, &params, &mut |_| None) {
+    let words = match m.push_words(&user_data, &params, &mut |a| {
+        drawbind::GuestMemory::read_u32(&mem, a)
+    }) {
         Ok(w) => w,
         Err(e) => {
             return not_run(format!(
@@ -257,7 +309,25 @@ pub fn execute_fragment(
         return not_run("pixel shaders with spilled parameters are not run yet".into());
     }
     let locations: Vec<u32> = m.inputs.iter().map(|i| i.location).collect();
-    let data_binding = test_binding + 1;
+    let data_binding = m
+        .images
+        .iter()
+        .map(|i| i.binding)
+        .chain([test_binding])
+        .max()
+        .unwrap_or(test_binding)
+        + 1;
+    let slots: Vec<vkharness::ImageSlot> = m
+        .images
+        .iter()
+        .map(|i| vkharness::ImageSlot {
+            binding: i.binding,
+            kind: match i.kind {
+                translator::manifest::ImageKind::Sampled => vkharness::ImageSlotKind::Sampled,
+                translator::manifest::ImageKind::Storage => vkharness::ImageSlotKind::Storage,
+            },
+        })
+        .collect();
     let vs = feeding_vertex_shader(&locations, data_binding).map_err(|e| named(&e))?;
     let t0 = Instant::now();
     let interface = Interface {
@@ -266,7 +336,7 @@ pub fn execute_fragment(
         push_constant_bytes: m.push_constant_bytes,
     };
     let program = harness
-        .fragment_program(&vs, &tr.spirv, &interface, EXTENT, EXTENT)
+        .fragment_program_with_images(&vs, &tr.spirv, &interface, &slots, EXTENT, EXTENT)
         .map_err(|e| named(&e))?;
     let pipeline_seconds = t0.elapsed().as_secs_f64();
 
@@ -285,7 +355,7 @@ pub fn execute_fragment(
         }
         for &l in &locations {
             for c in 0..4 {
-                let v = attr_value(l, c, k);
+                let v = attr_value(l, c, k, has_images);
                 data.extend_from_slice(&v.to_le_bytes());
                 attrs[l as usize][k][c as usize] = v.to_bits();
             }
@@ -298,8 +368,9 @@ pub fn execute_fragment(
         .flatten()
         .collect();
     let t0 = Instant::now();
+    let inputs: Vec<vkharness::ImageInput<'_>> = host_images.iter().map(|h| h.input()).collect();
     let out = program
-        .run(
+        .run_with_images(
             3,
             &[
                 Binding {
@@ -310,6 +381,7 @@ pub fn execute_fragment(
                 },
                 Binding::input(data_binding, &data),
             ],
+            &inputs,
             &push,
         )
         .map_err(|e| named(&e))?;
@@ -340,7 +412,25 @@ pub fn execute_fragment(
         })
         .collect();
     let iprog = interp::Program::new(&capture.code, capture.target());
-    let mem = drawbind::SparseMemory::default();
+    let changed;
+    let imem = if opts.flip_texel_rows_in_reference || opts.perturb_data_words_in_reference {
+        let mut m2 = if opts.flip_texel_rows_in_reference {
+            super::images::flip_rows(&mem, &host_images)
+        } else {
+            mem.clone()
+        };
+        if opts.perturb_data_words_in_reference {
+            for &a in &data_words {
+                if let Some(v) = drawbind::GuestMemory::read_u32(&m2, a) {
+                    m2.write_words(a, &[(f32::from_bits(v) + 64.0).to_bits()]);
+                }
+            }
+        }
+        changed = m2;
+        &changed
+    } else {
+        &mem
+    };
     let cfg = PsConfig {
         abi: capture.abi(),
         wave64: capture.wave_size() == WaveSize::W64,
@@ -349,7 +439,7 @@ pub fn execute_fragment(
         code_addr: 0,
         attrs: &attrs,
     };
-    let run = run_pixels(&iprog, &mem, &user_data, &px, &cfg).map_err(|e| named(&e))?;
+    let run = run_pixels(&iprog, imem, &user_data, &px, &cfg).map_err(|e| named(&e))?;
     let interp_seconds = t0.elapsed().as_secs_f64();
 
     // The last export of each (pixel, target).
@@ -429,6 +519,41 @@ pub fn execute_fragment(
                             component: c as u8,
                             device,
                             reference,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    // Storage images: the device's texels against the initial texels with
+    // the interpreter's stores applied.
+    for h in host_images.iter().filter(|h| h.storage) {
+        let got = out
+            .image(h.binding)
+            .ok_or_else(|| named(&"a storage image was not read back"))?;
+        let (want, undefined) = super::images::expected_texels(h, &run.obs.stores);
+        let export = format!("image{}", h.binding);
+        for (i, (g, w)) in got.chunks_exact(4).zip(want.chunks_exact(4)).enumerate() {
+            if undefined[i] {
+                d.undefined += 1;
+                continue;
+            }
+            let g = u32::from_le_bytes([g[0], g[1], g[2], g[3]]);
+            let w = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            d.words += 1;
+            match super::compare::compare(g, w) {
+                super::compare::Verdict::Exact => {}
+                super::compare::Verdict::WithinUlp => d.within_ulp += 1,
+                super::compare::Verdict::Mismatch => {
+                    d.mismatches += 1;
+                    if d.first_mismatches.len() < LISTED {
+                        d.first_mismatches.push(Mismatch {
+                            vertex: (i / 4) as u32,
+                            instance: 0,
+                            export: export.clone(),
+                            component: (i % 4) as u8,
+                            device: Some(g),
+                            reference: Some(w),
                         });
                     }
                 }

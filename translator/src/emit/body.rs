@@ -545,6 +545,7 @@ impl Emitter<'_> {
                 cond,
             } => self.store(&access, value, cond)?,
             Effect::LdsWrite { addr, value, cond } => self.lds_write(addr, value, cond)?,
+            Effect::ImageStore { op, cond } => self.image_store(op, cond)?,
             Effect::Barrier { .. } => self.barrier()?,
             Effect::GlobalStore {
                 addr,

@@ -318,6 +318,7 @@ impl Emitter<'_> {
                 let (lo, hi) = self.global_addr(&addr, dword)?;
                 self.read_unaligned(None, lo, hi)
             }
+            Load::Image { op, comp } => self.image_component(op, comp),
             Load::Buffer(a) => {
                 let (lo, hi, ok) = self.buffer_addr(&a)?;
                 let word = self.read_unaligned(a.binding, lo, hi)?;

@@ -24,11 +24,14 @@
 
 mod body;
 mod fragment;
+mod image;
 mod lanes;
 mod memory;
 mod module;
 mod precise;
 
+#[cfg(test)]
+pub(crate) use self::image::offset_fields;
 pub use module::emit;
 
 use crate::ir::{ExportTarget, Func, Ty, Value};
@@ -84,6 +87,27 @@ pub struct Plan {
     /// Pixel shaders: `gl_FragCoord` is read (by the shader or the test
     /// outputs).
     pub frag_coord: bool,
+    /// The image bindings.
+    pub images: Vec<ImageSlot>,
+    /// The image binding (index in `images`) of each image operation
+    /// ([`crate::ir::Func::images`] index).
+    pub image_of_op: HashMap<u32, usize>,
+}
+
+/// One image binding as the module declares it.
+#[derive(Clone, Copy, Debug)]
+pub struct ImageSlot {
+    /// Binding number in set 0.
+    pub binding: u32,
+    /// Combined image sampler (an image and a sampler variable on one
+    /// binding) or storage image.
+    pub kind: crate::manifest::ImageKind,
+    /// Dimensionality.
+    pub dim: crate::manifest::ImageDim,
+    /// Component type.
+    pub sampled_type: crate::manifest::SampledType,
+    /// A depth image (compare sampling).
+    pub depth: bool,
 }
 
 /// The push-constant members and binding number of one descriptor
@@ -160,6 +184,11 @@ struct Emitter<'a> {
     in_vars: HashMap<u8, Word>,
     /// Pixel shaders: the `FragCoord` variable.
     frag_coord: Word,
+    /// Per image binding: its variables and types.
+    image_vars: Vec<image::ImageVars>,
+    /// The result of each image operation emitted so far (by
+    /// [`crate::ir::Func::images`] index).
+    image_results: HashMap<u32, Word>,
 }
 
 impl Emitter<'_> {

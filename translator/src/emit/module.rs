@@ -82,6 +82,8 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
         lanes: None,
         in_vars: HashMap::new(),
         frag_coord: 0,
+        image_vars: Vec::new(),
+        image_results: HashMap::new(),
     };
     e.module(tree)?;
     Ok(e.b.module().assemble())
@@ -161,6 +163,7 @@ impl Emitter<'_> {
             self.b.name(v, name);
             self.sb.insert(bnd, v);
         }
+        self.declare_images()?;
         // Inputs and outputs.
         let mut interface = Vec::new();
         if self.plan.compute.is_some() {

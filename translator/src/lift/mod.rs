@@ -49,6 +49,7 @@ mod blocks;
 mod control;
 mod export;
 mod format;
+mod image;
 mod lanes;
 mod lds;
 mod mem;
@@ -64,6 +65,7 @@ use crate::manifest::{Dropped, SystemSgpr};
 use crate::{Construct, Lds, Memory, OpcodeClass};
 use analysis::cfg::{Cfg, Program};
 use analysis::trace::ShaderTrace;
+pub(crate) use image::{host_images, implicit_lod_in_regions, HostImage};
 use isa::{Abi, Formatter, Instruction, OpSpace, Operand, Stage, Target};
 use state::{Half, Sgpr, State};
 use std::collections::{HashMap, HashSet};
@@ -113,6 +115,9 @@ pub struct Lifted {
     /// Blocks with an instruction that may turn on lanes EXEC had off,
     /// with its pc.
     pub raises_exec: HashMap<Block, u32>,
+    /// The text of each image instruction, by pc (for refusals decided
+    /// after the passes).
+    pub image_texts: HashMap<u32, String>,
 }
 
 struct Lifter<'a> {
@@ -134,6 +139,8 @@ struct Lifter<'a> {
     undefined: HashSet<Value>,
     /// Pixel shaders: barycentrics and interpolation in progress.
     ps: ps::PsState,
+    /// The text of each image instruction, by pc.
+    image_texts: HashMap<u32, String>,
 }
 
 /// Values of the NGG system SGPRs: a full wave of vertices and primitives,
@@ -252,6 +259,7 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         raises_exec: HashMap::new(),
         undefined: HashSet::new(),
         ps: ps::PsState::default(),
+        image_texts: HashMap::new(),
     };
     l.run(program, cfg);
     Lifted {
@@ -262,6 +270,7 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         divergent: l.divergent,
         scalar_params: l.scalar_params,
         raises_exec: l.raises_exec,
+        image_texts: l.image_texts,
     }
 }
 
@@ -381,7 +390,7 @@ impl Lifter<'_> {
             OpSpace::Ds if self.o.compute.is_some() => self.lds(code, inst),
             OpSpace::Ds => self.problem(Lds::Access),
             OpSpace::Vintrp => self.interp(inst),
-            OpSpace::Mimg => self.problem(Construct::Image),
+            OpSpace::Mimg => self.image(code, inst),
             OpSpace::Global => self.global(code, inst),
             OpSpace::Flat | OpSpace::Scratch => self.problem(Memory::FlatGlobalScratch),
             OpSpace::Vop3p => self.vop3p(code, inst),

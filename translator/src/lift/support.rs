@@ -37,10 +37,37 @@ pub fn support(code: Opcode, wave64: bool) -> Support {
             }
             _ => Support::Refused,
         },
-        OpSpace::Ds | OpSpace::Mimg | OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => {
-            Support::Refused
-        }
+        OpSpace::Mimg => image(code),
+        OpSpace::Ds | OpSpace::Flat | OpSpace::Global | OpSpace::Scratch => Support::Refused,
         OpSpace::Vop3p => vop3p(code),
+    }
+}
+
+/// Image instructions (`image.rs`): the forms `image::form` names; every
+/// other MIMG opcode is refused with its reason.
+pub(super) fn image(code: Opcode) -> Support {
+    match code {
+        op::IMAGE_SAMPLE
+        | op::IMAGE_SAMPLE_B
+        | op::IMAGE_SAMPLE_L
+        | op::IMAGE_SAMPLE_LZ
+        | op::IMAGE_SAMPLE_C
+        | op::IMAGE_SAMPLE_C_LZ
+        | op::IMAGE_SAMPLE_O
+        | op::IMAGE_SAMPLE_B_O
+        | op::IMAGE_SAMPLE_L_O
+        | op::IMAGE_SAMPLE_LZ_O
+        | op::IMAGE_SAMPLE_C_O
+        | op::IMAGE_SAMPLE_C_LZ_O
+        | op::IMAGE_GATHER4_LZ
+        | op::IMAGE_GATHER4_C_LZ
+        | op::IMAGE_GATHER4_LZ_O
+        | op::IMAGE_GATHER4_C_LZ_O
+        | op::IMAGE_LOAD
+        | op::IMAGE_LOAD_MIP
+        | op::IMAGE_STORE
+        | op::IMAGE_STORE_MIP => Support::Lifted,
+        _ => Support::Refused,
     }
 }
 
@@ -425,6 +452,7 @@ mod tests {
             include_str!("mem.rs"),
             include_str!("blocks.rs"),
             include_str!("ps.rs"),
+            include_str!("image.rs"),
         ];
         let mut in_handlers = BTreeSet::new();
         for h in handlers {

@@ -53,7 +53,7 @@ pub(crate) fn check(f: &Func, tree: &[Node], single_wave: bool) -> Vec<Unsupport
                 Op::Input(Input::Param(_) | Input::WorkgroupId(_)) => false,
                 Op::Input(_) | Op::Unsupported(_) => true,
                 Op::Load(l) => match f.loads[l as usize] {
-                    Load::Buffer(_) | Load::Global { .. } => true,
+                    Load::Buffer(_) | Load::Global { .. } | Load::Image { .. } => true,
                     // A ballot or read lane is the same within a wave, not
                     // across waves; an LDS read is what its address says.
                     Load::Lanes(_, LaneOp::LdsRead { .. }) => {

@@ -1,0 +1,582 @@
+//! Images in `shaderlift run`: the scene's guest memory for a shader's
+//! image bindings, and the host side of each binding.
+//!
+//! # The scene
+//!
+//! For every image binding of the manifest, the scene chooses the
+//! descriptor words and puts them where the trace says the shader reads
+//! them: a T# (S#) word read from a table (`table_word` of a user-data
+//! pointer and a constant high half) is written into guest memory at that
+//! table's address, after the scene gave the pointer's user-data word a
+//! table address of its own; a word that is a user-data word directly is
+//! that user-data word. Anything else (a constant descriptor word, a word
+//! read through a buffer descriptor, two different values for one word) is
+//! "not run" with its reason.
+//!
+//! The images the scene makes: linear (swizzle mode 0), one level,
+//! `32_32_32_32_FLOAT` (exact values on both sides), [`SIDE`]×[`SIDE`]
+//! texels (1D: SIDE×1; 3D and arrays: [`LAYERS`] slices or layers), row
+//! pitch 256 bytes (the width aligned to 256 bytes, so the T# needs no
+//! custom pitch), identity DST_SEL; texel (x, y, s) component c holds the
+//! integer `4096·(binding + 1) + 4·(256·s + 16·y + x) + c`. Samplers:
+//! nearest (point) filters, wrap (repeat) in every axis, normalized
+//! coordinates, and the depth comparison LESS when an instruction of the
+//! binding compares (`_c`), NEVER (no comparison) otherwise.
+//!
+//! # The host side
+//!
+//! Per run, each binding's T# and S# words are evaluated from the
+//! manifest's expressions ([`translator::manifest::WordExpr::eval`]) over
+//! the scene's user data and memory, and decoded here into a
+//! [`vkharness::ImageInput`]: format, view type, extent, the texels copied
+//! out of guest memory row by row, and the sampler. This decoding is the
+//! host's own (the interpreter, the oracle, decodes descriptors
+//! separately in `interp::image`); it accepts what the scene makes and
+//! refuses the rest by name.
+
+use drawbind::SparseMemory;
+use translator::manifest::{ImageBinding, ImageDim, ImageKind, Manifest, WordExpr};
+use vkharness::vk;
+use vkharness::{ImageInput, SamplerDesc};
+
+/// Texels per side of a scene image.
+pub const SIDE: u32 = 16;
+/// Slices of a 3D image, layers of an array.
+pub const LAYERS: u32 = 4;
+/// Where the scene's descriptor tables start (guest addresses).
+const TABLE_BASE: u32 = 0x0010_0000;
+/// Where the scene's texels start.
+const TEXEL_BASE: u64 = 0x0100_0000;
+/// The unified format the scene's images use: 32_32_32_32_FLOAT.
+const FMT_RGBA32F: u32 = 77;
+
+/// The guest memory and user data of a scene with images.
+#[derive(Debug, Default)]
+pub struct ImageScene {
+    /// Descriptor tables and texels.
+    pub memory: SparseMemory,
+    /// The user data, with the table pointers the scene chose.
+    pub user_data: Vec<u32>,
+    /// The guest addresses of the data words the scene chose (push-constant
+    /// words read from tables and buffers).
+    pub data_words: Vec<u64>,
+}
+
+/// The descriptor words the scene gives binding `n`'s image.
+fn tsharp(n: usize, dim: ImageDim) -> Result<[u32; 8], String> {
+    let (ty, h, depth_field) = match dim {
+        ImageDim::D1 => (8, 1, 0),
+        ImageDim::D2 => (9, SIDE, 0),
+        ImageDim::D3 => (10, SIDE, LAYERS - 1),
+        ImageDim::D1Array => (12, 1, LAYERS - 1),
+        ImageDim::D2Array => (13, SIDE, LAYERS - 1),
+        d => return Err(format!("{d:?} images are not run")),
+    };
+    let base = texel_base(n);
+    let w = SIDE - 1;
+    Ok([
+        (base >> 8) as u32,
+        ((base >> 40) as u32 & 0xff) | FMT_RGBA32F << 20 | (w & 3) << 30,
+        (w >> 2) | (h - 1) << 14,
+        4 | 5 << 3 | 6 << 6 | 7 << 9 | ty << 28,
+        depth_field,
+        0,
+        0,
+        0,
+    ])
+}
+
+fn texel_base(n: usize) -> u64 {
+    TEXEL_BASE + n as u64 * 0x10_0000
+}
+
+/// The S# of a binding: point filters, wrap, comparison LESS or NEVER.
+fn ssharp(compare: bool) -> [u32; 4] {
+    [(compare as u32) << 12, 0, 0, 0]
+}
+
+/// The texel bytes of binding `n` (`layers` slices of SIDE × `height`,
+/// pitch 16 texels = 256 bytes: exactly SIDE, so the rows are packed).
+fn texels(n: usize, height: u32, layers: u32) -> Vec<u8> {
+    let mut out = Vec::with_capacity((SIDE * height * layers * 16) as usize);
+    for s in 0..layers {
+        for y in 0..height {
+            for x in 0..SIDE {
+                for c in 0..4 {
+                    let v = 4096 * (n as u32 + 1) + 4 * (256 * s + 16 * y + x) + c;
+                    out.extend_from_slice(&(v as f32).to_le_bytes());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Do the instructions at `pcs` compare (`image_sample_c*`,
+/// `image_gather4_c*`)?
+fn compares(code: &[u8], target: isa::Target, pcs: &[u32]) -> bool {
+    pcs.iter().any(|&pc| {
+        code.get(pc as usize..)
+            .and_then(|b| isa::decode(b, target).ok())
+            .and_then(|inst| isa::family::mimg::mimg_info(inst.opcode))
+            .is_some_and(|i| {
+                let rest = i
+                    .name
+                    .strip_prefix("image_sample")
+                    .or_else(|| i.name.strip_prefix("image_gather4"))
+                    .unwrap_or("");
+                rest.split('_').any(|t| t == "c")
+            })
+    })
+}
+
+/// Assignments of the scene: user-data words and memory words.
+#[derive(Default)]
+struct Assign {
+    user: Vec<(u8, u32)>,
+    mem: Vec<(u64, u32)>,
+    data: Vec<u64>,
+    next_table: u32,
+    /// Buffers made for `buffer_word`s: (descriptor expressions, base).
+    buffers: Vec<(Vec<WordExpr>, u64)>,
+}
+
+impl Assign {
+    fn user(&mut self, k: u8, v: u32) -> Result<(), String> {
+        match self.user.iter().find(|(j, _)| *j == k) {
+            Some(&(_, old)) if old != v => Err(format!(
+                "user-data word {k} would need two values ({old:#x}, {v:#x})"
+            )),
+            Some(_) => Ok(()),
+            None => {
+                self.user.push((k, v));
+                Ok(())
+            }
+        }
+    }
+
+    fn word(&mut self, a: u64, v: u32) -> Result<(), String> {
+        match self.mem.iter().find(|(b, _)| *b == a) {
+            Some(&(_, old)) if old != v => Err(format!(
+                "the descriptor word at {a:#x} would need two values ({old:#x}, {v:#x})"
+            )),
+            Some(_) => Ok(()),
+            None => {
+                self.mem.push((a, v));
+                Ok(())
+            }
+        }
+    }
+
+    /// Make `e` evaluate to `v`.
+    fn make(&mut self, e: &WordExpr, v: u32) -> Result<(), String> {
+        match e {
+            WordExpr::UserData { k } => self.user(*k, v),
+            WordExpr::TableWord { lo, hi, offset } => {
+                let (WordExpr::UserData { k }, WordExpr::Const { value: hi }) = (&**lo, &**hi)
+                else {
+                    return Err("a descriptor read through a pointer that is not a user-data word and a constant".into());
+                };
+                let lo = match self.user.iter().find(|(j, _)| j == k) {
+                    Some(&(_, p)) => p,
+                    None => {
+                        let p = TABLE_BASE + self.next_table * 0x1_0000;
+                        self.next_table += 1;
+                        self.user(*k, p)?;
+                        p
+                    }
+                };
+                let a = drawbind::word::dword_address(drawbind::word::pointer(lo, *hi, 0), *offset);
+                self.word(a, v)
+            }
+            WordExpr::Const { value } if *value == v => Ok(()),
+            WordExpr::Const { .. } => Err("a constant descriptor word".into()),
+            WordExpr::BufferWord { .. } => {
+                Err("a descriptor read through a buffer descriptor".into())
+            }
+        }
+    }
+
+    /// Give a word the shader reads (a push-constant word: user data, a
+    /// table word, a word of a buffer whose descriptor is in a table) a
+    /// scene value: user data keeps its default; a table word gets
+    /// `data_value`; a buffer word gets a raw buffer of the scene (its V#
+    /// written where the descriptor is read) holding `data_value` there.
+    ///
+    /// Descriptors first (`tables` false: buffer words only), then the
+    /// plain table words (`tables` true), which keep a value a descriptor
+    /// already gave their address (a shader may read a descriptor word as
+    /// data, e.g. a buffer's size).
+    fn data(&mut self, e: &WordExpr, tables: bool) -> Result<(), String> {
+        match e {
+            WordExpr::UserData { .. } | WordExpr::Const { .. } => Ok(()),
+            WordExpr::TableWord { .. } if !tables => Ok(()),
+            WordExpr::TableWord { lo, hi, offset, .. } => {
+                if let (WordExpr::UserData { k }, WordExpr::Const { value: hi }) = (&**lo, &**hi) {
+                    if let Some(&(_, p)) = self.user.iter().find(|(j, _)| j == k) {
+                        let a = drawbind::word::dword_address(
+                            drawbind::word::pointer(p, *hi, 0),
+                            *offset,
+                        );
+                        if self.mem.iter().any(|(b, _)| *b == a) {
+                            return Ok(());
+                        }
+                    }
+                }
+                self.make(e, data_value(*offset))?;
+                if let Some(&(a, _)) = self.mem.last() {
+                    self.data.push(a);
+                }
+                Ok(())
+            }
+            WordExpr::BufferWord { .. } if tables => Ok(()),
+            WordExpr::BufferWord { desc, offset } => {
+                let key: Vec<WordExpr> = desc.to_vec();
+                let base = match self.buffers.iter().find(|(k, _)| *k == key) {
+                    Some(&(_, b)) => b,
+                    None => {
+                        let b = BUFFER_BASE + self.buffers.len() as u64 * 0x1_0000;
+                        let v = drawbind::vsharp::encode_linear(
+                            b,
+                            0,
+                            0x1_0000,
+                            drawbind::vsharp::OobSelect::Raw,
+                        );
+                        for (d, w) in desc.iter().zip(v) {
+                            self.make(d, w)?;
+                        }
+                        self.buffers.push((key, b));
+                        b
+                    }
+                };
+                let a = base + u64::from(*offset & !3);
+                self.data.push(a);
+                self.word(a, data_value(*offset))
+            }
+        }
+    }
+}
+
+/// Where the scene's buffers (read through V#s in tables) start.
+const BUFFER_BASE: u64 = 0x0300_0000;
+
+/// The value the scene gives a data word at byte `offset` of its table or
+/// buffer: the f32 `(1 + (offset/4 mod 16)) / 16`, in (0, 1], dyadic.
+fn data_value(offset: u32) -> u32 {
+    ((1 + (offset / 4) % 16) as f32 / 16.0).to_bits()
+}
+
+/// Build the scene of `m`'s images over the default `user_data`; `Err`
+/// says why the shader cannot be run.
+pub fn scene(
+    m: &Manifest,
+    code: &[u8],
+    target: isa::Target,
+    user_data: &[u32],
+) -> Result<ImageScene, String> {
+    let mut a = Assign::default();
+    let mut out = ImageScene {
+        memory: SparseMemory::new(),
+        user_data: user_data.to_vec(),
+        data_words: Vec::new(),
+    };
+    let words: Vec<&WordExpr> = m
+        .push_constants
+        .iter()
+        .chain(&m.param_buffer)
+        .filter_map(|w| match &w.kind {
+            translator::manifest::PushKind::Word { expr, .. } => Some(expr),
+            _ => None,
+        })
+        .collect();
+    for e in &words {
+        a.data(e, false)?;
+    }
+    for (n, b) in m.images.iter().enumerate() {
+        let t = tsharp(n, b.dim)?;
+        if b.texture.len() > 8 {
+            return Err("a T# of more than 8 words".into());
+        }
+        for (e, &v) in b.texture.iter().zip(&t) {
+            a.make(e, v)?;
+        }
+        if let Some(s) = &b.sampler {
+            let words = ssharp(compares(code, target, &b.accesses));
+            for (e, &v) in s.iter().zip(&words) {
+                a.make(e, v)?;
+            }
+        }
+        let (h, layers) = extent_of(b.dim);
+        out.memory.write_bytes(texel_base(n), &texels(n, h, layers));
+    }
+    for e in &words {
+        a.data(e, true)?;
+    }
+    for &(k, v) in &a.user {
+        let k = k as usize;
+        if out.user_data.len() <= k {
+            return Err(format!("user-data word {k} is past the entry's user data"));
+        }
+        out.user_data[k] = v;
+    }
+    for &(addr, v) in &a.mem {
+        out.memory.write_words(addr, &[v]);
+    }
+    out.data_words = a.data;
+    Ok(out)
+}
+
+fn extent_of(dim: ImageDim) -> (u32, u32) {
+    match dim {
+        ImageDim::D1 => (1, 1),
+        ImageDim::D1Array => (1, LAYERS),
+        ImageDim::D3 | ImageDim::D2Array => (SIDE, LAYERS),
+        _ => (SIDE, 1),
+    }
+}
+
+/// A host image: what [`vkharness::ImageInput`] borrows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostImage {
+    /// The binding.
+    pub binding: u32,
+    /// Format.
+    pub format: vk::Format,
+    /// View type.
+    pub dim: vkharness::ImageDim,
+    /// Width, height, depth or layers.
+    pub extent: [u32; 3],
+    /// Texels, packed.
+    pub texels: Vec<u8>,
+    /// The sampler of a sampled binding.
+    pub sampler: Option<SamplerDesc>,
+    /// A storage image (read back after the run).
+    pub storage: bool,
+    /// The guest address of the first texel and the guest row pitch and
+    /// slice size in bytes (to place the interpreter's stores).
+    pub guest: (u64, u64, u64),
+}
+
+impl HostImage {
+    /// The harness input.
+    pub fn input(&self) -> ImageInput<'_> {
+        ImageInput {
+            binding: self.binding,
+            format: self.format,
+            dim: self.dim,
+            extent: self.extent,
+            texels: &self.texels,
+            sampler: self.sampler,
+            read_back: self.storage,
+        }
+    }
+}
+
+/// A decoded T# with its texels.
+struct HostTexture {
+    format: vk::Format,
+    dim: vkharness::ImageDim,
+    extent: [u32; 3],
+    texels: Vec<u8>,
+    guest: (u64, u64, u64),
+}
+
+/// Decode a T# (host side) and copy its texels out of `mem`.
+fn host_texture(w: &[u32], mem: &dyn drawbind::GuestMemory) -> Result<HostTexture, String> {
+    let g = |i: usize| w.get(i).copied().unwrap_or(0);
+    let base = ((g(0) as u64) << 8 | ((g(1) & 0xff) as u64) << 40) & ((1 << 48) - 1);
+    let format = (g(1) >> 20) & 0x1ff;
+    let width = ((g(1) >> 30) | (g(2) & 0x3fff) << 2) + 1;
+    let height = ((g(2) >> 14) & 0xffff) + 1;
+    let (base_level, last_level) = ((g(3) >> 12) & 0xf, (g(3) >> 16) & 0xf);
+    let swizzle = (g(3) >> 20) & 0x1f;
+    let ty = g(3) >> 28;
+    let depth = (g(4) & 0x1fff) + 1;
+    let sel = g(3) & 0xfff;
+    if swizzle != 0 || base_level != 0 || last_level != 0 || sel != (4 | 5 << 3 | 6 << 6 | 7 << 9) {
+        return Err(format!(
+            "a T# the host does not map (swizzle mode {swizzle}, levels {base_level}..={last_level}, dst_sel {sel:#x})"
+        ));
+    }
+    let (vkf, bpe) = match format {
+        FMT_RGBA32F => (vk::Format::R32G32B32A32_SFLOAT, 16u64),
+        f => return Err(format!("image format {f} has no host mapping here")),
+    };
+    let (dim, extent) = match ty {
+        8 => (vkharness::ImageDim::D1, [width, 1, 1]),
+        9 => (vkharness::ImageDim::D2, [width, height, 1]),
+        10 => (vkharness::ImageDim::D3, [width, height, depth]),
+        12 => (vkharness::ImageDim::D1Array, [width, 1, depth]),
+        13 => (vkharness::ImageDim::D2Array, [width, height, depth]),
+        t => return Err(format!("image type {t} has no host mapping here")),
+    };
+    let rows = extent[1] as u64;
+    let pitch = (width as u64 * bpe).next_multiple_of(256);
+    let slice = pitch * rows;
+    let row_bytes = (width as u64 * bpe) as usize;
+    let mut texels = Vec::with_capacity(row_bytes * rows as usize * extent[2] as usize);
+    let mut row = vec![0u8; row_bytes];
+    for s in 0..extent[2] as u64 {
+        for y in 0..rows {
+            let a = base + s * slice + y * pitch;
+            if !mem.read_bytes(a, &mut row) {
+                return Err(format!("texels at {a:#x} are not in guest memory"));
+            }
+            texels.extend_from_slice(&row);
+        }
+    }
+    Ok(HostTexture {
+        format: vkf,
+        dim,
+        extent,
+        texels,
+        guest: (base, pitch, slice),
+    })
+}
+
+/// Decode an S# (host side).
+fn host_sampler(w: [u32; 4]) -> Result<SamplerDesc, String> {
+    let mode = |m: u32| match m {
+        0 => Ok(vk::SamplerAddressMode::REPEAT),
+        1 => Ok(vk::SamplerAddressMode::MIRRORED_REPEAT),
+        2 => Ok(vk::SamplerAddressMode::CLAMP_TO_EDGE),
+        6 => Ok(vk::SamplerAddressMode::CLAMP_TO_BORDER),
+        m => Err(format!("clamp mode {m} has no host mapping here")),
+    };
+    let filter = |f: u32| match f {
+        0 => Ok(vk::Filter::NEAREST),
+        1 => Ok(vk::Filter::LINEAR),
+        f => Err(format!("filter {f} has no host mapping here")),
+    };
+    let compare = (w[0] >> 12) & 7;
+    Ok(SamplerDesc {
+        mag: filter((w[2] >> 20) & 3)?,
+        min: filter((w[2] >> 22) & 3)?,
+        mip: vk::SamplerMipmapMode::NEAREST,
+        address: [
+            mode(w[0] & 7)?,
+            mode((w[0] >> 3) & 7)?,
+            mode((w[0] >> 6) & 7)?,
+        ],
+        unnormalized: (w[0] >> 15) & 1 != 0,
+        // NEVER is what RADV writes for a sampler without comparison.
+        compare: (compare != 0).then(|| vk::CompareOp::from_raw(compare as i32)),
+        border: vk::BorderColor::FLOAT_TRANSPARENT_BLACK,
+    })
+}
+
+/// The host images of `m` for a run with `user_data` over `mem`.
+pub fn host_images(
+    m: &Manifest,
+    user_data: &[u32],
+    mem: &SparseMemory,
+) -> Result<Vec<HostImage>, String> {
+    use drawbind::GuestMemory;
+    let mut read = |a: u64| mem.read_u32(a);
+    m.images
+        .iter()
+        .map(|b: &ImageBinding| {
+            let words: Vec<u32> = b
+                .texture
+                .iter()
+                .map(|e| e.eval(user_data, &mut read))
+                .collect::<Result<_, _>>()
+                .map_err(|e| e.to_string())?;
+            let HostTexture {
+                format,
+                dim,
+                extent,
+                texels,
+                guest,
+            } = host_texture(&words, mem)?;
+            let sampler = match &b.sampler {
+                Some(s) if s.len() == 4 => {
+                    let mut w = [0u32; 4];
+                    for (i, e) in s.iter().enumerate() {
+                        w[i] = e.eval(user_data, &mut read).map_err(|e| e.to_string())?;
+                    }
+                    Some(host_sampler(w)?)
+                }
+                Some(_) => return Err("an S# of other than 4 words".into()),
+                None => None,
+            };
+            Ok(HostImage {
+                binding: b.binding,
+                format,
+                dim,
+                extent,
+                texels,
+                sampler,
+                storage: b.kind == ImageKind::Storage,
+                guest,
+            })
+        })
+        .collect()
+}
+
+/// What a storage image should hold after the run by the interpreter:
+/// the initial texels with every store record inside the image applied
+/// (the last store of a byte wins), and whether each dword was stored
+/// with an undefined value.
+pub fn expected_texels(img: &HostImage, stores: &[interp::Store]) -> (Vec<u8>, Vec<bool>) {
+    let mut bytes = img.texels.clone();
+    let mut undefined = vec![false; bytes.len() / 4];
+    let (base, pitch, slice) = img.guest;
+    let row_bytes = img.extent[0] as u64 * 16;
+    let rows = img.extent[1] as u64;
+    for s in stores {
+        let Some(off) = s.addr.checked_sub(base) else {
+            continue;
+        };
+        let (z, in_slice) = (off / slice, off % slice);
+        let (y, x) = (in_slice / pitch, in_slice % pitch);
+        if z >= img.extent[2] as u64 || y >= rows || x + s.len as u64 > row_bytes {
+            continue;
+        }
+        let at = ((z * rows + y) * row_bytes + x) as usize;
+        for i in 0..s.len as usize {
+            bytes[at + i] = (s.value >> (8 * i)) as u8;
+        }
+        undefined[at / 4] = !s.defined;
+    }
+    (bytes, undefined)
+}
+
+/// `mem` with the texel rows of every image in reverse order (the
+/// negative control of the image runs).
+pub fn flip_rows(mem: &SparseMemory, images: &[HostImage]) -> SparseMemory {
+    let mut out = mem.clone();
+    for h in images {
+        let (base, pitch, slice) = h.guest;
+        let row = h.extent[0] as usize * 16;
+        let rows = h.extent[1] as usize;
+        for z in 0..h.extent[2] as usize {
+            for y in 0..rows {
+                let src = &h.texels[(z * rows + (rows - 1 - y)) * row..][..row];
+                out.write_bytes(base + z as u64 * slice + y as u64 * pitch, src);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_host_decodes_the_scene_descriptors_back_to_the_scene_image() {
+        let mut mem = SparseMemory::new();
+        mem.write_bytes(texel_base(1), &texels(1, SIDE, 1));
+        let t = tsharp(1, ImageDim::D2).unwrap();
+        let h = host_texture(&t, &mem).unwrap();
+        assert_eq!(h.format, vk::Format::R32G32B32A32_SFLOAT);
+        assert_eq!(h.dim, vkharness::ImageDim::D2);
+        assert_eq!(h.extent, [SIDE, SIDE, 1]);
+        assert_eq!(h.texels, texels(1, SIDE, 1));
+        let s = host_sampler(ssharp(true)).unwrap();
+        assert_eq!(s.compare, Some(vk::CompareOp::LESS));
+        assert_eq!(s.address[0], vk::SamplerAddressMode::REPEAT);
+        assert_eq!(host_sampler(ssharp(false)).unwrap().compare, None);
+    }
+}

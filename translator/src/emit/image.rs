@@ -1,0 +1,377 @@
+//! Images: the image (and sampler) variables of each image binding, and the
+//! image instructions.
+//!
+//! A sampled binding is a combined image sampler the module reads through
+//! two variables on one binding number, an `OpTypeImage` (sampled = 1) and an
+//! `OpTypeSampler` (the form naga's SPIR-V front end reads; Vulkan accepts
+//! both for a combined image sampler descriptor), joined by
+//! `OpSampledImage` at each use. A storage binding is an `OpTypeImage`
+//! (sampled = 2) of format `Rgba32f`/`Rgba32ui`/`Rgba32i` (naga refuses
+//! storage images without a format): the host view must have that format.
+//!
+//! Every component of one image operation comes from one host instruction:
+//! the first component emitted emits it, the others extract from its
+//! result ([`Emitter::image_component`]).
+
+use super::{EmitError, Emitter};
+use crate::ir::{ImageLod, ImageOpKind, Ty, Value};
+use crate::manifest::{ImageDim, ImageKind, SampledType};
+use rspirv::dr::Operand;
+use spirv::{
+    Capability, Decoration, Dim, ImageFormat, ImageOperands, SelectionControl, StorageClass, Word,
+};
+
+/// The variables and types of one image binding.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ImageVars {
+    /// The image variable (`UniformConstant`).
+    image: Word,
+    /// Its image type.
+    image_ty: Word,
+    /// The sampler variable and the sampled-image type (sampled bindings).
+    sampler: Option<(Word, Word)>,
+    /// The result's component type (f32, u32 or i32).
+    comp_ty: Word,
+    /// `vec4` of that.
+    vec_ty: Word,
+}
+
+/// (SPIR-V dim, arrayed) of an image dimension.
+fn spirv_dim(d: ImageDim) -> (Dim, bool) {
+    match d {
+        ImageDim::D1 => (Dim::Dim1D, false),
+        ImageDim::D2 => (Dim::Dim2D, false),
+        ImageDim::D3 => (Dim::Dim3D, false),
+        ImageDim::Cube => (Dim::DimCube, false),
+        ImageDim::D1Array => (Dim::Dim1D, true),
+        ImageDim::D2Array => (Dim::Dim2D, true),
+        ImageDim::D2Msaa => (Dim::Dim2D, false),
+        ImageDim::D2MsaaArray => (Dim::Dim2D, true),
+    }
+}
+
+/// The texel offset of an `_o` dword: x, y, z are signed 6-bit fields at
+/// bits 0, 8 and 16.
+pub(crate) fn offset_fields(dword: u32) -> [i32; 3] {
+    [0, 8, 16].map(|s| (((dword >> s) & 0x3f) as i32) << 26 >> 26)
+}
+
+impl Emitter<'_> {
+    /// Declare every image binding's variables (module level).
+    pub(super) fn declare_images(&mut self) -> Result<(), EmitError> {
+        let slots = self.plan.images.clone();
+        let mut one_d = (false, false);
+        for s in &slots {
+            let (comp_ty, fmt) = match s.sampled_type {
+                SampledType::Float => (self.t.f32_, ImageFormat::Rgba32f),
+                SampledType::Uint => (self.t.u32_, ImageFormat::Rgba32ui),
+                SampledType::Sint => (self.t.i32_, ImageFormat::Rgba32i),
+            };
+            let vec_ty = self.b.type_vector(comp_ty, 4);
+            let (dim, arrayed) = spirv_dim(s.dim);
+            let ms = matches!(s.dim, ImageDim::D2Msaa | ImageDim::D2MsaaArray);
+            let sampled = s.kind == ImageKind::Sampled;
+            if dim == Dim::Dim1D {
+                if sampled {
+                    one_d.0 = true;
+                } else {
+                    one_d.1 = true;
+                }
+            }
+            let image_ty = self.b.type_image(
+                comp_ty,
+                dim,
+                u32::from(s.depth),
+                u32::from(arrayed),
+                u32::from(ms),
+                if sampled { 1 } else { 2 },
+                if sampled { ImageFormat::Unknown } else { fmt },
+                None,
+            );
+            let p = self
+                .b
+                .type_pointer(None, StorageClass::UniformConstant, image_ty);
+            let image = self
+                .b
+                .variable(p, None, StorageClass::UniformConstant, None);
+            self.bind(image, s.binding, &format!("image{}", s.binding));
+            let sampler = if sampled {
+                let st = self.b.type_sampler();
+                let sp = self.b.type_pointer(None, StorageClass::UniformConstant, st);
+                let v = self
+                    .b
+                    .variable(sp, None, StorageClass::UniformConstant, None);
+                self.bind(v, s.binding, &format!("sampler{}", s.binding));
+                Some((v, self.b.type_sampled_image(image_ty)))
+            } else {
+                None
+            };
+            self.image_vars.push(ImageVars {
+                image,
+                image_ty,
+                sampler,
+                comp_ty,
+                vec_ty,
+            });
+        }
+        // naga splits an arrayed coordinate into its spatial part and the
+        // layer, and needs the spatial part's vector type declared.
+        if slots
+            .iter()
+            .any(|s| matches!(s.dim, ImageDim::D2Array | ImageDim::D2MsaaArray))
+        {
+            self.b.type_vector(self.t.f32_, 2);
+            self.b.type_vector(self.t.i32_, 2);
+        }
+        if one_d.0 {
+            self.b.capability(Capability::Sampled1D);
+        }
+        if one_d.1 {
+            self.b.capability(Capability::Image1D);
+        }
+        Ok(())
+    }
+
+    fn bind(&mut self, var: Word, binding: u32, name: &str) {
+        self.b.decorate(
+            var,
+            Decoration::DescriptorSet,
+            vec![Operand::LiteralBit32(0)],
+        );
+        self.b.decorate(
+            var,
+            Decoration::Binding,
+            vec![Operand::LiteralBit32(binding)],
+        );
+        self.b.name(var, name);
+    }
+
+    /// A value as f32.
+    fn f32_of(&mut self, v: Value) -> Result<Word, EmitError> {
+        let w = self.vals[v.0 as usize];
+        Ok(match self.f.ty(v) {
+            Ty::F32 => w,
+            _ => self.b.bitcast(self.t.f32_, None, w)?,
+        })
+    }
+
+    /// A value as i32.
+    fn i32_of(&mut self, v: Value) -> Result<Word, EmitError> {
+        let w = self.vals[v.0 as usize];
+        Ok(match self.f.ty(v) {
+            Ty::Bool => return Err(EmitError("a lane bit as an image coordinate".into())),
+            _ => self.b.bitcast(self.t.i32_, None, w)?,
+        })
+    }
+
+    /// The coordinate vector (or scalar) of `n` values.
+    fn coord_vec(&mut self, vals: &[Word], comp: Word) -> Result<Word, EmitError> {
+        if vals.len() == 1 {
+            return Ok(vals[0]);
+        }
+        let ty = self.b.type_vector(comp, vals.len() as u32);
+        Ok(self.b.composite_construct(ty, None, vals.to_vec())?)
+    }
+
+    /// The `ConstOffset` operand of an `_o` offset for `n` spatial
+    /// coordinates.
+    fn const_offset(&mut self, dword: u32, n: usize) -> Word {
+        let f = offset_fields(dword);
+        let i = self.t.i32_;
+        let parts: Vec<Word> = f[..n].iter().map(|&x| self.constant(i, x as u32)).collect();
+        if n == 1 {
+            return parts[0];
+        }
+        let ty = self.b.type_vector(i, n as u32);
+        self.b.constant_composite(ty, parts)
+    }
+
+    /// Component `comp` of an image operation's result, as u32 bits.
+    pub(super) fn image_component(&mut self, op: u32, comp: u8) -> Result<Word, EmitError> {
+        let r = match self.image_results.get(&op) {
+            Some(&r) => r,
+            None => {
+                let r = self.image_op(op)?;
+                self.image_results.insert(op, r);
+                r
+            }
+        };
+        let i = self.f.images[op as usize];
+        let slot = self.image_slot(op)?;
+        let scalar = matches!(
+            i.kind,
+            ImageOpKind::Sample {
+                compare: Some(_),
+                ..
+            }
+        );
+        let v = self.image_vars[slot];
+        let c = if scalar {
+            if comp == 0 {
+                r
+            } else {
+                // A compare returns one component; dmask is 0x1.
+                return Ok(self.const_u32(0));
+            }
+        } else {
+            self.b
+                .composite_extract(v.comp_ty, None, r, [u32::from(comp)])?
+        };
+        Ok(if v.comp_ty == self.t.u32_ {
+            c
+        } else {
+            self.b.bitcast(self.t.u32_, None, c)?
+        })
+    }
+
+    fn image_slot(&self, op: u32) -> Result<usize, EmitError> {
+        self.plan
+            .image_of_op
+            .get(&op)
+            .copied()
+            .ok_or_else(|| EmitError(format!("image operation {op} has no binding")))
+    }
+
+    /// Emit the host instruction of a sample, gather or load.
+    fn image_op(&mut self, op: u32) -> Result<Word, EmitError> {
+        let i = self.f.images[op as usize];
+        let v = self.image_vars[self.image_slot(op)?];
+        let n = i.coords as usize;
+        let spatial = match i.dim {
+            ImageDim::D1 | ImageDim::D1Array => 1,
+            ImageDim::D3 | ImageDim::Cube => 3,
+            _ => 2,
+        };
+        let img = self.b.load(v.image_ty, None, v.image, None, vec![])?;
+        match i.kind {
+            ImageOpKind::Load => {
+                let mut c = Vec::with_capacity(n);
+                for &x in &i.coord[..n] {
+                    c.push(self.i32_of(x)?);
+                }
+                let coord = self.coord_vec(&c, self.t.i32_)?;
+                Ok(self
+                    .b
+                    .image_read(v.vec_ty, None, img, coord, None, vec![])?)
+            }
+            ImageOpKind::Store => Err(EmitError("an image store read as a value".into())),
+            ImageOpKind::Sample { lod, compare } | ImageOpKind::Gather { lod, compare, .. } => {
+                let Some((svar, si_ty)) = v.sampler else {
+                    return Err(EmitError("a sample without a sampler".into()));
+                };
+                let st = self.b.type_sampler();
+                let smp = self.b.load(st, None, svar, None, vec![])?;
+                let si = self.b.sampled_image(si_ty, None, img, smp)?;
+                let mut c = Vec::with_capacity(n);
+                for &x in &i.coord[..n] {
+                    c.push(self.f32_of(x)?);
+                }
+                let fl = self.t.f32_;
+                let coord = self.coord_vec(&c, fl)?;
+                let mut ops = ImageOperands::NONE;
+                let mut params = Vec::new();
+                let gather = matches!(i.kind, ImageOpKind::Gather { .. });
+                match lod {
+                    // A gather reads level 0 and takes no level operand
+                    // (only `_lz` gathers are lifted).
+                    _ if gather => {}
+                    ImageLod::Implicit { bias: Some(b) } => {
+                        ops |= ImageOperands::BIAS;
+                        params.push(Operand::IdRef(self.f32_of(b)?));
+                    }
+                    ImageLod::Implicit { bias: None } => {}
+                    ImageLod::Zero => {
+                        ops |= ImageOperands::LOD;
+                        params.push(Operand::IdRef(self.constant(fl, 0)));
+                    }
+                    ImageLod::Explicit(l) => {
+                        ops |= ImageOperands::LOD;
+                        params.push(Operand::IdRef(self.f32_of(l)?));
+                    }
+                }
+                if let Some(o) = i.offset {
+                    ops |= ImageOperands::CONST_OFFSET;
+                    params.push(Operand::IdRef(self.const_offset(o, spatial)));
+                }
+                let dref = match compare {
+                    Some(d) => Some(self.f32_of(d)?),
+                    None => None,
+                };
+                let implicit = matches!(lod, ImageLod::Implicit { .. });
+                let opt = (ops != ImageOperands::NONE).then_some(ops);
+                Ok(match (i.kind, dref) {
+                    (ImageOpKind::Gather { comp, .. }, None) => {
+                        let c = self.const_u32(u32::from(comp));
+                        self.b
+                            .image_gather(v.vec_ty, None, si, coord, c, opt, params)?
+                    }
+                    (ImageOpKind::Gather { .. }, Some(d)) => self
+                        .b
+                        .image_dref_gather(v.vec_ty, None, si, coord, d, opt, params)?,
+                    (_, None) if implicit => self
+                        .b
+                        .image_sample_implicit_lod(v.vec_ty, None, si, coord, opt, params)?,
+                    (_, None) => self
+                        .b
+                        .image_sample_explicit_lod(v.vec_ty, None, si, coord, ops, params)?,
+                    (_, Some(d)) if implicit => self.b.image_sample_dref_implicit_lod(
+                        v.comp_ty, None, si, coord, d, opt, params,
+                    )?,
+                    (_, Some(d)) => self.b.image_sample_dref_explicit_lod(
+                        v.comp_ty, None, si, coord, d, ops, params,
+                    )?,
+                })
+            }
+        }
+    }
+
+    /// An image store when `cond`: the dmask components, 0 for the others.
+    pub(super) fn image_store(&mut self, op: u32, cond: Value) -> Result<(), EmitError> {
+        let i = self.f.images[op as usize];
+        let v = self.image_vars[self.image_slot(op)?];
+        let n = i.coords as usize;
+        let always = self.f.konst(cond) == Some(1);
+        let merge = if always {
+            None
+        } else {
+            let c = self.vals[cond.0 as usize];
+            let lt = self.b.id();
+            let lm = self.b.id();
+            self.b.selection_merge(lm, SelectionControl::NONE)?;
+            self.b.branch_conditional(c, lt, lm, vec![])?;
+            self.b.begin_block(Some(lt))?;
+            Some(lm)
+        };
+        let img = self.b.load(v.image_ty, None, v.image, None, vec![])?;
+        let mut c = Vec::with_capacity(n);
+        for &x in &i.coord[..n] {
+            c.push(self.i32_of(x)?);
+        }
+        let coord = self.coord_vec(&c, self.t.i32_)?;
+        let mut texel = Vec::with_capacity(4);
+        for d in i.data {
+            texel.push(match d {
+                Some(x) => {
+                    let w = self.vals[x.0 as usize];
+                    let same = match self.f.ty(x) {
+                        Ty::F32 => v.comp_ty == self.t.f32_,
+                        _ => v.comp_ty == self.t.u32_,
+                    };
+                    if same {
+                        w
+                    } else {
+                        self.b.bitcast(v.comp_ty, None, w)?
+                    }
+                }
+                None => self.constant(v.comp_ty, 0),
+            });
+        }
+        let texel = self.b.composite_construct(v.vec_ty, None, texel)?;
+        self.b.image_write(img, coord, texel, None, vec![])?;
+        if let Some(lm) = merge {
+            self.b.branch(lm)?;
+            self.b.begin_block(Some(lm))?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,608 @@
+//! Image instructions (MIMG): samples, gathers, loads and stores through
+//! the T# (and S#) they read.
+//!
+//! One instruction is one [`ImageOp`] in [`crate::ir::Func::images`]; its
+//! result components are [`Load::Image`] values written, in dmask order,
+//! into consecutive VGPRs under EXEC, and a store is an
+//! [`Effect::ImageStore`] under EXEC. The address VGPRs are read in the
+//! hardware's order: the extra arguments (offset, bias, z-compare), the
+//! coordinates (array slice last), then the level; an NSA encoding lists
+//! each address VGPR on its own, a contiguous one gives a range, and both
+//! are read the same way ([`address_vgprs`]). Which host binding a T#/S#
+//! pair becomes is decided after the passes, from the words' resolved
+//! sources (`crate::layout`).
+
+use super::support::{self, Support};
+use super::Lifter;
+use crate::construct::Image;
+use crate::ir::{Effect, ImageLod, ImageOp, ImageOpKind, Load, Value};
+use crate::manifest::ImageDim;
+use isa::family::mimg::{addr_dwords, dim_info, mimg_info, MimgMods};
+use isa::{op, Instruction, Modifiers, Opcode, Operand, Stage};
+
+/// What an opcode's address holds and what it does: the lifted forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Form {
+    /// Sample, gather, load or store.
+    pub what: What,
+    /// `_o`: an offset dword first.
+    pub offset: bool,
+    /// `_b`: a bias dword.
+    pub bias: bool,
+    /// `_c`: a z-compare dword.
+    pub compare: bool,
+    /// The level: implicit, zero (`_lz`), a level dword after the
+    /// coordinates (`_l`, `_mip`).
+    pub level: Level,
+}
+
+/// The operation class of a lifted image opcode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum What {
+    Sample,
+    Gather,
+    Load,
+    Store,
+}
+
+/// How an opcode gives its level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Level {
+    Implicit,
+    Zero,
+    Explicit,
+}
+
+/// The form of a lifted image opcode (`None`: not lifted).
+pub(crate) fn form(code: Opcode) -> Option<Form> {
+    use Level::*;
+    use What::*;
+    let f = |what, offset, bias, compare, level| Form {
+        what,
+        offset,
+        bias,
+        compare,
+        level,
+    };
+    Some(match code {
+        op::IMAGE_SAMPLE => f(Sample, false, false, false, Implicit),
+        op::IMAGE_SAMPLE_B => f(Sample, false, true, false, Implicit),
+        op::IMAGE_SAMPLE_L => f(Sample, false, false, false, Explicit),
+        op::IMAGE_SAMPLE_LZ => f(Sample, false, false, false, Zero),
+        op::IMAGE_SAMPLE_C => f(Sample, false, false, true, Implicit),
+        op::IMAGE_SAMPLE_C_LZ => f(Sample, false, false, true, Zero),
+        op::IMAGE_SAMPLE_O => f(Sample, true, false, false, Implicit),
+        op::IMAGE_SAMPLE_B_O => f(Sample, true, true, false, Implicit),
+        op::IMAGE_SAMPLE_L_O => f(Sample, true, false, false, Explicit),
+        op::IMAGE_SAMPLE_LZ_O => f(Sample, true, false, false, Zero),
+        op::IMAGE_SAMPLE_C_O => f(Sample, true, false, true, Implicit),
+        op::IMAGE_SAMPLE_C_LZ_O => f(Sample, true, false, true, Zero),
+        op::IMAGE_GATHER4_LZ => f(Gather, false, false, false, Zero),
+        op::IMAGE_GATHER4_C_LZ => f(Gather, false, false, true, Zero),
+        op::IMAGE_GATHER4_LZ_O => f(Gather, true, false, false, Zero),
+        op::IMAGE_GATHER4_C_LZ_O => f(Gather, true, false, true, Zero),
+        op::IMAGE_LOAD => f(Load, false, false, false, Zero),
+        op::IMAGE_LOAD_MIP => f(Load, false, false, false, Explicit),
+        op::IMAGE_STORE => f(Store, false, false, false, Zero),
+        op::IMAGE_STORE_MIP => f(Store, false, false, false, Explicit),
+        _ => return None,
+    })
+}
+
+/// The host dimension of a `dim` field value.
+pub(crate) fn image_dim(dim: u8) -> ImageDim {
+    match dim & 7 {
+        0 => ImageDim::D1,
+        1 => ImageDim::D2,
+        2 => ImageDim::D3,
+        3 => ImageDim::Cube,
+        4 => ImageDim::D1Array,
+        5 => ImageDim::D2Array,
+        6 => ImageDim::D2Msaa,
+        _ => ImageDim::D2MsaaArray,
+    }
+}
+
+/// The address VGPR numbers of an instruction in order: each `Addr` VGPR
+/// operand before the T# (one range when contiguous, one operand per VGPR
+/// with NSA), expanded register by register.
+pub(crate) fn address_vgprs(inst: &Instruction) -> Vec<u16> {
+    let mut out = Vec::new();
+    // Operand 0 is vdata; the address VGPRs follow until the first SGPR
+    // operand (the T#).
+    for s in inst.operands.iter().skip(1) {
+        match s.op {
+            Operand::Reg { code, count } if code >= 256 => {
+                out.extend((0..count as u16).map(|k| code - 256 + k));
+            }
+            _ => break,
+        }
+    }
+    out
+}
+
+/// The data VGPR of each dmask component, packed in consecutive VGPRs from
+/// the first: component c (x = 0) of `dmask` sits in VGPR `first + k`
+/// where k counts the set bits below c. `None` for components outside
+/// dmask.
+pub(crate) fn dmask_slots(dmask: u8) -> [Option<u8>; 4] {
+    let mut out = [None; 4];
+    let mut k = 0u8;
+    for (c, slot) in out.iter_mut().enumerate() {
+        if dmask & (1 << c) != 0 {
+            *slot = Some(k);
+            k += 1;
+        }
+    }
+    out
+}
+
+impl Lifter<'_> {
+    pub(super) fn image(&mut self, code: Opcode, inst: &Instruction) {
+        if support::image(code) != Support::Lifted {
+            self.problem(Image::Opcode);
+            return;
+        }
+        let (Some(form), Some(info)) = (form(code), mimg_info(code)) else {
+            self.problem(Image::Opcode);
+            return;
+        };
+        let m: MimgMods = match inst.mods {
+            Modifiers::Mimg(m) => m,
+            _ => {
+                self.problem(Image::Opcode);
+                return;
+            }
+        };
+        if let Some(p) = self.image_refusal(form, &m) {
+            self.problem(p);
+            return;
+        }
+        let dim = image_dim(m.dim);
+        let ncoords = dim_info(m.dim).coords;
+        let addrs = address_vgprs(inst);
+        if addrs.len() < addr_dwords(info, &m) as usize {
+            self.problem(Image::Opcode);
+            return;
+        }
+        let mut next = addrs.iter().map(|&r| r as usize);
+        let mut take = |l: &mut Self| next.next().map(|r| l.st.v[r.min(255)]);
+        let offset = if form.offset { take(self) } else { None };
+        let bias = if form.bias { take(self) } else { None };
+        let compare = if form.compare { take(self) } else { None };
+        let mut coord = [Value(0); 4];
+        for c in coord.iter_mut().take(ncoords as usize) {
+            *c = take(self).unwrap_or(Value(0));
+        }
+        let level = if form.level == Level::Explicit {
+            take(self)
+        } else {
+            None
+        };
+        let offset = match offset {
+            None => None,
+            Some(v) => match self.b.func.konst(v) {
+                Some(k) => Some(k),
+                None => {
+                    self.problem(Image::OffsetNotConstant);
+                    return;
+                }
+            },
+        };
+        // Storage images have one level on the host.
+        if matches!(form.what, What::Load | What::Store) {
+            if let Some(l) = level {
+                if self.b.func.konst(l) != Some(0) {
+                    self.problem(Image::MipLevel);
+                    return;
+                }
+            }
+        }
+        // Descriptor words: operands after the address VGPRs.
+        let mut sregs = inst.operands.iter().skip(1).filter_map(|s| match s.op {
+            Operand::Reg { code, count } if code < 256 => Some((code as usize, count)),
+            _ => None,
+        });
+        let Some((tcode, tcount)) = sregs.next() else {
+            self.problem(Image::Opcode);
+            return;
+        };
+        let scode = sregs.next().map(|x| x.0);
+        let mut texture = [Value(0); 8];
+        let words = if m.r128 { 4 } else { tcount.min(8) as usize };
+        for (k, t) in texture.iter_mut().enumerate().take(words) {
+            *t = self.s_word((tcode + k).min(127));
+        }
+        let sampler = match (info.sampler, scode) {
+            (true, Some(s)) => {
+                let mut w = [Value(0); 4];
+                for (k, x) in w.iter_mut().enumerate() {
+                    *x = self.s_word((s + k).min(127));
+                }
+                Some(w)
+            }
+            (true, None) => {
+                self.problem(Image::Opcode);
+                return;
+            }
+            (false, _) => None,
+        };
+        let lod = match form.level {
+            Level::Implicit => ImageLod::Implicit { bias },
+            Level::Zero => ImageLod::Zero,
+            Level::Explicit => ImageLod::Explicit(level.unwrap_or(Value(0))),
+        };
+        let mut slots = dmask_slots(m.dmask & 0xf);
+        if self.o.alu_faults.image_dmask_reversed {
+            let n = (m.dmask & 0xf).count_ones() as u8;
+            for s in slots.iter_mut().flatten() {
+                *s = n - 1 - *s;
+            }
+        }
+        let kind = match form.what {
+            What::Sample => ImageOpKind::Sample { lod, compare },
+            What::Gather => ImageOpKind::Gather {
+                lod,
+                compare,
+                comp: (m.dmask & 0xf).trailing_zeros() as u8,
+            },
+            What::Load => ImageOpKind::Load,
+            What::Store => ImageOpKind::Store,
+        };
+        let vdata = inst.operands[0];
+        let mut data = [None; 4];
+        if form.what == What::Store {
+            let Operand::Reg { code: dcode, .. } = vdata.op else {
+                self.problem(Image::Opcode);
+                return;
+            };
+            for (c, s) in slots.iter().enumerate() {
+                if let Some(k) = s {
+                    let r = (dcode as usize).wrapping_sub(256) + *k as usize;
+                    data[c] = self.st.v.get(r).copied();
+                }
+            }
+        }
+        let op = ImageOp {
+            pc: self.pc,
+            kind,
+            dim,
+            texture,
+            texture_words: words as u8,
+            sampler,
+            coord,
+            coords: ncoords,
+            offset,
+            data,
+        };
+        let text = self.txt();
+        self.image_texts.insert(self.pc, text);
+        self.b.func.images.push(op);
+        let index = self.b.func.images.len() as u32 - 1;
+        let cond = self.active();
+        match form.what {
+            What::Store => {
+                self.b.effect(Effect::ImageStore { op: index, cond });
+            }
+            What::Gather => {
+                // Four texels of one component: x, y, z, w of the result.
+                let vals: Vec<Value> = (0..4)
+                    .map(|c| self.b.load(Load::Image { op: index, comp: c }))
+                    .collect();
+                for (k, v) in vals.into_iter().enumerate() {
+                    self.write_v(&vdata, k as u8, v);
+                }
+            }
+            _ => {
+                let vals: Vec<(u8, Value)> = slots
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(c, s)| s.map(|k| (k, c as u8)))
+                    .map(|(k, c)| (k, self.b.load(Load::Image { op: index, comp: c })))
+                    .collect();
+                for (k, v) in vals {
+                    self.write_v(&vdata, k, v);
+                }
+            }
+        }
+    }
+
+    /// Why the modifiers or the stage keep an instruction from translating.
+    fn image_refusal(&self, form: Form, m: &MimgMods) -> Option<Image> {
+        let sampling = matches!(form.what, What::Sample | What::Gather);
+        Some(if m.a16 {
+            Image::A16
+        } else if m.d16 {
+            Image::D16
+        } else if m.tfe || m.lwe {
+            Image::Status
+        } else if m.unorm && sampling {
+            Image::Unnormalized
+        } else if matches!(m.dim & 7, 3 | 6 | 7) {
+            Image::Dim {
+                dim: dim_info(m.dim).name,
+            }
+        } else if (form.compare || form.what == What::Gather) && !matches!(m.dim & 7, 1 | 5) {
+            // Depth images and gathers are 2D (or 2D arrays) on the host.
+            Image::Dim {
+                dim: dim_info(m.dim).name,
+            }
+        } else if sampling && form.level == Level::Implicit && self.o.stage != Stage::Ps {
+            Image::ImplicitLod
+        } else if form.what == What::Sample && form.compare && m.dmask & 0xf != 1 {
+            Image::CompareComponents
+        } else if form.what == What::Gather && (m.dmask & 0xf).count_ones() != 1 {
+            Image::GatherComponents
+        } else {
+            return None;
+        })
+    }
+}
+
+/// One host image binding: the T# (and S#) sources of its instructions, and
+/// what the host declares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct HostImage {
+    /// Combined image sampler or storage image.
+    pub kind: crate::manifest::ImageKind,
+    /// Dimensionality.
+    pub dim: ImageDim,
+    /// The component type.
+    pub sampled_type: crate::manifest::SampledType,
+    /// A depth image (its instructions compare).
+    pub depth: bool,
+    /// The T# words' sources.
+    pub texture: Vec<crate::ir::SrcOrConst>,
+    /// The S# words' sources.
+    pub sampler: Option<[crate::ir::SrcOrConst; 4]>,
+    /// The image operations ([`crate::ir::Func::images`] indices) through it.
+    pub ops: Vec<u32>,
+}
+
+/// The host images of the live image operations, one per distinct (T#
+/// sources, S# sources, kind, dim, sampled type, depth), in order of first
+/// use; or the refusals of operations whose T#/S# words are not all
+/// resolved (user data, table words, buffer words or constants).
+pub(crate) fn host_images(
+    f: &crate::ir::Func,
+    texts: &std::collections::HashMap<u32, String>,
+) -> Result<Vec<HostImage>, Vec<crate::ir::Unsupported>> {
+    use crate::ir::{Input, Op, SrcOrConst};
+    use crate::manifest::{ImageKind, SampledType};
+    let soc = |v: Value| match f.inst(v).op {
+        Op::Const(c) => Some(SrcOrConst::Const(c)),
+        Op::Input(Input::Param(s)) => Some(SrcOrConst::Src(s)),
+        _ => None,
+    };
+    let mut live: Vec<u32> = Vec::new();
+    for (i, inst) in f.insts.iter().enumerate() {
+        if !f.is_live(Value(i as u32)) {
+            continue;
+        }
+        let op = match inst.op {
+            Op::Load(l) => match f.loads[l as usize] {
+                Load::Image { op, .. } => op,
+                _ => continue,
+            },
+            Op::Effect(e) => match f.effects[e as usize] {
+                Effect::ImageStore { op, .. } => op,
+                _ => continue,
+            },
+            _ => continue,
+        };
+        if !live.contains(&op) {
+            live.push(op);
+        }
+    }
+    live.sort_unstable();
+    let mut out: Vec<HostImage> = Vec::new();
+    let mut problems = Vec::new();
+    for op in live {
+        let i = &f.images[op as usize];
+        let refuse = |construct: Image| crate::ir::Unsupported {
+            pc: i.pc,
+            inst: texts.get(&i.pc).cloned().unwrap_or_default(),
+            construct: construct.into(),
+        };
+        let mut texture = Vec::with_capacity(i.texture_words as usize);
+        for (k, &w) in i.texture[..i.texture_words as usize].iter().enumerate() {
+            match soc(w) {
+                Some(s) => texture.push(s),
+                None => {
+                    problems.push(refuse(Image::UntracedTexture { word: k as u8 }));
+                    break;
+                }
+            }
+        }
+        if texture.len() != i.texture_words as usize {
+            continue;
+        }
+        let sampler = match i.sampler {
+            None => None,
+            Some(words) => {
+                let mut s = [SrcOrConst::Const(0); 4];
+                let mut ok = true;
+                for (k, &w) in words.iter().enumerate() {
+                    match soc(w) {
+                        Some(x) => s[k] = x,
+                        None => {
+                            problems.push(refuse(Image::UntracedSampler { word: k as u8 }));
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                if !ok {
+                    continue;
+                }
+                Some(s)
+            }
+        };
+        let (kind, depth) = match i.kind {
+            ImageOpKind::Sample { compare, .. } | ImageOpKind::Gather { compare, .. } => {
+                (ImageKind::Sampled, compare.is_some())
+            }
+            ImageOpKind::Load | ImageOpKind::Store => (ImageKind::Storage, false),
+        };
+        let h = HostImage {
+            kind,
+            dim: i.dim,
+            sampled_type: SampledType::Float,
+            depth,
+            texture,
+            sampler,
+            ops: vec![op],
+        };
+        match out.iter_mut().find(|x| {
+            x.kind == h.kind
+                && x.dim == h.dim
+                && x.sampled_type == h.sampled_type
+                && x.depth == h.depth
+                && x.texture == h.texture
+                && x.sampler == h.sampler
+        }) {
+            Some(x) => x.ops.push(op),
+            None => out.push(h),
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Implicit-derivative samples inside the region of a per-lane EXEC branch
+/// (`div`: blocks ending in one, with its pc): on the host the lanes that
+/// skip the region do not compute their coordinates there, so the quad's
+/// derivatives are undefined; the guest takes them from every lane of the
+/// quad.
+pub(crate) fn implicit_lod_in_regions(
+    f: &crate::ir::Func,
+    nodes: &[crate::structure::Node],
+    div: &std::collections::HashMap<crate::ir::Block, u32>,
+    texts: &std::collections::HashMap<u32, String>,
+    out: &mut Vec<crate::ir::Unsupported>,
+) {
+    use crate::structure::Node;
+    fn blocks(nodes: &[Node], acc: &mut Vec<crate::ir::Block>) {
+        for n in nodes {
+            match n {
+                Node::Block(b) => acc.push(*b),
+                Node::If { then, els, .. } => {
+                    blocks(then, acc);
+                    blocks(els, acc);
+                }
+                Node::Loop { body, .. } => blocks(body, acc),
+            }
+        }
+    }
+    for n in nodes {
+        match n {
+            Node::Loop { body, .. } => implicit_lod_in_regions(f, body, div, texts, out),
+            Node::If {
+                from, then, els, ..
+            } => {
+                if let Some(&branch) = div.get(from) {
+                    let mut inner = Vec::new();
+                    blocks(then, &mut inner);
+                    blocks(els, &mut inner);
+                    for b in inner {
+                        for &v in &f.blocks[b.0 as usize].insts {
+                            let crate::ir::Op::Load(l) = f.inst(v).op else {
+                                continue;
+                            };
+                            let Load::Image { op, .. } = f.loads[l as usize] else {
+                                continue;
+                            };
+                            let i = &f.images[op as usize];
+                            let implicit = matches!(
+                                i.kind,
+                                ImageOpKind::Sample {
+                                    lod: ImageLod::Implicit { .. },
+                                    ..
+                                }
+                            );
+                            if implicit && f.is_live(v) && !out.iter().any(|u| u.pc == i.pc) {
+                                out.push(crate::ir::Unsupported {
+                                    pc: i.pc,
+                                    inst: texts.get(&i.pc).cloned().unwrap_or_default(),
+                                    construct: Image::ImplicitLodInRegion { branch }.into(),
+                                });
+                            }
+                        }
+                    }
+                }
+                implicit_lod_in_regions(f, then, div, texts, out);
+                implicit_lod_in_regions(f, els, div, texts, out);
+            }
+            Node::Block(_) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dmask_components_take_consecutive_slots_in_component_order() {
+        assert_eq!(dmask_slots(0xf), [Some(0), Some(1), Some(2), Some(3)]);
+        assert_eq!(dmask_slots(0x5), [Some(0), None, Some(1), None]);
+        assert_eq!(dmask_slots(0x2), [None, Some(0), None, None]);
+        assert_eq!(dmask_slots(0xc), [None, None, Some(0), Some(1)]);
+        assert_eq!(dmask_slots(0), [None; 4]);
+    }
+
+    #[test]
+    fn offset_fields_are_signed_six_bit_x_y_z() {
+        use crate::emit::offset_fields;
+        assert_eq!(offset_fields(0), [0, 0, 0]);
+        // x = -1, y = 1, z = -32
+        assert_eq!(offset_fields(0x20_01_3f), [-1, 1, -32]);
+        // bits outside the fields are ignored
+        assert_eq!(offset_fields(0xc0c0_c0c0 | 0x1f), [31, 0, 0]);
+    }
+
+    /// Every lifted form reads the extra address dwords and the level
+    /// isa's table gives the opcode (so the address order here and the
+    /// register count there agree).
+    #[test]
+    fn each_lifted_form_matches_the_isa_address_layout() {
+        let mut n = 0;
+        for code in Opcode::all().filter(|o| support::image(*o) == Support::Lifted) {
+            let f = form(code).unwrap_or_else(|| panic!("{} has no form", code.name()));
+            let info = mimg_info(code).expect("an MIMG opcode");
+            let extra = u8::from(f.offset) + u8::from(f.bias) + u8::from(f.compare);
+            assert_eq!(extra, info.extra, "{}", code.name());
+            assert_eq!(f.level == Level::Explicit, info.lod, "{}", code.name());
+            assert!(!info.gradients, "{}", code.name());
+            assert_eq!(
+                f.what == What::Sample || f.what == What::Gather,
+                info.sampler,
+                "{}",
+                code.name()
+            );
+            n += 1;
+        }
+        assert_eq!(n, 20);
+    }
+
+    #[test]
+    fn dim_fields_map_to_the_manifest_dims() {
+        let dims: Vec<ImageDim> = (0..8).map(image_dim).collect();
+        assert_eq!(
+            dims,
+            [
+                ImageDim::D1,
+                ImageDim::D2,
+                ImageDim::D3,
+                ImageDim::Cube,
+                ImageDim::D1Array,
+                ImageDim::D2Array,
+                ImageDim::D2Msaa,
+                ImageDim::D2MsaaArray
+            ]
+        );
+    }
+}
