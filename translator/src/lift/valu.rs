@@ -870,7 +870,10 @@ impl Lifter<'_> {
                         stack.extend(desc);
                         stack.push(offset)
                     }
-                    Load::Buffer(_) | Load::Lanes(..) | Load::Global { .. } | Load::Image { .. } => return false,
+                    Load::Buffer(_)
+                    | Load::Lanes(..)
+                    | Load::Global { .. }
+                    | Load::Image { .. } => return false,
                 },
                 Op::Un(_, a) => stack.push(a),
                 Op::Bin(_, a, b) => stack.extend([a, b]),
