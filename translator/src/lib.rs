@@ -1154,7 +1154,7 @@ fn layout(
         notes.push("the feedback and test-output buffers are written from the fragment stage: the device needs fragmentStoresAndAtomics".into());
     }
     if !images.is_empty() {
-        notes.push("images: a `sampled` binding is a combined image sampler (the module reads it through an image and a sampler variable on that one binding); a `storage` binding is declared Rgba32f (the host view must be R32G32B32A32_SFLOAT, texels converted to and from the guest format); sampled_type float is assumed (the shader's use of the results is not checked for integers); image_load/image_store read and write mip 0; a store writes 0 to the components outside its dmask".into());
+        notes.push("images: a `sampled` binding is a combined image sampler (the module reads it through an image and a sampler variable on that one binding); a `storage` binding is declared Rgba32f (the host view must be R32G32B32A32_SFLOAT whose texel components hold the 32-bit words the hardware's image_load returns for the guest texel, an integer format's bits included; stores write those words); sampled_type float is assumed (the shader's use of the results is not checked for integers); image_load/image_store read and write mip 0; a store writes 0 to the components outside its dmask".into());
     }
     if !dropped.is_empty() {
         notes.push("dropped instructions have no host counterpart (see `dropped`)".into());
