@@ -626,6 +626,92 @@ impl Func {
     }
 }
 
+impl Func {
+    /// Replace every operand `x` of instruction `v` by `m(x)` (the operands
+    /// [`Func::operands`] lists, in the same places; block-terminator uses
+    /// are not instructions' and stay).
+    pub fn map_operands(&mut self, v: Value, m: &impl Fn(Value) -> Value) {
+        let acc = |a: &mut BufferAccess| {
+            a.desc = a.desc.map(m);
+            a.index = a.index.map(m);
+            a.voffset = a.voffset.map(m);
+            a.soffset = m(a.soffset);
+        };
+        let inst = &mut self.insts[v.0 as usize];
+        match &mut inst.op {
+            Op::Const(_) | Op::Input(_) | Op::BlockParam(..) | Op::Unsupported(_) => {}
+            Op::Un(_, a) => *a = m(*a),
+            Op::Bin(_, a, b) => {
+                *a = m(*a);
+                *b = m(*b);
+            }
+            Op::Tri(_, a, b, c) => {
+                *a = m(*a);
+                *b = m(*b);
+                *c = m(*c);
+            }
+            Op::Load(i) => match &mut self.loads[*i as usize] {
+                Load::Scalar { lo, hi, offset, .. } => {
+                    *lo = m(*lo);
+                    *hi = m(*hi);
+                    *offset = m(*offset);
+                }
+                Load::ScalarBuf { desc, offset, .. } => {
+                    *desc = desc.map(m);
+                    *offset = m(*offset);
+                }
+                Load::Buffer(a) => acc(a),
+                Load::Lanes(_, l) => match l {
+                    LaneOp::Ballot { bit, .. } => *bit = m(*bit),
+                    LaneOp::ReadFirst { value, active } => {
+                        *value = m(*value);
+                        *active = m(*active);
+                    }
+                    LaneOp::ReadLane { value, lane } => {
+                        *value = m(*value);
+                        *lane = m(*lane);
+                    }
+                    LaneOp::LdsRead { addr } => *addr = m(*addr),
+                },
+            },
+            Op::Effect(i) => match &mut self.effects[*i as usize] {
+                Effect::Export { values, cond, .. } => {
+                    for x in values.iter_mut().flatten() {
+                        *x = m(*x);
+                    }
+                    *cond = m(*cond);
+                }
+                Effect::Check { index, cond, .. } => {
+                    *index = m(*index);
+                    *cond = m(*cond);
+                }
+                Effect::Problem { index } => {
+                    if let Some(a) = self.problem_args.get_mut(index) {
+                        for x in a.iter_mut() {
+                            *x = m(*x);
+                        }
+                    }
+                }
+                Effect::Store {
+                    access,
+                    value,
+                    cond,
+                } => {
+                    acc(access);
+                    *value = m(*value);
+                    *cond = m(*cond);
+                }
+                Effect::LdsWrite { addr, value, cond } => {
+                    *addr = m(*addr);
+                    *value = m(*value);
+                    *cond = m(*cond);
+                }
+                Effect::Barrier { .. } => {}
+            },
+        }
+    }
+}
+
 fn access_operands(a: &BufferAccess, out: &mut Vec<Value>) {
     out.extend(a.desc);
     out.extend(a.index);

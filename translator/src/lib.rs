@@ -363,12 +363,23 @@ fn translate_with(
     passes::resolve(&mut f);
     passes::fold(&mut f);
     passes::dce(&mut f);
+    // Loops with several exits or back edges become single-latch loops;
+    // dead-code removal again for what the rewrite added.
+    let loop_faults = structure::LoopFaults {
+        exit_selector_reversed: faults.loop_exit_selector_reversed,
+    };
+    let latches = structure::normalize_loops(&mut f, loop_faults);
+    passes::dce(&mut f);
     let derived = if trace.is_none() && compute.is_none() {
         assign_bindings(&mut f)
     } else {
         Vec::new()
     };
-    let tree = structure::structure(&f);
+    let tree = latches.and_then(|latches| {
+        let t = structure::structure(&f)?;
+        structure::per_lane_exits(&f, &t, &latches, &lifted.divergent)?;
+        Ok(t)
+    });
     let mut merges = Vec::new();
     if let Ok(t) = &tree {
         collect_divergent_merges(t, &lifted.divergent, &mut merges);
@@ -386,7 +397,9 @@ fn translate_with(
             let pc = match e {
                 structure::StructureError::Loop { pc, .. }
                 | structure::StructureError::Unstructured { pc }
-                | structure::StructureError::Unterminated { pc } => pc,
+                | structure::StructureError::Unterminated { pc }
+                | structure::StructureError::Irreducible { pc, .. }
+                | structure::StructureError::PerLaneExit { pc, .. } => pc,
             };
             problems.push(Unsupported {
                 pc,

@@ -84,6 +84,9 @@ pub struct ComputeFaults {
     pub mbcnt_at_or_below: bool,
     /// LDS accesses ignore the instruction's offset field.
     pub lds_ignores_offset: bool,
+    /// A rewritten loop's exits pick their selectors backwards
+    /// ([`crate::structure::LoopFaults::exit_selector_reversed`]).
+    pub loop_exit_selector_reversed: bool,
 }
 
 /// The manifest's dispatch section: how the host runs a translated compute
