@@ -450,6 +450,10 @@ pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: 
     passes::resolve(&mut f);
     passes::fold(&mut f);
     passes::dce(&mut f);
+    // The loop rewrite as `translate` does it (a loop it refuses stays as
+    // it is, with the loops rewritten before it).
+    let _ = structure::normalize_loops(&mut f, structure::LoopFaults::default());
+    passes::dce(&mut f);
     f
 }
 
