@@ -3,7 +3,9 @@
 //! ballots (`v_readfirstlane`, `s_bcnt1` of a mask), write over several
 //! dispatches exactly the words the interpreter's buffer stores write; a
 //! broken entry lowering (the local ids one VGPR late) and a broken mbcnt
-//! (counting the lanes at or below) turn the check red.
+//! (counting the lanes at or below) turn the check red. Loops with several
+//! exits or back edges match too, and exits that pick the wrong selector
+//! turn the check red.
 //!
 //! One Vulkan device serves the whole test binary. Without Vulkan the tests
 //! print a note and pass, unless `SHADERLIFT_REQUIRE_VULKAN` is set. The
@@ -200,4 +202,45 @@ fn writelane_matches() {
         return;
     };
     assert_all_identical(h, "writelane", &fixtures(&["compute-writelane"]));
+}
+
+/// Loops the structurer rewrites into one latch with an exit selector
+/// (hand-assembled, `tests/dispatch/loop-*/code.s`): a break in the middle,
+/// two exits to different targets, a `continue`, a break from an inner loop
+/// to after the outer one, a `while`. The trip counts depend on the
+/// workgroup id, so the three dispatches take different exits.
+#[test]
+fn loops_with_several_exits_and_back_edges_match() {
+    let Some(h) = Harness::shared_or_skip("loops_with_several_exits_and_back_edges_match") else {
+        return;
+    };
+    assert_all_identical(
+        h,
+        "loops",
+        &fixtures(&[
+            "loop-break",
+            "loop-exits",
+            "loop-continue",
+            "loop-nested",
+            "loop-while",
+        ]),
+    );
+}
+
+/// The negative control: exits that pick their selectors backwards leave
+/// to the wrong target (the two-exit loop and the nested break).
+#[test]
+fn a_reversed_loop_exit_selector_is_caught() {
+    let Some(h) = Harness::shared_or_skip("a_reversed_loop_exit_selector_is_caught") else {
+        return;
+    };
+    for shader in ["loop-exits", "loop-nested"] {
+        let faults = ComputeFaults {
+            loop_exit_selector_reversed: true,
+            ..ComputeFaults::default()
+        };
+        let r = run_broken(h, "loops", &fixture(shader), faults);
+        eprint!("{shader} (reversed exit selectors):\n{}", r.text());
+        assert!(r.mismatches > 0, "{shader}: the broken selector went unnoticed");
+    }
 }

@@ -434,13 +434,32 @@ fn translate_with(
 /// Lift a shader and run the passes, returning the final IR (for tests and
 /// debugging): what [`translate`] emits, without emitting it.
 pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: &Options) -> Func {
+    ir_with(input, trace, opts, None)
+}
+
+/// [`translate_ir`] of a compute shader with its entry state, as
+/// [`translate_compute`] lifts it.
+pub fn translate_compute_ir(
+    input: &ShaderInput<'_>,
+    entry: &wave::ComputeEntry,
+    opts: &Options,
+) -> Func {
+    ir_with(input, None, opts, Some(*entry).filter(|_| input.stage == Stage::Cs))
+}
+
+fn ir_with(
+    input: &ShaderInput<'_>,
+    trace: Option<&ShaderTrace>,
+    opts: &Options,
+    compute: Option<wave::ComputeEntry>,
+) -> Func {
     let lo = lift::LiftOptions {
         target: input.target,
         stage: input.stage,
         abi: input.abi,
         wave64: input.wave_size != 32,
         checked: opts.checked,
-        compute: None,
+        compute,
         faults: wave::ComputeFaults::default(),
         ps_faults: PsFaults::default(),
         alu_faults: opts.faults,

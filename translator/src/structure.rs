@@ -611,14 +611,17 @@ fn rewrite(
             new_param(f, l, ty)
         })
         .collect();
-    let mut zeros: Vec<(Ty, Value)> = Vec::new();
-    let mut zero = |f: &mut Func, ty: Ty| match zeros.iter().find(|z| z.0 == ty) {
-        Some(z) => z.1,
-        None => {
-            let v = push(f, Op::Const(0), ty);
-            zeros.push((ty, v));
-            v
+    // Constants: the function's own where it has them.
+    let mut consts: std::collections::HashMap<(Ty, u32), Value> = std::collections::HashMap::new();
+    for (i, inst) in f.insts.iter().enumerate() {
+        if let Op::Const(c) = inst.op {
+            consts.entry((inst.ty, c)).or_insert(Value(i as u32));
         }
+    }
+    let mut konst = |f: &mut Func, ty: Ty, c: u32| {
+        *consts
+            .entry((ty, c))
+            .or_insert_with(|| push(f, Op::Const(c), ty))
     };
     let m = targets.len() as u32;
     // Every back edge and exit edge goes to the latch.
@@ -635,19 +638,19 @@ fn rewrite(
                 Some(k) if faults.exit_selector_reversed => m - k as u32,
                 Some(k) => k as u32 + 1,
             };
-            let mut args = vec![push(f, Op::Const(selector), Ty::U32)];
+            let mut args = vec![konst(f, Ty::U32, selector)];
             for (i, &ty) in head_tys.iter().enumerate() {
-                args.push(if k.is_none() { e.args[i] } else { zero(f, ty) });
+                args.push(if k.is_none() { e.args[i] } else { konst(f, ty, 0) });
             }
             for (j, slots) in target_slots.iter().enumerate() {
                 for (i, &p) in slots.iter().enumerate() {
                     let ty = f.ty(p);
-                    args.push(if k == Some(j) { e.args[i] } else { zero(f, ty) });
+                    args.push(if k == Some(j) { e.args[i] } else { konst(f, ty, 0) });
                 }
             }
             for &v in &threaded {
                 let ty = f.ty(v);
-                args.push(if dominates(def[&v], s) { v } else { zero(f, ty) });
+                args.push(if dominates(def[&v], s) { v } else { konst(f, ty, 0) });
             }
             *e = Edge {
                 block: Block(l.0),
@@ -678,7 +681,7 @@ fn rewrite(
         f.blocks[x].term = term;
     }
     // The latch: back when the selector is 0, else the dispatch.
-    let c0 = push(f, Op::Const(0), Ty::U32);
+    let c0 = konst(f, Ty::U32, 0);
     let back = push(f, Op::Bin(Bin::ICmp(ICmp::Eq), sel, c0), Ty::Bool);
     f.blocks[l.0 as usize].insts.push(back);
     let exit_edge = |j: usize| Edge {
@@ -688,7 +691,7 @@ fn rewrite(
     let mut els = exit_edge(targets.len() - 1);
     for j in (0..targets.len() - 1).rev() {
         let d = new_block(f, latch_pc);
-        let kj = push(f, Op::Const(j as u32 + 1), Ty::U32);
+        let kj = konst(f, Ty::U32, j as u32 + 1);
         let c = push(f, Op::Bin(Bin::ICmp(ICmp::Eq), sel, kj), Ty::Bool);
         f.blocks[d.0 as usize].insts.push(c);
         f.blocks[d.0 as usize].term = Term::Branch {
