@@ -241,6 +241,9 @@ fn a_reversed_loop_exit_selector_is_caught() {
         };
         let r = run_broken(h, "loops", &fixture(shader), faults);
         eprint!("{shader} (reversed exit selectors):\n{}", r.text());
-        assert!(r.mismatches > 0, "{shader}: the broken selector went unnoticed");
+        assert!(
+            r.mismatches > 0,
+            "{shader}: the broken selector went unnoticed"
+        );
     }
 }

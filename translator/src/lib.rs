@@ -444,7 +444,12 @@ pub fn translate_compute_ir(
     entry: &wave::ComputeEntry,
     opts: &Options,
 ) -> Func {
-    ir_with(input, None, opts, Some(*entry).filter(|_| input.stage == Stage::Cs))
+    ir_with(
+        input,
+        None,
+        opts,
+        Some(*entry).filter(|_| input.stage == Stage::Cs),
+    )
 }
 
 fn ir_with(

@@ -640,17 +640,29 @@ fn rewrite(
             };
             let mut args = vec![konst(f, Ty::U32, selector)];
             for (i, &ty) in head_tys.iter().enumerate() {
-                args.push(if k.is_none() { e.args[i] } else { konst(f, ty, 0) });
+                args.push(if k.is_none() {
+                    e.args[i]
+                } else {
+                    konst(f, ty, 0)
+                });
             }
             for (j, slots) in target_slots.iter().enumerate() {
                 for (i, &p) in slots.iter().enumerate() {
                     let ty = f.ty(p);
-                    args.push(if k == Some(j) { e.args[i] } else { konst(f, ty, 0) });
+                    args.push(if k == Some(j) {
+                        e.args[i]
+                    } else {
+                        konst(f, ty, 0)
+                    });
                 }
             }
             for &v in &threaded {
                 let ty = f.ty(v);
-                args.push(if dominates(def[&v], s) { v } else { konst(f, ty, 0) });
+                args.push(if dominates(def[&v], s) {
+                    v
+                } else {
+                    konst(f, ty, 0)
+                });
             }
             *e = Edge {
                 block: Block(l.0),
