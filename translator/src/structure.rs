@@ -498,9 +498,11 @@ pub fn normalize_loops(f: &mut Func, faults: LoopFaults) -> Result<Vec<Block>, S
             while let Some(x) = st.pop() {
                 if !body[x] {
                     body[x] = true;
+                    // Blocks the entry does not reach are not part of it.
                     st.extend(
                         g.neighbors_directed(NodeIndex::new(x), Direction::Incoming)
-                            .map(|p| p.index()),
+                            .map(|p| p.index())
+                            .filter(|&p| rank[p] != usize::MAX),
                     );
                 }
             }
@@ -571,7 +573,7 @@ fn rewrite(
     // dominate every edge into the new latch.
     let mut threaded: Vec<Value> = Vec::new();
     let mut ops = Vec::new();
-    for x in (0..n).filter(|&x| !body[x]) {
+    for x in (0..n).filter(|&x| !body[x] && rank[x] != usize::MAX) {
         ops.clear();
         for &v in &f.blocks[x].insts {
             f.operands(v, &mut ops);
