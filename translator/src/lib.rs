@@ -376,8 +376,8 @@ fn translate_with(
         Vec::new()
     };
     let tree = latches.and_then(|latches| {
-        let t = structure::structure(&f)?;
-        structure::per_lane_exits(&f, &t, &latches, &lifted.divergent)?;
+        let t = structure::structure_with(&f, &latches)?;
+        structure::per_lane_exits(&f, &t, &lifted.divergent)?;
         Ok(t)
     });
     let mut merges = Vec::new();
@@ -573,7 +573,18 @@ fn raised_in_regions(
                     blocks(then, acc);
                     blocks(els, acc);
                 }
-                structure::Node::Loop { body, .. } => blocks(body, acc),
+                structure::Node::Loop {
+                    body,
+                    latch,
+                    rewritten,
+                    ..
+                } => {
+                    blocks(body, acc);
+                    if *rewritten {
+                        acc.push(*latch);
+                    }
+                }
+                structure::Node::Continue { .. } => {}
             }
         }
     }

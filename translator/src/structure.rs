@@ -46,6 +46,17 @@ pub enum Node {
         back_on: bool,
         /// Where the loop exits to.
         exit: Block,
+        /// The latch is one [`normalize_loops`] made: the body reaches it
+        /// only through [`Node::Continue`], and it runs in the loop's
+        /// continue block.
+        rewritten: bool,
+    },
+    /// Go to the latch of the innermost loop, which [`normalize_loops`]
+    /// made (its arguments are the edge's that led here): a `continue`
+    /// in SPIR-V terms, from anywhere in the loop's body.
+    Continue {
+        /// The latch.
+        latch: Block,
     },
 }
 
@@ -114,6 +125,15 @@ fn succs(t: &Term) -> ([Option<Block>; 2], bool) {
 /// reversed graph without back edges, with a virtual exit after every block
 /// that has no other successor.
 pub fn structure(f: &Func) -> Result<Vec<Node>, StructureError> {
+    structure_with(f, &[])
+}
+
+/// [`structure`] of a function whose loops [`normalize_loops`] rewrote,
+/// with the latches it made: an edge to such a latch is a `continue`
+/// ([`Node::Continue`]) wherever it starts in the loop's body, so it does
+/// not take part in the post-dominators (a `break` in an `if` that has code
+/// after it leaves the `if`'s merge where it was).
+pub fn structure_with(f: &Func, latches: &[Block]) -> Result<Vec<Node>, StructureError> {
     let n = f.blocks.len();
     if n == 0 {
         return Ok(Vec::new());
@@ -240,7 +260,7 @@ pub fn structure(f: &Func) -> Result<Vec<Node>, StructureError> {
         let mut any = false;
         for t in succs(&f.blocks[b.index()].term).0.into_iter().flatten() {
             let t = t.0 as usize;
-            if rank[t] > rank[b.index()] {
+            if rank[t] > rank[b.index()] && !latches.contains(&Block(t as u32)) {
                 dag.add_edge(b, NodeIndex::new(t), ());
                 any = true;
             }
@@ -261,6 +281,7 @@ pub fn structure(f: &Func) -> Result<Vec<Node>, StructureError> {
         ipdom,
         seen: vec![false; n],
         loops,
+        latches,
     };
     st.seq(Block(0), None, None)
 }
@@ -271,6 +292,8 @@ struct Structurer<'a> {
     ipdom: Vec<Option<Block>>,
     seen: Vec<bool>,
     loops: Vec<Option<(usize, Block, bool)>>,
+    /// The latches [`normalize_loops`] made.
+    latches: &'a [Block],
 }
 
 impl Structurer<'_> {
@@ -286,6 +309,10 @@ impl Structurer<'_> {
         let mut b = start;
         loop {
             if Some(b) == stop {
+                return Ok(out);
+            }
+            if self.latches.contains(&b) {
+                out.push(Node::Continue { latch: b });
                 return Ok(out);
             }
             let bi = b.0 as usize;
@@ -312,6 +339,7 @@ impl Structurer<'_> {
                     cond,
                     back_on,
                     exit,
+                    rewritten: self.latches.contains(&lb),
                 });
                 b = exit;
                 continue;
@@ -729,38 +757,56 @@ fn rewrite(
     Ok(l)
 }
 
-/// Refuse a per-lane branch (a block of `divergent`, with its pc) whose
-/// arms meet only at one of the `latches` [`normalize_loops`] made: in
+/// Refuse a per-lane branch (a block of `divergent`, with its pc) with a
+/// [`Node::Continue`] to an enclosing loop's latch in one of its arms: in
 /// this model each lane would leave or go round on its own, while the
 /// hardware's scalar state follows the whole wave.
 pub fn per_lane_exits(
     f: &Func,
     tree: &[Node],
-    latches: &[Block],
     divergent: &std::collections::HashMap<Block, u32>,
 ) -> Result<(), StructureError> {
+    /// The first latch an arm continues to that is not of a loop inside it.
+    fn continues(nodes: &[Node], inner: &mut Vec<Block>) -> Option<Block> {
+        for n in nodes {
+            let found = match n {
+                Node::Block(_) => None,
+                Node::Continue { latch } => Some(*latch).filter(|l| !inner.contains(l)),
+                Node::If { then, els, .. } => {
+                    continues(then, inner).or_else(|| continues(els, inner))
+                }
+                Node::Loop { latch, body, .. } => {
+                    inner.push(*latch);
+                    let r = continues(body, inner);
+                    inner.pop();
+                    r
+                }
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
     for n in tree {
         match n {
-            Node::Block(_) => {}
-            Node::Loop { body, .. } => per_lane_exits(f, body, latches, divergent)?,
+            Node::Block(_) | Node::Continue { .. } => {}
+            Node::Loop { body, .. } => per_lane_exits(f, body, divergent)?,
             Node::If {
-                from,
-                then,
-                els,
-                merge,
-                ..
+                from, then, els, ..
             } => {
-                if let (Some(&pc), Some(m)) = (divergent.get(from), merge) {
-                    if latches.contains(m) {
-                        let head_pc = match &f.blocks[m.0 as usize].term {
+                if let Some(&pc) = divergent.get(from) {
+                    let arms = [then, els];
+                    if let Some(l) = arms.iter().find_map(|a| continues(a, &mut Vec::new())) {
+                        let head_pc = match &f.blocks[l.0 as usize].term {
                             Term::Branch { then, .. } => f.blocks[then.block.0 as usize].pc,
-                            _ => f.blocks[m.0 as usize].pc,
+                            _ => f.blocks[l.0 as usize].pc,
                         };
                         return Err(StructureError::PerLaneExit { pc, head_pc });
                     }
                 }
-                per_lane_exits(f, then, latches, divergent)?;
-                per_lane_exits(f, els, latches, divergent)?;
+                per_lane_exits(f, then, divergent)?;
+                per_lane_exits(f, els, divergent)?;
             }
         }
     }
