@@ -250,32 +250,73 @@ pub fn structure_with(f: &Func, latches: &[Block]) -> Result<Vec<Node>, Structur
         loops[head] = Some((latch, exit, back_on));
     }
     // Post-dominators of the reachable blocks on the graph without back
-    // edges (acyclic, so they are exact), node `n` the virtual exit.
-    let exit = NodeIndex::new(n);
-    let mut dag: DiGraph<(), ()> = DiGraph::with_capacity(n + 1, 2 * n + 1);
-    for _ in 0..=n {
-        dag.add_node(());
-    }
-    for &b in &post_rev {
-        let mut any = false;
-        for t in succs(&f.blocks[b.index()].term).0.into_iter().flatten() {
-            let t = t.0 as usize;
-            if rank[t] > rank[b.index()] && !latches.contains(&Block(t as u32)) {
-                dag.add_edge(b, NodeIndex::new(t), ());
-                any = true;
+    // edges (acyclic, so they are exact), node `n` the virtual exit. Inside
+    // the body of a loop `normalize_loops` rewrote, its continues (edges to
+    // its latch) are left out instead (a block with nothing else goes to
+    // the virtual exit), so a selection there merges where its arms meet
+    // when they do not continue; the blocks of the innermost such body take
+    // their post-dominators from that graph.
+    let ipdom_on = |skip: Option<usize>| {
+        let exit = NodeIndex::new(n);
+        let mut dag: DiGraph<(), ()> = DiGraph::with_capacity(n + 1, 2 * n + 1);
+        for _ in 0..=n {
+            dag.add_node(());
+        }
+        for &b in &post_rev {
+            let mut any = false;
+            for t in succs(&f.blocks[b.index()].term).0.into_iter().flatten() {
+                let t = t.0 as usize;
+                if rank[t] > rank[b.index()] && Some(t) != skip {
+                    dag.add_edge(b, NodeIndex::new(t), ());
+                    any = true;
+                }
+            }
+            if !any {
+                dag.add_edge(b, exit, ());
             }
         }
-        if !any {
-            dag.add_edge(b, exit, ());
+        let pdom = dominators::simple_fast(Reversed(&dag), exit);
+        (0..n)
+            .map(|b| match pdom.immediate_dominator(NodeIndex::new(b)) {
+                Some(m) if m != exit => Some(Block(m.index() as u32)),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut ipdom = ipdom_on(None);
+    let mut bodies: Vec<(usize, Vec<bool>)> = Vec::new();
+    for &l in latches {
+        let l = l.0 as usize;
+        let head = match &f.blocks[l].term {
+            Term::Branch { then, .. } => then.block.0 as usize,
+            _ => continue,
+        };
+        if rank[l] == usize::MAX {
+            continue;
+        }
+        let mut body = vec![false; n];
+        body[head] = true;
+        let mut st = vec![l];
+        while let Some(x) = st.pop() {
+            if !body[x] {
+                body[x] = true;
+                st.extend(
+                    g.neighbors_directed(NodeIndex::new(x), Direction::Incoming)
+                        .map(|p| p.index())
+                        .filter(|&p| rank[p] != usize::MAX),
+                );
+            }
+        }
+        bodies.push((l, body));
+    }
+    // Outer bodies first, so the innermost one's post-dominators stay.
+    bodies.sort_by_key(|(_, body)| std::cmp::Reverse(body.iter().filter(|x| **x).count()));
+    for (l, body) in &bodies {
+        let local = ipdom_on(Some(*l));
+        for b in (0..n).filter(|&b| body[b] && b != *l) {
+            ipdom[b] = local[b];
         }
     }
-    let pdom = dominators::simple_fast(Reversed(&dag), exit);
-    let ipdom = (0..n)
-        .map(|b| match pdom.immediate_dominator(NodeIndex::new(b)) {
-            Some(m) if m != exit => Some(Block(m.index() as u32)),
-            _ => None,
-        })
-        .collect();
     let mut st = Structurer {
         f,
         ipdom,
