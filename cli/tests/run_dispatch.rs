@@ -207,7 +207,9 @@ fn writelane_matches() {
 /// Loops the structurer rewrites into one latch with an exit selector
 /// (hand-assembled, `tests/dispatch/loop-*/code.s`): a break in the middle,
 /// two exits to different targets, a `continue`, a break from an inner loop
-/// to after the outer one, a `while`. The trip counts depend on the
+/// to after the outer one, a `while`, a break inside an `if` with code
+/// after it (a SPIR-V continue from inside a selection). The trip counts
+/// depend on the
 /// workgroup id, so the three dispatches take different exits.
 #[test]
 fn loops_with_several_exits_and_back_edges_match() {
@@ -223,6 +225,7 @@ fn loops_with_several_exits_and_back_edges_match() {
             "loop-continue",
             "loop-nested",
             "loop-while",
+            "loop-if-break",
         ]),
     );
 }

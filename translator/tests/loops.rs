@@ -2,7 +2,8 @@
 //! the hand-assembled compute fixtures of `cli/tests/dispatch/loop-*` (a
 //! break in the middle, two exits to different targets, a `continue`, a
 //! break from an inner loop to after the outer one, a `while` whose exit is
-//! at its head) translate, naga and spirv-val accept them, and their IR
+//! at its head, a break inside an `if` with code after it) translate, naga
+//! and spirv-val accept them, and their IR
 //! after the rewrite is pinned. (`cli/tests/run_dispatch.rs` runs them on
 //! lavapipe against the interpreter, with the wrong-selector negative
 //! control.) An irreducible graph and a per-lane loop exit are typed
@@ -21,6 +22,7 @@ const SHAPES: &[(&str, usize)] = &[
     ("loop-continue", 1),
     ("loop-nested", 2),
     ("loop-while", 1),
+    ("loop-if-break", 1),
 ];
 
 fn fixture(name: &str) -> corpus::Capture {
