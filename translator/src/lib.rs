@@ -398,6 +398,7 @@ fn translate_with(
                 structure::StructureError::Loop { pc, .. }
                 | structure::StructureError::Unstructured { pc }
                 | structure::StructureError::Unterminated { pc }
+                | structure::StructureError::NoExit { pc }
                 | structure::StructureError::Irreducible { pc, .. }
                 | structure::StructureError::PerLaneExit { pc, .. } => pc,
             };

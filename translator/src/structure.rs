@@ -72,6 +72,13 @@ pub enum StructureError {
         /// pc of the block with the back edge.
         from_pc: u32,
     },
+    /// A loop no edge leaves (it can only end the program from inside, or
+    /// never ends).
+    #[error("the loop with its head at pc {pc:#x} has no exit")]
+    NoExit {
+        /// pc of the loop head.
+        pc: u32,
+    },
     /// A retreating edge to a block that does not dominate its source: the
     /// graph is irreducible (a loop with two entries).
     #[error("the edge from pc {from_pc:#x} back to pc {pc:#x} enters a loop that does not dominate it: the control flow is irreducible")]
@@ -626,10 +633,7 @@ fn rewrite(
     targets.sort_by_key(|&t| rank[t]);
     let latch_pc = sources.iter().map(|&s| f.blocks[s].pc).max().unwrap_or(0);
     if targets.is_empty() {
-        return Err(StructureError::Loop {
-            pc: f.blocks[h].pc,
-            from_pc: latch_pc,
-        });
+        return Err(StructureError::NoExit { pc: f.blocks[h].pc });
     }
     // Where each value is defined (globals are in no block).
     let mut def: std::collections::HashMap<Value, usize> = std::collections::HashMap::new();
