@@ -208,7 +208,9 @@ fn writelane_matches() {
 /// (hand-assembled, `tests/dispatch/loop-*/code.s`): a break in the middle,
 /// two exits to different targets, a `continue`, a break from an inner loop
 /// to after the outer one, a `while`, a break inside an `if` with code
-/// after it (a SPIR-V continue from inside a selection). The trip counts
+/// after it (a SPIR-V continue from inside a selection), a ballot count
+/// (workgroup barriers) in a loop with an exit at its head and one in its
+/// middle. The trip counts
 /// depend on the
 /// workgroup id, so the three dispatches take different exits.
 #[test]
@@ -226,6 +228,7 @@ fn loops_with_several_exits_and_back_edges_match() {
             "loop-nested",
             "loop-while",
             "loop-if-break",
+            "loop-ballot",
         ]),
     );
 }

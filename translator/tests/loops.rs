@@ -2,7 +2,8 @@
 //! the hand-assembled compute fixtures of `cli/tests/dispatch/loop-*` (a
 //! break in the middle, two exits to different targets, a `continue`, a
 //! break from an inner loop to after the outer one, a `while` whose exit is
-//! at its head, a break inside an `if` with code after it) translate, naga
+//! at its head, a break inside an `if` with code after it, a ballot count
+//! in a loop with two exits) translate, naga
 //! and spirv-val accept them, and their IR
 //! after the rewrite is pinned. (`cli/tests/run_dispatch.rs` runs them on
 //! lavapipe against the interpreter, with the wrong-selector negative
@@ -23,6 +24,7 @@ const SHAPES: &[(&str, usize)] = &[
     ("loop-nested", 2),
     ("loop-while", 1),
     ("loop-if-break", 1),
+    ("loop-ballot", 1),
 ];
 
 fn fixture(name: &str) -> corpus::Capture {
