@@ -537,7 +537,11 @@ pub fn normalize_loops(f: &mut Func, faults: LoopFaults) -> Result<Vec<Block>, S
     if f.blocks.is_empty() {
         return Ok(made);
     }
-    loop {
+    // Each rewrite leaves its loop in the taken shape, so there are at most
+    // as many rounds as loops (back-edge targets); the bound only guards
+    // against a rewrite that would not.
+    let rounds = f.blocks.len();
+    for _ in 0..=rounds {
         let g = block_graph(f);
         let entry = NodeIndex::new(0);
         let (order, rank) = analysis::cfg::reverse_postorder(&g, entry);
@@ -600,6 +604,7 @@ pub fn normalize_loops(f: &mut Func, faults: LoopFaults) -> Result<Vec<Block>, S
         };
         made.push(rewrite(f, &l, &rank, &dominates, faults)?);
     }
+    Err(StructureError::Unstructured { pc: f.blocks[0].pc })
 }
 
 /// Rewrite one loop (see [`normalize_loops`]).
