@@ -3,7 +3,9 @@
 //! ballots (`v_readfirstlane`, `s_bcnt1` of a mask), write over several
 //! dispatches exactly the words the interpreter's buffer stores write; a
 //! broken entry lowering (the local ids one VGPR late) and a broken mbcnt
-//! (counting the lanes at or below) turn the check red.
+//! (counting the lanes at or below) turn the check red. Loops with several
+//! exits or back edges match too, and exits that pick the wrong selector
+//! turn the check red.
 //!
 //! One Vulkan device serves the whole test binary. Without Vulkan the tests
 //! print a note and pass, unless `SHADERLIFT_REQUIRE_VULKAN` is set. The
@@ -315,4 +317,54 @@ fn tg_size_without_the_wave_index_is_caught() {
     let r = run_broken(h, "tgsize", &fixture("compute-tgsize-w32"), faults);
     eprint!("{}", r.text());
     assert!(r.mismatches > 0, "the broken lowering went unnoticed");
+}
+
+/// Loops the structurer rewrites into one latch with an exit selector
+/// (hand-assembled, `tests/dispatch/loop-*/code.s`): a break in the middle,
+/// two exits to different targets, a `continue`, a break from an inner loop
+/// to after the outer one, a `while`, a break inside an `if` with code
+/// after it (a SPIR-V continue from inside a selection), a ballot count
+/// (workgroup barriers) in a loop with an exit at its head and one in its
+/// middle. The trip counts
+/// depend on the
+/// workgroup id, so the three dispatches take different exits.
+#[test]
+fn loops_with_several_exits_and_back_edges_match() {
+    let Some(h) = Harness::shared_or_skip("loops_with_several_exits_and_back_edges_match") else {
+        return;
+    };
+    assert_all_identical(
+        h,
+        "loops",
+        &fixtures(&[
+            "loop-break",
+            "loop-exits",
+            "loop-continue",
+            "loop-nested",
+            "loop-while",
+            "loop-if-break",
+            "loop-ballot",
+        ]),
+    );
+}
+
+/// The negative control: exits that pick their selectors backwards leave
+/// to the wrong target (the two-exit loop and the nested break).
+#[test]
+fn a_reversed_loop_exit_selector_is_caught() {
+    let Some(h) = Harness::shared_or_skip("a_reversed_loop_exit_selector_is_caught") else {
+        return;
+    };
+    for shader in ["loop-exits", "loop-nested"] {
+        let faults = ComputeFaults {
+            loop_exit_selector_reversed: true,
+            ..ComputeFaults::default()
+        };
+        let r = run_broken(h, "loops", &fixture(shader), faults);
+        eprint!("{shader} (reversed exit selectors):\n{}", r.text());
+        assert!(
+            r.mismatches > 0,
+            "{shader}: the broken selector went unnoticed"
+        );
+    }
 }

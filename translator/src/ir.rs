@@ -886,6 +886,140 @@ fn image_operands(i: &ImageOp, out: &mut Vec<Value>) {
     out.extend(compare);
 }
 
+impl Func {
+    /// Replace every operand `x` of instruction `v` by `m(x)` (the operands
+    /// [`Func::operands`] lists, in the same places; block-terminator uses
+    /// are not instructions' and stay).
+    pub fn map_operands(&mut self, v: Value, m: &impl Fn(Value) -> Value) {
+        let acc = |a: &mut BufferAccess| {
+            a.desc = a.desc.map(m);
+            a.index = a.index.map(m);
+            a.voffset = a.voffset.map(m);
+            a.soffset = m(a.soffset);
+        };
+        let inst = &mut self.insts[v.0 as usize];
+        match &mut inst.op {
+            Op::Const(_) | Op::Input(_) | Op::BlockParam(..) | Op::Unsupported(_) => {}
+            Op::Un(_, a) => *a = m(*a),
+            Op::Bin(_, a, b) => {
+                *a = m(*a);
+                *b = m(*b);
+            }
+            Op::Tri(_, a, b, c) => {
+                *a = m(*a);
+                *b = m(*b);
+                *c = m(*c);
+            }
+            Op::Load(i) => match &mut self.loads[*i as usize] {
+                Load::Scalar { lo, hi, offset, .. } => {
+                    *lo = m(*lo);
+                    *hi = m(*hi);
+                    *offset = m(*offset);
+                }
+                Load::ScalarBuf { desc, offset, .. } => {
+                    *desc = desc.map(m);
+                    *offset = m(*offset);
+                }
+                Load::Buffer(a) => acc(a),
+                Load::Lanes(_, l) => match l {
+                    LaneOp::Ballot { bit, .. } => *bit = m(*bit),
+                    LaneOp::ReadFirst { value, active } => {
+                        *value = m(*value);
+                        *active = m(*active);
+                    }
+                    LaneOp::ReadLane { value, lane } => {
+                        *value = m(*value);
+                        *lane = m(*lane);
+                    }
+                    LaneOp::LdsRead { addr } => *addr = m(*addr),
+                },
+                Load::Global { addr, .. } => map_global(addr, m),
+                Load::Image { .. } => {}
+            },
+            Op::Effect(i) => match &mut self.effects[*i as usize] {
+                Effect::Export { values, cond, .. } => {
+                    for x in values.iter_mut().flatten() {
+                        *x = m(*x);
+                    }
+                    *cond = m(*cond);
+                }
+                Effect::Check { index, cond, .. } => {
+                    *index = m(*index);
+                    *cond = m(*cond);
+                }
+                Effect::Problem { index } => {
+                    if let Some(a) = self.problem_args.get_mut(index) {
+                        for x in a.iter_mut() {
+                            *x = m(*x);
+                        }
+                    }
+                }
+                Effect::Store {
+                    access,
+                    value,
+                    cond,
+                } => {
+                    acc(access);
+                    *value = m(*value);
+                    *cond = m(*cond);
+                }
+                Effect::LdsWrite { addr, value, cond } => {
+                    *addr = m(*addr);
+                    *value = m(*value);
+                    *cond = m(*cond);
+                }
+                Effect::Barrier { .. } => {}
+                Effect::ImageStore { cond, .. } => *cond = m(*cond),
+                Effect::GlobalStore {
+                    addr, value, cond, ..
+                } => {
+                    map_global(addr, m);
+                    *value = m(*value);
+                    *cond = m(*cond);
+                }
+                Effect::SubDwordStore {
+                    target,
+                    value,
+                    cond,
+                    ..
+                } => {
+                    map_target(target, m, &acc);
+                    *value = m(*value);
+                    *cond = m(*cond);
+                }
+                Effect::Atomic {
+                    target,
+                    data,
+                    cmp,
+                    cond,
+                    ..
+                } => {
+                    map_target(target, m, &acc);
+                    *data = m(*data);
+                    *cmp = cmp.map(m);
+                    *cond = m(*cond);
+                }
+            },
+        }
+        // Image operations keep their operands in `images`: map the ones
+        // this instruction names.
+        let image = match &self.insts[v.0 as usize].op {
+            Op::Load(i) => match self.loads[*i as usize] {
+                Load::Image { op, .. } => Some(op),
+                _ => None,
+            },
+            Op::Effect(i) => match self.effects[*i as usize] {
+                Effect::ImageStore { op, .. } => Some(op),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(op) = image {
+            map_image(&mut self.images[op as usize], m);
+        }
+    }
+}
+
 fn access_operands(a: &BufferAccess, out: &mut Vec<Value>) {
     out.extend(a.desc);
     out.extend(a.index);
@@ -1324,5 +1458,41 @@ impl std::fmt::Display for Func {
             }
         }
         Ok(())
+    }
+}
+
+fn map_global(a: &mut GlobalAddr, m: &impl Fn(Value) -> Value) {
+    a.lo = m(a.lo);
+    a.hi = m(a.hi);
+    a.offset = a.offset.map(m);
+}
+
+fn map_target(
+    t: &mut AtomicTarget,
+    m: &impl Fn(Value) -> Value,
+    acc: &impl Fn(&mut BufferAccess),
+) {
+    match t {
+        AtomicTarget::Buffer(a) => acc(a),
+        AtomicTarget::Global(g) => map_global(g, m),
+        AtomicTarget::Lds(x) => *x = m(*x),
+    }
+}
+
+fn map_image(i: &mut ImageOp, m: &impl Fn(Value) -> Value) {
+    i.texture = i.texture.map(m);
+    i.sampler = i.sampler.map(|s| s.map(m));
+    i.coord = i.coord.map(m);
+    i.data = i.data.map(|d| d.map(m));
+    let map_lod = |l: &mut ImageLod| match l {
+        ImageLod::Implicit { bias: Some(b) } | ImageLod::Explicit(b) => *b = m(*b),
+        _ => {}
+    };
+    match &mut i.kind {
+        ImageOpKind::Sample { lod, compare } | ImageOpKind::Gather { lod, compare, .. } => {
+            map_lod(lod);
+            *compare = compare.map(m);
+        }
+        ImageOpKind::Load | ImageOpKind::Store => {}
     }
 }

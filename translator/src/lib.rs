@@ -366,12 +366,23 @@ fn translate_with(
     passes::resolve(&mut f);
     passes::fold(&mut f);
     passes::dce(&mut f);
+    // Loops with several exits or back edges become single-latch loops;
+    // dead-code removal again for what the rewrite added.
+    let loop_faults = structure::LoopFaults {
+        exit_selector_reversed: faults.loop_exit_selector_reversed,
+    };
+    let latches = structure::normalize_loops(&mut f, loop_faults);
+    passes::dce(&mut f);
     let derived = if trace.is_none() && compute.is_none() {
         assign_bindings(&mut f)
     } else {
         Vec::new()
     };
-    let tree = structure::structure(&f);
+    let tree = latches.and_then(|latches| {
+        let t = structure::structure_with(&f, &latches)?;
+        structure::per_lane_exits(&f, &t, &lifted.divergent)?;
+        Ok(t)
+    });
     let mut merges = Vec::new();
     if let Ok(t) = &tree {
         collect_divergent_merges(t, &lifted.divergent, &mut merges);
@@ -390,7 +401,10 @@ fn translate_with(
             let pc = match e {
                 structure::StructureError::Loop { pc, .. }
                 | structure::StructureError::Unstructured { pc }
-                | structure::StructureError::Unterminated { pc } => pc,
+                | structure::StructureError::Unterminated { pc }
+                | structure::StructureError::NoExit { pc }
+                | structure::StructureError::Irreducible { pc, .. }
+                | structure::StructureError::PerLaneExit { pc, .. } => pc,
             };
             problems.push(Unsupported {
                 pc,
@@ -433,13 +447,37 @@ fn translate_with(
 /// Lift a shader and run the passes, returning the final IR (for tests and
 /// debugging): what [`translate`] emits, without emitting it.
 pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: &Options) -> Func {
+    ir_with(input, trace, opts, None)
+}
+
+/// [`translate_ir`] of a compute shader with its entry state, as
+/// [`translate_compute`] lifts it.
+pub fn translate_compute_ir(
+    input: &ShaderInput<'_>,
+    entry: &wave::ComputeEntry,
+    opts: &Options,
+) -> Func {
+    ir_with(
+        input,
+        None,
+        opts,
+        Some(*entry).filter(|_| input.stage == Stage::Cs),
+    )
+}
+
+fn ir_with(
+    input: &ShaderInput<'_>,
+    trace: Option<&ShaderTrace>,
+    opts: &Options,
+    compute: Option<wave::ComputeEntry>,
+) -> Func {
     let lo = lift::LiftOptions {
         target: input.target,
         stage: input.stage,
         abi: input.abi,
         wave64: input.wave_size != 32,
         checked: opts.checked,
-        compute: None,
+        compute,
         faults: wave::ComputeFaults::default(),
         ps_faults: PsFaults::default(),
         alu_faults: opts.faults,
@@ -448,6 +486,10 @@ pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: 
     let mut f = lift::lift(&program, &cfg, trace, lo).b.func;
     passes::resolve(&mut f);
     passes::fold(&mut f);
+    passes::dce(&mut f);
+    // The loop rewrite as `translate` does it (a loop it refuses stays as
+    // it is, with the loops rewritten before it).
+    let _ = structure::normalize_loops(&mut f, structure::LoopFaults::default());
     passes::dce(&mut f);
     f
 }
@@ -544,7 +586,18 @@ fn raised_in_regions(
                     blocks(then, acc);
                     blocks(els, acc);
                 }
-                structure::Node::Loop { body, .. } => blocks(body, acc),
+                structure::Node::Loop {
+                    body,
+                    latch,
+                    rewritten,
+                    ..
+                } => {
+                    blocks(body, acc);
+                    if *rewritten {
+                        acc.push(*latch);
+                    }
+                }
+                structure::Node::Continue { .. } => {}
             }
         }
     }

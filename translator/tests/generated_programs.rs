@@ -36,6 +36,16 @@ fn has_loop(items: &[progs::Item]) -> bool {
     items.iter().any(|i| match i {
         progs::Item::Loop { .. } => true,
         progs::Item::If { body, .. } => has_loop(body),
+        progs::Item::Inst { .. } | progs::Item::Exit { .. } => false,
+    })
+}
+
+/// Whether a loop of the program has a break or continue.
+fn has_loop_exit(items: &[progs::Item], in_loop: bool) -> bool {
+    items.iter().any(|i| match i {
+        progs::Item::Loop { body, .. } => has_loop_exit(body, true),
+        progs::Item::If { body, .. } => has_loop_exit(body, in_loop),
+        progs::Item::Exit { .. } => in_loop,
         progs::Item::Inst { .. } => false,
     })
 }
@@ -43,7 +53,7 @@ fn has_loop(items: &[progs::Item]) -> bool {
 #[test]
 fn generated_programs_translate_or_fail_cleanly_and_successes_validate() {
     let mut rng = progs::Rng(0x5eed_1234_abcd_0001);
-    let (mut ok, mut refused, mut checked, mut loops) = (0, 0, 0, 0);
+    let (mut ok, mut refused, mut checked, mut loops, mut exits) = (0, 0, 0, 0, 0);
     if !Path::new("/usr/bin/spirv-val").exists() {
         eprintln!("note: spirv-val is not installed; only naga checks the generated modules");
     }
@@ -82,6 +92,7 @@ fn generated_programs_translate_or_fail_cleanly_and_successes_validate() {
             Ok(t) => {
                 ok += 1;
                 loops += has_loop(&items) as u32;
+                exits += has_loop_exit(&items, false) as u32;
                 if checked < 300 {
                     if let Some(r) = spirv_val_ok(&t.spirv, n) {
                         checked += 1;
@@ -92,16 +103,38 @@ fn generated_programs_translate_or_fail_cleanly_and_successes_validate() {
             Err(TranslateError::Unsupported(list)) => {
                 refused += 1;
                 assert!(!list.0.is_empty());
+                // Loops with breaks and continues are reducible by
+                // construction.
+                for u in &list.0 {
+                    assert!(
+                        !matches!(
+                            u.construct,
+                            translator::Construct::Control(translator::Control::Structure(
+                                translator::structure::StructureError::Irreducible { .. }
+                            ))
+                        ),
+                        "program {n}: {u:?}\n{items:?}"
+                    );
+                    if std::env::var_os("SHOW_CONTROL").is_some() {
+                        if let translator::Construct::Control(c) = &u.construct {
+                            eprintln!("program {n}: {c}");
+                        }
+                    }
+                }
             }
             Err(e) => panic!("program {n}: {e}\n{items:?}"),
         }
     }
     eprintln!(
-        "{ok} translated ({loops} with loops), {refused} refused, {checked} checked by spirv-val"
+        "{ok} translated ({loops} with loops, {exits} with breaks or continues), {refused} refused, {checked} checked by spirv-val"
     );
     assert!(
         loops >= 20,
         "too few translated programs with loops ({loops})"
+    );
+    assert!(
+        exits >= 20,
+        "too few translated programs with breaks or continues ({exits})"
     );
     assert!(
         ok >= 150,

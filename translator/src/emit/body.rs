@@ -30,12 +30,23 @@ impl Emitter<'_> {
                         self.edge(e)?;
                     }
                 }
+                Node::Continue { .. } => {
+                    // The edge's arguments are stored; what follows in
+                    // this arm is unreachable.
+                    let lc = *self
+                        .continues
+                        .last()
+                        .ok_or_else(|| EmitError("a continue outside a loop".into()))?;
+                    self.b.branch(lc)?;
+                    self.dead = true;
+                }
                 Node::Loop {
                     latch,
                     body,
                     cond,
                     back_on,
                     exit,
+                    rewritten,
                     ..
                 } => {
                     let (te, ee) = match &self.f.blocks[latch.0 as usize].term {
@@ -53,9 +64,19 @@ impl Emitter<'_> {
                         .loop_merge(lm, lc, spirv::LoopControl::NONE, vec![])?;
                     self.b.branch(lb)?;
                     self.b.begin_block(Some(lb))?;
+                    self.continues.push(lc);
                     self.seq(body)?;
-                    self.b.branch(lc)?;
+                    self.continues.pop();
+                    if !self.dead {
+                        self.b.branch(lc)?;
+                    }
                     self.b.begin_block(Some(lc))?;
+                    self.dead = false;
+                    if *rewritten {
+                        // The latch runs here: every edge to it was a
+                        // continue.
+                        self.seq(&[Node::Block(*latch)])?;
+                    }
                     // Both edges' arguments: the header's parameters are
                     // only read at the top of the body.
                     self.edge(&back_edge)?;
@@ -68,6 +89,7 @@ impl Emitter<'_> {
                         self.b.branch_conditional(c, lm, lh, vec![])?;
                     }
                     self.b.begin_block(Some(lm))?;
+                    self.dead = false;
                     self.access_cache.clear();
                 }
                 Node::If {
@@ -89,20 +111,24 @@ impl Emitter<'_> {
                     self.b.branch_conditional(c, lt, le, vec![])?;
                     for (label, edge, arm) in [(lt, &te, then), (le, &ee, els)] {
                         self.b.begin_block(Some(label))?;
+                        self.dead = false;
                         self.edge(edge)?;
                         self.seq(arm)?;
-                        if arm_returns(self.f, arm) && merge.is_none() {
+                        if self.dead {
+                            // The arm ended in a continue or in a selection
+                            // whose arms all leave: no block is open.
+                        } else if arm_returns(self.f, arm) && merge.is_none() {
                             self.b.ret()?;
                         } else {
                             self.b.branch(lm)?;
                         }
                     }
                     self.b.begin_block(Some(lm))?;
+                    self.dead = false;
                     if merge.is_none() {
+                        // Nothing follows and no block stays open.
                         self.b.unreachable()?;
-                        // Nothing follows; open a dead block so the caller's
-                        // `ret` has somewhere to go.
-                        self.b.begin_block(None)?;
+                        self.dead = true;
                     }
                 }
             }

@@ -168,6 +168,13 @@ struct Emitter<'a> {
     vals: Vec<Word>,
     push_var: Word,
     vars: HashMap<Value, Word>,
+    /// The continue-block labels of the loops being emitted, innermost
+    /// last (where a `structure::Node::Continue` branches).
+    continues: Vec<Word>,
+    /// No block is open: the last one ended in a `continue` or in the
+    /// unreachable merge of a selection whose arms all leave, so nothing
+    /// follows until the next labelled block.
+    dead: bool,
     sb: HashMap<u32, Word>,
     read_fns: HashMap<Option<u16>, Word>,
     unaligned_fns: HashMap<Option<u16>, Word>,

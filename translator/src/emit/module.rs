@@ -70,6 +70,8 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
         vals: vec![0; f.insts.len()],
         push_var: 0,
         vars: HashMap::new(),
+        continues: Vec::new(),
+        dead: false,
         sb: HashMap::new(),
         read_fns: HashMap::new(),
         unaligned_fns: HashMap::new(),
@@ -412,7 +414,9 @@ impl Emitter<'_> {
             }
         }
         self.seq(tree)?;
-        self.b.ret()?;
+        if !self.dead {
+            self.b.ret()?;
+        }
         self.b.end_function()?;
         Ok(())
     }

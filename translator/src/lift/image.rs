@@ -494,12 +494,14 @@ pub(crate) fn implicit_lod_in_regions(
                     blocks(els, acc);
                 }
                 Node::Loop { body, .. } => blocks(body, acc),
+                Node::Continue { .. } => {}
             }
         }
     }
     for n in nodes {
         match n {
             Node::Loop { body, .. } => implicit_lod_in_regions(f, body, div, texts, out),
+            Node::Continue { .. } => {}
             Node::If {
                 from, then, els, ..
             } => {

@@ -106,6 +106,9 @@ pub struct ComputeFaults {
     pub sub_dword_as_dword: bool,
     /// TG_SIZE gives every wave index 0.
     pub tg_size_wave_zero: bool,
+    /// A rewritten loop's exits pick their selectors backwards
+    /// ([`crate::structure::LoopFaults::exit_selector_reversed`]).
+    pub loop_exit_selector_reversed: bool,
 }
 
 /// The manifest's dispatch section: how the host runs a translated compute

@@ -139,6 +139,7 @@ fn uniform_control(f: &Func, tree: &[Node], varying: &[bool]) -> HashSet<usize> 
             Node::Block(b) => matches!(f.blocks[b.0 as usize].term, Term::Return),
             Node::If { then, els, .. } => returns(f, then) || returns(f, els),
             Node::Loop { body, .. } => returns(f, body),
+            Node::Continue { .. } => false,
         })
     }
     fn walk(
@@ -165,9 +166,22 @@ fn uniform_control(f: &Func, tree: &[Node], varying: &[bool]) -> HashSet<usize> 
                         uniform = false;
                     }
                 }
-                Node::Loop { body, cond, .. } => {
+                // A `continue` under a per-lane branch is refused
+                // (`structure::per_lane_exits`).
+                Node::Continue { .. } => {}
+                Node::Loop {
+                    body,
+                    cond,
+                    latch,
+                    rewritten,
+                    ..
+                } => {
                     let u = uniform && !varying[cond.0 as usize];
                     walk(f, body, u, varying, out);
+                    // A rewritten latch runs in the continue block.
+                    if *rewritten && u {
+                        out.insert(latch.0 as usize);
+                    }
                     if !u && returns(f, body) {
                         uniform = false;
                     }

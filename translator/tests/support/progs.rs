@@ -168,6 +168,13 @@ pub enum Item {
         /// The body.
         body: Vec<Item>,
     },
+    /// Inside a loop: a uniform conditional branch (`s_cbranch_scc1` or
+    /// `scc0`) out of the innermost loop (a `break`, kind even) or back to
+    /// its head (a `continue`, kind odd). Outside a loop it emits nothing.
+    Exit {
+        /// Break or continue (bit 0), scc1 or scc0 (bit 1).
+        kind: u8,
+    },
     /// A forward branch over a block.
     If {
         /// Which branch (execz, scc1, scc0, vccz).
@@ -220,10 +227,21 @@ fn enc(inst: &Instruction) -> Option<Vec<u8>> {
         .map(|e| e.as_bytes().to_vec())
 }
 
-fn emit(items: &[Item], out: &mut Vec<u8>, depth: u32, budget: &mut u32) {
+/// A loop exit waiting for its loop's offsets: where its branch is in the
+/// buffer being built, and whether it breaks (else it continues).
+type Fixup = (usize, bool);
+
+fn emit(
+    items: &[Item],
+    out: &mut Vec<u8>,
+    depth: u32,
+    in_loop: bool,
+    budget: &mut u32,
+) -> Vec<Fixup> {
+    let mut fix = Vec::new();
     for it in items {
         if *budget == 0 {
-            return;
+            return fix;
         }
         *budget -= 1;
         match it {
@@ -235,16 +253,27 @@ fn emit(items: &[Item], out: &mut Vec<u8>, depth: u32, budget: &mut u32) {
                     }
                 }
             }
+            Item::Exit { kind } => {
+                if !in_loop {
+                    continue;
+                }
+                let t = if kind & 2 == 0 { SCC1 } else { SCC0 };
+                if let Some(b) = template(t).as_ref().and_then(enc) {
+                    fix.push((out.len(), kind & 1 == 0));
+                    out.extend(b);
+                }
+            }
             Item::Loop { n, body } => {
                 if depth >= 3 {
                     continue;
                 }
                 let mut inner = Vec::new();
-                emit(body, &mut inner, depth + 1, budget);
+                let exits = emit(body, &mut inner, depth + 1, true, budget);
                 let init = words_of(TEMPLATES[LOOP_INIT]);
                 let mut init = init;
                 init[0] = 1 + n % 4; // simm16 low byte
                 out.extend(init);
+                let start = out.len();
                 out.extend(&inner);
                 out.extend(words_of(TEMPLATES[LOOP_INIT + 1]));
                 out.extend(words_of(TEMPLATES[LOOP_INIT + 2]));
@@ -257,13 +286,21 @@ fn emit(items: &[Item], out: &mut Vec<u8>, depth: u32, budget: &mut u32) {
                 if let Some(b) = enc(&br) {
                     out.extend(b);
                 }
+                // Breaks go past the loop's branch, continues to its head.
+                let end = out.len();
+                for (p, brk) in exits {
+                    let at = start + p;
+                    let target = if brk { end } else { start };
+                    let simm = ((target as i64 - at as i64 - 4) / 4) as i16;
+                    out[at..at + 2].copy_from_slice(&simm.to_le_bytes());
+                }
             }
             Item::If { kind, body } => {
                 if depth >= 3 {
                     continue;
                 }
                 let mut inner = Vec::new();
-                emit(body, &mut inner, depth + 1, budget);
+                let exits = emit(body, &mut inner, depth + 1, in_loop, budget);
                 let t = [EXECZ, SCC1, SCC0, VCCZ][*kind as usize % 4];
                 let Some(mut br) = template(t) else { continue };
                 if let Some(s) = br.operands.first_mut() {
@@ -271,18 +308,21 @@ fn emit(items: &[Item], out: &mut Vec<u8>, depth: u32, budget: &mut u32) {
                 }
                 if let Some(b) = enc(&br) {
                     out.extend(b);
+                    let base = out.len();
+                    fix.extend(exits.into_iter().map(|(p, brk)| (base + p, brk)));
                     out.extend(inner);
                 }
             }
         }
     }
+    fix
 }
 
 /// The program's bytes, ending in `s_endpgm`.
 pub fn build(items: &[Item]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut budget = 96;
-    emit(items, &mut out, 0, &mut budget);
+    emit(items, &mut out, 0, false, &mut budget);
     out.extend(words_of(TEMPLATES[ENDPGM]));
     out
 }
@@ -302,18 +342,26 @@ impl Rng {
     }
     /// A random item list.
     pub fn items(&mut self, depth: u32) -> Vec<Item> {
+        self.items_in(depth, false)
+    }
+    /// A random item list, with loop exits when inside a loop.
+    pub fn items_in(&mut self, depth: u32, in_loop: bool) -> Vec<Item> {
         let n = (self.next() % 12) as usize;
         (0..n)
             .map(|_| {
                 if depth < 3 && self.next().is_multiple_of(5) {
                     Item::If {
                         kind: self.next() as u8,
-                        body: self.items(depth + 1),
+                        body: self.items_in(depth + 1, in_loop),
                     }
                 } else if depth < 2 && self.next().is_multiple_of(9) {
                     Item::Loop {
                         n: self.next() as u8,
-                        body: self.items(depth + 1),
+                        body: self.items_in(depth + 1, true),
+                    }
+                } else if in_loop && self.next().is_multiple_of(7) {
+                    Item::Exit {
+                        kind: self.next() as u8,
                     }
                 } else {
                     let r = self.next().to_le_bytes();
