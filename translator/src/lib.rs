@@ -151,7 +151,7 @@ pub struct Faults {
     /// bits as `UNUSED_PAD` does.
     pub sdwa_preserve_zero_fill: bool,
     /// Packed (VOP3P) math: ignore `op_sel_hi` (the high result half reads
-    /// the high source halves).
+    /// the low source halves).
     pub packed_op_sel_hi_ignored: bool,
     /// `v_dot4_u32_u8`: sign-extend the bytes.
     pub dot4_bytes_signed: bool,

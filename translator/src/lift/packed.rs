@@ -244,7 +244,7 @@ impl Lifter<'_> {
         let sel = if k == 0 {
             s.mods.contains(OpMods::OP_SEL)
         } else {
-            s.mods.contains(OpMods::OP_SEL_HI) || self.o.alu_faults.packed_op_sel_hi_ignored
+            s.mods.contains(OpMods::OP_SEL_HI) && !self.o.alu_faults.packed_op_sel_hi_ignored
         };
         let neg = s
             .mods
