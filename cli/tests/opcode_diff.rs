@@ -1151,7 +1151,14 @@ fn broken_alu_lowerings_turn_the_differential_run_red() {
         (
             vop("v_cmp_nge_f16", false, gen::Variant::Plain),
             translator::Faults {
-                f16_compare_nan_ordered: true,
+                float_compare_nan_ordered: true,
+                ..f()
+            },
+        ),
+        (
+            vop("v_cmp_nge_f64", false, gen::Variant::Plain),
+            translator::Faults {
+                float_compare_nan_ordered: true,
                 ..f()
             },
         ),

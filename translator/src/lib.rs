@@ -141,9 +141,9 @@ pub struct Faults {
     pub omod_ignored: bool,
     /// 64-bit VALU shifts: drop the bits that cross the word boundary.
     pub shift64_no_carry: bool,
-    /// f16 compares: treat a NaN operand as ordered (the `n*`/`u`
+    /// f16 and f64 compares: treat a NaN operand as ordered (the `n*`/`u`
     /// conditions lose their unordered case).
-    pub f16_compare_nan_ordered: bool,
+    pub float_compare_nan_ordered: bool,
     /// f16 fmas: round the f32 sum to f16 without its error term (double
     /// rounding).
     pub f16_fma_double_rounding: bool,
