@@ -1049,6 +1049,8 @@ fn int_clamps(op: VOp) -> bool {
             | VOp::SubrevNc
             | VOp::Dot4U8
             | VOp::Dot4I8
+            | VOp::Dot2U16
+            | VOp::Dot2I16
             | VOp::MadU24
             | VOp::MadI24
     )
@@ -1372,6 +1374,25 @@ fn eval(
             for i in 0..4 {
                 s += ((a >> (8 * i)) as u8 as i8 as i64) * ((b >> (8 * i)) as u8 as i8 as i64);
             }
+            if clamp {
+                s.clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32
+            } else {
+                s as u32
+            }
+        }
+        VOp::Dot2U16 => {
+            let s = c as u64
+                + (a & 0xffff) as u64 * (b & 0xffff) as u64
+                + (a >> 16) as u64 * (b >> 16) as u64;
+            if clamp && s > u32::MAX as u64 {
+                u32::MAX
+            } else {
+                s as u32
+            }
+        }
+        VOp::Dot2I16 => {
+            let h = |x: u32, k: u32| (x >> (16 * k)) as u16 as i16 as i64;
+            let s = c as i32 as i64 + h(a, 0) * h(b, 0) + h(a, 1) * h(b, 1);
             if clamp {
                 s.clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32
             } else {
