@@ -10,7 +10,7 @@
 
 use crate::exec::{Exec, VCC};
 use crate::float as f;
-use crate::ops::{CmpOp, CmpTy, FCmp, VOp};
+use crate::ops::{CmpOp, CmpTy, FCmp, PkOp, VOp};
 use crate::record::InterpError;
 use crate::salu::icmp;
 use crate::wave::{Wave, S32, S64};
@@ -192,6 +192,118 @@ impl VDst {
 }
 
 impl Exec<'_, '_> {
+    /// A compare of 64-bit sources (`v_cmp*_{i,u,f}64`, `v_cmp*_class_f64`):
+    /// each source a VGPR pair or a uniform 64-bit value, `|x|`/`-x` on an
+    /// f64's bit 63; f64 denormals are compared as they are.
+    fn compare64(
+        &mut self,
+        w: &mut Wave,
+        inst: &Instruction,
+        op: VOp,
+        exec: u64,
+    ) -> Result<(), InterpError> {
+        let mut sdst: Option<&Slot> = None;
+        let mut srcs: Vec<&Slot> = Vec::new();
+        for slot in inst.operands.iter() {
+            if slot.is_def() {
+                if !matches!(slot.op, Operand::Reg { code, .. } if code >= 256) {
+                    sdst = Some(slot);
+                }
+            } else if slot.is_use() && slot.ty != ValType::Mask {
+                srcs.push(slot);
+            }
+        }
+        let (Some(a), Some(b)) = (srcs.first().copied(), srcs.get(1).copied()) else {
+            return Err(self.unsupported("a 64-bit compare without two sources"));
+        };
+        // (VGPR pair, uniform value) per source.
+        let read = |e: &Self, s: &Slot| -> Result<(Option<usize>, S64), InterpError> {
+            Ok(match s.op {
+                Operand::Reg { code, .. } if code >= 256 => {
+                    (Some((code - 256) as usize), S64::known(0))
+                }
+                _ => (None, e.s64(w, s)?),
+            })
+        };
+        let (ra, ua) = read(self, a)?;
+        let class = matches!(op, VOp::CmpClass { .. });
+        // The class mask is a 32-bit source, read per lane below.
+        let (rb, ub) = if class {
+            (None, S64::known(0))
+        } else {
+            read(self, b)?
+        };
+        let mask_src = if class {
+            Some(self.vsrc(w, b, inst, 1)?)
+        } else {
+            None
+        };
+        let lane64 = |r: Option<usize>, u: S64, lane: usize| -> (u64, bool) {
+            match r {
+                Some(r) => {
+                    let (lo, lm) = w.read_v(r, lane);
+                    let (hi, hm) = w.read_v(r + 1, lane);
+                    (lo as u64 | (hi as u64) << 32, lm == 0xf && hm == 0xf)
+                }
+                None => (u.v, u.def == u64::MAX),
+            }
+        };
+        let mods = |s: &Slot, x: u64| -> u64 {
+            if s.ty != ValType::F64 {
+                return x;
+            }
+            let x = if s.mods.contains(OpMods::ABS) {
+                x & !(1 << 63)
+            } else {
+                x
+            };
+            if s.mods.contains(OpMods::NEG) {
+                x ^ (1 << 63)
+            } else {
+                x
+            }
+        };
+        let mut res = S64 {
+            v: 0,
+            def: u64::MAX,
+        };
+        for lane in bits(exec) {
+            let (x, dx) = lane64(ra, ua, lane);
+            let x = mods(a, x);
+            let (r, d) = match op {
+                VOp::CmpClass { .. } => {
+                    let (m, dm) = mask_src.map_or((0, false), |s| s.get(w, lane));
+                    (class64(x) & m != 0, dx && dm)
+                }
+                VOp::Cmp {
+                    op: CmpOp::I(ic),
+                    ty,
+                    ..
+                } => {
+                    let (y, dy) = lane64(rb, ub, lane);
+                    (icmp(ic, x, y, ty), dx && dy)
+                }
+                VOp::Cmp {
+                    op: CmpOp::F(fc), ..
+                } => {
+                    let (y, dy) = lane64(rb, ub, lane);
+                    let y = mods(b, y);
+                    (fcmp64(fc, f64::from_bits(x), f64::from_bits(y)), dx && dy)
+                }
+                _ => return Err(self.unsupported("not a 64-bit compare")),
+            };
+            if r {
+                res.v |= 1 << lane;
+            }
+            if !d {
+                res.def &= !(1 << lane);
+            }
+        }
+        let x = matches!(op, VOp::Cmp { x: true, .. } | VOp::CmpClass { x: true, .. });
+        self.write_compare(w, sdst, res, x);
+        Ok(())
+    }
+
     /// `v_lshlrev_b64 vD[2], amount, value[2]` and its right-shift
     /// siblings: the value shifted by the amount's low 6 bits. A result is
     /// defined only where the amount and all eight value bytes are.
@@ -304,6 +416,14 @@ impl Exec<'_, '_> {
         let exec = self.active(w)?;
         if let VOp::Shift64(dir) = op {
             return self.shift64(w, inst, dir, exec);
+        }
+        if let VOp::Cmp {
+            ty: CmpTy::I64 | CmpTy::U64 | CmpTy::F64,
+            ..
+        }
+        | VOp::CmpClass { ty: CmpTy::F64, .. } = op
+        {
+            return self.compare64(w, inst, op, exec);
         }
         let mut vdefs: [Option<&Slot>; 2] = [None, None];
         let mut sdst: Option<&Slot> = None;
@@ -452,6 +572,86 @@ impl Exec<'_, '_> {
                     if !skip {
                         dst.put_bytes(w, lane, v, m);
                     }
+                }
+                return Ok(());
+            }
+            VOp::Pk(pk) => {
+                let dst = vdefs[0].ok_or_else(|| self.unsupported("no destination"))?;
+                let reg = vreg(dst);
+                if clamp {
+                    return Err(self.unsupported("clamp on packed 16-bit math"));
+                }
+                let used: Vec<&Slot> = inst
+                    .operands
+                    .iter()
+                    .filter(|s| s.is_use() && !s.is_def())
+                    .collect();
+                let float = matches!(pk, PkOp::F(_));
+                let n = match pk {
+                    PkOp::F(f::F16Op::Fma) | PkOp::MadU | PkOp::MadI => 3,
+                    _ => 2,
+                };
+                if used.len() < n {
+                    return Err(self.unsupported("packed operation without its sources"));
+                }
+                let mut out = [(0u32, false); 64];
+                for lane in bits(exec) {
+                    let mut r = 0u32;
+                    let mut def = true;
+                    for k in 0..2 {
+                        let mut x = [0u32; 3];
+                        for (i, slot) in used.iter().take(n).enumerate() {
+                            let (raw, d) = src(i)?.get(w, lane);
+                            def &= d;
+                            let sel = slot.mods.contains(if k == 0 {
+                                OpMods::OP_SEL
+                            } else {
+                                OpMods::OP_SEL_HI
+                            });
+                            // An inline constant is its 16-bit value in the
+                            // low half, 0 above.
+                            let word = match slot.op {
+                                Operand::Inline(c) => {
+                                    if float {
+                                        isa::operand::inline_f16(c).unwrap_or(0) as u32
+                                    } else {
+                                        isa::operand::inline_b32(c).unwrap_or(0) & 0xffff
+                                    }
+                                }
+                                _ => raw,
+                            };
+                            let h = if sel { word >> 16 } else { word & 0xffff };
+                            let neg = slot.mods.contains(if k == 0 {
+                                OpMods::NEG
+                            } else {
+                                OpMods::NEG_HI
+                            });
+                            x[i] = if neg && float { h ^ 0x8000 } else { h };
+                        }
+                        let sx = |v: u32| v as u16 as i16 as i32;
+                        let h = match pk {
+                            PkOp::F(o) => {
+                                f::f16_op(o, x[0] as u16, x[1] as u16, x[2] as u16) as u32
+                            }
+                            PkOp::Add => x[0].wrapping_add(x[1]),
+                            PkOp::Sub => x[0].wrapping_sub(x[1]),
+                            PkOp::MulLo => x[0].wrapping_mul(x[1]),
+                            PkOp::MaxU => x[0].max(x[1]),
+                            PkOp::MinU => x[0].min(x[1]),
+                            PkOp::MaxI => sx(x[0]).max(sx(x[1])) as u32,
+                            PkOp::MinI => sx(x[0]).min(sx(x[1])) as u32,
+                            PkOp::MadU | PkOp::MadI => x[0].wrapping_mul(x[1]).wrapping_add(x[2]),
+                            PkOp::Lshl => x[1] << (x[0] & 15),
+                            PkOp::Lshr => x[1] >> (x[0] & 15),
+                            PkOp::Ashr => (sx(x[1]) >> (x[0] & 15)) as u32,
+                        };
+                        r |= (h & 0xffff) << (16 * k);
+                    }
+                    out[lane] = (r, def);
+                }
+                for lane in bits(exec) {
+                    let (v, d) = out[lane];
+                    w.write_v(reg, lane, v, if d { 0xf } else { 0 });
                 }
                 return Ok(());
             }
@@ -634,7 +834,10 @@ impl Exec<'_, '_> {
         } else {
             None
         };
-        let reads_dst = matches!(op, VOp::Fmac | VOp::FmacLegacy | VOp::Mac | VOp::MacLegacy);
+        let reads_dst = matches!(
+            op,
+            VOp::Fmac | VOp::FmacLegacy | VOp::Mac | VOp::MacLegacy | VOp::FmacF16 | VOp::PkFmacF16
+        );
         let dpp = dpp_of(inst);
         let mut results = [(0u32, false, false); 64];
         let mut bytes_of: [Option<u8>; 64] = [None; 64];
@@ -699,7 +902,12 @@ impl Exec<'_, '_> {
             let old = if reads_dst {
                 let (v, m) = w.read_v(dst.reg, lane);
                 def &= m == 0xf;
-                v
+                // v_fmac_f16 accumulates into the half it writes.
+                if op == VOp::FmacF16 && dst.half == Some(true) {
+                    v >> 16
+                } else {
+                    v
+                }
             } else {
                 0
             };
@@ -841,6 +1049,8 @@ fn int_clamps(op: VOp) -> bool {
             | VOp::SubrevNc
             | VOp::Dot4U8
             | VOp::Dot4I8
+            | VOp::Dot2U16
+            | VOp::Dot2I16
             | VOp::MadU24
             | VOp::MadI24
     )
@@ -878,6 +1088,63 @@ fn fcmp(c: FCmp, a: u32, b: u32, ty: CmpTy, flush: bool) -> bool {
         FCmp::Neq => !eq,
         FCmp::Nlt => !lt,
     }
+}
+
+/// An f64 compare (IEEE: ±0 equal, NaN unordered).
+fn fcmp64(c: FCmp, x: f64, y: f64) -> bool {
+    use core::cmp::Ordering::{Equal, Greater, Less};
+    let o = x.partial_cmp(&y);
+    let (lt, eq, gt) = (o == Some(Less), o == Some(Equal), o == Some(Greater));
+    match c {
+        FCmp::F => false,
+        FCmp::Tru => true,
+        FCmp::Lt => lt,
+        FCmp::Eq => eq,
+        FCmp::Le => lt || eq,
+        FCmp::Gt => gt,
+        FCmp::Lg => lt || gt,
+        FCmp::Ge => gt || eq,
+        FCmp::O => o.is_some(),
+        FCmp::U => o.is_none(),
+        FCmp::Nge => !(gt || eq),
+        FCmp::Nlg => !(lt || gt),
+        FCmp::Ngt => !gt,
+        FCmp::Nle => !(lt || eq),
+        FCmp::Neq => !eq,
+        FCmp::Nlt => !lt,
+    }
+}
+
+/// The `v_cmp_class_f64` bit of an f64's bits (the classes of `class_bit`).
+fn class64(b: u64) -> u32 {
+    let neg = b >> 63 == 1;
+    let e = (b >> 52) & 0x7ff;
+    let m = b & ((1 << 52) - 1);
+    let bit = if e == 0x7ff {
+        if m == 0 {
+            if neg {
+                2
+            } else {
+                9
+            }
+        } else if m & (1 << 51) != 0 {
+            1
+        } else {
+            0
+        }
+    } else if e == 0 {
+        match (m == 0, neg) {
+            (true, true) => 5,
+            (true, false) => 6,
+            (false, true) => 4,
+            (false, false) => 7,
+        }
+    } else if neg {
+        3
+    } else {
+        8
+    };
+    1 << bit
 }
 
 /// The `v_cmp_class` bit of a value: 0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
@@ -1113,6 +1380,25 @@ fn eval(
                 s as u32
             }
         }
+        VOp::Dot2U16 => {
+            let s = c as u64
+                + (a & 0xffff) as u64 * (b & 0xffff) as u64
+                + (a >> 16) as u64 * (b >> 16) as u64;
+            if clamp && s > u32::MAX as u64 {
+                u32::MAX
+            } else {
+                s as u32
+            }
+        }
+        VOp::Dot2I16 => {
+            let h = |x: u32, k: u32| (x >> (16 * k)) as u16 as i16 as i64;
+            let s = c as i32 as i64 + h(a, 0) * h(b, 0) + h(a, 1) * h(b, 1);
+            if clamp {
+                s.clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32
+            } else {
+                s as u32
+            }
+        }
         VOp::AddF => f::add(a, b, fl),
         VOp::SubF => f::add(a, b ^ 0x8000_0000, fl),
         VOp::SubrevF => f::add(b, a ^ 0x8000_0000, fl),
@@ -1160,6 +1446,22 @@ fn eval(
         VOp::CvtU32F32 => f32::from_bits(f::ftz(a, fl)) as u32,
         VOp::CvtFlrI32F32 => f32::from_bits(f::ftz(a, fl)).floor() as i32 as u32,
         VOp::CvtRpiI32F32 => (f32::from_bits(f::ftz(a, fl)) + 0.5).floor() as i32 as u32,
+        VOp::F16 { op: o, rev } => {
+            let (x, y) = if rev { (b, a) } else { (a, b) };
+            f::f16_op(o, x as u16, y as u16, c as u16) as u32
+        }
+        VOp::FmacF16 => f::f16_op(f::F16Op::Fma, a as u16, b as u16, old as u16) as u32,
+        VOp::PackB32F16 => (a & 0xffff) | (b << 16),
+        VOp::PkFmacF16 => {
+            let lo = f::f16_op(f::F16Op::Fma, a as u16, b as u16, old as u16) as u32;
+            let hi = f::f16_op(
+                f::F16Op::Fma,
+                (a >> 16) as u16,
+                (b >> 16) as u16,
+                (old >> 16) as u16,
+            ) as u32;
+            lo | hi << 16
+        }
         VOp::CvtF16F32 => f::f32_to_f16(f::ftz(a, fl), false) as u32,
         VOp::CvtF32F16 => f::ftz(f::f16_to_f32(a as u16), fl),
         VOp::CvtF32Ubyte(n) => (((a >> (8 * n as u32)) & 0xff) as f32).to_bits(),

@@ -144,6 +144,20 @@ pub struct Faults {
     /// Image results: pack the dmask components into the data VGPRs in
     /// reverse order (the last enabled component in the first VGPR).
     pub image_dmask_reversed: bool,
+    /// f16 and f64 compares: treat a NaN operand as ordered (the `n*`/`u`
+    /// conditions lose their unordered case).
+    pub float_compare_nan_ordered: bool,
+    /// f16 fmas: round the f32 sum to f16 without its error term (double
+    /// rounding).
+    pub f16_fma_double_rounding: bool,
+    /// SDWA `UNUSED_PRESERVE`/`UNUSED_SEXT` destinations: zero the other
+    /// bits as `UNUSED_PAD` does.
+    pub sdwa_preserve_zero_fill: bool,
+    /// Packed (VOP3P) math: ignore `op_sel_hi` (the high result half reads
+    /// the low source halves).
+    pub packed_op_sel_hi_ignored: bool,
+    /// `v_dot4_u32_u8`: sign-extend the bytes.
+    pub dot4_bytes_signed: bool,
 }
 
 impl Default for Options {

@@ -106,6 +106,7 @@ const ENTRY: ComputeEntry = ComputeEntry {
     user_sgprs: 2,
     workgroup_id: [true, false, false],
     local_id_vgprs: 1,
+    tg_size: false,
 };
 
 fn refusal(code: &[u8]) -> Vec<Construct> {

@@ -50,6 +50,7 @@ mod control;
 mod export;
 mod format;
 mod image;
+mod half;
 mod lanes;
 mod lds;
 mod mem;
