@@ -1467,11 +1467,7 @@ fn map_global(a: &mut GlobalAddr, m: &impl Fn(Value) -> Value) {
     a.offset = a.offset.map(m);
 }
 
-fn map_target(
-    t: &mut AtomicTarget,
-    m: &impl Fn(Value) -> Value,
-    acc: &impl Fn(&mut BufferAccess),
-) {
+fn map_target(t: &mut AtomicTarget, m: &impl Fn(Value) -> Value, acc: &impl Fn(&mut BufferAccess)) {
     match t {
         AtomicTarget::Buffer(a) => acc(a),
         AtomicTarget::Global(g) => map_global(g, m),
