@@ -300,7 +300,9 @@ pub(crate) fn run(
     // What the controls do to written operands: `partial` (DPP leaves
     // some lanes unwritten) adds READ | PARTIAL; the SDWA destination's
     // access follows dst_sel/dst_unused (`sdwa_dst_access`).
-    let (ctl, mods) = match ext {
+    // The modifiers go straight into `out` (on `false` the caller's
+    // generic decoder overwrites them).
+    let ctl = match ext {
         Family::Dpp16 => {
             let m = Dpp16Mods {
                 ctrl: DPP_CTRL[((d1 >> 8) & 0x1ff) as usize],
@@ -314,12 +316,14 @@ pub(crate) fn run(
             } else {
                 PARTIAL
             };
-            (ctl, Modifiers::Dpp16(m))
+            out.mods = Modifiers::Dpp16(m);
+            ctl
         }
         Family::Dpp8 => {
             let fi = d0 & 0x1ff == 0xea;
             let ctl = if fi { DST_KEEP } else { PARTIAL };
-            (ctl, Modifiers::Dpp8(Dpp8Mods::from_raw(d1 >> 8, fi)))
+            out.mods = Modifiers::Dpp8(Dpp8Mods::from_raw(d1 >> 8, fi));
+            ctl
         }
         _ => {
             // A reserved select (7) is the generic decoder's error.
@@ -351,7 +355,8 @@ pub(crate) fn run(
                 src0_sel: sel(sels.1, plan.src_sel[0]),
                 src1_sel: sel(sels.2, plan.src_sel[1]),
             };
-            (dst, Modifiers::Sdwa(m))
+            out.mods = Modifiers::Sdwa(m);
+            dst
         }
     };
     let d = [d0, d1];
@@ -395,7 +400,6 @@ pub(crate) fn run(
         return false;
     }
     out.operands.set_len(n);
-    out.mods = mods;
     out.len = 8;
     true
 }
