@@ -652,7 +652,7 @@ pub(crate) fn write_head_fast<W: Out>(
     };
     let mut f = super::Fast::new(w);
     f.name(name);
-    for (k, s) in inst.operands.iter().enumerate() {
+    for s in inst.operands.iter() {
         let c = match s.op {
             Operand::Reg { code, count } => match reg_text_wide(code, count) {
                 Some(c) => c,
@@ -669,7 +669,7 @@ pub(crate) fn write_head_fast<W: Out>(
         if !plain(s) {
             return false;
         }
-        f.op(k == 0, c);
+        f.op(c);
     }
     match f.done() {
         Some(n) => {

@@ -107,13 +107,13 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
     }
     let mut w = Fast::new(buf);
     w.name(&tpl.head);
-    for (k, (s, &acc)) in ops.iter().zip(&tpl.acc).enumerate() {
+    for (s, &acc) in ops.iter().zip(&tpl.acc) {
         let c = match s.op {
             Operand::Reg { code, count } if code != 254 => reg_text(code, count)?,
             Operand::Inline(code) => inline_plain(code, acc)?,
             _ => return None,
         };
-        w.op(k == 0, c);
+        w.op(c);
     }
     w.done()
 }

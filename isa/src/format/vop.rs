@@ -369,7 +369,7 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
     let mut w = Fast::new(buf);
     w.name(&tpl.head);
     let specs = tpl.acc.iter().zip(&tpl.mods_ok).zip(&tpl.imm);
-    for (k, (s, ((&acc, &mods_ok), &imm))) in ops.iter().zip(specs).enumerate() {
+    for (s, ((&acc, &mods_ok), &imm)) in ops.iter().zip(specs) {
         let m = s.mods.bits();
         if m & !mods_ok != 0 {
             return None;
@@ -391,9 +391,9 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
             _ => return None,
         };
         if m == 0 {
-            w.op(k == 0, c);
+            w.op(c);
         } else {
-            w.sep(k == 0);
+            w.sep();
             let mt = &MOD_TEXT[(m as usize & 7) | is_const];
             w.chunk(&mt[0]);
             w.chunk(c);

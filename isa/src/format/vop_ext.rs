@@ -306,9 +306,9 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
         }
         let m = (s.mods.bits() & 7) as usize;
         if m == 0 {
-            w.op(k == 0, c);
+            w.op(c);
         } else {
-            w.sep(k == 0);
+            w.sep();
             // A register's entry (bit 3, "a constant", clear).
             let m = &super::vop::MOD_TEXT[m & 7];
             w.chunk(&m[0]);
