@@ -670,7 +670,7 @@ fn write_value_any<W: Out>(op: Operand, spec: &VopSlot, out: &mut W) -> fmt::Res
 
 /// The name LLVM prints for a 32-bit float bit pattern that is an inline
 /// value.
-fn f32_name(v: u32) -> Option<&'static str> {
+pub(crate) fn f32_name(v: u32) -> Option<&'static str> {
     Some(match v {
         0x3f00_0000 => "0.5",
         0xbf00_0000 => "-0.5",
