@@ -110,7 +110,7 @@ fn write_any<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
 }
 
 /// `a` then `b` as [`NameBytes`] (length 0 when longer than 31 bytes).
-const fn concat_name(a: &str, b: &str) -> NameBytes {
+pub(crate) const fn concat_name(a: &str, b: &str) -> NameBytes {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let mut t = [0u8; 32];
     if a.len() + b.len() > 31 {
