@@ -341,7 +341,9 @@ mod tests {
             bytes[..4].copy_from_slice(&d0.to_le_bytes());
             bytes[4..].copy_from_slice(&d1.to_le_bytes());
             let cut = if round % 7 == 0 { 4 } else { 8 };
-            let w = Words { bytes: &bytes[..cut] };
+            let w = Words {
+                bytes: &bytes[..cut],
+            };
             let mut a = Instruction::default();
             let mut b = Instruction::default();
             let generic = decode_generic(w, d0, target, &mut b);

@@ -397,14 +397,17 @@ fn write_dec_wide<W: Out>(out: &mut W, n: u32) -> fmt::Result {
     if n >= 100_000 {
         return write_dec_long(out, n);
     }
-    let digits = 1
-        + (n >= 10) as u32
-        + (n >= 100) as u32
-        + (n >= 1_000) as u32
-        + (n >= 10_000) as u32;
+    let digits =
+        1 + (n >= 10) as u32 + (n >= 100) as u32 + (n >= 1_000) as u32 + (n >= 10_000) as u32;
     // Five ASCII digits, the most significant in the lowest byte, then
     // the leading zeros shifted out.
-    let d = [n / 10_000, n / 1_000 % 10, n / 100 % 10, n / 10 % 10, n % 10];
+    let d = [
+        n / 10_000,
+        n / 1_000 % 10,
+        n / 100 % 10,
+        n / 10 % 10,
+        n % 10,
+    ];
     let mut x = 0u64;
     for (i, v) in d.iter().enumerate() {
         x |= (b'0' as u64 + *v as u64) << (8 * i);

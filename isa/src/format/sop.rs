@@ -1,8 +1,9 @@
 //! SOP1, SOP2, SOPK, SOPC and SOPP formatting.
 
 use super::operand::{
-    hex_chunk, inline_plain, name_chunk, small_int_chunk, text_chunk, ChunkBytes, reg_text, write_dec, write_hex, write_imm32, write_imm64,
-    write_inline, write_operand, write_reg, write_sep, NameBytes, ACC_FLOAT, ACC_INT, ACC_INV2PI,
+    hex_chunk, inline_plain, name_chunk, reg_text, small_int_chunk, text_chunk, write_dec,
+    write_hex, write_imm32, write_imm64, write_inline, write_operand, write_reg, write_sep,
+    ChunkBytes, NameBytes, ACC_FLOAT, ACC_INT, ACC_INV2PI,
 };
 use super::vop::f32_name;
 use super::Formatter;
