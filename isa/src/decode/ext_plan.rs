@@ -512,6 +512,46 @@ mod tests {
     use super::*;
     use crate::decode::vop_ext::decode_generic;
 
+    /// Every entry of the operand table is the generic decoder's answer
+    /// (or its error) for that field, count and wave size.
+    #[test]
+    fn ext_codes_match_generic_rules() {
+        use crate::decode::vop_ext::{sdwa_scalar, sdwa_sdst, vgpr};
+        let want = |r: Result<Operand, _>| match r {
+            Ok(op) => (op, false),
+            Err(_) => (Operand::Off, true),
+        };
+        for c in 0..256u32 {
+            for (at, count) in [(VGPR1_AT, 1u8), (VGPR2_AT, 2)] {
+                let got = EXT_CODES[at + c as usize];
+                let (op, bad) = want(vgpr(Family::Sdwa, c, count));
+                assert_eq!(got.1, bad, "vgpr {c} x{count}");
+                if !bad {
+                    assert_eq!(got.0, op, "vgpr {c} x{count}");
+                }
+            }
+            let got = EXT_CODES[SCALAR_AT + c as usize];
+            let (op, bad) = want(sdwa_scalar(c));
+            assert_eq!(got.1, bad, "scalar {c}");
+            if !bad {
+                assert_eq!(got.0, op, "scalar {c}");
+            }
+            if c < 128 {
+                for wave64 in [false, true] {
+                    let got = EXT_CODES[SDST_AT[wave64 as usize] + c as usize];
+                    assert_eq!(got, want(sdwa_sdst(c, wave64)), "sdst {c} wave64 {wave64}");
+                }
+            }
+        }
+        for (k, count) in [1u8, 2].into_iter().enumerate() {
+            let vcc = Operand::Reg {
+                code: VCC_LO,
+                count,
+            };
+            assert_eq!(EXT_CODES[VCC_AT + k], (vcc, false));
+        }
+    }
+
     /// On random words of every extended form (in wave32 and wave64), the
     /// plan decodes exactly what the generic decoder does, and leaves to it
     /// only what it rejects.
