@@ -40,8 +40,10 @@ struct ExtOp {
     shift: u8,
     /// The S bit of the second dword ([`K_SRC`]).
     s_bit: u8,
-    /// Registers at wave32 and wave64 (a lane mask widens).
-    count: [u8; 2],
+    /// Where the operand's codes start in [`EXT_CODES`] at wave32 and
+    /// wave64 (by its register count: a lane mask widens); for `vcc`, its
+    /// entry.
+    base: [u16; 2],
     /// Shift of the second dword to the source-modifier bits, and the
     /// [`OpMods`] of each of their 8 patterns.
     mods_shift: u8,
@@ -58,7 +60,7 @@ const NO_OP: ExtOp = ExtOp {
     dw: 0,
     shift: 0,
     s_bit: 0,
-    count: [1; 2],
+    base: [VCC_AT as u16; 2],
     mods_shift: 0,
     mods: [OpMods::empty(); 8],
     access: [Access::empty(); 4],
@@ -168,9 +170,15 @@ const fn mods_of(have: OpMods, ext: u8, k: u32) -> (u8, [OpMods; 8]) {
 /// One operand's plan: the rules of `vop_ext::decode_form`, as data.
 const fn ext_op(s: &VopSlot, form: &ExtForm, ext: u8) -> Option<ExtOp> {
     let mask = matches!(s.ty, ValType::Mask);
-    let count = [s.width, if mask { 2 } else { s.width }];
+    let (Some(vgprs), Some(vcc32), Some(vcc64)) = (
+        vgpr_at(s.width),
+        vcc_at(s.width),
+        vcc_at(if mask { 2 } else { s.width }),
+    ) else {
+        return None;
+    };
     let mut p = ExtOp {
-        count,
+        base: [vcc32, vcc64],
         access: op_access(s.access, false),
         ty: s.ty,
         ..NO_OP
@@ -179,14 +187,14 @@ const fn ext_op(s: &VopSlot, form: &ExtForm, ext: u8) -> Option<ExtOp> {
         Fld::Vdst => {
             p.kind = K_VGPR;
             p.shift = 17;
-            p.count = [s.width; 2];
+            p.base = [vgprs; 2];
             p.access = op_access(s.access, true);
         }
         Fld::Src0 | Fld::Vsrc1 => {
             let src0 = matches!(s.fld, Fld::Src0);
             p.kind = if ext == SDWA { K_SRC } else { K_VGPR };
             (p.dw, p.shift, p.s_bit) = if src0 { (1, 0, 23) } else { (0, 9, 31) };
-            p.count = [s.width; 2];
+            p.base = [vgprs; 2];
             let k = if src0 { 0 } else { 1 };
             let (shift, mods) = mods_of(form.src_mods[k], ext, k as u32);
             p.mods_shift = shift;
@@ -241,13 +249,56 @@ static PLANS: [[ExtPlan; 3]; tx::EXT.len()] = {
     plans
 };
 
-/// An SDWA source with the S bit set, by code: `Operand::Off` for a code
-/// that is no scalar source (see `vop_ext::sdwa_scalar`).
-static SCALAR: [Operand; 256] = {
-    let mut t = [Operand::Off; 256];
+/// [`EXT_CODES`] regions: one and two VGPRs by their 8-bit field; SDWA
+/// sources with the S bit set; the SDWA VOPC `sdst` field in wave32 and
+/// wave64; `vcc` as one register and as a pair.
+const VGPR1_AT: usize = 0;
+const VGPR2_AT: usize = 256;
+const SCALAR_AT: usize = 512;
+const SDST_AT: [usize; 2] = [768, 896];
+const VCC_AT: usize = 1024;
+const EXT_CODES_LEN: usize = 2048;
+
+/// The [`EXT_CODES`] region of `width` VGPRs.
+const fn vgpr_at(width: u8) -> Option<u16> {
+    match width {
+        1 => Some(VGPR1_AT as u16),
+        2 => Some(VGPR2_AT as u16),
+        _ => None,
+    }
+}
+
+/// The [`EXT_CODES`] entry of `vcc` as `width` registers.
+const fn vcc_at(width: u8) -> Option<u16> {
+    match width {
+        1 | 2 => Some((VCC_AT + width as usize - 1) as u16),
+        _ => None,
+    }
+}
+
+/// Every operand an extended form's fields can give (see the regions
+/// above), each whole, with whether it is an error the generic decoder
+/// reports: a VGPR range past `v255`, a code that is no scalar source
+/// (`vop_ext::sdwa_scalar`), no wave64 lane mask (`vop_ext::sdwa_sdst`).
+static EXT_CODES: [(Operand, bool); EXT_CODES_LEN] = {
+    let mut t = [(Operand::Off, true); EXT_CODES_LEN];
     let mut c = 0;
     while c < 256 {
-        t[c] = match c {
+        t[VGPR1_AT + c] = (
+            Operand::Reg {
+                code: VGPR_BASE + c as u16,
+                count: 1,
+            },
+            false,
+        );
+        t[VGPR2_AT + c] = (
+            Operand::Reg {
+                code: VGPR_BASE + c as u16,
+                count: 2,
+            },
+            c + 2 > 256,
+        );
+        let scalar = match c {
             0..=127 | 235..=239 | 251..=254 => Operand::Reg {
                 code: c as u16,
                 count: 1,
@@ -255,8 +306,28 @@ static SCALAR: [Operand; 256] = {
             128..=208 | 240..=248 => Operand::Inline(c as u8),
             _ => Operand::Off,
         };
+        t[SCALAR_AT + c] = (scalar, matches!(scalar, Operand::Off));
+        if c < 128 {
+            let (w32, w64) = (sdst(c as u16, false), sdst(c as u16, true));
+            t[SDST_AT[0] + c] = (w32, matches!(w32, Operand::Off));
+            t[SDST_AT[1] + c] = (w64, matches!(w64, Operand::Off));
+        }
         c += 1;
     }
+    t[VCC_AT] = (
+        Operand::Reg {
+            code: VCC_LO,
+            count: 1,
+        },
+        false,
+    );
+    t[VCC_AT + 1] = (
+        Operand::Reg {
+            code: VCC_LO,
+            count: 2,
+        },
+        false,
+    );
     t
 };
 
@@ -300,7 +371,9 @@ pub(crate) fn run(
     // What the controls do to written operands: `partial` (DPP leaves
     // some lanes unwritten) adds READ | PARTIAL; the SDWA destination's
     // access follows dst_sel/dst_unused (`sdwa_dst_access`).
-    let (ctl, mods) = match ext {
+    // The modifiers go straight into `out` (on `false` the caller's
+    // generic decoder overwrites them).
+    let ctl = match ext {
         Family::Dpp16 => {
             let m = Dpp16Mods {
                 ctrl: DPP_CTRL[((d1 >> 8) & 0x1ff) as usize],
@@ -314,12 +387,14 @@ pub(crate) fn run(
             } else {
                 PARTIAL
             };
-            (ctl, Modifiers::Dpp16(m))
+            out.mods = Modifiers::Dpp16(m);
+            ctl
         }
         Family::Dpp8 => {
             let fi = d0 & 0x1ff == 0xea;
             let ctl = if fi { DST_KEEP } else { PARTIAL };
-            (ctl, Modifiers::Dpp8(Dpp8Mods::from_raw(d1 >> 8, fi)))
+            out.mods = Modifiers::Dpp8(Dpp8Mods::from_raw(d1 >> 8, fi));
+            ctl
         }
         _ => {
             // A reserved select (7) is the generic decoder's error.
@@ -351,38 +426,25 @@ pub(crate) fn run(
                 src0_sel: sel(sels.1, plan.src_sel[0]),
                 src1_sel: sel(sels.2, plan.src_sel[1]),
             };
-            (dst, Modifiers::Sdwa(m))
+            out.mods = Modifiers::Sdwa(m);
+            dst
         }
     };
     let d = [d0, d1];
     let mut bad = false;
     let slots = out.operands.slots_mut();
     for (p, s) in plan.ops.iter().zip(slots.iter_mut()).take(n) {
-        let raw = (d[p.dw as usize & 1] >> (p.shift & 31)) & 0xff;
-        let count = p.count[wave64 as usize];
-        let op = match p.kind {
-            K_SRC if (d1 >> (p.s_bit & 31)) & 1 != 0 => {
-                let op = SCALAR[raw as usize];
-                bad |= matches!(op, Operand::Off);
-                op
-            }
-            K_VGPR | K_SRC => {
-                bad |= raw + count as u32 > 256;
-                Operand::Reg {
-                    code: VGPR_BASE + raw as u16,
-                    count,
-                }
-            }
-            K_SDST if d1 & (1 << 15) != 0 => {
-                let op = sdst(((d1 >> 8) & 0x7f) as u16, wave64);
-                bad |= matches!(op, Operand::Off);
-                op
-            }
-            _ => Operand::Reg {
-                code: VCC_LO,
-                count,
-            },
+        let raw = ((d[p.dw as usize & 1] >> (p.shift & 31)) & 0xff) as usize;
+        let base = p.base[wave64 as usize] as usize;
+        // Where the operand is in `EXT_CODES`: one load of it whole.
+        let at = match p.kind {
+            K_SRC if (d1 >> (p.s_bit & 31)) & 1 != 0 => SCALAR_AT + raw,
+            K_VGPR | K_SRC => base + raw,
+            K_SDST if d1 & (1 << 15) != 0 => SDST_AT[wave64 as usize] + ((d1 >> 8) & 0x7f) as usize,
+            _ => base,
         };
+        let (op, b) = EXT_CODES[at & (EXT_CODES_LEN - 1)];
+        bad |= b;
         let access = p.access[ctl as usize & 3];
         *s = Slot {
             op,
@@ -395,7 +457,6 @@ pub(crate) fn run(
         return false;
     }
     out.operands.set_len(n);
-    out.mods = mods;
     out.len = 8;
     true
 }
@@ -411,8 +472,7 @@ const PARTIAL: u8 = 3;
 
 /// The SDWA VOPC `sdst` field (SD set), as `vop_ext::sdwa_sdst` decodes it;
 /// `Operand::Off` for a code that is no wave64 lane mask.
-#[inline(always)]
-fn sdst(c: u16, wave64: bool) -> Operand {
+const fn sdst(c: u16, wave64: bool) -> Operand {
     match (wave64, c) {
         (false, _) => Operand::Reg { code: c, count: 1 },
         (true, 0..=105 | 108..=123) => Operand::Reg {
@@ -451,6 +511,46 @@ static DPP_CTRL: [DppCtrl; 512] = {
 mod tests {
     use super::*;
     use crate::decode::vop_ext::decode_generic;
+
+    /// Every entry of the operand table is the generic decoder's answer
+    /// (or its error) for that field, count and wave size.
+    #[test]
+    fn ext_codes_match_generic_rules() {
+        use crate::decode::vop_ext::{sdwa_scalar, sdwa_sdst, vgpr};
+        let want = |r: Result<Operand, _>| match r {
+            Ok(op) => (op, false),
+            Err(_) => (Operand::Off, true),
+        };
+        for c in 0..256u32 {
+            for (at, count) in [(VGPR1_AT, 1u8), (VGPR2_AT, 2)] {
+                let got = EXT_CODES[at + c as usize];
+                let (op, bad) = want(vgpr(Family::Sdwa, c, count));
+                assert_eq!(got.1, bad, "vgpr {c} x{count}");
+                if !bad {
+                    assert_eq!(got.0, op, "vgpr {c} x{count}");
+                }
+            }
+            let got = EXT_CODES[SCALAR_AT + c as usize];
+            let (op, bad) = want(sdwa_scalar(c));
+            assert_eq!(got.1, bad, "scalar {c}");
+            if !bad {
+                assert_eq!(got.0, op, "scalar {c}");
+            }
+            if c < 128 {
+                for wave64 in [false, true] {
+                    let got = EXT_CODES[SDST_AT[wave64 as usize] + c as usize];
+                    assert_eq!(got, want(sdwa_sdst(c, wave64)), "sdst {c} wave64 {wave64}");
+                }
+            }
+        }
+        for (k, count) in [1u8, 2].into_iter().enumerate() {
+            let vcc = Operand::Reg {
+                code: VCC_LO,
+                count,
+            };
+            assert_eq!(EXT_CODES[VCC_AT + k], (vcc, false));
+        }
+    }
 
     /// On random words of every extended form (in wave32 and wave64), the
     /// plan decodes exactly what the generic decoder does, and leaves to it

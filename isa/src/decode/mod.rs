@@ -13,6 +13,7 @@ mod flat;
 mod mimg;
 mod smem;
 mod sop;
+mod sop_plan;
 mod vintrp;
 mod vop;
 mod vop_ext;

@@ -5,6 +5,7 @@ use crate::family::sop::{Simm16Kind, SopFld, SopInfo};
 use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::{Operand, Slot, ValType};
 use crate::tables::sop as t;
+use crate::target::Target;
 
 #[inline(always)]
 pub(crate) fn decode(
@@ -13,7 +14,22 @@ pub(crate) fn decode(
     mode: Mode,
     out: &mut Instruction,
 ) -> Result<(), DecodeErrorKind> {
-    let target = mode.target;
+    // The plan first; what it does not cover, the generic decoder decodes
+    // or names the error of.
+    if super::sop_plan::run(w, d0, mode.target.bit(), out) {
+        return Ok(());
+    }
+    decode_generic(w, d0, mode.target, out)
+}
+
+/// [`decode`] slot by slot from the table row: every instruction.
+#[inline(never)]
+pub(crate) fn decode_generic(
+    w: Words<'_>,
+    d0: u32,
+    target: Target,
+    out: &mut Instruction,
+) -> Result<(), DecodeErrorKind> {
     let (family, space, op, table): (Family, OpSpace, u32, &[Option<SopInfo>]) = match d0 >> 23 {
         0x17d => (Family::Sop1, OpSpace::Sop1, (d0 >> 8) & 0xff, &t::SOP1),
         0x17e => (Family::Sopc, OpSpace::Sopc, (d0 >> 16) & 0x7f, &t::SOPC),

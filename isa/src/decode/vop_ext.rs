@@ -71,7 +71,7 @@ fn invalid(family: Family, why: &'static str) -> DecodeErrorKind {
 }
 
 /// `count` VGPRs from `v{n}`.
-fn vgpr(family: Family, n: u32, count: u8) -> Result<Operand, DecodeErrorKind> {
+pub(crate) fn vgpr(family: Family, n: u32, count: u8) -> Result<Operand, DecodeErrorKind> {
     if n + count as u32 > 256 {
         return Err(invalid(family, "VGPR range past v255"));
     }
@@ -83,7 +83,7 @@ fn vgpr(family: Family, n: u32, count: u8) -> Result<Operand, DecodeErrorKind> {
 
 /// An SDWA source with the S bit set: a scalar register or an inline
 /// constant (LLVM's gfx10 rules: no literal, no reserved codes).
-fn sdwa_scalar(code: u32) -> Result<Operand, DecodeErrorKind> {
+pub(crate) fn sdwa_scalar(code: u32) -> Result<Operand, DecodeErrorKind> {
     let c = code as u16;
     match c {
         0..=127 | 235..=239 | 251..=254 => Ok(Operand::Reg { code: c, count: 1 }),
@@ -94,7 +94,7 @@ fn sdwa_scalar(code: u32) -> Result<Operand, DecodeErrorKind> {
 
 /// The VOPC SDWA `sdst` field (SD set): one SGPR in wave32, an aligned
 /// pair in wave64 (where `vcc_hi`, `m0` and `exec_hi` have no pair).
-fn sdwa_sdst(code: u32, wave64: bool) -> Result<Operand, DecodeErrorKind> {
+pub(crate) fn sdwa_sdst(code: u32, wave64: bool) -> Result<Operand, DecodeErrorKind> {
     let c = code as u16;
     if !wave64 {
         return Ok(Operand::Reg { code: c, count: 1 });

@@ -10,13 +10,42 @@
 //! which can be narrower than the operands' hardware counts for malformed
 //! encodings.
 
-use super::operand::{write_hex, write_reg};
+use super::operand::{text_chunk, write_hex, write_reg, ChunkBytes, NameBytes};
+use super::vop_ext::concat_name;
 use super::Formatter;
 use super::Out;
 use crate::family::mimg::{self, MimgKind};
 use crate::inst::Instruction;
 use crate::operand::{Operand, VGPR_BASE};
+use crate::tables::mimg::DIMS;
 use core::fmt;
+
+/// `" dmask:0xM"` by dmask (nothing for 0), as `write_hex` prints it.
+static DMASK_TEXT: [ChunkBytes; 16] = {
+    let mut t = [[0u8; 16]; 16];
+    let digits = b"0123456789abcdef";
+    let mut d = 1;
+    while d < 16 {
+        t[d] = text_chunk(" dmask:0x");
+        t[d][9] = digits[d];
+        t[d][15] = 10;
+        d += 1;
+    }
+    t
+};
+
+/// `" dim:SQ_RSRC_IMG_<name>"` by the low three bits of `dim`.
+static DIM_TEXT: [NameBytes; 8] = {
+    let mut t = [[0u8; 32]; 8];
+    let mut d = 0;
+    while d < 8 {
+        t[d] = concat_name(" dim:SQ_RSRC_IMG_", DIMS[d].name);
+        // Every name fits (a compile error otherwise).
+        assert!(t[d][31] != 0);
+        d += 1;
+    }
+    t
+};
 
 fn reg_of(op: Operand) -> (u16, u8) {
     match op {
@@ -75,12 +104,18 @@ pub(crate) fn write<W: Out>(_f: &Formatter, inst: &Instruction, out: &mut W) -> 
         out.write_str(", ")?;
         write_reg(reg_of(ops[ops.len() - 1].op).0, 4, out)?;
     }
-    if m.dmask != 0 {
-        out.write_str(" dmask:")?;
-        write_hex(out, m.dmask as u64)?;
+    match DMASK_TEXT.get(m.dmask as usize) {
+        Some(c) => out.write_chunk(c)?,
+        None => {
+            out.write_str(" dmask:")?;
+            write_hex(out, m.dmask as u64)?;
+        }
     }
-    out.write_str(" dim:SQ_RSRC_IMG_")?;
-    out.write_str(mimg::dim_info(m.dim).name)?;
+    out.write_name(&DIM_TEXT[(m.dim & 7) as usize])?;
+    let any = m.unorm | m.glc | m.slc | m.dlc | m.r128 | m.a16 | m.tfe | m.lwe | m.d16;
+    if !any {
+        return Ok(());
+    }
     for (on, s) in [
         (m.unorm, " unorm"),
         (m.glc, " glc"),

@@ -180,12 +180,21 @@ pub(crate) const FAST_TEXT: usize = 128;
 pub(crate) struct Fast<'a> {
     buf: &'a mut [u8; FAST],
     pos: usize,
+    /// The next separator and its length: `" "` (one byte) before the
+    /// first operand, `", "` after it.
+    sep: [u8; 2],
+    sep_len: usize,
 }
 
 impl<'a> Fast<'a> {
     #[inline(always)]
     pub(crate) fn new(buf: &'a mut [u8; FAST]) -> Fast<'a> {
-        Fast { buf, pos: 0 }
+        Fast {
+            buf,
+            pos: 0,
+            sep: [b' ', b' '],
+            sep_len: 1,
+        }
     }
 
     /// Where the next piece goes.
@@ -219,25 +228,30 @@ impl<'a> Fast<'a> {
     /// An operand without modifiers: [`Fast::sep`] and [`Fast::chunk`]
     /// in one step (one position clamp, one count update).
     #[inline(always)]
-    pub(crate) fn op(&mut self, first: bool, c: &[u8; 16]) {
+    pub(crate) fn op(&mut self, c: &[u8; 16]) {
         let p = self.at();
-        let f = first as u8;
-        self.buf[p..p + 2].copy_from_slice(&[b',' - f * (b',' - b' '), b' ']);
-        let q = p + 2 - f as usize;
+        self.buf[p..p + 2].copy_from_slice(&self.sep);
+        let q = p + self.sep_len;
         self.buf[q..q + 16].copy_from_slice(c);
         self.pos = q + (c[15] & 15) as usize;
+        self.next_sep();
     }
 
     /// The separator before an operand: `" "` before the first, `", "`
-    /// before the others.
+    /// before the others. Kept as state rather than computed from the
+    /// operand's position: a two-byte store and an add per operand.
     #[inline(always)]
-    pub(crate) fn sep(&mut self, first: bool) {
-        // Without a branch: `,` (0x2c) or a space (0x20) at `p`, a space
-        // after it, and one or two bytes counted.
+    pub(crate) fn sep(&mut self) {
         let p = self.at();
-        let f = first as u8;
-        self.buf[p..p + 2].copy_from_slice(&[b',' - f * (b',' - b' '), b' ']);
-        self.pos = p + 2 - f as usize;
+        self.buf[p..p + 2].copy_from_slice(&self.sep);
+        self.pos = p + self.sep_len;
+        self.next_sep();
+    }
+
+    #[inline(always)]
+    fn next_sep(&mut self) {
+        self.sep = [b',', b' '];
+        self.sep_len = 2;
     }
 }
 

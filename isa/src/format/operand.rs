@@ -390,8 +390,38 @@ pub(crate) fn write_dec<W: Out>(out: &mut W, n: u32) -> fmt::Result {
     }
 }
 
-/// [`write_dec`] for numbers of four digits or more.
-fn write_dec_wide<W: Out>(out: &mut W, mut n: u32) -> fmt::Result {
+/// [`write_dec`] for numbers of four digits or more: up to five digits
+/// (offsets, mostly) without a loop or a division instruction, as one
+/// chunk.
+fn write_dec_wide<W: Out>(out: &mut W, n: u32) -> fmt::Result {
+    if n >= 100_000 {
+        return write_dec_long(out, n);
+    }
+    let digits =
+        1 + (n >= 10) as u32 + (n >= 100) as u32 + (n >= 1_000) as u32 + (n >= 10_000) as u32;
+    // Five ASCII digits, the most significant in the lowest byte, then
+    // the leading zeros shifted out.
+    let d = [
+        n / 10_000,
+        n / 1_000 % 10,
+        n / 100 % 10,
+        n / 10 % 10,
+        n % 10,
+    ];
+    let mut x = 0u64;
+    for (i, v) in d.iter().enumerate() {
+        x |= (b'0' as u64 + *v as u64) << (8 * i);
+    }
+    let text = x >> (8 * (5 - digits));
+    let mut c = [0u8; 16];
+    c[..8].copy_from_slice(&text.to_le_bytes());
+    c[15] = digits as u8;
+    out.write_chunk(&c)
+}
+
+/// [`write_dec`] for numbers of six digits or more.
+#[inline(never)]
+fn write_dec_long<W: Out>(out: &mut W, mut n: u32) -> fmt::Result {
     // Up to ten digits, right-aligned in `buf`, then as one chunk.
     let mut buf = [0u8; 10];
     let mut i = buf.len();
@@ -652,7 +682,7 @@ pub(crate) fn write_head_fast<W: Out>(
     };
     let mut f = super::Fast::new(w);
     f.name(name);
-    for (k, s) in inst.operands.iter().enumerate() {
+    for s in inst.operands.iter() {
         let c = match s.op {
             Operand::Reg { code, count } => match reg_text_wide(code, count) {
                 Some(c) => c,
@@ -669,7 +699,7 @@ pub(crate) fn write_head_fast<W: Out>(
         if !plain(s) {
             return false;
         }
-        f.op(k == 0, c);
+        f.op(c);
     }
     match f.done() {
         Some(n) => {

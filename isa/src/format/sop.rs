@@ -1,9 +1,11 @@
 //! SOP1, SOP2, SOPK, SOPC and SOPP formatting.
 
 use super::operand::{
-    inline_plain, name_chunk, reg_text, write_dec, write_hex, write_imm32, write_imm64,
-    write_inline, write_operand, write_reg, write_sep, NameBytes, ACC_FLOAT, ACC_INT, ACC_INV2PI,
+    hex_chunk, inline_plain, name_chunk, reg_text, small_int_chunk, text_chunk, write_dec,
+    write_hex, write_imm32, write_imm64, write_inline, write_operand, write_reg, write_sep,
+    ChunkBytes, NameBytes, ACC_FLOAT, ACC_INT, ACC_INV2PI,
 };
+use super::vop::f32_name;
 use super::Formatter;
 use super::{Fast, Out, FAST};
 use crate::family::sop::{Simm16Kind, SopFld, SopInfo};
@@ -36,13 +38,21 @@ struct Template {
     n: u8,
     /// Per operand, the constants that print plainly (see [`inline_plain`]).
     acc: [u8; 4],
+    /// Per operand, how a literal prints: [`LIT_NONE`] (not here: the
+    /// destination), [`LIT_32`] or [`LIT_64`] (zero-extended).
+    lit: [u8; 4],
 }
+
+const LIT_NONE: u8 = 0;
+const LIT_32: u8 = 1;
+const LIT_64: u8 = 2;
 
 impl Template {
     const NONE: Template = Template {
         head: [0; 32],
         n: 0,
         acc: [0; 4],
+        lit: [LIT_NONE; 4],
     };
 
     const fn of(row: &Option<SopInfo>) -> Template {
@@ -54,6 +64,7 @@ impl Template {
         }
         let head = name_chunk(info.name);
         let mut acc = [0u8; 4];
+        let mut lit = [LIT_NONE; 4];
         let mut i = 0;
         while i < info.slots.len() {
             let s = &info.slots[i];
@@ -64,12 +75,16 @@ impl Template {
             if !matches!(s.fld, SopFld::Sdst) && s.imm_ok {
                 acc[i] = ACC_INT | ACC_FLOAT | if s.f64 { 0 } else { ACC_INV2PI };
             }
+            if !matches!(s.fld, SopFld::Sdst) {
+                lit[i] = if s.width == 2 { LIT_64 } else { LIT_32 };
+            }
             i += 1;
         }
         Template {
             head,
             n: info.slots.len() as u8,
             acc,
+            lit,
         }
     }
 }
@@ -89,9 +104,9 @@ static SOP1_TEMPLATES: [Template; t::SOP1.len()] = templates(&t::SOP1);
 static SOP2_TEMPLATES: [Template; t::SOP2.len()] = templates(&t::SOP2);
 static SOPC_TEMPLATES: [Template; t::SOPC.len()] = templates(&t::SOPC);
 
-/// The common case from a [`Template`]: SOP1/SOP2/SOPC with registers
-/// and inline constants that print without a note. The same text as
-/// [`write_any`]; `None` for everything else.
+/// The common case from a [`Template`]: SOP1/SOP2/SOPC with registers,
+/// inline constants that print without a note and literals. The same text
+/// as [`write_any`]; `None` for everything else.
 #[inline(always)]
 fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
     let table: &[Template] = match inst.opcode.space() {
@@ -107,15 +122,37 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
     }
     let mut w = Fast::new(buf);
     w.name(&tpl.head);
-    for (k, (s, &acc)) in ops.iter().zip(&tpl.acc).enumerate() {
+    for (s, (&acc, &lit)) in ops.iter().zip(tpl.acc.iter().zip(&tpl.lit)) {
+        let text;
         let c = match s.op {
             Operand::Reg { code, count } if code != 254 => reg_text(code, count)?,
             Operand::Inline(code) => inline_plain(code, acc)?,
+            Operand::Literal(v) if lit != LIT_NONE => {
+                text = literal_chunk(v, lit == LIT_64);
+                &text
+            }
             _ => return None,
         };
-        w.op(k == 0, c);
+        w.op(c);
     }
     w.done()
+}
+
+/// A literal's text as [`write_any`] prints it: [`write_imm32`], or for a
+/// 64-bit operand [`write_imm64`] of the zero-extended value (no 64-bit
+/// float name has its high half zero).
+#[inline]
+fn literal_chunk(v: u32, wide: bool) -> ChunkBytes {
+    let s = if wide { v as i64 } else { v as i32 as i64 };
+    if (-16..=64).contains(&s) {
+        if let Some(c) = small_int_chunk(s as i32) {
+            return *c;
+        }
+    }
+    match f32_name(v) {
+        Some(name) if !wide => text_chunk(name),
+        _ => hex_chunk(v),
+    }
 }
 
 #[inline(always)]

@@ -369,7 +369,7 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
     let mut w = Fast::new(buf);
     w.name(&tpl.head);
     let specs = tpl.acc.iter().zip(&tpl.mods_ok).zip(&tpl.imm);
-    for (k, (s, ((&acc, &mods_ok), &imm))) in ops.iter().zip(specs).enumerate() {
+    for (s, ((&acc, &mods_ok), &imm)) in ops.iter().zip(specs) {
         let m = s.mods.bits();
         if m & !mods_ok != 0 {
             return None;
@@ -391,9 +391,9 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
             _ => return None,
         };
         if m == 0 {
-            w.op(k == 0, c);
+            w.op(c);
         } else {
-            w.sep(k == 0);
+            w.sep();
             let mt = &MOD_TEXT[(m as usize & 7) | is_const];
             w.chunk(&mt[0]);
             w.chunk(c);
@@ -670,7 +670,7 @@ fn write_value_any<W: Out>(op: Operand, spec: &VopSlot, out: &mut W) -> fmt::Res
 
 /// The name LLVM prints for a 32-bit float bit pattern that is an inline
 /// value.
-fn f32_name(v: u32) -> Option<&'static str> {
+pub(crate) fn f32_name(v: u32) -> Option<&'static str> {
     Some(match v {
         0x3f00_0000 => "0.5",
         0xbf00_0000 => "-0.5",

@@ -110,7 +110,7 @@ fn write_any<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
 }
 
 /// `a` then `b` as [`NameBytes`] (length 0 when longer than 31 bytes).
-const fn concat_name(a: &str, b: &str) -> NameBytes {
+pub(crate) const fn concat_name(a: &str, b: &str) -> NameBytes {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let mut t = [0u8; 32];
     if a.len() + b.len() > 31 {
@@ -306,9 +306,9 @@ fn write_fast(inst: &Instruction, buf: &mut [u8; FAST]) -> Option<usize> {
         }
         let m = (s.mods.bits() & 7) as usize;
         if m == 0 {
-            w.op(k == 0, c);
+            w.op(c);
         } else {
-            w.sep(k == 0);
+            w.sep();
             // A register's entry (bit 3, "a constant", clear).
             let m = &super::vop::MOD_TEXT[m & 7];
             w.chunk(&m[0]);
