@@ -757,6 +757,10 @@ impl Session<'_> {
                 BindingKind::Params | BindingKind::TestOutputs => {
                     buffers.push((b.binding, Vec::new(), 0, false))
                 }
+                // The NGG compute pass runs through `run::ngg`, never here.
+                BindingKind::NggOutput => {
+                    return Err("an NGG compute-pass module in the vertex runner".into())
+                }
             }
         }
         Ok((buffers, params))

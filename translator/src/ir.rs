@@ -261,6 +261,14 @@ pub enum Input {
     /// The guest address of the shader's first byte, low (`false`) or high
     /// (`true`) half: what `s_getpc_b64` counts from.
     CodeAddr(bool),
+    /// NGG compute pass: the draw's first vertex id (push word
+    /// `VertexIdOffset`).
+    DrawFirstVertex,
+    /// NGG compute pass: the draw's vertex count (push word
+    /// `OutVertexCount`).
+    DrawVertexCount,
+    /// NGG compute pass: component 0..=2 of `NumWorkgroups`.
+    GroupCount(u8),
 }
 
 /// A value from the other lanes of this lane's wave (compute shaders:
@@ -377,6 +385,11 @@ pub enum ExportTarget {
     Mrtz,
     /// Pixel shaders: `null` (it only says `done`).
     Null,
+    /// NGG compute pass: `exp prim` (value 0: the packed primitive).
+    Prim,
+    /// NGG compute pass: M0 of `s_sendmsg GS_ALLOC_REQ` (value 0), written
+    /// once per subgroup.
+    AllocReq,
 }
 
 /// Something with an effect, kept in block order.

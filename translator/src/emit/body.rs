@@ -498,9 +498,15 @@ impl Emitter<'_> {
                 done,
                 ..
             } => {
+                if self.plan.ngg.is_some() {
+                    return self.ngg_export(target, &values, cond);
+                }
                 let c = self.vals[cond.0 as usize];
                 let always = self.f.konst(cond) == Some(1);
                 match target {
+                    ExportTarget::Prim | ExportTarget::AllocReq => {
+                        return Err(EmitError("an NGG export outside the NGG pass".into()))
+                    }
                     ExportTarget::Null => {}
                     ExportTarget::Mrtz => {
                         let var = match self.out_vars.get(&target) {

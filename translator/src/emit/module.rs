@@ -79,6 +79,7 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
         iid: 0,
         wgid: 0,
         lid: 0,
+        numwg: 0,
         lanes: None,
         in_vars: HashMap::new(),
         frag_coord: 0,
@@ -120,6 +121,9 @@ impl Emitter<'_> {
         if let Some((bnd, ..)) = self.plan.window {
             // Compute shaders store through the window.
             sb_bindings.push((bnd, self.plan.compute.is_some(), "window".into()));
+        }
+        if let Some(n) = &self.plan.ngg {
+            sb_bindings.push((n.binding, true, "ngg_out".into()));
         }
         if let Some(bnd) = self.plan.params {
             sb_bindings.push((bnd, false, "params_spill".into()));
@@ -292,7 +296,11 @@ impl Emitter<'_> {
                         vec![Operand::LiteralBit32(n as u32)],
                     );
                 }
-                ExportTarget::Mrt(_) | ExportTarget::Mrtz | ExportTarget::Null => {
+                ExportTarget::Mrt(_)
+                | ExportTarget::Mrtz
+                | ExportTarget::Null
+                | ExportTarget::Prim
+                | ExportTarget::AllocReq => {
                     return Err(EmitError(format!(
                         "{tgt:?} is not an output of a vertex shader"
                     )))
@@ -373,6 +381,20 @@ impl Emitter<'_> {
                 let s = self.b.i_add(u, None, c0, t1)?;
                 self.b.i_add(u, None, s, t2)?
             }
+            Input::DrawFirstVertex => match self.plan.vertex_id_offset {
+                Some(m) => self.push_load(m)?,
+                None => return Err(EmitError("the first vertex has no push slot".into())),
+            },
+            Input::DrawVertexCount => match self.plan.ngg_count {
+                Some(m) => self.push_load(m)?,
+                None => return Err(EmitError("the vertex count has no push slot".into())),
+            },
+            Input::GroupCount(k) => {
+                let v3 = self.b.type_vector(self.t.u32_, 3);
+                let x = self.b.load(v3, None, self.numwg, None, vec![])?;
+                self.b
+                    .composite_extract(self.t.u32_, None, x, vec![u32::from(k.min(2))])?
+            }
             Input::CodeAddr(hi) => match self.plan.code_addr {
                 Some((l, h)) => self.push_load(if hi { h } else { l })?,
                 None => return Err(EmitError("the code address has no push slot".into())),
@@ -418,15 +440,19 @@ impl Emitter<'_> {
         let [x, y, z] = self.plan.compute.unwrap_or([1, 1, 1]);
         let v3 = self.b.type_vector(self.t.u32_, 3);
         let p_in_v3 = self.b.type_pointer(None, StorageClass::Input, v3);
-        for (builtin, slot) in [(BuiltIn::WorkgroupId, 0), (BuiltIn::LocalInvocationId, 1)] {
+        let mut builtins = vec![(BuiltIn::WorkgroupId, 0), (BuiltIn::LocalInvocationId, 1)];
+        if self.plan.ngg.is_some() {
+            builtins.push((BuiltIn::NumWorkgroups, 2));
+        }
+        for (builtin, slot) in builtins {
             let v = self.b.variable(p_in_v3, None, StorageClass::Input, None);
             self.b
                 .decorate(v, Decoration::BuiltIn, vec![Operand::BuiltIn(builtin)]);
             interface.push(v);
-            if slot == 0 {
-                self.wgid = v;
-            } else {
-                self.lid = v;
+            match slot {
+                0 => self.wgid = v,
+                1 => self.lid = v,
+                _ => self.numwg = v,
             }
         }
         if self.plan.window.is_some() {

@@ -24,7 +24,10 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod ngg;
 pub(crate) mod uniform;
+
+pub use ngg::{NggEntry, NggOutput, PrimVgprs};
 
 /// How the hardware starts a compute wave (COMPUTE_PGM_RSRC2 and
 /// COMPUTE_NUM_THREAD_*): what a host needs to run a compute shader.
