@@ -439,6 +439,18 @@ pub enum Effect {
         /// The lane's exec bit.
         cond: Value,
     },
+    /// Compute: an LDS byte write (the low 8 bits of `value`) at byte
+    /// address `addr` (dropped past the allocation) when `cond`; the other
+    /// bytes of its dword are untouched, whatever other lanes write to them
+    /// in the same instruction.
+    LdsWriteByte {
+        /// Byte address.
+        addr: Value,
+        /// The byte, in the low 8 bits.
+        value: Value,
+        /// The lane's exec bit.
+        cond: Value,
+    },
     /// Compute: `s_barrier`, a workgroup control barrier.
     Barrier {
         /// pc of the instruction.
@@ -632,7 +644,8 @@ impl Func {
                     access_operands(&access, out);
                     out.extend([value, cond])
                 }
-                Effect::LdsWrite { addr, value, cond } => out.extend([addr, value, cond]),
+                Effect::LdsWrite { addr, value, cond }
+                | Effect::LdsWriteByte { addr, value, cond } => out.extend([addr, value, cond]),
                 Effect::Barrier { .. } => {}
             },
         }

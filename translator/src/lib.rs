@@ -895,7 +895,9 @@ fn layout(
                 }
                 ir::Effect::Check { .. } => {}
                 ir::Effect::Store { .. } => any_load = true,
-                ir::Effect::LdsWrite { .. } | ir::Effect::Barrier { .. } => {}
+                ir::Effect::LdsWrite { .. }
+                | ir::Effect::LdsWriteByte { .. }
+                | ir::Effect::Barrier { .. } => {}
                 ir::Effect::Problem { .. } => {}
             },
             _ => {}

@@ -539,6 +539,7 @@ impl Emitter<'_> {
                 cond,
             } => self.store(&access, value, cond)?,
             Effect::LdsWrite { addr, value, cond } => self.lds_write(addr, value, cond)?,
+            Effect::LdsWriteByte { addr, value, cond } => self.lds_write_byte(addr, value, cond)?,
             Effect::Barrier { .. } => self.barrier()?,
             Effect::Problem { .. } => {
                 return Err(EmitError(

@@ -264,4 +264,55 @@ impl Emitter<'_> {
         self.b.begin_block(Some(lm))?;
         Ok(())
     }
+
+    /// An LDS byte write when `cond` and inside the allocation: the byte's
+    /// bits of its dword cleared, then set, each by an atomic operation, so
+    /// lanes writing other bytes of the dword in the same instruction do not
+    /// lose each other's bytes.
+    pub(super) fn lds_write_byte(
+        &mut self,
+        addr: crate::ir::Value,
+        value: crate::ir::Value,
+        cond: crate::ir::Value,
+    ) -> Result<(), EmitError> {
+        let Some(v) = self.lanes else {
+            return Err(EmitError("an LDS write without the LDS array".into()));
+        };
+        let u = self.t.u32_;
+        let bl = self.t.bool_;
+        let a = self.vals[addr.0 as usize];
+        let x = self.vals[value.0 as usize];
+        let x = if self.f.ty(value) == crate::ir::Ty::F32 {
+            self.b.bitcast(u, None, x)?
+        } else {
+            x
+        };
+        let c = self.vals[cond.0 as usize];
+        let k2 = self.const_u32(2);
+        let i = self.b.shift_right_logical(u, None, a, k2)?;
+        let n = self.const_u32(LDS_DWORDS);
+        let inside = self.b.u_less_than(bl, None, i, n)?;
+        let doit = self.b.logical_and(bl, None, inside, c)?;
+        let k3 = self.const_u32(3);
+        let low = self.b.bitwise_and(u, None, a, k3)?;
+        let sh = self.b.shift_left_logical(u, None, low, k3)?;
+        let kff = self.const_u32(0xff);
+        let byte = self.b.bitwise_and(u, None, x, kff)?;
+        let set = self.b.shift_left_logical(u, None, byte, sh)?;
+        let m = self.b.shift_left_logical(u, None, kff, sh)?;
+        let keep = self.b.not(u, None, m)?;
+        let lt = self.b.id();
+        let lm = self.b.id();
+        self.b.selection_merge(lm, SelectionControl::NONE)?;
+        self.b.branch_conditional(doit, lt, lm, vec![])?;
+        self.b.begin_block(Some(lt))?;
+        let p = self.wg_ptr(v.lds, i)?;
+        let scope = self.const_u32(spirv::Scope::Workgroup as u32);
+        let sem = self.const_u32(0);
+        self.b.atomic_and(u, None, p, scope, sem, keep)?;
+        self.b.atomic_or(u, None, p, scope, sem, set)?;
+        self.b.branch(lm)?;
+        self.b.begin_block(Some(lm))?;
+        Ok(())
+    }
 }

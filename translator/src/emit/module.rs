@@ -465,7 +465,9 @@ impl Emitter<'_> {
                 Op::Load(l) => matches!(self.f.loads[l as usize], crate::ir::Load::Lanes(..)),
                 Op::Effect(e) => matches!(
                     self.f.effects[e as usize],
-                    crate::ir::Effect::LdsWrite { .. } | crate::ir::Effect::Barrier { .. }
+                    crate::ir::Effect::LdsWrite { .. }
+                        | crate::ir::Effect::LdsWriteByte { .. }
+                        | crate::ir::Effect::Barrier { .. }
                 ),
                 _ => false,
             };
