@@ -8,7 +8,8 @@
 //! print a note and pass, unless `SHADERLIFT_REQUIRE_VULKAN` is set.
 
 use corpus::{Capture, CaptureOptions};
-use shaderlift_cli::run::ngg::{execute, NggRunReport};
+use shaderlift_cli::run::ngg::{execute, execute_translation, NggRunReport};
+use translator::wave::ComputeFaults;
 use vkharness::Harness;
 
 fn root() -> &'static str {
@@ -70,5 +71,31 @@ fn passthrough_ngg_shaders_as_a_compute_pass_export_the_interpreters_words() {
         let c = capture(shader);
         let r = execute(&c, &draws(file), h).unwrap_or_else(|e| panic!("{shader}: {e}"));
         assert_identical(shader, &r);
+    }
+}
+
+/// Translate `c` as an NGG compute pass with `faults` and run it.
+fn run_broken(h: &Harness, c: &Capture, file: &str, faults: ComputeFaults) -> NggRunReport {
+    let input = c.shader_input();
+    let entry = translator::ngg_entry_of(&input);
+    let opts = translator::Options {
+        precise: true,
+        ..Default::default()
+    };
+    let tr = translator::translate_ngg_with_faults(&input, &entry, &opts, faults).unwrap();
+    execute_translation(c, &draws(file), h, &tr).unwrap()
+}
+
+#[test]
+fn a_wrong_ngg_entry_state_turns_the_ngg_pass_run_red() {
+    let Some(h) = harness() else { return };
+    let faults = ComputeFaults {
+        ngg_vertex_ids_shifted: true,
+        ..Default::default()
+    };
+    for shader in ["cube", "cube-w32"] {
+        let r = run_broken(h, &capture(shader), "cube", faults);
+        eprint!("{shader} (vertex ids shifted):\n{}", r.text());
+        assert!(r.mismatches > 0, "{shader}: the broken entry state went unnoticed");
     }
 }

@@ -46,6 +46,12 @@ impl Lifter<'_> {
         }
         if let Some(v) = self.o.abi.vertex_id_vgpr {
             let base = self.b.add(first, start);
+            let base = if self.o.faults.ngg_vertex_ids_shifted {
+                let one = self.const_u32(1);
+                self.b.add(base, one)
+            } else {
+                base
+            };
             self.st.v[v as usize] = self.b.add(base, lane);
         }
         if let Some(v) = self.o.abi.instance_id_vgpr {

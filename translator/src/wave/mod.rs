@@ -87,6 +87,9 @@ pub struct ComputeFaults {
     pub mbcnt_at_or_below: bool,
     /// LDS accesses ignore the instruction's offset field.
     pub lds_ignores_offset: bool,
+    /// NGG compute pass: the vertex-id VGPR of lane `l` holds the id of
+    /// vertex `l + 1` of the subgroup (an entry state computed wrong).
+    pub ngg_vertex_ids_shifted: bool,
 }
 
 /// The manifest's dispatch section: how the host runs a translated compute
