@@ -628,7 +628,6 @@ mod tests {
         let mut all = vec![
             StageKind::Pixel.into(),
             StageKind::Compute.into(),
-            StageKind::NggPass(Stage::Cs).into(),
             Construct::Undecodable,
             Construct::Interpolation(Interp::Unpaired),
             Construct::Image,
@@ -741,6 +740,7 @@ mod tests {
             ]
             .map(Construct::from),
         );
+        all.push(StageKind::NggPass(Stage::Cs).into());
         all
     }
 
