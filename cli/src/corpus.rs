@@ -308,6 +308,23 @@ fn run_on_device(
                 }
                 let trace = trace_code(&capture.code, capture.target(), &config);
                 let scene = synthesize(&trace, &capture.abi()).to_draws_file();
+                if super::run::needs_ngg_pass(&capture) {
+                    let r = super::run::ngg::execute(&capture, &scene, &harness)
+                        .map_err(|e| e.to_string())?;
+                    if r.mismatches > 0 || r.findings > 0 {
+                        return Err(format!(
+                            "NGG pass: {} words, {} mismatches, {} findings",
+                            r.words, r.mismatches, r.findings
+                        ));
+                    }
+                    if r.words == 0 {
+                        return Ok(Err("the NGG pass compared nothing".into()));
+                    }
+                    return Ok(Ok(format!(
+                        "NGG pass: {} vertices, {} words, 0 mismatches",
+                        r.vertices, r.words
+                    )));
+                }
                 let report = super::run::execute(
                     &capture,
                     &scene,

@@ -96,6 +96,9 @@ fn a_wrong_ngg_entry_state_turns_the_ngg_pass_run_red() {
     for shader in ["cube", "cube-w32"] {
         let r = run_broken(h, &capture(shader), "cube", faults);
         eprint!("{shader} (vertex ids shifted):\n{}", r.text());
-        assert!(r.mismatches > 0, "{shader}: the broken entry state went unnoticed");
+        assert!(
+            r.mismatches > 0,
+            "{shader}: the broken entry state went unnoticed"
+        );
     }
 }

@@ -100,6 +100,8 @@ pub struct NggRunReport {
     pub words: u64,
     /// Words that differ.
     pub mismatches: u64,
+    /// Vertices run (per draw: vertex count × instances).
+    pub vertices: u64,
     /// Interpreter findings (all draws).
     pub findings: usize,
     /// Draws the pass does not model (indexed and split draws), not run.
@@ -146,7 +148,12 @@ impl NggRunReport {
                 self.skipped_draws
             );
         }
-        let _ = writeln!(s, "{} words, {} mismatches", self.words, self.mismatches);
+        let _ = writeln!(s, "{} words compared", self.words);
+        let _ = writeln!(
+            s,
+            "{} vertices, {} mismatches",
+            self.vertices, self.mismatches
+        );
         s
     }
 }
@@ -221,6 +228,7 @@ pub fn execute_translation(
         draws: Vec::new(),
         words: 0,
         mismatches: 0,
+        vertices: 0,
         findings: 0,
         skipped_draws: Vec::new(),
     };
@@ -447,6 +455,7 @@ pub fn execute_translation(
                 );
             }
         }
+        report.vertices += u64::from(count) * u64::from(instances);
         report.words += dr.words;
         report.mismatches += dr.mismatches;
         report.findings += dr.findings;
