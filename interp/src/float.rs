@@ -380,6 +380,109 @@ pub fn f32_to_f16(b: u32, rtz: bool) -> u16 {
     s | bits as u16
 }
 
+/// An f16 as f64 (exact).
+pub fn h2d(h: u16) -> f64 {
+    f32::from_bits(f16_to_f32(h)) as f64
+}
+
+/// f64 to f16 bits, rounding to nearest even from the f64's own bits;
+/// every NaN is the quiet NaN 0x7e00 (f16 arithmetic results).
+pub fn d2h(x: f64) -> u16 {
+    if x.is_nan() {
+        return 0x7e00;
+    }
+    let b = x.to_bits();
+    let s = ((b >> 48) & 0x8000) as u16;
+    if x.is_infinite() {
+        return s | 0x7c00;
+    }
+    if x == 0.0 {
+        return s;
+    }
+    let e = ((b >> 52) & 0x7ff) as i64;
+    if e == 0 {
+        // f64 denormals are far below the smallest f16 denormal.
+        return s;
+    }
+    let sig = (b & ((1u64 << 52) - 1)) | (1u64 << 52); // 53 bits
+    let exp = e - 1023;
+    if exp >= 16 {
+        return s | 0x7c00;
+    }
+    // Keep 11 significant bits (normal), fewer for denormals (ulp 2^-24).
+    let shift = if exp >= -14 { 42 } else { 42 + (-14 - exp) };
+    if shift > 54 {
+        return s;
+    }
+    let q = sig >> shift;
+    let rem = sig & ((1u64 << shift) - 1);
+    let half = 1u64 << (shift - 1);
+    let q = if rem > half || (rem == half && q & 1 == 1) {
+        q + 1
+    } else {
+        q
+    };
+    let mag = if exp >= -14 {
+        // q in [2^10, 2^11]; a carry to 2^11 bumps the exponent.
+        let (mut q, mut he) = (q, (exp + 15) as u64);
+        if q >= 0x800 {
+            q >>= 1;
+            he += 1;
+        }
+        if he >= 0x1f {
+            0x7c00
+        } else {
+            (he << 10) | (q & 0x3ff)
+        }
+    } else {
+        // A denormal; 0x400 (rounded up to the smallest normal) assembles right.
+        q
+    };
+    s | mag as u16
+}
+
+/// The f16 operations of `v_*_f16` and `v_pk_*_f16` (exact in f64, one
+/// rounding to f16; min/max are IEEE mode's, a NaN result is 0x7e00).
+pub fn f16_op(op: F16Op, a: u16, b: u16, c: u16) -> u16 {
+    let (x, y, z) = (h2d(a), h2d(b), h2d(c));
+    match op {
+        F16Op::Add => d2h(x + y),
+        F16Op::Sub => d2h(x - y),
+        F16Op::Mul => d2h(x * y),
+        F16Op::Fma => d2h(x.mul_add(y, z)),
+        F16Op::Max | F16Op::Min => {
+            let (p, q) = (x as f32, y as f32);
+            let r = if op == F16Op::Max {
+                max_f(p, q)
+            } else {
+                min_f(p, q)
+            };
+            if r.is_nan() {
+                0x7e00
+            } else {
+                f32_to_f16(r.to_bits(), false)
+            }
+        }
+    }
+}
+
+/// An f16 operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum F16Op {
+    /// `a + b`.
+    Add,
+    /// `a - b`.
+    Sub,
+    /// `a * b`.
+    Mul,
+    /// `fma(a, b, c)`.
+    Fma,
+    /// IEEE-mode maximum.
+    Max,
+    /// IEEE-mode minimum.
+    Min,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

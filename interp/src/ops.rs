@@ -307,6 +307,20 @@ pub(crate) enum VOp {
     CvtF32Ubyte(u8),
     CvtPkrtz,
     CvtPkU8F32,
+    /// `v_add/sub/subrev/mul/fma/max/min_f16` (`rev`: operands swapped).
+    F16 {
+        op: crate::float::F16Op,
+        rev: bool,
+    },
+    /// `v_fmac_f16`: the accumulator is the destination's half.
+    FmacF16,
+    /// `v_pack_b32_f16`: two f16 halves into one word.
+    PackB32F16,
+    /// `v_pk_fmac_f16`: two f16 fmas, the accumulators the destination's.
+    PkFmacF16,
+    /// The packed 16-bit VOP3P operations: each result half from the
+    /// source halves `op_sel`/`op_sel_hi` pick.
+    Pk(PkOp),
     /// `v_cmp_*` / `v_cmpx_*` (x: writes exec).
     Cmp {
         op: CmpOp,
@@ -318,6 +332,24 @@ pub(crate) enum VOp {
         ty: CmpTy,
         x: bool,
     },
+}
+
+/// A packed 16-bit operation (`v_pk_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PkOp {
+    F(crate::float::F16Op),
+    Add,
+    Sub,
+    MulLo,
+    MaxU,
+    MinU,
+    MaxI,
+    MinI,
+    MadU,
+    MadI,
+    Lshl,
+    Lshr,
+    Ashr,
 }
 
 /// The compare of a `v_cmp*`.
@@ -1025,6 +1057,54 @@ fn vector(code: Opcode) -> Option<VOp> {
         op::V_CVT_F32_U32 => CvtF32U32,
         op::V_CVT_I32_F32 => CvtI32F32,
         op::V_CVT_U32_F32 => CvtU32F32,
+        op::V_ADD_F16 => F16 {
+            op: crate::float::F16Op::Add,
+            rev: false,
+        },
+        op::V_SUB_F16 => F16 {
+            op: crate::float::F16Op::Sub,
+            rev: false,
+        },
+        op::V_SUBREV_F16 => F16 {
+            op: crate::float::F16Op::Sub,
+            rev: true,
+        },
+        op::V_MUL_F16 => F16 {
+            op: crate::float::F16Op::Mul,
+            rev: false,
+        },
+        op::V_FMA_F16 => F16 {
+            op: crate::float::F16Op::Fma,
+            rev: false,
+        },
+        op::V_MAX_F16 => F16 {
+            op: crate::float::F16Op::Max,
+            rev: false,
+        },
+        op::V_MIN_F16 => F16 {
+            op: crate::float::F16Op::Min,
+            rev: false,
+        },
+        op::V_FMAC_F16 => FmacF16,
+        op::V_PACK_B32_F16 => PackB32F16,
+        op::V_PK_FMAC_F16 => PkFmacF16,
+        op::V_PK_ADD_F16 => Pk(PkOp::F(crate::float::F16Op::Add)),
+        op::V_PK_MUL_F16 => Pk(PkOp::F(crate::float::F16Op::Mul)),
+        op::V_PK_FMA_F16 => Pk(PkOp::F(crate::float::F16Op::Fma)),
+        op::V_PK_MAX_F16 => Pk(PkOp::F(crate::float::F16Op::Max)),
+        op::V_PK_MIN_F16 => Pk(PkOp::F(crate::float::F16Op::Min)),
+        op::V_PK_ADD_U16 | op::V_PK_ADD_I16 => Pk(PkOp::Add),
+        op::V_PK_SUB_U16 | op::V_PK_SUB_I16 => Pk(PkOp::Sub),
+        op::V_PK_MUL_LO_U16 => Pk(PkOp::MulLo),
+        op::V_PK_MAX_U16 => Pk(PkOp::MaxU),
+        op::V_PK_MIN_U16 => Pk(PkOp::MinU),
+        op::V_PK_MAX_I16 => Pk(PkOp::MaxI),
+        op::V_PK_MIN_I16 => Pk(PkOp::MinI),
+        op::V_PK_MAD_U16 => Pk(PkOp::MadU),
+        op::V_PK_MAD_I16 => Pk(PkOp::MadI),
+        op::V_PK_LSHLREV_B16 => Pk(PkOp::Lshl),
+        op::V_PK_LSHRREV_B16 => Pk(PkOp::Lshr),
+        op::V_PK_ASHRREV_I16 => Pk(PkOp::Ashr),
         op::V_CVT_F16_F32 => CvtF16F32,
         op::V_CVT_F32_F16 => CvtF32F16,
         op::V_CVT_FLR_I32_F32 => CvtFlrI32F32,

@@ -10,7 +10,7 @@
 
 use crate::exec::{Exec, VCC};
 use crate::float as f;
-use crate::ops::{CmpOp, CmpTy, FCmp, VOp};
+use crate::ops::{CmpOp, CmpTy, FCmp, PkOp, VOp};
 use crate::record::InterpError;
 use crate::salu::icmp;
 use crate::wave::{Wave, S32, S64};
@@ -455,6 +455,86 @@ impl Exec<'_, '_> {
                 }
                 return Ok(());
             }
+            VOp::Pk(pk) => {
+                let dst = vdefs[0].ok_or_else(|| self.unsupported("no destination"))?;
+                let reg = vreg(dst);
+                if clamp {
+                    return Err(self.unsupported("clamp on packed 16-bit math"));
+                }
+                let used: Vec<&Slot> = inst
+                    .operands
+                    .iter()
+                    .filter(|s| s.is_use() && !s.is_def())
+                    .collect();
+                let float = matches!(pk, PkOp::F(_));
+                let n = match pk {
+                    PkOp::F(f::F16Op::Fma) | PkOp::MadU | PkOp::MadI => 3,
+                    _ => 2,
+                };
+                if used.len() < n {
+                    return Err(self.unsupported("packed operation without its sources"));
+                }
+                let mut out = [(0u32, false); 64];
+                for lane in bits(exec) {
+                    let mut r = 0u32;
+                    let mut def = true;
+                    for k in 0..2 {
+                        let mut x = [0u32; 3];
+                        for (i, slot) in used.iter().take(n).enumerate() {
+                            let (raw, d) = src(i)?.get(w, lane);
+                            def &= d;
+                            let sel = slot.mods.contains(if k == 0 {
+                                OpMods::OP_SEL
+                            } else {
+                                OpMods::OP_SEL_HI
+                            });
+                            // An inline constant is its 16-bit value in the
+                            // low half, 0 above.
+                            let word = match slot.op {
+                                Operand::Inline(c) => {
+                                    if float {
+                                        isa::operand::inline_f16(c).unwrap_or(0) as u32
+                                    } else {
+                                        isa::operand::inline_b32(c).unwrap_or(0) & 0xffff
+                                    }
+                                }
+                                _ => raw,
+                            };
+                            let h = if sel { word >> 16 } else { word & 0xffff };
+                            let neg = slot.mods.contains(if k == 0 {
+                                OpMods::NEG
+                            } else {
+                                OpMods::NEG_HI
+                            });
+                            x[i] = if neg && float { h ^ 0x8000 } else { h };
+                        }
+                        let sx = |v: u32| v as u16 as i16 as i32;
+                        let h = match pk {
+                            PkOp::F(o) => {
+                                f::f16_op(o, x[0] as u16, x[1] as u16, x[2] as u16) as u32
+                            }
+                            PkOp::Add => x[0].wrapping_add(x[1]),
+                            PkOp::Sub => x[0].wrapping_sub(x[1]),
+                            PkOp::MulLo => x[0].wrapping_mul(x[1]),
+                            PkOp::MaxU => x[0].max(x[1]),
+                            PkOp::MinU => x[0].min(x[1]),
+                            PkOp::MaxI => sx(x[0]).max(sx(x[1])) as u32,
+                            PkOp::MinI => sx(x[0]).min(sx(x[1])) as u32,
+                            PkOp::MadU | PkOp::MadI => x[0].wrapping_mul(x[1]).wrapping_add(x[2]),
+                            PkOp::Lshl => x[1] << (x[0] & 15),
+                            PkOp::Lshr => x[1] >> (x[0] & 15),
+                            PkOp::Ashr => (sx(x[1]) >> (x[0] & 15)) as u32,
+                        };
+                        r |= (h & 0xffff) << (16 * k);
+                    }
+                    out[lane] = (r, def);
+                }
+                for lane in bits(exec) {
+                    let (v, d) = out[lane];
+                    w.write_v(reg, lane, v, if d { 0xf } else { 0 });
+                }
+                return Ok(());
+            }
             VOp::FmaMix { half } => {
                 let dst = vdefs[0].ok_or_else(|| self.unsupported("no destination"))?;
                 let reg = vreg(dst);
@@ -634,7 +714,10 @@ impl Exec<'_, '_> {
         } else {
             None
         };
-        let reads_dst = matches!(op, VOp::Fmac | VOp::FmacLegacy | VOp::Mac | VOp::MacLegacy);
+        let reads_dst = matches!(
+            op,
+            VOp::Fmac | VOp::FmacLegacy | VOp::Mac | VOp::MacLegacy | VOp::FmacF16 | VOp::PkFmacF16
+        );
         let dpp = dpp_of(inst);
         let mut results = [(0u32, false, false); 64];
         let mut bytes_of: [Option<u8>; 64] = [None; 64];
@@ -699,7 +782,12 @@ impl Exec<'_, '_> {
             let old = if reads_dst {
                 let (v, m) = w.read_v(dst.reg, lane);
                 def &= m == 0xf;
-                v
+                // v_fmac_f16 accumulates into the half it writes.
+                if op == VOp::FmacF16 && dst.half == Some(true) {
+                    v >> 16
+                } else {
+                    v
+                }
             } else {
                 0
             };
@@ -1160,6 +1248,22 @@ fn eval(
         VOp::CvtU32F32 => f32::from_bits(f::ftz(a, fl)) as u32,
         VOp::CvtFlrI32F32 => f32::from_bits(f::ftz(a, fl)).floor() as i32 as u32,
         VOp::CvtRpiI32F32 => (f32::from_bits(f::ftz(a, fl)) + 0.5).floor() as i32 as u32,
+        VOp::F16 { op: o, rev } => {
+            let (x, y) = if rev { (b, a) } else { (a, b) };
+            f::f16_op(o, x as u16, y as u16, c as u16) as u32
+        }
+        VOp::FmacF16 => f::f16_op(f::F16Op::Fma, a as u16, b as u16, old as u16) as u32,
+        VOp::PackB32F16 => (a & 0xffff) | (b << 16),
+        VOp::PkFmacF16 => {
+            let lo = f::f16_op(f::F16Op::Fma, a as u16, b as u16, old as u16) as u32;
+            let hi = f::f16_op(
+                f::F16Op::Fma,
+                (a >> 16) as u16,
+                (b >> 16) as u16,
+                (old >> 16) as u16,
+            ) as u32;
+            lo | hi << 16
+        }
         VOp::CvtF16F32 => f::f32_to_f16(f::ftz(a, fl), false) as u32,
         VOp::CvtF32F16 => f::ftz(f::f16_to_f32(a as u16), fl),
         VOp::CvtF32Ubyte(n) => (((a >> (8 * n as u32)) & 0xff) as f32).to_bits(),

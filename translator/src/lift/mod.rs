@@ -48,6 +48,7 @@ mod blocks;
 mod control;
 mod export;
 mod format;
+mod half;
 mod lanes;
 mod lds;
 mod mem;

@@ -47,7 +47,30 @@ pub fn support(code: Opcode, wave64: bool) -> Support {
 /// Packed math (`packed.rs`): the mixed-precision fmas.
 pub(super) fn vop3p(code: Opcode) -> Support {
     match code {
-        op::V_FMA_MIX_F32 | op::V_FMA_MIXLO_F16 | op::V_FMA_MIXHI_F16 => Support::Lifted,
+        op::V_FMA_MIX_F32
+        | op::V_FMA_MIXLO_F16
+        | op::V_FMA_MIXHI_F16
+        | op::V_DOT4_U32_U8
+        | op::V_DOT4_I32_I8
+        | op::V_PK_ADD_F16
+        | op::V_PK_MUL_F16
+        | op::V_PK_MAX_F16
+        | op::V_PK_MIN_F16
+        | op::V_PK_FMA_F16
+        | op::V_PK_ADD_U16
+        | op::V_PK_ADD_I16
+        | op::V_PK_SUB_U16
+        | op::V_PK_SUB_I16
+        | op::V_PK_MUL_LO_U16
+        | op::V_PK_MAX_U16
+        | op::V_PK_MIN_U16
+        | op::V_PK_MAX_I16
+        | op::V_PK_MIN_I16
+        | op::V_PK_MAD_U16
+        | op::V_PK_MAD_I16
+        | op::V_PK_LSHLREV_B16
+        | op::V_PK_LSHRREV_B16
+        | op::V_PK_ASHRREV_I16 => Support::Lifted,
         _ => Support::Refused,
     }
 }
@@ -266,6 +289,18 @@ pub(super) fn valu(code: Opcode) -> Support {
         | op::V_ADD_CO_CI_U32
         | op::V_ADD_CO_U32
         | op::V_ADD_F32
+        | op::V_ADD_F16
+        | op::V_SUB_F16
+        | op::V_SUBREV_F16
+        | op::V_MUL_F16
+        | op::V_FMA_F16
+        | op::V_FMAC_F16
+        | op::V_MAX_F16
+        | op::V_MIN_F16
+        | op::V_CVT_F16_F32
+        | op::V_CVT_F32_F16
+        | op::V_PACK_B32_F16
+        | op::V_PK_FMAC_F16
         | op::V_ADD_LSHL_U32
         | op::V_ADD_NC_U32
         | op::V_ALIGNBIT_B32
@@ -370,7 +405,7 @@ pub(super) fn valu(code: Opcode) -> Support {
         op::V_MBCNT_LO_U32_B32 | op::V_MBCNT_HI_U32_B32 | op::V_WRITELANE_B32 => Support::Refused,
         _ if f.lanes => Support::Refused,
         _ => match f.cmp {
-            Some(c) if compare_lifted(c) => Support::Lifted,
+            Some(c) if compare_lifted(c) || super::half::compare16_lifted(c) => Support::Lifted,
             Some(_) => Support::Refused,
             None => Support::Unsupported,
         },
@@ -421,6 +456,7 @@ mod tests {
             include_str!("salu.rs"),
             include_str!("valu.rs"),
             include_str!("packed.rs"),
+            include_str!("half.rs"),
             include_str!("control.rs"),
             include_str!("mem.rs"),
             include_str!("blocks.rs"),

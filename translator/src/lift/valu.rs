@@ -18,6 +18,10 @@ impl Lifter<'_> {
             }
             _ => {}
         }
+        if super::half::is_half(code) {
+            self.valu16(code, inst);
+            return;
+        }
         let field = |sel: isa::family::vop_ext::SdwaSel| -> (u32, u32) {
             use isa::family::vop_ext::SdwaSel::*;
             match sel {
@@ -31,6 +35,7 @@ impl Lifter<'_> {
             }
         };
         let mut sdwa: Option<[(u32, u32); 3]> = None;
+        let mut sdwa_unused = isa::family::vop_ext::DstUnused::Pad;
         if inst.family == Family::Sdwa {
             let Modifiers::Sdwa(m) = inst.mods else {
                 self.problem(Form::SdwaFields);
@@ -41,10 +46,7 @@ impl Lifter<'_> {
                 return;
             }
             let dst = field(m.dst_sel);
-            if dst.1 < 32 && m.dst_unused != isa::family::vop_ext::DstUnused::Pad {
-                self.problem(Form::SdwaDestination);
-                return;
-            }
+            sdwa_unused = m.dst_unused;
             sdwa = Some([field(m.src0_sel), field(m.src1_sel), dst]);
         }
         let mut clamp = false;
@@ -81,7 +83,8 @@ impl Lifter<'_> {
             self.problem(CrossLane::Registers);
             return;
         }
-        if defs.iter().any(|d| d.access.contains(isa::Access::PARTIAL)) {
+        // SDWA's partial destinations are merged below.
+        if sdwa.is_none() && defs.iter().any(|d| d.access.contains(isa::Access::PARTIAL)) {
             self.problem(Form::PartialWrite);
             return;
         }
@@ -755,12 +758,45 @@ impl Lifter<'_> {
         };
         let r = match sdwa {
             Some([_, _, (off, width)]) if width < 32 => {
-                // UNUSED_PAD: the result's low bits at the field, zeros
-                // elsewhere.
-                let m = self.const_u32(((1u64 << width) - 1) as u32);
+                use isa::family::vop_ext::DstUnused;
+                // The result's low bits at the field; the other bits are
+                // zeros (UNUSED_PAD), the old register's (UNUSED_PRESERVE,
+                // and the reserved value, as isa's operand access), or
+                // zeros below and copies of the field's top bit above
+                // (UNUSED_SEXT).
+                let fmask = ((1u64 << width) - 1) as u32;
+                let m = self.const_u32(fmask);
                 let t = self.b.bin(Bin::And, r, m);
                 let o = self.const_u32(off);
-                self.b.bin(Bin::Shl, t, o)
+                let placed = self.b.bin(Bin::Shl, t, o);
+                match sdwa_unused {
+                    DstUnused::Pad => placed,
+                    _ if self.o.alu_faults.sdwa_preserve_zero_fill => placed,
+                    DstUnused::Sext => {
+                        let above = off + width;
+                        if above >= 32 {
+                            placed
+                        } else {
+                            let sh = self.const_u32(width - 1);
+                            let top = self.b.bin(Bin::ShrL, t, sh);
+                            let one = self.const_u32(1);
+                            let top = self.b.bin(Bin::And, top, one);
+                            let set = self.b.icmp(ICmp::Ne, top, zero);
+                            let fill = self.const_u32(u32::MAX << above);
+                            let fill = self.b.select(set, fill, zero);
+                            self.b.bin(Bin::Or, placed, fill)
+                        }
+                    }
+                    DstUnused::Preserve | DstUnused::Reserved => {
+                        let old = match defs.first() {
+                            Some(d) => self.old_dst(d),
+                            None => zero,
+                        };
+                        let keep = self.const_u32(!(fmask << off));
+                        let kept = self.b.bin(Bin::And, old, keep);
+                        self.b.bin(Bin::Or, placed, kept)
+                    }
+                }
             }
             _ => r,
         };
@@ -882,24 +918,9 @@ impl Lifter<'_> {
         let cond = c.cond;
         match c.ty {
             NumTy::F32 => {
-                let m = match cond {
-                    CmpCond::F => 0,
-                    CmpCond::Lt => FCmp::LT,
-                    CmpCond::Eq => FCmp::EQ,
-                    CmpCond::Le => FCmp::LT | FCmp::EQ,
-                    CmpCond::Gt => FCmp::GT,
-                    CmpCond::Lg => FCmp::LT | FCmp::GT,
-                    CmpCond::Ge => FCmp::GT | FCmp::EQ,
-                    CmpCond::O => FCmp::LT | FCmp::EQ | FCmp::GT,
-                    CmpCond::U => FCmp::UNORD,
-                    CmpCond::Nge => FCmp::LT | FCmp::UNORD,
-                    CmpCond::Nlg => FCmp::EQ | FCmp::UNORD,
-                    CmpCond::Ngt => FCmp::LT | FCmp::EQ | FCmp::UNORD,
-                    CmpCond::Nle => FCmp::GT | FCmp::UNORD,
-                    CmpCond::Neq => FCmp::LT | FCmp::GT | FCmp::UNORD,
-                    CmpCond::Nlt => FCmp::EQ | FCmp::GT | FCmp::UNORD,
-                    CmpCond::Tru => 15,
-                    CmpCond::Ne | CmpCond::Class => return None,
+                let m = match fcmp_mask(cond) {
+                    Some(m) => m,
+                    None => return None,
                 };
                 let fa = self.b.un(Un::AsF32, a);
                 let fb = self.b.un(Un::AsF32, b);
@@ -927,4 +948,28 @@ impl Lifter<'_> {
             _ => None,
         }
     }
+}
+
+/// The `FCmp` bits of a float compare condition (`None` for `ne`/`class`,
+/// which are not float conditions of this form).
+pub(super) fn fcmp_mask(cond: CmpCond) -> Option<u8> {
+    Some(match cond {
+        CmpCond::F => 0,
+        CmpCond::Lt => FCmp::LT,
+        CmpCond::Eq => FCmp::EQ,
+        CmpCond::Le => FCmp::LT | FCmp::EQ,
+        CmpCond::Gt => FCmp::GT,
+        CmpCond::Lg => FCmp::LT | FCmp::GT,
+        CmpCond::Ge => FCmp::GT | FCmp::EQ,
+        CmpCond::O => FCmp::LT | FCmp::EQ | FCmp::GT,
+        CmpCond::U => FCmp::UNORD,
+        CmpCond::Nge => FCmp::LT | FCmp::UNORD,
+        CmpCond::Nlg => FCmp::EQ | FCmp::UNORD,
+        CmpCond::Ngt => FCmp::LT | FCmp::EQ | FCmp::UNORD,
+        CmpCond::Nle => FCmp::GT | FCmp::UNORD,
+        CmpCond::Neq => FCmp::LT | FCmp::GT | FCmp::UNORD,
+        CmpCond::Nlt => FCmp::EQ | FCmp::GT | FCmp::UNORD,
+        CmpCond::Tru => 15,
+        CmpCond::Ne | CmpCond::Class => return None,
+    })
 }
