@@ -572,6 +572,35 @@ pub fn translate_ir(input: &ShaderInput<'_>, trace: Option<&ShaderTrace>, opts: 
     f
 }
 
+/// [`translate_ir`] for the NGG compute pass ([`translate_ngg`]).
+#[doc(hidden)]
+pub fn translate_ngg_ir(input: &ShaderInput<'_>, entry: &wave::NggEntry) -> Func {
+    let lanes = if input.wave_size == 32 { 32 } else { 64 };
+    let lo = lift::LiftOptions {
+        target: input.target,
+        stage: input.stage,
+        abi: input.abi,
+        wave64: input.wave_size != 32,
+        checked: false,
+        compute: Some(wave::ComputeEntry {
+            workgroup_size: [lanes, 1, 1],
+            user_sgprs: 106,
+            workgroup_id: [false; 3],
+            local_id_vgprs: 0,
+        }),
+        ngg: Some(*entry),
+        faults: wave::ComputeFaults::default(),
+        ps_faults: PsFaults::default(),
+        alu_faults: Faults::default(),
+    };
+    let (program, cfg) = decode(input);
+    let mut f = lift::lift(&program, &cfg, None, lo).b.func;
+    passes::resolve(&mut f);
+    passes::fold(&mut f);
+    passes::dce(&mut f);
+    f
+}
+
 /// Whether the translator lifts `op` in a wave of the given size: the same
 /// classification ([`lift::support`]) the lifter checks before dispatching
 /// an instruction. A lifted opcode may still be refused in some forms

@@ -422,6 +422,13 @@ impl Emitter<'_> {
                 continue;
             }
             match inst.op {
+                // naga refuses non-finite float literals: such a constant
+                // is its bits, reinterpreted.
+                Op::Const(c) if inst.ty == Ty::F32 && c & 0x7f80_0000 == 0x7f80_0000 => {
+                    let bits = self.const_u32(c);
+                    let f = self.t.f32_;
+                    self.vals[i] = self.b.bitcast(f, None, bits)?;
+                }
                 Op::Const(c) => {
                     let ty = self.ty(inst.ty);
                     self.vals[i] = self.constant(ty, c);
