@@ -87,6 +87,46 @@ fn run_broken(h: &Harness, c: &Capture, file: &str, faults: ComputeFaults) -> Ng
 }
 
 #[test]
+fn culling_shaders_export_the_interpreters_words_and_cull_decisions() {
+    let Some(h) = harness() else { return };
+    for (shader, file) in [
+        ("cube-nggc", "cube-nggc"),
+        ("cube-nggc-w32", "cube-nggc"),
+        ("instanced-nggc", "instanced-nggc"),
+        ("instanced-nggc-w32", "instanced-nggc"),
+    ] {
+        let c = capture(shader);
+        let r = execute(&c, &draws(file), h).unwrap_or_else(|e| panic!("{shader}: {e}"));
+        assert_identical(shader, &r);
+        assert_eq!(r.draws.len(), 3, "{shader}: every draw of the file runs");
+        // The scene culls some primitives and keeps others.
+        let culled: u64 = r.draws.iter().map(|d| d.culled).sum();
+        let prims: u64 = r.draws.iter().map(|d| d.primitives).sum();
+        assert!(
+            culled > 0 && culled < prims,
+            "{shader}: {culled}/{prims} culled"
+        );
+    }
+}
+
+#[test]
+fn a_broken_mbcnt_turns_the_culling_run_red() {
+    let Some(h) = harness() else { return };
+    let faults = ComputeFaults {
+        mbcnt_at_or_below: true,
+        ..Default::default()
+    };
+    for shader in ["cube-nggc", "cube-nggc-w32"] {
+        let r = run_broken(h, &capture(shader), "cube-nggc", faults);
+        eprint!("{shader} (mbcnt at or below):\n{}", r.text());
+        assert!(
+            r.mismatches > 0,
+            "{shader}: the broken mbcnt went unnoticed"
+        );
+    }
+}
+
+#[test]
 fn a_wrong_ngg_entry_state_turns_the_ngg_pass_run_red() {
     let Some(h) = harness() else { return };
     let faults = ComputeFaults {
