@@ -918,10 +918,7 @@ impl Lifter<'_> {
         let cond = c.cond;
         match c.ty {
             NumTy::F32 => {
-                let m = match fcmp_mask(cond) {
-                    Some(m) => m,
-                    None => return None,
-                };
+                let m = fcmp_mask(cond)?;
                 let fa = self.b.un(Un::AsF32, a);
                 let fb = self.b.un(Un::AsF32, b);
                 Some(self.b.bin(Bin::FCmp(FCmp(m)), fa, fb))
