@@ -1097,7 +1097,7 @@ fn typed_buffer_formats_match_the_interpreter_on_lavapipe() {
 /// a case that exercises it counts mismatches; the same case without the
 /// fault counts none.
 #[test]
-fn broken_format_mix_omod_and_shift_lowerings_turn_the_differential_run_red() {
+fn broken_alu_lowerings_turn_the_differential_run_red() {
     let Some(h) = Harness::shared_or_skip("opcode diff (lowering negative controls)") else {
         return;
     };
@@ -1146,9 +1146,76 @@ fn broken_format_mix_omod_and_shift_lowerings_turn_the_differential_run_red() {
             },
         ),
     ];
+    let sdwa = |words: [u32; 2]| gen::build_sdwa_mov(words, true).expect("sdwa case");
+    let cases = cases.into_iter().chain([
+        (
+            vop("v_cmp_nge_f16", false, gen::Variant::Plain),
+            translator::Faults {
+                float_compare_nan_ordered: true,
+                ..f()
+            },
+        ),
+        (
+            vop("v_cmp_nge_f64", false, gen::Variant::Plain),
+            translator::Faults {
+                float_compare_nan_ordered: true,
+                ..f()
+            },
+        ),
+        (
+            vop("v_fma_f16", true, gen::Variant::Plain),
+            translator::Faults {
+                f16_fma_double_rounding: true,
+                ..f()
+            },
+        ),
+        (
+            vop("v_pk_add_f16", true, gen::Variant::Plain),
+            translator::Faults {
+                packed_op_sel_hi_ignored: true,
+                ..f()
+            },
+        ),
+        (
+            vop("v_dot4_u32_u8", true, gen::Variant::Plain),
+            translator::Faults {
+                dot4_bytes_signed: true,
+                ..f()
+            },
+        ),
+        (
+            // v_mov_b32_sdwa v24, v10 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0
+            sdwa([0x7e30_02f9, 0x0004_150a]),
+            translator::Faults {
+                sdwa_preserve_zero_fill: true,
+                ..f()
+            },
+        ),
+        (
+            // v_mov_b32_sdwa v24, v10 dst_sel:BYTE_1 dst_unused:UNUSED_SEXT src0_sel:BYTE_0
+            sdwa([0x7e30_02f9, 0x0000_090a]),
+            translator::Faults {
+                sdwa_preserve_zero_fill: true,
+                ..f()
+            },
+        ),
+    ]);
     for (case, faults) in cases {
         lifts(&case).unwrap_or_else(|why| panic!("{} is not lifted: {why}", case.name));
-        let records = gen::records(&case, 64, seed(&case));
+        let mut records = gen::records(&case, 64, seed(&case));
+        if case.mnemonic == "v_fma_f16" {
+            // fma(1.5, 683/1024, ±2^-24): the product is 1 + 2^-11, an f16
+            // midpoint, so only the fused sum rounds right (0x3c01 and
+            // 0x3c00); an f32 sum rounded again to f16 ties to even.
+            // The tied destination (its kept half) is the first source
+            // word pair, the three operands the last three.
+            let k = 2 * (case.sources.len() - 3);
+            for (i, r) in records.iter_mut().take(8).enumerate() {
+                r[k] = 0x3e00;
+                r[k + 2] = 0x3956;
+                r[k + 4] = if i % 2 == 0 { 0x0001 } else { 0x8001 };
+            }
+        }
         let file = gen::draws(&records, &[(0, 64)]);
         let cap = capture(&case);
         // Words one ulp off count too (a wrong f16 rounding is one ulp of

@@ -487,6 +487,19 @@ pub enum F16Op {
 mod tests {
     use super::*;
 
+    #[test]
+    fn f16_fma_rounds_once() {
+        // 1.5 · 683/1024 = 1 + 2^-11, an f16 midpoint; + 2^-24 rounds up.
+        assert_eq!(f16_op(F16Op::Fma, 0x3e00, 0x3956, 0x0001), 0x3c01);
+        assert_eq!(f16_op(F16Op::Fma, 0x3e00, 0x3956, 0x8001), 0x3c00);
+        assert_eq!(f16_op(F16Op::Add, 0x3c00, 0x1000, 0), 0x3c00);
+        assert_eq!(d2h(65520.0), 0x7c00);
+        assert_eq!(d2h(65519.0), 0x7bff);
+        assert_eq!(d2h(2f64.powi(-25)), 0);
+        assert_eq!(d2h(2f64.powi(-25) * 1.5), 1);
+        assert_eq!(d2h(-2f64.powi(-14)), 0x8400);
+    }
+
     fn b(x: f32) -> u32 {
         x.to_bits()
     }

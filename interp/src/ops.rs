@@ -252,6 +252,9 @@ pub(crate) enum VOp {
     Perm,
     Dot4U8,
     Dot4I8,
+    /// `v_dot2_u32_u16` / `v_dot2_i32_i16`.
+    Dot2U16,
+    Dot2I16,
     AddF,
     SubF,
     SubrevF,
@@ -1012,6 +1015,8 @@ fn vector(code: Opcode) -> Option<VOp> {
         op::V_PERM_B32 => Perm,
         op::V_DOT4_U32_U8 => Dot4U8,
         op::V_DOT4_I32_I8 => Dot4I8,
+        op::V_DOT2_U32_U16 => Dot2U16,
+        op::V_DOT2_I32_I16 => Dot2I16,
         op::V_ADD_F32 => AddF,
         op::V_SUB_F32 => SubF,
         op::V_SUBREV_F32 => SubrevF,

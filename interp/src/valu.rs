@@ -192,6 +192,118 @@ impl VDst {
 }
 
 impl Exec<'_, '_> {
+    /// A compare of 64-bit sources (`v_cmp*_{i,u,f}64`, `v_cmp*_class_f64`):
+    /// each source a VGPR pair or a uniform 64-bit value, `|x|`/`-x` on an
+    /// f64's bit 63; f64 denormals are compared as they are.
+    fn compare64(
+        &mut self,
+        w: &mut Wave,
+        inst: &Instruction,
+        op: VOp,
+        exec: u64,
+    ) -> Result<(), InterpError> {
+        let mut sdst: Option<&Slot> = None;
+        let mut srcs: Vec<&Slot> = Vec::new();
+        for slot in inst.operands.iter() {
+            if slot.is_def() {
+                if !matches!(slot.op, Operand::Reg { code, .. } if code >= 256) {
+                    sdst = Some(slot);
+                }
+            } else if slot.is_use() && slot.ty != ValType::Mask {
+                srcs.push(slot);
+            }
+        }
+        let (Some(a), Some(b)) = (srcs.first().copied(), srcs.get(1).copied()) else {
+            return Err(self.unsupported("a 64-bit compare without two sources"));
+        };
+        // (VGPR pair, uniform value) per source.
+        let read = |e: &Self, s: &Slot| -> Result<(Option<usize>, S64), InterpError> {
+            Ok(match s.op {
+                Operand::Reg { code, .. } if code >= 256 => {
+                    (Some((code - 256) as usize), S64::known(0))
+                }
+                _ => (None, e.s64(w, s)?),
+            })
+        };
+        let (ra, ua) = read(self, a)?;
+        let class = matches!(op, VOp::CmpClass { .. });
+        // The class mask is a 32-bit source, read per lane below.
+        let (rb, ub) = if class {
+            (None, S64::known(0))
+        } else {
+            read(self, b)?
+        };
+        let mask_src = if class {
+            Some(self.vsrc(w, b, inst, 1)?)
+        } else {
+            None
+        };
+        let lane64 = |r: Option<usize>, u: S64, lane: usize| -> (u64, bool) {
+            match r {
+                Some(r) => {
+                    let (lo, lm) = w.read_v(r, lane);
+                    let (hi, hm) = w.read_v(r + 1, lane);
+                    (lo as u64 | (hi as u64) << 32, lm == 0xf && hm == 0xf)
+                }
+                None => (u.v, u.def == u64::MAX),
+            }
+        };
+        let mods = |s: &Slot, x: u64| -> u64 {
+            if s.ty != ValType::F64 {
+                return x;
+            }
+            let x = if s.mods.contains(OpMods::ABS) {
+                x & !(1 << 63)
+            } else {
+                x
+            };
+            if s.mods.contains(OpMods::NEG) {
+                x ^ (1 << 63)
+            } else {
+                x
+            }
+        };
+        let mut res = S64 {
+            v: 0,
+            def: u64::MAX,
+        };
+        for lane in bits(exec) {
+            let (x, dx) = lane64(ra, ua, lane);
+            let x = mods(a, x);
+            let (r, d) = match op {
+                VOp::CmpClass { .. } => {
+                    let (m, dm) = mask_src.map_or((0, false), |s| s.get(w, lane));
+                    (class64(x) & m != 0, dx && dm)
+                }
+                VOp::Cmp {
+                    op: CmpOp::I(ic),
+                    ty,
+                    ..
+                } => {
+                    let (y, dy) = lane64(rb, ub, lane);
+                    (icmp(ic, x, y, ty), dx && dy)
+                }
+                VOp::Cmp {
+                    op: CmpOp::F(fc), ..
+                } => {
+                    let (y, dy) = lane64(rb, ub, lane);
+                    let y = mods(b, y);
+                    (fcmp64(fc, f64::from_bits(x), f64::from_bits(y)), dx && dy)
+                }
+                _ => return Err(self.unsupported("not a 64-bit compare")),
+            };
+            if r {
+                res.v |= 1 << lane;
+            }
+            if !d {
+                res.def &= !(1 << lane);
+            }
+        }
+        let x = matches!(op, VOp::Cmp { x: true, .. } | VOp::CmpClass { x: true, .. });
+        self.write_compare(w, sdst, res, x);
+        Ok(())
+    }
+
     /// `v_lshlrev_b64 vD[2], amount, value[2]` and its right-shift
     /// siblings: the value shifted by the amount's low 6 bits. A result is
     /// defined only where the amount and all eight value bytes are.
@@ -304,6 +416,14 @@ impl Exec<'_, '_> {
         let exec = self.active(w)?;
         if let VOp::Shift64(dir) = op {
             return self.shift64(w, inst, dir, exec);
+        }
+        if let VOp::Cmp {
+            ty: CmpTy::I64 | CmpTy::U64 | CmpTy::F64,
+            ..
+        }
+        | VOp::CmpClass { ty: CmpTy::F64, .. } = op
+        {
+            return self.compare64(w, inst, op, exec);
         }
         let mut vdefs: [Option<&Slot>; 2] = [None, None];
         let mut sdst: Option<&Slot> = None;
@@ -929,6 +1049,8 @@ fn int_clamps(op: VOp) -> bool {
             | VOp::SubrevNc
             | VOp::Dot4U8
             | VOp::Dot4I8
+            | VOp::Dot2U16
+            | VOp::Dot2I16
             | VOp::MadU24
             | VOp::MadI24
     )
@@ -966,6 +1088,63 @@ fn fcmp(c: FCmp, a: u32, b: u32, ty: CmpTy, flush: bool) -> bool {
         FCmp::Neq => !eq,
         FCmp::Nlt => !lt,
     }
+}
+
+/// An f64 compare (IEEE: ±0 equal, NaN unordered).
+fn fcmp64(c: FCmp, x: f64, y: f64) -> bool {
+    use core::cmp::Ordering::{Equal, Greater, Less};
+    let o = x.partial_cmp(&y);
+    let (lt, eq, gt) = (o == Some(Less), o == Some(Equal), o == Some(Greater));
+    match c {
+        FCmp::F => false,
+        FCmp::Tru => true,
+        FCmp::Lt => lt,
+        FCmp::Eq => eq,
+        FCmp::Le => lt || eq,
+        FCmp::Gt => gt,
+        FCmp::Lg => lt || gt,
+        FCmp::Ge => gt || eq,
+        FCmp::O => o.is_some(),
+        FCmp::U => o.is_none(),
+        FCmp::Nge => !(gt || eq),
+        FCmp::Nlg => !(lt || gt),
+        FCmp::Ngt => !gt,
+        FCmp::Nle => !(lt || eq),
+        FCmp::Neq => !eq,
+        FCmp::Nlt => !lt,
+    }
+}
+
+/// The `v_cmp_class_f64` bit of an f64's bits (the classes of `class_bit`).
+fn class64(b: u64) -> u32 {
+    let neg = b >> 63 == 1;
+    let e = (b >> 52) & 0x7ff;
+    let m = b & ((1 << 52) - 1);
+    let bit = if e == 0x7ff {
+        if m == 0 {
+            if neg {
+                2
+            } else {
+                9
+            }
+        } else if m & (1 << 51) != 0 {
+            1
+        } else {
+            0
+        }
+    } else if e == 0 {
+        match (m == 0, neg) {
+            (true, true) => 5,
+            (true, false) => 6,
+            (false, true) => 4,
+            (false, false) => 7,
+        }
+    } else if neg {
+        3
+    } else {
+        8
+    };
+    1 << bit
 }
 
 /// The `v_cmp_class` bit of a value: 0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
@@ -1195,6 +1374,25 @@ fn eval(
             for i in 0..4 {
                 s += ((a >> (8 * i)) as u8 as i8 as i64) * ((b >> (8 * i)) as u8 as i8 as i64);
             }
+            if clamp {
+                s.clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32
+            } else {
+                s as u32
+            }
+        }
+        VOp::Dot2U16 => {
+            let s = c as u64
+                + (a & 0xffff) as u64 * (b & 0xffff) as u64
+                + (a >> 16) as u64 * (b >> 16) as u64;
+            if clamp && s > u32::MAX as u64 {
+                u32::MAX
+            } else {
+                s as u32
+            }
+        }
+        VOp::Dot2I16 => {
+            let h = |x: u32, k: u32| (x >> (16 * k)) as u16 as i16 as i64;
+            let s = c as i32 as i64 + h(a, 0) * h(b, 0) + h(a, 1) * h(b, 1);
             if clamp {
                 s.clamp(i32::MIN as i64, i32::MAX as i64) as i32 as u32
             } else {

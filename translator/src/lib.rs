@@ -141,9 +141,9 @@ pub struct Faults {
     pub omod_ignored: bool,
     /// 64-bit VALU shifts: drop the bits that cross the word boundary.
     pub shift64_no_carry: bool,
-    /// f16 compares: treat a NaN operand as ordered (the `n*`/`u`
+    /// f16 and f64 compares: treat a NaN operand as ordered (the `n*`/`u`
     /// conditions lose their unordered case).
-    pub f16_compare_nan_ordered: bool,
+    pub float_compare_nan_ordered: bool,
     /// f16 fmas: round the f32 sum to f16 without its error term (double
     /// rounding).
     pub f16_fma_double_rounding: bool,
@@ -151,7 +151,7 @@ pub struct Faults {
     /// bits as `UNUSED_PAD` does.
     pub sdwa_preserve_zero_fill: bool,
     /// Packed (VOP3P) math: ignore `op_sel_hi` (the high result half reads
-    /// the high source halves).
+    /// the low source halves).
     pub packed_op_sel_hi_ignored: bool,
     /// `v_dot4_u32_u8`: sign-extend the bytes.
     pub dot4_bytes_signed: bool,

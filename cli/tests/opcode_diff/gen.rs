@@ -923,3 +923,40 @@ pub fn build_typed_load(format: u8, wave64: bool) -> Result<Case, Skip> {
     case.results = vec![ResultKind::Vgpr(ValType::F32); 4];
     Ok(case)
 }
+
+/// An SDWA case: the `v_mov_b32_e32` case's shader with its instruction
+/// replaced by `v_mov_b32_e32 v24, v12` (a defined old value) and `words`,
+/// an SDWA `v_mov_b32_sdwa v24, v10 ...` (its encoding), so the result word
+/// shows what the destination's other bits became.
+pub fn build_sdwa_mov(words: [u32; 2], wave64: bool) -> Result<Case, Skip> {
+    let info = all_vop()
+        .into_iter()
+        .find(|i| i.name == "v_mov_b32")
+        .ok_or("no v_mov_b32")?;
+    let mut case = build(info, false, Variant::Plain, wave64)?;
+    let m = mode(wave64);
+    let sdwa = decode_words(&words, m);
+    let pre = helper(
+        "v_mov_b32",
+        false,
+        &[Operand::vgpr(RES as u8), Operand::vgpr(SRC as u8 + 2)],
+    );
+    let old = isa::encode(&case.inst, Target::Gfx1030).map_err(|e| format!("encode: {e}"))?;
+    let old = old.as_bytes();
+    let at = case
+        .code
+        .windows(old.len())
+        .position(|w| w == old)
+        .ok_or("instruction not found")?;
+    let mut new = Vec::new();
+    emit(&mut new, &pre)?;
+    emit(&mut new, &sdwa)?;
+    case.code.splice(at..at + old.len(), new);
+    case.text = isa::Formatter::new(Target::Gfx1030)
+        .display(&sdwa)
+        .to_string();
+    case.name = case.text.clone();
+    case.inst = sdwa;
+    case.sources = vec![ValType::B32, ValType::B32];
+    Ok(case)
+}

@@ -1,5 +1,7 @@
 //! 16-bit vector ALU: compares of f16/i16/u16 (and `v_cmp_class_*`),
-//! the f16 arithmetic of VOP1/VOP2/VOP3 and `v_pk_fmac_f16`.
+//! the f16 arithmetic of VOP1/VOP2/VOP3 and `v_pk_fmac_f16`; and the
+//! compares of 64-bit types (i64/u64 on word pairs, f64 by the IEEE order
+//! of its bits: no f64 arithmetic is involved).
 //!
 //! A 16-bit operand is the low half of its register (VOP3 `op_sel`: the
 //! high half); an f16 inline constant is its f16 value. f16 values widen
@@ -45,8 +47,8 @@ pub(super) fn is_half(code: Opcode) -> bool {
 /// `class` of f16 and f32.
 pub(super) fn compare16_lifted(c: Compare) -> bool {
     match c.ty {
-        NumTy::F16 => true,
-        NumTy::I16 | NumTy::U16 => !matches!(c.cond, CmpCond::Class),
+        NumTy::F16 | NumTy::F64 => true,
+        NumTy::I16 | NumTy::U16 | NumTy::I64 | NumTy::U64 => !matches!(c.cond, CmpCond::Class),
         NumTy::F32 => c.cond == CmpCond::Class,
         _ => false,
     }
@@ -153,15 +155,33 @@ impl Lifter<'_> {
             .copied()
             .collect();
         if let Some(c) = code.facts().cmp {
-            if clamp || omod != 0 || srcs.len() < 2 {
+            if clamp || omod != 0 {
+                self.problem(Form::Vop3Modifier);
+                return;
+            }
+            if srcs.len() < 2 {
                 self.problem(Form::CompareOperands);
                 return;
             }
-            let (Some(a), Some(b)) = (self.src_any(&srcs[0]), self.src_any(&srcs[1])) else {
-                self.problem(Form::OperandSelection);
-                return;
+            let bit = if matches!(c.ty, NumTy::F64 | NumTy::I64 | NumTy::U64) {
+                let a = self.src64v(&srcs[0]);
+                let b = if c.cond == CmpCond::Class {
+                    self.src_any(&srcs[1]).map(|m| (m, m))
+                } else {
+                    self.src64v(&srcs[1])
+                };
+                let (Some(a), Some(b)) = (a, b) else {
+                    self.problem(Form::OperandSelection);
+                    return;
+                };
+                self.compare64(c, a, b)
+            } else {
+                let (Some(a), Some(b)) = (self.src_any(&srcs[0]), self.src_any(&srcs[1])) else {
+                    self.problem(Form::OperandSelection);
+                    return;
+                };
+                self.compare16(c, a, b)
             };
-            let bit = self.compare16(c, a, b);
             let act = self.active();
             let bit = self.b.bin(Bin::BAnd, act, bit);
             if c.writes_exec {
@@ -479,7 +499,7 @@ impl Lifter<'_> {
                 let fa = self.widen16(a);
                 let fb = self.widen16(b);
                 let m = super::valu::fcmp_mask(c.cond).unwrap_or(0);
-                let m = if self.o.alu_faults.f16_compare_nan_ordered {
+                let m = if self.o.alu_faults.float_compare_nan_ordered {
                     m & !FCmp::UNORD
                 } else {
                     m
@@ -541,6 +561,191 @@ impl Lifter<'_> {
         let m_zero = self.b.icmp(ICmp::Eq, m, zero);
         let qb = k(self, 1 << (mbits - 1));
         let q = self.b.bin(Bin::And, m, qb);
+        let quiet = self.b.icmp(ICmp::Ne, q, zero);
+        let pick = |l: &mut Self, c: Value, n: u32, p: u32| {
+            let (n, p) = (l.const_u32(n), l.const_u32(p));
+            l.b.select(c, n, p)
+        };
+        let inf = pick(self, neg, 2, 9);
+        let nan = pick(self, quiet, 1, 0);
+        let special = self.b.select(m_zero, inf, nan);
+        let zer = pick(self, neg, 5, 6);
+        let den = pick(self, neg, 4, 7);
+        let small = self.b.select(m_zero, zer, den);
+        let normal = pick(self, neg, 3, 8);
+        let idx = self.b.select(e_zero, small, normal);
+        let idx = self.b.select(e_all, special, idx);
+        let t = self.b.bin(Bin::ShrL, mask, idx);
+        let one = k(self, 1);
+        let t = self.b.bin(Bin::And, t, one);
+        self.b.icmp(ICmp::Ne, t, zero)
+    }
+
+    /// A 64-bit source as (low, high) words with `|x|`/`-x` on bit 63 of
+    /// an f64: a VGPR or SGPR pair, an inline constant (its 64-bit value) or
+    /// a literal (the high half of an f64, the low word of an integer).
+    fn src64v(&mut self, s: &Slot) -> Option<(Value, Value)> {
+        if s.mods
+            .intersects(OpMods::OP_SEL | OpMods::OP_SEL_HI | OpMods::NEG_HI | OpMods::SEXT)
+        {
+            return None;
+        }
+        let float = s.ty == ValType::F64;
+        let (lo, mut hi) = match s.op {
+            Operand::Reg { code, .. } if code >= 256 => {
+                let r = (code - 256) as usize;
+                if r >= 255 {
+                    return None;
+                }
+                (self.st.v[r], self.st.v[r + 1])
+            }
+            Operand::Reg { code, .. } if code < 127 => {
+                (self.read_s32(code), self.read_s32(code + 1))
+            }
+            Operand::Inline(c) => {
+                let x = isa::operand::inline_b64(c)?;
+                (self.const_u32(x as u32), self.const_u32((x >> 32) as u32))
+            }
+            Operand::Literal(x) if float => (self.const_u32(0), self.const_u32(x)),
+            Operand::Literal(x) => (self.const_u32(x), self.const_u32(0)),
+            _ => return None,
+        };
+        if !float && s.mods.intersects(OpMods::ABS | OpMods::NEG) {
+            return None;
+        }
+        if s.mods.contains(OpMods::ABS) {
+            let m = self.const_u32(0x7fff_ffff);
+            hi = self.b.bin(Bin::And, hi, m);
+        }
+        if s.mods.contains(OpMods::NEG) {
+            let m = self.const_u32(0x8000_0000);
+            hi = self.b.bin(Bin::Xor, hi, m);
+        }
+        Some((lo, hi))
+    }
+
+    /// `a < b`, `a == b` of two 64-bit integers (word pairs).
+    fn lt_eq64(&mut self, a: (Value, Value), b: (Value, Value), signed: bool) -> (Value, Value) {
+        let hl = self
+            .b
+            .icmp(if signed { ICmp::SLt } else { ICmp::ULt }, a.1, b.1);
+        let he = self.b.icmp(ICmp::Eq, a.1, b.1);
+        let ll = self.b.icmp(ICmp::ULt, a.0, b.0);
+        let le = self.b.icmp(ICmp::Eq, a.0, b.0);
+        let t = self.b.bin(Bin::BAnd, he, ll);
+        let lt = self.b.bin(Bin::BOr, hl, t);
+        let eq = self.b.bin(Bin::BAnd, he, le);
+        (lt, eq)
+    }
+
+    /// Whether an f64 (word pair) is a NaN.
+    fn is_nan64(&mut self, x: (Value, Value)) -> Value {
+        let m = self.const_u32(0x7fff_ffff);
+        let mag = self.b.bin(Bin::And, x.1, m);
+        let inf = self.const_u32(0x7ff0_0000);
+        let above = self.b.icmp(ICmp::ULt, inf, mag);
+        let at = self.b.icmp(ICmp::Eq, mag, inf);
+        let zero = self.const_u32(0);
+        let lo = self.b.icmp(ICmp::Ne, x.0, zero);
+        let t = self.b.bin(Bin::BAnd, at, lo);
+        self.b.bin(Bin::BOr, above, t)
+    }
+
+    /// A compare of two 64-bit values, or `class` of an f64 (`b.0` the mask).
+    fn compare64(&mut self, c: Compare, a: (Value, Value), b: (Value, Value)) -> Value {
+        match c.ty {
+            NumTy::I64 | NumTy::U64 => {
+                let signed = c.ty == NumTy::I64;
+                let (lt, eq) = self.lt_eq64(a, b, signed);
+                let (gt, _) = self.lt_eq64(b, a, signed);
+                match c.cond {
+                    CmpCond::Lt => lt,
+                    CmpCond::Le => self.b.bin(Bin::BOr, lt, eq),
+                    CmpCond::Gt => gt,
+                    CmpCond::Ge => self.b.bin(Bin::BOr, gt, eq),
+                    CmpCond::Eq => eq,
+                    CmpCond::Ne | CmpCond::Lg => self.b.un(Un::BNot, eq),
+                    CmpCond::Tru => self.b.bool(true),
+                    _ => self.b.bool(false),
+                }
+            }
+            _ if c.cond == CmpCond::Class => self.class64(a, b.0),
+            _ => {
+                // The IEEE order: both zeros equal; otherwise the bits as
+                // sign-magnitude, mapped to an unsigned order (negative:
+                // all bits flipped; positive: the sign bit set).
+                let un_a = self.is_nan64(a);
+                let un_b = self.is_nan64(b);
+                let un = self.b.bin(Bin::BOr, un_a, un_b);
+                let m = self.const_u32(0x7fff_ffff);
+                let zero = self.const_u32(0);
+                let ah = self.b.bin(Bin::And, a.1, m);
+                let bh = self.b.bin(Bin::And, b.1, m);
+                let or = self.b.bin(Bin::Or, ah, bh);
+                let or = self.b.bin(Bin::Or, or, a.0);
+                let or = self.b.bin(Bin::Or, or, b.0);
+                let zeros = self.b.icmp(ICmp::Eq, or, zero);
+                let key = |l: &mut Self, x: (Value, Value)| {
+                    let s31 = l.const_u32(31);
+                    let sign = l.b.bin(Bin::ShrA, x.1, s31);
+                    let top = l.const_u32(0x8000_0000);
+                    let hi_pos = l.b.bin(Bin::Or, x.1, top);
+                    let nh = l.b.un(Un::Not, x.1);
+                    let nl = l.b.un(Un::Not, x.0);
+                    let zero = l.const_u32(0);
+                    let neg = l.b.icmp(ICmp::Ne, sign, zero);
+                    (l.b.select(neg, nl, x.0), l.b.select(neg, nh, hi_pos))
+                };
+                let (ka, kb) = (key(self, a), key(self, b));
+                let (lt, eq) = self.lt_eq64(ka, kb, false);
+                let (gt, _) = self.lt_eq64(kb, ka, false);
+                let nz = self.b.un(Un::BNot, zeros);
+                let lt = self.b.bin(Bin::BAnd, lt, nz);
+                let gt = self.b.bin(Bin::BAnd, gt, nz);
+                let eq = self.b.bin(Bin::BOr, eq, zeros);
+                let ord = self.b.un(Un::BNot, un);
+                let [lt, eq, gt] = [lt, eq, gt].map(|x| self.b.bin(Bin::BAnd, x, ord));
+                let mask = super::valu::fcmp_mask(c.cond).unwrap_or(0);
+                let mask = if self.o.alu_faults.float_compare_nan_ordered {
+                    mask & !FCmp::UNORD
+                } else {
+                    mask
+                };
+                let mut r = self.b.bool(false);
+                for (bit, v) in [
+                    (FCmp::LT, lt),
+                    (FCmp::EQ, eq),
+                    (FCmp::GT, gt),
+                    (FCmp::UNORD, un),
+                ] {
+                    if mask & bit != 0 {
+                        r = self.b.bin(Bin::BOr, r, v);
+                    }
+                }
+                r
+            }
+        }
+    }
+
+    /// `v_cmp_class_f64`, from the raw bits.
+    fn class64(&mut self, x: (Value, Value), mask: Value) -> Value {
+        let k = |l: &mut Self, c: u32| l.const_u32(c);
+        let zero = k(self, 0);
+        let s20 = k(self, 20);
+        let e = self.b.bin(Bin::ShrL, x.1, s20);
+        let em = k(self, 0x7ff);
+        let e = self.b.bin(Bin::And, e, em);
+        let mm = k(self, 0xf_ffff);
+        let mh = self.b.bin(Bin::And, x.1, mm);
+        let mor = self.b.bin(Bin::Or, mh, x.0);
+        let sb = k(self, 0x8000_0000);
+        let sign = self.b.bin(Bin::And, x.1, sb);
+        let neg = self.b.icmp(ICmp::Ne, sign, zero);
+        let e_all = self.b.icmp(ICmp::Eq, e, em);
+        let e_zero = self.b.icmp(ICmp::Eq, e, zero);
+        let m_zero = self.b.icmp(ICmp::Eq, mor, zero);
+        let qb = k(self, 0x8_0000);
+        let q = self.b.bin(Bin::And, mh, qb);
         let quiet = self.b.icmp(ICmp::Ne, q, zero);
         let pick = |l: &mut Self, c: Value, n: u32, p: u32| {
             let (n, p) = (l.const_u32(n), l.const_u32(p));

@@ -52,6 +52,8 @@ pub(super) fn vop3p(code: Opcode) -> Support {
         | op::V_FMA_MIXHI_F16
         | op::V_DOT4_U32_U8
         | op::V_DOT4_I32_I8
+        | op::V_DOT2_U32_U16
+        | op::V_DOT2_I32_I16
         | op::V_PK_ADD_F16
         | op::V_PK_MUL_F16
         | op::V_PK_MAX_F16
