@@ -16,7 +16,9 @@
 //!    the device wrote that the interpreter did not is a mismatch too. Words
 //!    the interpreter left undefined are counted, not compared; findings
 //!    fail the run. Indexed and split draws are not modelled: they are
-//!    listed as skipped, not run.
+//!    listed as skipped, not run. User-data words up to the ABI's count
+//!    (at most 32) the file does not give are 0 on both sides (the culling
+//!    settings RADV appends: culling off), and the report says how many.
 
 use super::compare::{compare, Verdict};
 use crate::CliError;
@@ -38,6 +40,8 @@ const WINDOW_LIMIT: u64 = 64 << 20;
 pub const FILL: u32 = 0xa5a5_a5a5;
 /// Mismatches listed per draw.
 const LISTED: usize = 16;
+/// The most user-data words the run fills in.
+const MAX_USER_DATA: usize = 32;
 /// The most subgroups one draw may ask for.
 const MAX_SUBGROUPS: u64 = 1 << 16;
 
@@ -106,6 +110,8 @@ pub struct NggRunReport {
     pub findings: usize,
     /// Draws the pass does not model (indexed and split draws), not run.
     pub skipped_draws: Vec<usize>,
+    /// User-data words the file does not give, run as 0 on both sides.
+    pub zero_user_data: usize,
 }
 
 impl NggRunReport {
@@ -140,6 +146,13 @@ impl NggRunReport {
                     show(m.reference)
                 );
             }
+        }
+        if self.zero_user_data > 0 {
+            let _ = writeln!(
+                s,
+                "{} user-data words missing from the file ran as 0 on both sides",
+                self.zero_user_data
+            );
         }
         if !self.skipped_draws.is_empty() {
             let _ = writeln!(
@@ -198,7 +211,16 @@ pub fn execute_translation(
         .compute_program(&tr.spirv, &interface)
         .map_err(|e| named(&e))?;
     let mem = draws.memory_with_code(&capture.code_and_constants());
-    let user_data = draws.user_data();
+    // The culling settings and viewport words RADV appends after the
+    // shader's own user data: a DRAWS.json written for the shader's inputs
+    // may not give them. Both sides see the same words, missing ones 0
+    // (culling off).
+    let mut user_data = draws.user_data();
+    let given = user_data.len();
+    let wanted = usize::from(capture.abi().user_data_count).min(MAX_USER_DATA);
+    if user_data.len() < wanted {
+        user_data.resize(wanted, 0);
+    }
     let lo = draws.memory.iter().map(|b| b.addr.0).min().unwrap_or(0);
     let hi = draws
         .memory
@@ -231,6 +253,7 @@ pub fn execute_translation(
         vertices: 0,
         findings: 0,
         skipped_draws: Vec::new(),
+        zero_user_data: user_data.len().saturating_sub(given),
     };
     for (index, d) in draws.draws.iter().enumerate() {
         let (first_vertex, vertex_count, instance_count) = match d {
