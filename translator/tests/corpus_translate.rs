@@ -228,7 +228,10 @@ fn culling_shaders_translate_as_an_ngg_compute_pass() {
         let ngg = m.ngg.as_ref().expect("the NGG section");
         assert_eq!(ngg.lanes, lanes, "{name}");
         // pos0 and one parameter, four words each, plus the primitive.
-        assert_eq!((ngg.targets.as_slice(), ngg.lane_words), (&[12u8, 32][..], 9));
+        assert_eq!(
+            (ngg.targets.as_slice(), ngg.lane_words),
+            (&[12u8, 32][..], 9)
+        );
         assert_eq!(ngg.group_words, 1 + lanes * 9);
         assert!(m.dispatch.is_none() && m.outputs.is_empty(), "{name}");
     }
