@@ -221,10 +221,27 @@ pub fn execute_translation(
     if user_data.len() < wanted {
         user_data.resize(wanted, 0);
     }
-    let lo = draws.memory.iter().map(|b| b.addr.0).min().unwrap_or(0);
-    let hi = draws
-        .memory
+    // The window spans the file's memory blocks but the index buffers of
+    // its indexed draws (the pass runs none: they would only stretch it).
+    let index_bufs: Vec<u64> = draws
+        .draws
         .iter()
+        .filter_map(|d| match d {
+            DrawSpec::Indexed {
+                index_addr: Some(a),
+                ..
+            } => Some(a.0),
+            _ => None,
+        })
+        .collect();
+    let blocks = || {
+        draws
+            .memory
+            .iter()
+            .filter(|b| !index_bufs.contains(&b.addr.0))
+    };
+    let lo = blocks().map(|b| b.addr.0).min().unwrap_or(0);
+    let hi = blocks()
         .map(|b| b.addr.0 + 4 * b.words.len() as u64)
         .max()
         .unwrap_or(0);
