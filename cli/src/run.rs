@@ -26,6 +26,7 @@ pub mod compare;
 pub mod dispatch;
 pub mod fragment;
 pub mod images;
+pub mod ngg;
 
 use super::{CaptureArgs, CliError};
 use compare::{compare, Verdict};
@@ -252,6 +253,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
         let draws = DrawsFile::parse(&text)
             .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
         super::args::check_draw_budget(&draws)?;
+        if needs_ngg_pass(&capture) {
+            if args.checked {
+                return Err(CliError::Usage(
+                    "--checked does not apply to the NGG compute pass (it has no bind ranges)"
+                        .into(),
+                ));
+            }
+            return run_ngg(&args, &capture, &draws);
+        }
         let harness = Harness::new(choice).map_err(|e| CliError::Input(e.to_string()))?;
         let opts = RunOptions {
             checked: args.checked,
@@ -283,6 +293,58 @@ pub fn run(args: Args) -> Result<(), CliError> {
             )));
         }
         eprintln!("shaderlift: note: {why}");
+    }
+    Ok(())
+}
+
+/// Whether a capture runs as the NGG compute pass ([`ngg`]): an NGG shader
+/// the direct vertex path refuses for constructs that need the other lanes.
+pub fn needs_ngg_pass(capture: &Capture) -> bool {
+    if capture.stage() != isa::Stage::Ngg {
+        return false;
+    }
+    let input = capture.shader_input();
+    match translator::translate(&input, None, &Options::default()) {
+        Err(translator::TranslateError::Unsupported(list)) => {
+            translator::wants_ngg_pass(&input, &list)
+        }
+        _ => false,
+    }
+}
+
+/// `shaderlift run` of an NGG shader as a compute pass ([`ngg`]).
+fn run_ngg(args: &Args, capture: &Capture, draws: &DrawsFile) -> Result<(), CliError> {
+    let choice = match args.device {
+        Some(n) => DeviceChoice::Index(n),
+        None => DeviceChoice::Default,
+    };
+    let harness = Harness::new(choice).map_err(|e| CliError::Input(e.to_string()))?;
+    let report = ngg::execute(capture, draws, &harness)?;
+    let out = if args.json {
+        serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+    } else {
+        report.text()
+    };
+    super::error::output_result(std::io::Write::write_all(
+        &mut std::io::stdout(),
+        out.as_bytes(),
+    ))?;
+    if report.mismatches > 0 {
+        return Err(CliError::Input(format!(
+            "{} of the device's output words differ from the interpreter's",
+            report.mismatches
+        )));
+    }
+    if report.findings > 0 {
+        return Err(CliError::Failed(format!(
+            "the interpreter could not check every access ({} findings)",
+            report.findings
+        )));
+    }
+    if report.words == 0 && !args.allow_skip {
+        return Err(CliError::Failed(
+            "nothing was compared: no draw exported a word (pass --allow-skip to accept a run that checks nothing)".into(),
+        ));
     }
     Ok(())
 }
@@ -757,6 +819,10 @@ impl Session<'_> {
                 // Both are filled per host draw (run_device).
                 BindingKind::Params | BindingKind::TestOutputs => {
                     buffers.push((b.binding, Vec::new(), 0, false))
+                }
+                // The NGG compute pass runs through `run::ngg`, never here.
+                BindingKind::NggOutput => {
+                    return Err("an NGG compute-pass module in the vertex runner".into())
                 }
             }
         }

@@ -59,6 +59,23 @@ pub struct Args {
     pub ir: bool,
 }
 
+/// A vertex shader: the direct vertex path, or, for an NGG shader it
+/// refuses for constructs that need the other lanes (culling shaders), the
+/// NGG compute pass ([`translator::translate_ngg`]) when that translates it.
+pub fn translate_vertex(
+    input: &translator::ShaderInput<'_>,
+    trace: Option<&analysis::trace::ShaderTrace>,
+    opts: &Options,
+) -> Result<translator::Translation, TranslateError> {
+    match translate(input, trace, opts) {
+        Err(TranslateError::Unsupported(list)) if translator::wants_ngg_pass(input, &list) => {
+            let entry = translator::ngg_entry_of(input);
+            translator::translate_ngg(input, &entry, opts)
+        }
+        r => r,
+    }
+}
+
 /// Run `shaderlift translate`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let capture = args.capture.open_for_analysis()?;
@@ -80,7 +97,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
     }
     let result = match capture.compute_entry() {
         Some(entry) => translator::translate_compute(&input, &entry, &opts),
-        None => translate(&input, trace.as_ref(), &opts),
+        None => translate_vertex(&input, trace.as_ref(), &opts),
     };
     let t = match result {
         Ok(t) => t,

@@ -250,7 +250,20 @@ pub fn check_capture(capture: &Capture, opts: &CheckOptions) -> CheckRow {
         Some(entry) => {
             translator::translate_compute(&input, &entry, &translator::Options::default())
         }
-        None => translator::translate(&input, Some(&trace), &translator::Options::default()),
+        None => {
+            let opts = translator::Options::default();
+            match translator::translate(&input, Some(&trace), &opts) {
+                // NGG shaders with constructs that need the other lanes
+                // (culling shaders): the NGG compute pass.
+                Err(TranslateError::Unsupported(list))
+                    if translator::wants_ngg_pass(&input, &list) =>
+                {
+                    let entry = translator::ngg_entry_of(&input);
+                    translator::translate_ngg(&input, &entry, &opts)
+                }
+                r => r,
+            }
+        }
     };
     row.translate = match translated {
         Ok(t) => match opts

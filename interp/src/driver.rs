@@ -118,6 +118,13 @@ pub struct DrawConfig {
     pub prim_layout: PrimLayout,
     /// NGG: the most primitives in one workgroup (1..=42).
     pub group_prims: u32,
+    /// NGG: the most vertices a workgroup may hold when the trailing
+    /// vertices of a draw (those that complete no primitive) join its last
+    /// workgroup; past it they form a workgroup of their own. The default,
+    /// [`MAX_GROUP_VERTS`], always lets them join; the wave size with
+    /// `group_prims` = ⌊wave size / 3⌋ makes every workgroup one wave (the
+    /// translator's NGG compute pass, `translator::wave::ngg`).
+    pub group_verts: u32,
     /// Float mode.
     pub fp: FpMode,
     /// Step bound per wave.
@@ -155,6 +162,7 @@ impl DrawConfig {
             wave64,
             prim_layout: PrimLayout::detect(program),
             group_prims: MAX_GROUP_PRIMS,
+            group_verts: MAX_GROUP_VERTS,
             fp: FpMode::RADV,
             limits: Limits::default(),
             code_addr: 0,
@@ -165,6 +173,10 @@ impl DrawConfig {
 
 /// The most primitives the driver puts in one NGG workgroup.
 pub const MAX_GROUP_PRIMS: u32 = 42;
+
+/// The default [`DrawConfig::group_verts`]: every workgroup of whole
+/// primitives plus two trailing vertices.
+pub const MAX_GROUP_VERTS: u32 = 3 * MAX_GROUP_PRIMS + 2;
 
 /// A draw.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -381,8 +393,9 @@ pub fn run_draw(
             };
             match cfg.stage {
                 Stage::Ngg => {
-                    for (g, (verts, prims)) in
-                        ngg_groups(seq, cfg.group_prims).into_iter().enumerate()
+                    for (g, (verts, prims)) in ngg_groups(seq, cfg.group_prims, cfg.group_verts)
+                        .into_iter()
+                        .enumerate()
                     {
                         let g = g as u32;
                         let threads = (verts.len() as u32).max(prims.len() as u32);
@@ -523,7 +536,7 @@ fn set_ids(w: &mut Wave, abi: &Abi, lane: u32, id: u32, instance: u32) {
 
 /// NGG workgroups of a sequence: (vertex ids in thread order, primitives
 /// as workgroup-relative indices).
-fn ngg_groups(seq: &Seq<'_>, group_prims: u32) -> Vec<(Vec<u32>, Vec<[u32; 3]>)> {
+fn ngg_groups(seq: &Seq<'_>, group_prims: u32, group_verts: u32) -> Vec<(Vec<u32>, Vec<[u32; 3]>)> {
     let per = group_prims.clamp(1, MAX_GROUP_PRIMS);
     let n = seq.len();
     let nprims = n / 3;
@@ -556,7 +569,9 @@ fn ngg_groups(seq: &Seq<'_>, group_prims: u32) -> Vec<(Vec<u32>, Vec<[u32; 3]>)>
     let tail: Vec<u32> = (3 * nprims..n).map(|i| seq.get(i)).collect();
     if !tail.is_empty() {
         match groups.last_mut() {
-            Some((verts, _)) if verts.len() + tail.len() <= 3 * MAX_GROUP_PRIMS as usize + 2 => {
+            Some((verts, _))
+                if verts.len() + tail.len() <= group_verts.min(MAX_GROUP_VERTS) as usize =>
+            {
                 for id in tail {
                     if !verts.contains(&id) {
                         verts.push(id);
@@ -575,22 +590,35 @@ mod tests {
 
     #[test]
     fn ngg_groups_take_whole_triangles_and_keep_trailing_vertices() {
-        let g = ngg_groups(&Seq::Range(10, 8), 2);
+        let g = ngg_groups(&Seq::Range(10, 8), 2, MAX_GROUP_VERTS);
         assert_eq!(g.len(), 1, "two triangles fit one group, the tail joins it");
         assert_eq!(g[0].0, vec![10, 11, 12, 13, 14, 15, 16, 17]);
         assert_eq!(g[0].1, vec![[0, 1, 2], [3, 4, 5]]);
-        let g = ngg_groups(&Seq::Range(0, 9), 1);
+        let g = ngg_groups(&Seq::Range(0, 9), 1, MAX_GROUP_VERTS);
         assert_eq!(g.len(), 3);
         assert_eq!(g[2].0, vec![6, 7, 8]);
         assert_eq!(g[2].1, vec![[0, 1, 2]]);
-        let g = ngg_groups(&Seq::Range(0, 2), 42);
+        let g = ngg_groups(&Seq::Range(0, 2), 42, MAX_GROUP_VERTS);
         assert_eq!(g, vec![(vec![0, 1], vec![])]);
+    }
+
+    #[test]
+    fn ngg_groups_keep_one_wave_when_the_tail_does_not_fit() {
+        // 21 triangles fill 63 lanes of a wave64: 2 trailing vertices make
+        // a vertex-only workgroup, 1 joins.
+        let g = ngg_groups(&Seq::Range(0, 65), 21, 64);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].0.len(), 63);
+        assert_eq!(g[1], ((63..65).collect(), vec![]));
+        let g = ngg_groups(&Seq::Range(0, 64), 21, 64);
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].0.len(), 64);
     }
 
     #[test]
     fn ngg_groups_share_repeated_ids() {
         let ids = [5, 6, 7, 7, 6, 8];
-        let g = ngg_groups(&Seq::List(&ids), 42);
+        let g = ngg_groups(&Seq::List(&ids), 42, MAX_GROUP_VERTS);
         assert_eq!(g[0].0, vec![5, 6, 7, 8]);
         assert_eq!(g[0].1, vec![[0, 1, 2], [2, 1, 3]]);
     }

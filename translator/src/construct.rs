@@ -70,6 +70,8 @@ pub enum StageKind {
     /// A compute workgroup size Vulkan does not guarantee (0 or more than
     /// 1024 invocations).
     WorkgroupSize([u32; 3]),
+    /// `translate_ngg` of a shader that is not an NGG vertex shader.
+    NggPass(Stage),
 }
 
 /// Control flow that cannot be translated.
@@ -396,6 +398,13 @@ impl fmt::Display for StageKind {
                 return write!(
                     f,
                     "a workgroup of {x}×{y}×{z} invocations (a host workgroup holds 1..=1024)"
+                )
+            }
+            StageKind::NggPass(s) => {
+                return write!(
+                    f,
+                    "the NGG compute pass takes NGG vertex shaders, not {} shaders",
+                    s.name()
                 )
             }
         })
@@ -855,6 +864,7 @@ mod tests {
             ]
             .map(Construct::from),
         );
+        all.push(StageKind::NggPass(Stage::Cs).into());
         all
     }
 

@@ -261,6 +261,14 @@ pub enum Input {
     /// The guest address of the shader's first byte, low (`false`) or high
     /// (`true`) half: what `s_getpc_b64` counts from.
     CodeAddr(bool),
+    /// NGG compute pass: the draw's first vertex id (push word
+    /// `VertexIdOffset`).
+    DrawFirstVertex,
+    /// NGG compute pass: the draw's vertex count (push word
+    /// `OutVertexCount`).
+    DrawVertexCount,
+    /// NGG compute pass: component 0..=2 of `NumWorkgroups`.
+    GroupCount(u8),
 }
 
 /// A value from the other lanes of this lane's wave (compute shaders:
@@ -518,6 +526,11 @@ pub enum ExportTarget {
     Mrtz,
     /// Pixel shaders: `null` (it only says `done`).
     Null,
+    /// NGG compute pass: `exp prim` (value 0: the packed primitive).
+    Prim,
+    /// NGG compute pass: M0 of `s_sendmsg GS_ALLOC_REQ` (value 0), written
+    /// once per subgroup.
+    AllocReq,
 }
 
 /// Something with an effect, kept in block order.
@@ -563,6 +576,18 @@ pub enum Effect {
         /// Byte address.
         addr: Value,
         /// The dword.
+        value: Value,
+        /// The lane's exec bit.
+        cond: Value,
+    },
+    /// Compute: an LDS byte write (the low 8 bits of `value`) at byte
+    /// address `addr` (dropped past the allocation) when `cond`; the other
+    /// bytes of its dword are untouched, whatever other lanes write to them
+    /// in the same instruction.
+    LdsWriteByte {
+        /// Byte address.
+        addr: Value,
+        /// The byte, in the low 8 bits.
         value: Value,
         /// The lane's exec bit.
         cond: Value,
@@ -818,7 +843,8 @@ impl Func {
                     access_operands(&access, out);
                     out.extend([value, cond])
                 }
-                Effect::LdsWrite { addr, value, cond } => out.extend([addr, value, cond]),
+                Effect::LdsWrite { addr, value, cond }
+                | Effect::LdsWriteByte { addr, value, cond } => out.extend([addr, value, cond]),
                 Effect::ImageStore { op, cond } => {
                     image_operands(&self.images[op as usize], out);
                     out.push(cond)
@@ -963,7 +989,8 @@ impl Func {
                     *value = m(*value);
                     *cond = m(*cond);
                 }
-                Effect::LdsWrite { addr, value, cond } => {
+                Effect::LdsWrite { addr, value, cond }
+                | Effect::LdsWriteByte { addr, value, cond } => {
                     *addr = m(*addr);
                     *value = m(*value);
                     *cond = m(*cond);

@@ -340,7 +340,123 @@ fn translate_with(
     faults: wave::ComputeFaults,
     ps_faults: PsFaults,
 ) -> Result<Translation, TranslateError> {
-    let compute = compute.filter(|_| input.stage == Stage::Cs);
+    translate_model(input, trace, opts, compute, None, faults, ps_faults)
+}
+
+/// Translate an NGG vertex shader (`input.stage` must be [`Stage::Ngg`])
+/// as a compute pass ([`wave::ngg`]): a GLCompute module whose workgroup
+/// is one NGG subgroup of one wave, writing the exported positions,
+/// parameters, primitives and the subgroup's `GS_ALLOC_REQ` counts to one
+/// output buffer (the manifest's `ngg` section gives its layout and how to
+/// dispatch). Only non-indexed triangle-list draws are modelled.
+pub fn translate_ngg(
+    input: &ShaderInput<'_>,
+    entry: &wave::NggEntry,
+    opts: &Options,
+) -> Result<Translation, TranslateError> {
+    ngg_with(input, entry, opts, wave::ComputeFaults::default())
+}
+
+/// [`translate_ngg`] with deliberately broken lowerings (negative
+/// controls).
+#[cfg(feature = "testing")]
+pub fn translate_ngg_with_faults(
+    input: &ShaderInput<'_>,
+    entry: &wave::NggEntry,
+    opts: &Options,
+    faults: wave::ComputeFaults,
+) -> Result<Translation, TranslateError> {
+    ngg_with(input, entry, opts, faults)
+}
+
+/// The primitive VGPR layout of an NGG shader, from its code: a shader
+/// that reads `v1` before writing it (in code order) is a culling shader
+/// ([`wave::PrimVgprs::Indices`], index 2 in `v1`); otherwise passthrough.
+pub fn ngg_entry_of(input: &ShaderInput<'_>) -> wave::NggEntry {
+    let (program, _) = decode(input);
+    let touches = |s: &isa::Slot| match s.op {
+        isa::Operand::Reg { code, count } => code <= 257 && code as u32 + count as u32 > 257,
+        _ => false,
+    };
+    for l in &program.lines {
+        let Ok(inst) = &l.inst else { continue };
+        if inst.operands.iter().filter(|s| s.is_use()).any(touches) {
+            return wave::NggEntry {
+                prims: wave::PrimVgprs::Indices,
+            };
+        }
+        if inst.operands.iter().filter(|s| s.is_def()).any(touches) {
+            break;
+        }
+    }
+    wave::NggEntry {
+        prims: wave::PrimVgprs::Passthrough,
+    }
+}
+
+/// Whether a refusal of the direct vertex path is one the NGG compute pass
+/// may lift: it names a construct that needs the other lanes (LDS, cross-lane
+/// values, exec regions).
+pub fn wants_ngg_pass(input: &ShaderInput<'_>, refusal: &UnsupportedList) -> bool {
+    input.stage == Stage::Ngg
+        && refusal
+            .codes()
+            .iter()
+            .any(|c| matches!(*c, "lds" | "cross-lane" | "exec-region"))
+}
+
+fn ngg_with(
+    input: &ShaderInput<'_>,
+    entry: &wave::NggEntry,
+    opts: &Options,
+    faults: wave::ComputeFaults,
+) -> Result<Translation, TranslateError> {
+    let opts = Options {
+        checked: false,
+        test_outputs: false,
+        ..*opts
+    };
+    let lanes = if input.wave_size == 32 { 32 } else { 64 };
+    // One subgroup = one wave = one host workgroup; every user SGPR is
+    // user data, no workgroup-id or local-id registers.
+    let compute = wave::ComputeEntry {
+        workgroup_size: [lanes, 1, 1],
+        user_sgprs: 106,
+        workgroup_id: [false; 3],
+        local_id_vgprs: 0,
+        tg_size: false,
+    };
+    let mut problems = Vec::new();
+    if input.stage != Stage::Ngg {
+        problems.push(Unsupported {
+            pc: 0,
+            inst: "(stage)".into(),
+            construct: StageKind::NggPass(input.stage).into(),
+        });
+        return Err(TranslateError::Unsupported(UnsupportedList(problems)));
+    }
+    translate_model(
+        input,
+        None,
+        &opts,
+        Some(compute),
+        Some(*entry),
+        faults,
+        PsFaults::default(),
+    )
+}
+
+fn translate_model(
+    input: &ShaderInput<'_>,
+    trace: Option<&ShaderTrace>,
+    opts: &Options,
+    compute: Option<wave::ComputeEntry>,
+    ngg: Option<wave::NggEntry>,
+    faults: wave::ComputeFaults,
+    ps_faults: PsFaults,
+) -> Result<Translation, TranslateError> {
+    let ngg = ngg.filter(|_| input.stage == Stage::Ngg);
+    let compute = compute.filter(|_| input.stage == Stage::Cs || ngg.is_some());
     let lo = lift::LiftOptions {
         target: input.target,
         stage: input.stage,
@@ -348,6 +464,7 @@ fn translate_with(
         wave64: input.wave_size != 32,
         checked: opts.checked,
         compute,
+        ngg,
         ps_faults,
         faults,
         alu_faults: opts.faults,
@@ -450,6 +567,7 @@ fn translate_with(
         &lifted.system_sgprs,
         &lifted.dropped,
         compute,
+        ngg,
     )?;
     let spirv = emit::emit(&f, &tree, &plan)?;
     if opts.validate {
@@ -492,6 +610,7 @@ fn ir_with(
         wave64: input.wave_size != 32,
         checked: opts.checked,
         compute,
+        ngg: None,
         faults: wave::ComputeFaults::default(),
         ps_faults: PsFaults::default(),
         alu_faults: opts.faults,
@@ -504,6 +623,36 @@ fn ir_with(
     // The loop rewrite as `translate` does it (a loop it refuses stays as
     // it is, with the loops rewritten before it).
     let _ = structure::normalize_loops(&mut f, structure::LoopFaults::default());
+    passes::dce(&mut f);
+    f
+}
+
+/// [`translate_ir`] for the NGG compute pass ([`translate_ngg`]).
+#[doc(hidden)]
+pub fn translate_ngg_ir(input: &ShaderInput<'_>, entry: &wave::NggEntry) -> Func {
+    let lanes = if input.wave_size == 32 { 32 } else { 64 };
+    let lo = lift::LiftOptions {
+        target: input.target,
+        stage: input.stage,
+        abi: input.abi,
+        wave64: input.wave_size != 32,
+        checked: false,
+        compute: Some(wave::ComputeEntry {
+            workgroup_size: [lanes, 1, 1],
+            user_sgprs: 106,
+            workgroup_id: [false; 3],
+            local_id_vgprs: 0,
+            tg_size: false,
+        }),
+        ngg: Some(*entry),
+        faults: wave::ComputeFaults::default(),
+        ps_faults: PsFaults::default(),
+        alu_faults: Faults::default(),
+    };
+    let (program, cfg) = decode(input);
+    let mut f = lift::lift(&program, &cfg, None, lo).b.func;
+    passes::resolve(&mut f);
+    passes::fold(&mut f);
     passes::dce(&mut f);
     f
 }
@@ -842,6 +991,7 @@ fn layout(
     system_sgprs: &[manifest::SystemSgpr],
     dropped: &[manifest::Dropped],
     compute: Option<wave::ComputeEntry>,
+    ngg: Option<wave::NggEntry>,
 ) -> Result<(Plan, Manifest), TranslateError> {
     let mut plan = Plan {
         compute: compute.map(|c| c.workgroup_size),
@@ -862,6 +1012,7 @@ fn layout(
     let mut uses_vid = false;
     let mut uses_iid = false;
     let mut uses_code = false;
+    let mut uses_count = false;
     let mut params = BTreeSet::new();
     let mut bindings = BTreeSet::new();
     let mut any_load = false;
@@ -877,6 +1028,8 @@ fn layout(
             Op::Input(Input::VertexId) => uses_vid = true,
             Op::Input(Input::InstanceId) => uses_iid = true,
             Op::Input(Input::CodeAddr(_)) => uses_code = true,
+            Op::Input(Input::DrawFirstVertex) => uses_vid = true,
+            Op::Input(Input::DrawVertexCount) => uses_count = true,
             Op::Input(Input::Param(s)) => {
                 params.insert(s);
             }
@@ -918,7 +1071,9 @@ fn layout(
                     }
                 }
                 ir::Effect::ImageStore { .. } => {}
-                ir::Effect::LdsWrite { .. } | ir::Effect::Barrier { .. } => {}
+                ir::Effect::LdsWrite { .. }
+                | ir::Effect::LdsWriteByte { .. }
+                | ir::Effect::Barrier { .. } => {}
                 ir::Effect::Problem { .. } => {}
             },
             _ => {}
@@ -936,6 +1091,9 @@ fn layout(
     }
     if uses_iid {
         plan.instance_id_offset = Some(member(PushKind::InstanceIdOffset, &mut push));
+    }
+    if uses_count {
+        plan.ngg_count = Some(member(PushKind::OutVertexCount, &mut push));
     }
     if uses_code {
         plan.code_addr = Some((
@@ -1034,6 +1192,50 @@ fn layout(
             writable: true,
         });
     }
+    let mut ngg_out = None;
+    if let Some(e) = ngg {
+        // NGG compute pass: the exports go to one output buffer.
+        let binding = next_binding;
+        next_binding += 1;
+        let targets: Vec<ExportTarget> = outputs
+            .iter()
+            .copied()
+            .filter(|t| matches!(t, ExportTarget::Pos(_) | ExportTarget::Param(_)))
+            .collect();
+        let lanes = plan.compute_lanes;
+        let lane_words = 4 * targets.len() as u32 + 1;
+        let group_words = 1 + lanes * lane_words;
+        plan.ngg = Some(emit::NggPlan {
+            binding,
+            targets: targets.clone(),
+            lane_words,
+            group_words,
+        });
+        mbindings.push(Binding {
+            binding,
+            kind: BindingKind::NggOutput,
+            writable: true,
+        });
+        ngg_out = Some(wave::NggOutput {
+            entry: e,
+            lanes,
+            binding,
+            targets: targets
+                .iter()
+                .map(|t| match t {
+                    ExportTarget::Pos(n) => 12 + n,
+                    ExportTarget::Param(n) => 32 + n,
+                    _ => 0,
+                })
+                .collect(),
+            lane_words,
+            group_words,
+            how: format!(
+                "vkCmdDispatch(NggEntry::groups(vertex_count, {lanes}), instance_count, 1) for a non-indexed triangle-list draw; push VertexIdOffset = first vertex, OutVertexCount = vertex count; the output binding holds NggEntry::groups × instance_count × group_words words"
+            ),
+        });
+        outputs.clear();
+    }
     plan.outputs = outputs.iter().copied().collect();
     if opts.test_outputs {
         let binding = next_binding;
@@ -1070,6 +1272,7 @@ fn layout(
     plan.vertex_id_offset = plan.vertex_id_offset.map(p);
     plan.instance_id_offset = plan.instance_id_offset.map(p);
     plan.code_addr = plan.code_addr.map(|(l, h)| (p(l), p(h)));
+    plan.ngg_count = plan.ngg_count.map(p);
     for v in plan.source_member.values_mut() {
         *v = p(*v);
     }
@@ -1170,7 +1373,10 @@ fn layout(
                 location: Some(*n as u32),
                 test_slot: *slot,
             },
-            ExportTarget::Mrtz | ExportTarget::Null => Output {
+            ExportTarget::Mrtz
+            | ExportTarget::Null
+            | ExportTarget::Prim
+            | ExportTarget::AllocReq => Output {
                 export: "mrtz".into(),
                 builtin: Some("frag_depth".into()),
                 location: None,
@@ -1258,7 +1464,8 @@ fn layout(
         system_sgprs: system_sgprs.to_vec(),
         dropped: dropped.to_vec(),
         notes,
-        dispatch: compute.map(wave::Dispatch::new),
+        dispatch: compute.filter(|_| ngg.is_none()).map(wave::Dispatch::new),
+        ngg: ngg_out,
     };
     Ok((plan, manifest))
 }

@@ -108,7 +108,8 @@ impl WordExpr {
 pub enum PushKind {
     /// Added (wrapping) to the host's `VertexIndex` to give the guest
     /// vertex id: `guest_first_vertex − host_first_vertex`; 0 when the host
-    /// draws with `firstVertex` = the guest's first vertex id.
+    /// draws with `firstVertex` = the guest's first vertex id. NGG compute
+    /// pass: the draw's first vertex id.
     VertexIdOffset,
     /// Added to the host's `InstanceIndex` to give the guest instance id
     /// (which starts at 0): `−host_first_instance`; 0 when the host draws
@@ -157,7 +158,8 @@ pub enum PushKind {
     CodeAddrHi,
     /// Test outputs: subtracted from the guest vertex id to give the record.
     OutFirstVertex,
-    /// Test outputs: records per instance.
+    /// Test outputs: records per instance. NGG compute pass: the draw's
+    /// vertex count.
     OutVertexCount,
 }
 
@@ -193,6 +195,9 @@ pub enum BindingKind {
     /// The parameter words that did not fit in the push-constant block
     /// (read-only `u32`s, see [`Manifest::param_buffer`]).
     Params,
+    /// NGG compute pass: the exports and alloc counts of every subgroup
+    /// (writable; layout in [`Manifest::ngg`]).
+    NggOutput,
     /// Test mode: every export of every vertex, as raw 32-bit words:
     /// `record × (4 × outputs) + 4 × output + component`, where
     /// `record = (vertex_id − out_first_vertex) + instance_id ×
@@ -390,6 +395,10 @@ pub struct Manifest {
     /// vertex shaders).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dispatch: Option<crate::wave::Dispatch>,
+    /// NGG shaders translated as a compute pass: the output buffer's
+    /// layout and how to dispatch (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ngg: Option<crate::wave::NggOutput>,
 }
 
 /// The guest range bound at one descriptor binding for a draw (from

@@ -206,6 +206,44 @@ fn compute_shaders_translate_with_their_entry_state() {
 }
 
 #[test]
+fn culling_shaders_translate_as_an_ngg_compute_pass() {
+    use translator::wave::PrimVgprs;
+    for (name, lanes) in [
+        ("cube-nggc", 64),
+        ("cube-nggc-w32", 32),
+        ("instanced-nggc", 64),
+        ("instanced-nggc-w32", 32),
+    ] {
+        let c = radv(name);
+        let input = c.shader_input();
+        let entry = translator::ngg_entry_of(&input);
+        assert_eq!(entry.prims, PrimVgprs::Indices, "{name}: v1 holds index 2");
+        let t = translator::translate_ngg(&input, &entry, &Options::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        if let Some(r) = spirv_val(name, &t.spirv) {
+            r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
+        }
+        let m = &t.manifest;
+        assert_eq!(m.entry_point, "main (GLCompute)", "{name}");
+        let ngg = m.ngg.as_ref().expect("the NGG section");
+        assert_eq!(ngg.lanes, lanes, "{name}");
+        // pos0 and one parameter, four words each, plus the primitive.
+        assert_eq!(
+            (ngg.targets.as_slice(), ngg.lane_words),
+            (&[12u8, 32][..], 9)
+        );
+        assert_eq!(ngg.group_words, 1 + lanes * 9);
+        assert!(m.dispatch.is_none() && m.outputs.is_empty(), "{name}");
+    }
+    // The non-culling shaders pass the packed primitive in v0.
+    let c = radv("cube");
+    assert_eq!(
+        translator::ngg_entry_of(&c.shader_input()).prims,
+        PrimVgprs::Passthrough
+    );
+}
+
+#[test]
 fn push_constants_stay_within_128_bytes_and_the_rest_spills_to_a_params_buffer() {
     use translator::manifest::BindingKind;
     for name in VERTEX {

@@ -98,9 +98,29 @@ def instanced():
     }
 
 
+def culling(data, settings):
+    """The same scene for a culling (`-nggc`) shader: after the user data of
+    the non-culling one, the culling settings word and the viewport scale and
+    translate (x, y) RADV appends; unsplit draws of whole and partial
+    subgroups (the NGG compute pass models those), one of several
+    instances."""
+    data = dict(data)
+    data["user_data"] = data["user_data"] + [hex(settings)] + [hex(f(x)) for x in
+                                                                 [128.0, -96.0, 128.0, 96.0]]
+    data["draws"] = [
+        {"kind": "auto", "first_vertex": 0, "vertex_count": 36, "instance_count": 1},
+        {"kind": "auto", "first_vertex": 5, "vertex_count": 100, "instance_count": 1},
+        {"kind": "auto", "first_vertex": 12, "vertex_count": 65, "instance_count": 3},
+    ]
+    return data
+
+
 here = os.path.dirname(os.path.abspath(__file__))
 for name, data in [("cube", cube(EXACT, 0.25)), ("cube-inexact", cube(INEXACT, 0.2)),
-                   ("instanced", instanced())]:
+                   ("instanced", instanced()),
+                   # RADV's culling settings: back faces (bit 1) culled.
+                   ("cube-nggc", culling(cube(EXACT, 0.25), 0x2)),
+                   ("instanced-nggc", culling(instanced(), 0x2))]:
     with open(os.path.join(here, name + ".json"), "w") as fh:
         json.dump(data, fh, indent=1)
         fh.write("\n")

@@ -536,9 +536,15 @@ impl Emitter<'_> {
                 done,
                 ..
             } => {
+                if self.plan.ngg.is_some() {
+                    return self.ngg_export(target, &values, cond);
+                }
                 let c = self.vals[cond.0 as usize];
                 let always = self.f.konst(cond) == Some(1);
                 match target {
+                    ExportTarget::Prim | ExportTarget::AllocReq => {
+                        return Err(EmitError("an NGG export outside the NGG pass".into()))
+                    }
                     ExportTarget::Null => {}
                     ExportTarget::Mrtz => {
                         let var = match self.out_vars.get(&target) {
@@ -572,6 +578,7 @@ impl Emitter<'_> {
             } => self.store(&access, value, cond)?,
             Effect::LdsWrite { addr, value, cond } => self.lds_write(addr, value, cond)?,
             Effect::ImageStore { op, cond } => self.image_store(op, cond)?,
+            Effect::LdsWriteByte { addr, value, cond } => self.lds_write_byte(addr, value, cond)?,
             Effect::Barrier { .. } => self.barrier()?,
             Effect::GlobalStore {
                 addr,

@@ -5,9 +5,9 @@
 //! invocation of the host workgroup must reach it (the translator checks
 //! that it sits in workgroup-uniform control flow):
 //!
-//! - ballot: barrier; each lane stores its bit; barrier; lane 0 of each wave
-//!   gathers its wave's bits into the two mask words; barrier; each lane
-//!   reads the word it needs;
+//! - ballot: barrier; lane 0 of each wave clears its two mask words;
+//!   barrier; each lane whose bit is set ORs it into its word atomically;
+//!   barrier; each lane reads the word it needs;
 //! - read-first-lane: as a ballot of the EXEC bit, with each lane also
 //!   storing its value; the lowest set bit names the lane whose value is
 //!   read (lane 0 when none is set, as the hardware does);
@@ -85,47 +85,56 @@ impl Emitter<'_> {
         Ok(self.b.access_chain(v.p_wg_u32, None, arr, vec![idx])?)
     }
 
-    /// Lane 0 of each wave gathers the wave's `lane_vals` bits (0 or 1)
-    /// into its two mask words.
-    fn gather_masks(&mut self, lane: Word, base: Word, wave: Word) -> Result<(), EmitError> {
+    /// The wave's mask of `x` (this lane's bit, 0 or 1) into its two
+    /// `lane_masks` words: barrier; lane 0 of each wave clears them;
+    /// barrier; each lane with its bit set ORs it in atomically; barrier.
+    /// Lanes of a partial last wave that have no invocation add nothing.
+    fn ballot_masks(&mut self, x: Word, lane: Word, wave: Word) -> Result<(), EmitError> {
         let Some(v) = self.lanes else {
             return Err(EmitError("a lane operation without its arrays".into()));
         };
         let u = self.t.u32_;
         let bl = self.t.bool_;
         let lanes = self.plan.compute_lanes.max(1);
-        let [x, y, z] = self.plan.compute.unwrap_or([1, 1, 1]);
-        let size = self.const_u32(x.saturating_mul(y).saturating_mul(z));
         let zero = self.const_u32(0);
+        let one = self.const_u32(1);
+        let two = self.const_u32(2);
+        let w2 = self.b.i_mul(u, None, wave, two)?;
+        self.barrier()?;
         let first = self.b.i_equal(bl, None, lane, zero)?;
         let lt = self.b.id();
         let lm = self.b.id();
         self.b.selection_merge(lm, SelectionControl::NONE)?;
         self.b.branch_conditional(first, lt, lm, vec![])?;
         self.b.begin_block(Some(lt))?;
-        let two = self.const_u32(2);
-        let w2 = self.b.i_mul(u, None, wave, two)?;
         for half in 0..lanes.div_ceil(32) {
-            let mut word = zero;
-            for j in 0..32.min(lanes) {
-                let k = self.const_u32(half * 32 + j);
-                let at = self.b.i_add(u, None, base, k)?;
-                let exists = self.b.u_less_than(bl, None, at, size)?;
-                let safe = self.b.select(u, None, exists, at, zero)?;
-                let p = self.wg_ptr(v.vals, safe)?;
-                let x = self.b.load(u, None, p, None, vec![])?;
-                let x = self.b.select(u, None, exists, x, zero)?;
-                let sh = self.const_u32(j);
-                let x = self.b.shift_left_logical(u, None, x, sh)?;
-                word = self.b.bitwise_or(u, None, word, x)?;
-            }
             let h = self.const_u32(half);
             let at = self.b.i_add(u, None, w2, h)?;
             let p = self.wg_ptr(v.masks, at)?;
-            self.b.store(p, word, None, vec![])?;
+            self.b.store(p, zero, None, vec![])?;
         }
         self.b.branch(lm)?;
         self.b.begin_block(Some(lm))?;
+        self.barrier()?;
+        let set = self.b.i_not_equal(bl, None, x, zero)?;
+        let lt = self.b.id();
+        let lm = self.b.id();
+        self.b.selection_merge(lm, SelectionControl::NONE)?;
+        self.b.branch_conditional(set, lt, lm, vec![])?;
+        self.b.begin_block(Some(lt))?;
+        let k5 = self.const_u32(5);
+        let k31 = self.const_u32(31);
+        let half = self.b.shift_right_logical(u, None, lane, k5)?;
+        let at = self.b.i_add(u, None, w2, half)?;
+        let pos = self.b.bitwise_and(u, None, lane, k31)?;
+        let bit = self.b.shift_left_logical(u, None, one, pos)?;
+        let p = self.wg_ptr(v.masks, at)?;
+        let scope = self.const_u32(spirv::Scope::Workgroup as u32);
+        let sem = self.const_u32(0);
+        self.b.atomic_or(u, None, p, scope, sem, bit)?;
+        self.b.branch(lm)?;
+        self.b.begin_block(Some(lm))?;
+        self.barrier()?;
         Ok(())
     }
 
@@ -176,11 +185,7 @@ impl Emitter<'_> {
             LaneOp::Ballot { bit, hi } => {
                 let b = self.vals[bit.0 as usize];
                 let x = self.b.select(u, None, b, one, zero)?;
-                self.barrier()?;
-                self.b.store(mine, x, None, vec![])?;
-                self.barrier()?;
-                self.gather_masks(lane, base, wave)?;
-                self.barrier()?;
+                self.ballot_masks(x, lane, wave)?;
                 let h = self.const_u32(u32::from(hi && lanes > 32));
                 if hi && lanes <= 32 {
                     return Ok(zero);
@@ -193,12 +198,8 @@ impl Emitter<'_> {
                 let val = self.vals[value.0 as usize];
                 let a = self.vals[active.0 as usize];
                 let x = self.b.select(u, None, a, one, zero)?;
-                self.barrier()?;
-                self.b.store(mine, x, None, vec![])?;
-                self.barrier()?;
-                self.gather_masks(lane, base, wave)?;
-                self.barrier()?;
-                // Every lane has read the bits: store the values.
+                self.ballot_masks(x, lane, wave)?;
+                // The masks are complete: store the values.
                 self.b.store(mine, val, None, vec![])?;
                 let p = self.wg_ptr(v.masks, w2)?;
                 let lo = self.b.load(u, None, p, None, vec![])?;
@@ -260,6 +261,57 @@ impl Emitter<'_> {
             x
         };
         self.b.store(p, x, None, vec![])?;
+        self.b.branch(lm)?;
+        self.b.begin_block(Some(lm))?;
+        Ok(())
+    }
+
+    /// An LDS byte write when `cond` and inside the allocation: the byte's
+    /// bits of its dword cleared, then set, each by an atomic operation, so
+    /// lanes writing other bytes of the dword in the same instruction do not
+    /// lose each other's bytes.
+    pub(super) fn lds_write_byte(
+        &mut self,
+        addr: crate::ir::Value,
+        value: crate::ir::Value,
+        cond: crate::ir::Value,
+    ) -> Result<(), EmitError> {
+        let Some(v) = self.lanes else {
+            return Err(EmitError("an LDS write without the LDS array".into()));
+        };
+        let u = self.t.u32_;
+        let bl = self.t.bool_;
+        let a = self.vals[addr.0 as usize];
+        let x = self.vals[value.0 as usize];
+        let x = if self.f.ty(value) == crate::ir::Ty::F32 {
+            self.b.bitcast(u, None, x)?
+        } else {
+            x
+        };
+        let c = self.vals[cond.0 as usize];
+        let k2 = self.const_u32(2);
+        let i = self.b.shift_right_logical(u, None, a, k2)?;
+        let n = self.const_u32(LDS_DWORDS);
+        let inside = self.b.u_less_than(bl, None, i, n)?;
+        let doit = self.b.logical_and(bl, None, inside, c)?;
+        let k3 = self.const_u32(3);
+        let low = self.b.bitwise_and(u, None, a, k3)?;
+        let sh = self.b.shift_left_logical(u, None, low, k3)?;
+        let kff = self.const_u32(0xff);
+        let byte = self.b.bitwise_and(u, None, x, kff)?;
+        let set = self.b.shift_left_logical(u, None, byte, sh)?;
+        let m = self.b.shift_left_logical(u, None, kff, sh)?;
+        let keep = self.b.not(u, None, m)?;
+        let lt = self.b.id();
+        let lm = self.b.id();
+        self.b.selection_merge(lm, SelectionControl::NONE)?;
+        self.b.branch_conditional(doit, lt, lm, vec![])?;
+        self.b.begin_block(Some(lt))?;
+        let p = self.wg_ptr(v.lds, i)?;
+        let scope = self.const_u32(spirv::Scope::Workgroup as u32);
+        let sem = self.const_u32(0);
+        self.b.atomic_and(u, None, p, scope, sem, keep)?;
+        self.b.atomic_or(u, None, p, scope, sem, set)?;
         self.b.branch(lm)?;
         self.b.begin_block(Some(lm))?;
         Ok(())

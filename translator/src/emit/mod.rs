@@ -28,6 +28,7 @@ mod image;
 mod lanes;
 mod memory;
 mod module;
+mod ngg;
 mod precise;
 
 #[cfg(test)]
@@ -76,6 +77,10 @@ pub struct Plan {
     pub compute: Option<[u32; 3]>,
     /// Compute: guest lanes per wave (for the lane operations).
     pub compute_lanes: u32,
+    /// NGG compute pass: the output buffer.
+    pub ngg: Option<NggPlan>,
+    /// NGG compute pass: the push member with the draw's vertex count.
+    pub ngg_count: Option<u32>,
     /// Precise mode ([`crate::Options::precise`]): the approximate
     /// operations as correctly rounded f64 sequences.
     pub precise: bool,
@@ -108,6 +113,19 @@ pub struct ImageSlot {
     pub sampled_type: crate::manifest::SampledType,
     /// A depth image (compare sampling).
     pub depth: bool,
+}
+
+/// NGG compute pass: where the exports go ([`crate::wave::NggOutput`]).
+#[derive(Clone, Debug, Default)]
+pub struct NggPlan {
+    /// The writable output binding.
+    pub binding: u32,
+    /// The position/parameter targets, four words per lane each.
+    pub targets: Vec<crate::ir::ExportTarget>,
+    /// Words per lane.
+    pub lane_words: u32,
+    /// Words per subgroup.
+    pub group_words: u32,
 }
 
 /// The push-constant members and binding number of one descriptor
@@ -185,6 +203,8 @@ struct Emitter<'a> {
     /// Compute: the `WorkgroupId` and `LocalInvocationId` inputs (uvec3).
     wgid: Word,
     lid: Word,
+    /// NGG compute pass: the `NumWorkgroups` input.
+    numwg: Word,
     /// Compute: the lane operations' workgroup arrays, once declared.
     lanes: Option<lanes::LaneVars>,
     /// Pixel shaders: the input variable of each attribute.

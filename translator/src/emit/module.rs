@@ -81,6 +81,7 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
         iid: 0,
         wgid: 0,
         lid: 0,
+        numwg: 0,
         lanes: None,
         in_vars: HashMap::new(),
         frag_coord: 0,
@@ -124,6 +125,9 @@ impl Emitter<'_> {
         if let Some((bnd, ..)) = self.plan.window {
             // Compute shaders store through the window.
             sb_bindings.push((bnd, self.plan.compute.is_some(), "window".into()));
+        }
+        if let Some(n) = &self.plan.ngg {
+            sb_bindings.push((n.binding, true, "ngg_out".into()));
         }
         if let Some(bnd) = self.plan.params {
             sb_bindings.push((bnd, false, "params_spill".into()));
@@ -297,7 +301,11 @@ impl Emitter<'_> {
                         vec![Operand::LiteralBit32(n as u32)],
                     );
                 }
-                ExportTarget::Mrt(_) | ExportTarget::Mrtz | ExportTarget::Null => {
+                ExportTarget::Mrt(_)
+                | ExportTarget::Mrtz
+                | ExportTarget::Null
+                | ExportTarget::Prim
+                | ExportTarget::AllocReq => {
                     return Err(EmitError(format!(
                         "{tgt:?} is not an output of a vertex shader"
                     )))
@@ -378,6 +386,20 @@ impl Emitter<'_> {
                 let s = self.b.i_add(u, None, c0, t1)?;
                 self.b.i_add(u, None, s, t2)?
             }
+            Input::DrawFirstVertex => match self.plan.vertex_id_offset {
+                Some(m) => self.push_load(m)?,
+                None => return Err(EmitError("the first vertex has no push slot".into())),
+            },
+            Input::DrawVertexCount => match self.plan.ngg_count {
+                Some(m) => self.push_load(m)?,
+                None => return Err(EmitError("the vertex count has no push slot".into())),
+            },
+            Input::GroupCount(k) => {
+                let v3 = self.b.type_vector(self.t.u32_, 3);
+                let x = self.b.load(v3, None, self.numwg, None, vec![])?;
+                self.b
+                    .composite_extract(self.t.u32_, None, x, vec![u32::from(k.min(2))])?
+            }
             Input::CodeAddr(hi) => match self.plan.code_addr {
                 Some((l, h)) => self.push_load(if hi { h } else { l })?,
                 None => return Err(EmitError("the code address has no push slot".into())),
@@ -405,6 +427,13 @@ impl Emitter<'_> {
                 continue;
             }
             match inst.op {
+                // naga refuses non-finite float literals: such a constant
+                // is its bits, reinterpreted.
+                Op::Const(c) if inst.ty == Ty::F32 && c & 0x7f80_0000 == 0x7f80_0000 => {
+                    let bits = self.const_u32(c);
+                    let f = self.t.f32_;
+                    self.vals[i] = self.b.bitcast(f, None, bits)?;
+                }
                 Op::Const(c) => {
                     let ty = self.ty(inst.ty);
                     self.vals[i] = self.constant(ty, c);
@@ -425,15 +454,19 @@ impl Emitter<'_> {
         let [x, y, z] = self.plan.compute.unwrap_or([1, 1, 1]);
         let v3 = self.b.type_vector(self.t.u32_, 3);
         let p_in_v3 = self.b.type_pointer(None, StorageClass::Input, v3);
-        for (builtin, slot) in [(BuiltIn::WorkgroupId, 0), (BuiltIn::LocalInvocationId, 1)] {
+        let mut builtins = vec![(BuiltIn::WorkgroupId, 0), (BuiltIn::LocalInvocationId, 1)];
+        if self.plan.ngg.is_some() {
+            builtins.push((BuiltIn::NumWorkgroups, 2));
+        }
+        for (builtin, slot) in builtins {
             let v = self.b.variable(p_in_v3, None, StorageClass::Input, None);
             self.b
                 .decorate(v, Decoration::BuiltIn, vec![Operand::BuiltIn(builtin)]);
             interface.push(v);
-            if slot == 0 {
-                self.wgid = v;
-            } else {
-                self.lid = v;
+            match slot {
+                0 => self.wgid = v,
+                1 => self.lid = v,
+                _ => self.numwg = v,
             }
         }
         if self.plan.window.is_some() {
@@ -452,6 +485,7 @@ impl Emitter<'_> {
                             target: crate::ir::AtomicTarget::Lds(_),
                             ..
                         }
+                        | crate::ir::Effect::LdsWriteByte { .. }
                 ),
                 _ => false,
             };

@@ -464,13 +464,18 @@ impl Lifter<'_> {
                     });
                     if any_pair && all_fit {
                         let mut vs = Vec::with_capacity(incoming.len());
+                        let cur = self.b.cur;
                         for x in &incoming {
+                            // A conversion is computed on its edge's source
+                            // block, where the edge's arguments live.
+                            self.b.cur = Some(x.0);
                             vs.push(match (x.2.s[r], x.2.s[r + 1]) {
                                 (Sgpr::Mask(a, _), _) => a,
                                 (Sgpr::Word(lo), Sgpr::Word(hi)) => self.word_to_bit(lo, Some(hi)),
                                 (Sgpr::Word(lo), _) => self.word_to_bit(lo, None),
                             });
                         }
+                        self.b.cur = cur;
                         let p = self.b.block_param(blk, Ty::Bool);
                         let name = match r {
                             106 => "vcc".to_string(),
@@ -496,7 +501,10 @@ impl Lifter<'_> {
                 let ty = if any_mask { Ty::Bool } else { Ty::U32 };
                 let p = self.b.block_param(blk, ty);
                 self.scalar_params.insert(p, reg_name(r));
+                let cur = self.b.cur;
                 for (i, x) in incoming.iter().enumerate() {
+                    // Conversions on the edge's source block (see above).
+                    self.b.cur = Some(x.0);
                     let a = match (x.2.s[r], any_mask) {
                         (Sgpr::Word(v), false) => v,
                         (Sgpr::Mask(v, _), true) => v,
@@ -517,6 +525,7 @@ impl Lifter<'_> {
                     };
                     args[i].push(a);
                 }
+                self.b.cur = cur;
                 st.s[r] = if any_mask {
                     Sgpr::Mask(p, half.unwrap_or(Half::Full))
                 } else {

@@ -85,7 +85,21 @@ impl Lifter<'_> {
                     Modifiers::Simm16(x) => x,
                     _ => 0,
                 };
-                if imm & 0xf == 9 {
+                if imm & 0xf == 9 && self.o.ngg.is_some() {
+                    // NGG compute pass: M0 (the subgroup's vertex and
+                    // primitive counts) goes to the output, once.
+                    let m0 = self.s_word(124);
+                    let lane = self.b.input(crate::ir::Input::LocalIndex);
+                    let zero = self.const_u32(0);
+                    let cond = self.b.icmp(ICmp::Eq, lane, zero);
+                    self.b.effect(crate::ir::Effect::Export {
+                        pc: self.pc,
+                        target: crate::ir::ExportTarget::AllocReq,
+                        values: [Some(m0), None, None, None],
+                        cond,
+                        done: false,
+                    });
+                } else if imm & 0xf == 9 {
                     let inst = self.txt();
                     self.dropped.push(Dropped {
                         pc: self.pc,
@@ -140,8 +154,18 @@ impl Lifter<'_> {
                 }
             }
             _ => {
-                // execz / execnz: this lane's view.
                 let act = self.active();
+                // NGG compute pass (one wave per workgroup): the wave's
+                // branch, on whether any lane of EXEC is on.
+                if self.o.ngg.is_some() && self.b.func.konst(act).is_none() {
+                    let any = self.any_lane_of(act);
+                    return if code == op::S_CBRANCH_EXECZ {
+                        (self.b.un(Un::BNot, any), false)
+                    } else {
+                        (any, false)
+                    };
+                }
+                // execz / execnz: this lane's view.
                 let div = self.b.func.konst(act).is_none();
                 if code == op::S_CBRANCH_EXECZ {
                     (self.b.un(Un::BNot, act), div)

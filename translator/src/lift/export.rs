@@ -28,6 +28,7 @@ impl Lifter<'_> {
             9 if ps => ExportTarget::Null,
             12..=15 => ExportTarget::Pos(m.target - 12),
             32..=63 => ExportTarget::Param(m.target - 32),
+            20 if self.o.ngg.is_some() => ExportTarget::Prim,
             20 => {
                 let inst = self.txt();
                 self.dropped.push(Dropped {

@@ -10,7 +10,7 @@
 use super::Lifter;
 use crate::ir::{Bin, ICmp, Input, LaneOp, Load, Un, Value};
 use crate::Form;
-use isa::{op, Instruction, Modifiers, Opcode, Slot};
+use isa::{op, Instruction, Modifiers, OpMods, Opcode, Operand, Slot};
 
 impl Lifter<'_> {
     /// This lane's number in its wave (compute shaders only).
@@ -84,6 +84,9 @@ impl Lifter<'_> {
             op::V_MBCNT_HI_U32_B32 => true,
             op::V_READFIRSTLANE_B32 | op::V_READLANE_B32 => return self.read_lane(code, inst),
             op::V_WRITELANE_B32 => return self.write_lane(inst),
+            op::V_PERMLANE16_B32 | op::V_PERMLANEX16_B32 => {
+                return self.permlane16(inst, code == op::V_PERMLANEX16_B32)
+            }
             _ => return false,
         };
         if let Modifiers::Vop3(m) = inst.mods {
@@ -137,7 +140,12 @@ impl Lifter<'_> {
     /// `v_readfirstlane_b32`/`v_readlane_b32` of a value that may differ
     /// between lanes (a uniform one is the VALU lifter's plain copy).
     fn read_lane(&mut self, code: Opcode, inst: &Instruction) -> bool {
-        if !matches!(inst.mods, Modifiers::None) {
+        let plain = match inst.mods {
+            Modifiers::None => true,
+            Modifiers::Vop3(m) => m == isa::family::vop::Vop3Mods::default(),
+            _ => false,
+        };
+        if !plain {
             return false;
         }
         let ops = inst.operands.as_slice();
@@ -208,6 +216,90 @@ impl Lifter<'_> {
         let mine = self.b.icmp(ICmp::Eq, lane, target);
         let old = self.st.v[r];
         self.st.v[r] = self.b.select(mine, value, old);
+        true
+    }
+
+    /// `v_permlane16_b32`/`v_permlanex16_b32 vD, s0, s1, s2`: lane `i` of
+    /// each row of 16 takes `s0` from lane `row + sel(i)` of its own row (x:
+    /// of the other row of its 32), `sel(i)` the nibble `i mod 16` of
+    /// `{s2, s1}`. A source lane EXEC has off gives the old `vD` (`0` with
+    /// `bound_ctrl`, op_sel bit 1), unless `fetch_inactive` (op_sel bit 0)
+    /// reads it anyway.
+    fn permlane16(&mut self, inst: &Instruction, x: bool) -> bool {
+        let plain = match inst.mods {
+            Modifiers::Vop3(m) => !m.clamp && m.omod == 0 && !m.opsel_dst,
+            Modifiers::None => true,
+            _ => false,
+        };
+        if !plain {
+            return false;
+        }
+        let ops = inst.operands.as_slice();
+        let Some(dst) = ops.iter().find(|s| s.is_def()).copied() else {
+            return false;
+        };
+        let srcs: Vec<Slot> = ops
+            .iter()
+            .filter(|s| s.is_use() && !s.is_def())
+            .copied()
+            .collect();
+        let [s0, s1, s2, ..] = srcs.as_slice() else {
+            return false;
+        };
+        let Operand::Reg { code, .. } = dst.op else {
+            return false;
+        };
+        let Some(r) = (code as usize).checked_sub(256).filter(|&r| r < 256) else {
+            return false;
+        };
+        let fi = s0.mods.contains(OpMods::OP_SEL);
+        let bc = s1.mods.contains(OpMods::OP_SEL);
+        let value = self.src(s0);
+        let lo = self.src(s1);
+        let hi = self.src(s2);
+        let lanes = if self.o.wave64 { 64 } else { 32 };
+        let lane = self.lane_id();
+        let k15 = self.const_u32(15);
+        let k4 = self.const_u32(4);
+        let k8 = self.const_u32(8);
+        let nib = self.b.bin(Bin::And, lane, k15);
+        let not15 = self.const_u32(!15);
+        let mut row = self.b.bin(Bin::And, lane, not15);
+        if x {
+            let k16 = self.const_u32(16);
+            let m = self.const_u32(lanes - 1);
+            let t = self.b.bin(Bin::Xor, row, k16);
+            row = self.b.bin(Bin::And, t, m);
+        }
+        let upper = self.b.icmp(ICmp::ULe, k8, nib);
+        let word = self.b.select(upper, hi, lo);
+        let k7 = self.const_u32(7);
+        let n = self.b.bin(Bin::And, nib, k7);
+        let sh = self.b.bin(Bin::Mul, n, k4);
+        let t = self.b.bin(Bin::ShrL, word, sh);
+        let sel = self.b.bin(Bin::And, t, k15);
+        let from = self.b.add(row, sel);
+        let got = self
+            .b
+            .load(Load::Lanes(self.pc, LaneOp::ReadLane { value, lane: from }));
+        let result = if fi {
+            got
+        } else {
+            let act = self.active();
+            let a = self.b.un(Un::BoolToU32, act);
+            let src_on = self.b.load(Load::Lanes(
+                self.pc,
+                LaneOp::ReadLane {
+                    value: a,
+                    lane: from,
+                },
+            ));
+            let zero = self.const_u32(0);
+            let on = self.b.icmp(ICmp::Ne, src_on, zero);
+            let off = if bc { zero } else { self.st.v[r] };
+            self.b.select(on, got, off)
+        };
+        self.write_v(&dst, 0, result);
         true
     }
 }

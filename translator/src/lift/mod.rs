@@ -54,6 +54,7 @@ mod image;
 mod lanes;
 mod lds;
 mod mem;
+mod ngg;
 mod packed;
 mod ps;
 mod salu;
@@ -88,6 +89,10 @@ pub struct LiftOptions {
     /// Compute shaders: the entry state (`None`: no compute entry, and a
     /// compute shader is refused).
     pub compute: Option<crate::wave::ComputeEntry>,
+    /// NGG shaders as a compute pass ([`crate::wave::ngg`]): `compute` is
+    /// then one wave of lanes, and the entry state is computed from the
+    /// draw.
+    pub ngg: Option<crate::wave::NggEntry>,
     /// Broken lowerings (negative controls only; none otherwise).
     pub faults: crate::wave::ComputeFaults,
     /// Broken pixel-shader rules (negative controls).
@@ -194,7 +199,7 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
             st.s[r] = Sgpr::Word(b.input(Input::Param(src)));
         }
     }
-    let system_sgprs = if o.stage == Stage::Ngg {
+    let system_sgprs = if o.stage == Stage::Ngg && o.ngg.is_none() {
         ngg_system_sgprs(&o.abi, o.wave64)
     } else {
         Vec::new()
@@ -262,6 +267,9 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         ps: ps::PsState::default(),
         image_texts: HashMap::new(),
     };
+    if let Some(e) = o.ngg {
+        l.ngg_entry(e);
+    }
     l.run(program, cfg);
     Lifted {
         b: l.b,

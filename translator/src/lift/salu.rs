@@ -624,8 +624,8 @@ impl Lifter<'_> {
                         )
                     }
                     _ => {
-                        self.problem(Form::BfmNonConstant);
-                        return;
+                        let (l, h) = self.bfm64(w, o);
+                        (l, h, false)
                     }
                 }
             }
@@ -720,5 +720,35 @@ impl Lifter<'_> {
             self.write_s(dcode, lo);
             self.write_s(dcode + 1, hi);
         }
+    }
+
+    /// `((1 << w) − 1) << o` as a 64-bit mask (low, high words), for
+    /// `w`, `o` in 0..=63.
+    fn bfm64(&mut self, w: Value, o: Value) -> (Value, Value) {
+        let k32 = self.const_u32(32);
+        let k31 = self.const_u32(31);
+        let one = self.const_u32(1);
+        let zero = self.const_u32(0);
+        let ones = self.const_u32(u32::MAX);
+        // The low `w` bits of 64.
+        let w_hi = self.b.icmp(ICmp::ULe, k32, w);
+        let wl = self.b.bin(Bin::And, w, k31);
+        let bit = self.b.bin(Bin::Shl, one, wl);
+        let part = self.b.bin(Bin::Sub, bit, one);
+        let lo = self.b.select(w_hi, ones, part);
+        let hi = self.b.select(w_hi, part, zero);
+        // Shifted left by `o`.
+        let o_hi = self.b.icmp(ICmp::ULe, k32, o);
+        let ol = self.b.bin(Bin::And, o, k31);
+        let lo_s = self.b.bin(Bin::Shl, lo, ol);
+        let hi_s = self.b.bin(Bin::Shl, hi, ol);
+        let back = self.b.bin(Bin::Sub, k32, ol);
+        let carry = self.b.bin(Bin::ShrL, lo, back);
+        let ozero = self.b.icmp(ICmp::Eq, ol, zero);
+        let carry = self.b.select(ozero, zero, carry);
+        let hi_s = self.b.bin(Bin::Or, hi_s, carry);
+        let r_lo = self.b.select(o_hi, zero, lo_s);
+        let r_hi = self.b.select(o_hi, lo_s, hi_s);
+        (r_lo, r_hi)
     }
 }

@@ -69,8 +69,16 @@ impl Lifter<'_> {
             .o
             .compute
             .map_or(0, |c| c.local_id_vgprs.min(3) as usize);
+        // NGG compute pass: the primitive VGPRs (v0, and v1 for culling
+        // shaders) are computed from the lane.
+        let prim_vgprs = match self.o.ngg.map(|e| e.prims) {
+            Some(crate::wave::PrimVgprs::Indices) => 2,
+            Some(crate::wave::PrimVgprs::Passthrough) => 1,
+            None => 0,
+        };
         let defined = |r: usize| {
             r < local_ids
+                || r < prim_vgprs
                 || abi.vertex_id_vgpr.map(usize::from) == Some(r)
                 || abi.instance_id_vgpr.map(usize::from) == Some(r)
         };

@@ -25,7 +25,10 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod ngg;
 pub(crate) mod uniform;
+
+pub use ngg::{NggEntry, NggOutput, PrimVgprs};
 
 /// How the hardware starts a compute wave (COMPUTE_PGM_RSRC2 and
 /// COMPUTE_NUM_THREAD_*): what a host needs to run a compute shader.
@@ -109,6 +112,9 @@ pub struct ComputeFaults {
     /// A rewritten loop's exits pick their selectors backwards
     /// ([`crate::structure::LoopFaults::exit_selector_reversed`]).
     pub loop_exit_selector_reversed: bool,
+    /// NGG compute pass: the vertex-id VGPR of lane `l` holds the id of
+    /// vertex `l + 1` of the subgroup (an entry state computed wrong).
+    pub ngg_vertex_ids_shifted: bool,
 }
 
 /// The manifest's dispatch section: how the host runs a translated compute

@@ -50,7 +50,13 @@ pub(crate) fn check(f: &Func, tree: &[Node], single_wave: bool) -> Vec<Unsupport
             let v = Value(i as u32);
             let vary = match f.insts[i].op {
                 Op::Const(_) => false,
-                Op::Input(Input::Param(_) | Input::WorkgroupId(_)) => false,
+                Op::Input(
+                    Input::Param(_)
+                    | Input::WorkgroupId(_)
+                    | Input::DrawFirstVertex
+                    | Input::DrawVertexCount
+                    | Input::GroupCount(_),
+                ) => false,
                 Op::Input(_) | Op::Unsupported(_) => true,
                 Op::Load(l) => match f.loads[l as usize] {
                     Load::Buffer(_) | Load::Global { .. } | Load::Image { .. } => true,

@@ -1,0 +1,515 @@
+//! `shaderlift run` for NGG shaders the direct vertex path refuses (culling
+//! shaders): the NGG compute pass ([`translator::translate_ngg`],
+//! `translator::wave::ngg`) on the device against the interpreter's NGG
+//! workgroups, draw by draw.
+//!
+//! Per non-indexed draw of the DRAWS.json:
+//! 1. one `vkCmdDispatch(groups, instance_count, 1)` of the module, with
+//!    the window over every memory block of the file and the output buffer
+//!    filled with [`FILL`];
+//! 2. the interpreter runs the draw ([`interp::run_draw`]) with the same
+//!    subgroups (`group_prims` = ⌊lanes / 3⌋, `group_verts` = lanes);
+//! 3. every word of every export (positions, parameters, the primitive
+//!    export with its null bit) and each subgroup's `GS_ALLOC_REQ` M0 the
+//!    interpreter recorded (later exports of a lane and target winning) is
+//!    compared with the device's word ([`super::compare::compare`]); a word
+//!    the device wrote that the interpreter did not is a mismatch too. Words
+//!    the interpreter left undefined are counted, not compared; findings
+//!    fail the run. Indexed and split draws are not modelled: they are
+//!    listed as skipped, not run. User-data words up to the ABI's count
+//!    (at most 32) the file does not give are 0 on both sides (the culling
+//!    settings RADV appends: culling off), and the report says how many.
+
+use super::compare::{compare, Verdict};
+use crate::CliError;
+use corpus::{Capture, WaveSize};
+use drawbind::draws::{DrawSpec, DrawsFile};
+use drawbind::SparseMemory;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::Instant;
+use translator::host::guest_reader;
+use translator::manifest::{BindingKind, DrawParams};
+use translator::wave::{NggEntry, NggOutput, PrimVgprs};
+use translator::{Options, Translation};
+use vkharness::{Binding, Harness, Interface};
+
+/// Bytes of guest memory the window may span.
+const WINDOW_LIMIT: u64 = 64 << 20;
+/// What the output buffer holds before the dispatch.
+pub const FILL: u32 = 0xa5a5_a5a5;
+/// Mismatches listed per draw.
+const LISTED: usize = 16;
+/// The most user-data words the run fills in.
+const MAX_USER_DATA: usize = 32;
+/// The most subgroups one draw may ask for.
+const MAX_SUBGROUPS: u64 = 1 << 16;
+
+/// One word that differs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NggMismatch {
+    /// Subgroup (`instance · groups + group`).
+    pub subgroup: u32,
+    /// Lane (`None`: the subgroup's alloc word).
+    pub lane: Option<u32>,
+    /// Target (`pos0`, `param1`, `prim`, `alloc`) and channel.
+    pub what: String,
+    /// The device's word (`None`: not written).
+    pub device: Option<u32>,
+    /// The interpreter's word (`None`: not written).
+    pub reference: Option<u32>,
+}
+
+/// One draw's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NggDrawReport {
+    /// Its index in the file.
+    pub index: usize,
+    /// Subgroups per instance.
+    pub groups: u32,
+    /// Instances.
+    pub instances: u32,
+    /// Words compared.
+    pub words: u64,
+    /// Words within one ulp but not identical.
+    pub within_ulp: u64,
+    /// Words that differ.
+    pub mismatches: u64,
+    /// Exported words the interpreter left undefined (not compared).
+    pub undefined: u64,
+    /// Primitives the interpreter exported with the null (culled) bit.
+    pub culled: u64,
+    /// Primitives the interpreter exported.
+    pub primitives: u64,
+    /// Interpreter findings.
+    pub findings: usize,
+    /// The first mismatches.
+    pub first_mismatches: Vec<NggMismatch>,
+    /// Seconds on the device.
+    pub device_seconds: f64,
+    /// Seconds in the interpreter.
+    pub interp_seconds: f64,
+}
+
+/// The whole run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NggRunReport {
+    /// The Vulkan device.
+    pub device: String,
+    /// The output layout.
+    pub layout: NggOutput,
+    /// Per draw.
+    pub draws: Vec<NggDrawReport>,
+    /// Words compared.
+    pub words: u64,
+    /// Words that differ.
+    pub mismatches: u64,
+    /// Vertices run (per draw: vertex count × instances).
+    pub vertices: u64,
+    /// Interpreter findings (all draws).
+    pub findings: usize,
+    /// Draws the pass does not model (indexed and split draws), not run.
+    pub skipped_draws: Vec<usize>,
+    /// User-data words the file does not give, run as 0 on both sides.
+    pub zero_user_data: usize,
+}
+
+impl NggRunReport {
+    /// The report as text.
+    pub fn text(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(s, "device: {}", self.device);
+        let _ = writeln!(
+            s,
+            "NGG compute pass: {} lanes per subgroup, {} words per lane",
+            self.layout.lanes, self.layout.lane_words
+        );
+        for d in &self.draws {
+            let _ = writeln!(
+                s,
+                "draw {}: {} subgroups × {} instances: {} words, {} mismatches, {} within 1 ulp, {} undefined, {}/{} primitives culled, {} findings",
+                d.index, d.groups, d.instances, d.words, d.mismatches, d.within_ulp, d.undefined, d.culled, d.primitives, d.findings
+            );
+            for m in &d.first_mismatches {
+                let show = |w: Option<u32>| match w {
+                    Some(w) => format!("{w:#010x}"),
+                    None => "none".into(),
+                };
+                let lane = m.lane.map_or("-".into(), |l| l.to_string());
+                let _ = writeln!(
+                    s,
+                    "  subgroup {} lane {lane} {}: device {} interpreter {}",
+                    m.subgroup,
+                    m.what,
+                    show(m.device),
+                    show(m.reference)
+                );
+            }
+        }
+        if self.zero_user_data > 0 {
+            let _ = writeln!(
+                s,
+                "{} user-data words missing from the file ran as 0 on both sides",
+                self.zero_user_data
+            );
+        }
+        if !self.skipped_draws.is_empty() {
+            let _ = writeln!(
+                s,
+                "not run (indexed or split draws, not modelled by the pass): draws {:?}",
+                self.skipped_draws
+            );
+        }
+        let _ = writeln!(s, "{} words compared", self.words);
+        let _ = writeln!(
+            s,
+            "{} vertices, {} mismatches",
+            self.vertices, self.mismatches
+        );
+        s
+    }
+}
+
+/// Translate the capture as an NGG compute pass, run every draw on the
+/// device and in the interpreter, compare.
+pub fn execute(
+    capture: &Capture,
+    draws: &DrawsFile,
+    harness: &Harness,
+) -> Result<NggRunReport, CliError> {
+    let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
+    let input = capture.shader_input();
+    let entry = translator::ngg_entry_of(&input);
+    let opts = Options {
+        precise: true,
+        ..Options::default()
+    };
+    let tr = translator::translate_ngg(&input, &entry, &opts).map_err(|e| named(&e))?;
+    execute_translation(capture, draws, harness, &tr)
+}
+
+/// [`execute`] with a given translation (a test's broken one, for the
+/// negative controls).
+pub fn execute_translation(
+    capture: &Capture,
+    draws: &DrawsFile,
+    harness: &Harness,
+    tr: &Translation,
+) -> Result<NggRunReport, CliError> {
+    let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
+    let Some(layout) = tr.manifest.ngg.clone() else {
+        return Err(named(&"not an NGG compute-pass translation"));
+    };
+    let lanes = layout.lanes;
+    let interface = Interface {
+        entry_point: "main".into(),
+        bindings: tr.manifest.bindings.iter().map(|b| b.binding).collect(),
+        push_constant_bytes: tr.manifest.push_constant_bytes,
+    };
+    let program = harness
+        .compute_program(&tr.spirv, &interface)
+        .map_err(|e| named(&e))?;
+    let mem = draws.memory_with_code(&capture.code_and_constants());
+    // The culling settings and viewport words RADV appends after the
+    // shader's own user data: a DRAWS.json written for the shader's inputs
+    // may not give them. Both sides see the same words, missing ones 0
+    // (culling off).
+    let mut user_data = draws.user_data();
+    let given = user_data.len();
+    let wanted = usize::from(capture.abi().user_data_count).min(MAX_USER_DATA);
+    if user_data.len() < wanted {
+        user_data.resize(wanted, 0);
+    }
+    // The window spans the file's memory blocks but the index buffers of
+    // its indexed draws (the pass runs none: they would only stretch it).
+    let index_bufs: Vec<u64> = draws
+        .draws
+        .iter()
+        .filter_map(|d| match d {
+            DrawSpec::Indexed {
+                index_addr: Some(a),
+                ..
+            } => Some(a.0),
+            _ => None,
+        })
+        .collect();
+    let blocks = || {
+        draws
+            .memory
+            .iter()
+            .filter(|b| !index_bufs.contains(&b.addr.0))
+    };
+    let lo = blocks().map(|b| b.addr.0).min().unwrap_or(0);
+    let hi = blocks()
+        .map(|b| b.addr.0 + 4 * b.words.len() as u64)
+        .max()
+        .unwrap_or(0);
+    let window_len = hi.saturating_sub(lo).min(WINDOW_LIMIT) & !3;
+    let window_bytes = guest_bytes(&mem, lo, window_len);
+    let iprog = interp::Program::new(&capture.code, capture.target());
+    let mut icfg = interp::DrawConfig::new(
+        &iprog,
+        capture.stage(),
+        capture.abi(),
+        capture.wave_size() == WaveSize::W64,
+    );
+    icfg.code_addr = draws.code_addr();
+    icfg.group_prims = NggEntry::prims_per_group(lanes);
+    icfg.group_verts = lanes;
+    icfg.prim_layout = match layout.entry.prims {
+        PrimVgprs::Indices => interp::PrimLayout::Indices,
+        PrimVgprs::Passthrough => interp::PrimLayout::Passthrough,
+    };
+    let mut report = NggRunReport {
+        device: harness.device_info().name.clone(),
+        layout: layout.clone(),
+        draws: Vec::new(),
+        words: 0,
+        mismatches: 0,
+        vertices: 0,
+        findings: 0,
+        skipped_draws: Vec::new(),
+        zero_user_data: user_data.len().saturating_sub(given),
+    };
+    for (index, d) in draws.draws.iter().enumerate() {
+        let (first_vertex, vertex_count, instance_count) = match d {
+            DrawSpec::Auto {
+                first_vertex,
+                vertex_count,
+                instance_count,
+                chunks,
+            } if chunks.is_empty() => (first_vertex, vertex_count, instance_count),
+            _ => {
+                report.skipped_draws.push(index);
+                continue;
+            }
+        };
+        let (first, count, instances) = (*first_vertex, *vertex_count, *instance_count);
+        let groups = NggEntry::groups(count, lanes);
+        if u64::from(groups) * u64::from(instances) > MAX_SUBGROUPS {
+            return Err(named(&format!(
+                "draw {index}: {groups} subgroups × {instances} instances, more than {MAX_SUBGROUPS}"
+            )));
+        }
+        let mut dr = NggDrawReport {
+            index,
+            groups,
+            instances,
+            words: 0,
+            within_ulp: 0,
+            mismatches: 0,
+            undefined: 0,
+            culled: 0,
+            primitives: 0,
+            findings: 0,
+            first_mismatches: Vec::new(),
+            device_seconds: 0.0,
+            interp_seconds: 0.0,
+        };
+        let params = DrawParams {
+            vertex_id_offset: first,
+            out_vertex_count: count,
+            window: (lo, window_len as u32),
+            code_addr: draws.code_addr(),
+            ..DrawParams::default()
+        };
+        let mut read = guest_reader(&mem);
+        let push = tr
+            .manifest
+            .push_words(&user_data, &params, &mut read)
+            .map_err(|e| named(&e))?;
+        let push: Vec<u8> = push.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let param_words = tr
+            .manifest
+            .param_buffer_words(&user_data, &params, &mut read)
+            .map_err(|e| named(&e))?;
+        let param_bytes: Vec<u8> = param_words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let nwords = u64::from(groups) * u64::from(instances) * u64::from(layout.group_words);
+        let out_bytes: Vec<u8> = std::iter::repeat_n(FILL.to_le_bytes(), nwords as usize)
+            .flatten()
+            .collect();
+        let buffers: Vec<Binding<'_>> = tr
+            .manifest
+            .bindings
+            .iter()
+            .map(|b| match b.kind {
+                BindingKind::Window => Binding {
+                    binding: b.binding,
+                    bytes: &window_bytes,
+                    size: window_len.max(4),
+                    read_back: false,
+                },
+                BindingKind::NggOutput => Binding {
+                    binding: b.binding,
+                    bytes: &out_bytes,
+                    size: (4 * nwords).max(4),
+                    read_back: true,
+                },
+                BindingKind::Params => Binding::input(b.binding, &param_bytes),
+                _ => Binding::input(b.binding, &[]),
+            })
+            .collect();
+        let t = Instant::now();
+        let device_out: Vec<u8> = if groups > 0 && instances > 0 {
+            let out = program
+                .dispatch([groups, instances, 1], &buffers, &push)
+                .map_err(|e| named(&e))?;
+            out.buffer(layout.binding)
+                .map(<[u8]>::to_vec)
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        dr.device_seconds = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let idraw = interp::Draw::Auto {
+            first_vertex: first,
+            vertex_count: count,
+            instance_count: instances,
+            chunks: Vec::new(),
+        };
+        let run = interp::run_draw(&iprog, &mem, &user_data, &idraw, &icfg)
+            .map_err(|e| named(&format!("draw {index}: interpreter: {e}")))?;
+        dr.interp_seconds = t.elapsed().as_secs_f64();
+        dr.findings = run.obs.findings.len() + run.obs.findings_dropped as usize;
+        // The interpreter's words: (word index) → (value, defined, label).
+        let mut expect: BTreeMap<u64, (u32, bool, NggMismatch)> = BTreeMap::new();
+        let mut prims: BTreeMap<(u32, u32), bool> = BTreeMap::new();
+        let subgroup_of = |wave: u32| -> Option<(u32, &interp::WaveInfo)> {
+            let info = run.waves.get(wave as usize)?;
+            Some((info.instance * groups + info.group, info))
+        };
+        for e in &run.obs.exports {
+            let Some((w, info)) = subgroup_of(e.wave) else {
+                continue;
+            };
+            if info.wave_in_group != 0 {
+                return Err(named(&format!(
+                    "draw {index}: the interpreter formed a subgroup of more than one wave"
+                )));
+            }
+            let lane = u32::from(e.lane);
+            for chan in 0..4u32 {
+                if e.en & (1 << chan) == 0 || (e.target == 20 && chan > 0) {
+                    continue;
+                }
+                let Some(at) = layout.word(w, lane, e.target, chan) else {
+                    continue;
+                };
+                let label = NggMismatch {
+                    subgroup: w,
+                    lane: Some(lane),
+                    what: if e.target == 20 {
+                        "prim".into()
+                    } else {
+                        format!(
+                            "{}.{}",
+                            e.target_name(),
+                            ["x", "y", "z", "w"][chan as usize]
+                        )
+                    },
+                    device: None,
+                    reference: None,
+                };
+                let def = e.defined & (1 << chan) != 0;
+                expect.insert(at, (e.values[chan as usize], def, label));
+            }
+            if e.target == 20 {
+                prims.insert((w, lane), e.values[0] & 0x8000_0000 != 0);
+            }
+        }
+        for m in &run.obs.messages {
+            if m.msg & 0xf != 9 {
+                continue;
+            }
+            let Some((w, _)) = subgroup_of(m.wave) else {
+                continue;
+            };
+            let at = u64::from(w) * u64::from(layout.group_words);
+            let label = NggMismatch {
+                subgroup: w,
+                lane: None,
+                what: "alloc".into(),
+                device: None,
+                reference: None,
+            };
+            expect.insert(at, (m.m0, m.m0_defined, label));
+        }
+        dr.primitives = prims.len() as u64;
+        dr.culled = prims.values().filter(|&&c| c).count() as u64;
+        let dev_word = |at: u64| -> Option<u32> {
+            let o = 4 * at as usize;
+            device_out
+                .get(o..o + 4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        let note = |dr: &mut NggDrawReport, m: NggMismatch| {
+            dr.mismatches += 1;
+            if dr.first_mismatches.len() < LISTED {
+                dr.first_mismatches.push(m);
+            }
+        };
+        for (&at, (value, def, label)) in &expect {
+            if !def {
+                dr.undefined += 1;
+                continue;
+            }
+            dr.words += 1;
+            let dev = dev_word(at).filter(|&w| w != FILL);
+            let verdict = match dev {
+                Some(d) => compare(d, *value),
+                None => Verdict::Mismatch,
+            };
+            match verdict {
+                Verdict::Exact => {}
+                Verdict::WithinUlp => dr.within_ulp += 1,
+                Verdict::Mismatch => note(
+                    &mut dr,
+                    NggMismatch {
+                        device: dev,
+                        reference: Some(*value),
+                        ..label.clone()
+                    },
+                ),
+            }
+        }
+        // Words the device wrote that the interpreter did not.
+        for at in 0..nwords {
+            if expect.contains_key(&at) {
+                continue;
+            }
+            if let Some(d) = dev_word(at).filter(|&w| w != FILL) {
+                dr.words += 1;
+                let gw = u64::from(layout.group_words);
+                let (w, r) = ((at / gw) as u32, at % gw);
+                note(
+                    &mut dr,
+                    NggMismatch {
+                        subgroup: w,
+                        lane: (r > 0).then(|| ((r - 1) / u64::from(layout.lane_words)) as u32),
+                        what: format!("word {r}"),
+                        device: Some(d),
+                        reference: None,
+                    },
+                );
+            }
+        }
+        report.vertices += u64::from(count) * u64::from(instances);
+        report.words += dr.words;
+        report.mismatches += dr.mismatches;
+        report.findings += dr.findings;
+        report.draws.push(dr);
+    }
+    Ok(report)
+}
+
+fn guest_bytes(mem: &SparseMemory, base: u64, len: u64) -> Vec<u8> {
+    let mut out = vec![0u8; len as usize];
+    for (i, c) in out.chunks_exact_mut(4).enumerate() {
+        if let Some(w) = drawbind::GuestMemory::read_u32(mem, base + 4 * i as u64) {
+            c.copy_from_slice(&w.to_le_bytes());
+        }
+    }
+    out
+}
