@@ -1,4 +1,4 @@
-//! Image resources of fragment and compute programs: combined image
+//! Image resources of vertex, fragment and compute programs: combined image
 //! samplers and storage images in descriptor set 0, beside the storage
 //! buffers.
 //!
@@ -580,7 +580,9 @@ pub(crate) fn record_read_backs(images: &[ImageCopy], dev: &ash::Device, cmd: vk
         unsafe {
             dev.cmd_pipeline_barrier(
                 cmd,
-                vk::PipelineStageFlags::FRAGMENT_SHADER | vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::PipelineStageFlags::VERTEX_SHADER
+                    | vk::PipelineStageFlags::FRAGMENT_SHADER
+                    | vk::PipelineStageFlags::COMPUTE_SHADER,
                 vk::PipelineStageFlags::TRANSFER,
                 vk::DependencyFlags::empty(),
                 &[],

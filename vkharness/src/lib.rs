@@ -35,7 +35,7 @@
 //! set 0 plus one push-constant range at offset 0, all visible to the
 //! vertex stage; the device runs with `vertexPipelineStoresAndAtomics`
 //! (required) and `robustBufferAccess` (when the device has it).
-//! Fragment and compute programs may also bind images (combined image
+//! Vertex, fragment and compute programs may also bind images (combined image
 //! samplers and storage images, see [`ImageSlot`] and [`ImageInput`]):
 //! optimal-tiled images uploaded by a buffer copy before the run, in
 //! `GENERAL` layout, optionally copied back after it. The storage-image

@@ -116,8 +116,21 @@ impl Harness {
         spirv: &[u32],
         interface: &Interface,
     ) -> Result<VertexProgram<'_>, HarnessError> {
+        self.program_with_images(spirv, interface, &[])
+    }
+
+    /// [`Harness::program`] with image bindings (combined image samplers
+    /// and storage images of set 0, see [`crate::ImageSlot`]): a vertex
+    /// shader that samples textures or reads and writes storage images.
+    pub fn program_with_images(
+        &self,
+        spirv: &[u32],
+        interface: &Interface,
+        images: &[crate::ImageSlot],
+    ) -> Result<VertexProgram<'_>, HarnessError> {
         self.check_poison()?;
-        let checked = self.check_program(interface, &[], &[(naga::ShaderStage::Vertex, spirv)])?;
+        let checked =
+            self.check_program(interface, images, &[(naga::ShaderStage::Vertex, spirv)])?;
 
         let pipeline = self.vertex_pipeline(
             spirv,
@@ -250,6 +263,19 @@ impl VertexProgram<'_> {
         push: &[u8],
     ) -> Result<RunOutput, HarnessError> {
         run_pipeline(&self.p, (1, 1), draw, buffers, &[], push)
+    }
+
+    /// [`VertexProgram::run`] with one image per image binding of the
+    /// program ([`Harness::program_with_images`]); read-back images are in
+    /// the output ([`RunOutput::image`]).
+    pub fn run_with_images(
+        &self,
+        draw: &DrawCall,
+        buffers: &[Binding<'_>],
+        images: &[crate::ImageInput<'_>],
+        push: &[u8],
+    ) -> Result<RunOutput, HarnessError> {
+        run_pipeline(&self.p, (1, 1), draw, buffers, images, push)
     }
 }
 

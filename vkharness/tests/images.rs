@@ -1,13 +1,13 @@
-//! Image resources on lavapipe: a compute shader samples a combined image
-//! sampler (nearest) and reads and writes a storage image in place
-//! (`tests/fixtures/images.comp`).
+//! Image resources on lavapipe: a compute shader and a vertex shader each
+//! sample a combined image sampler (nearest) and read and write a storage
+//! image in place (`tests/fixtures/images.comp`, `images.vert`).
 //!
 //! Without a Vulkan device these tests print a note and pass, unless
 //! `SHADERLIFT_REQUIRE_VULKAN` is set.
 
 use vkharness::{
-    Binding, Harness, HarnessError, ImageDim, ImageInput, ImageSlot, ImageSlotKind, Interface,
-    SamplerDesc,
+    Binding, DrawCall, Harness, HarnessError, ImageDim, ImageInput, ImageSlot, ImageSlotKind,
+    Interface, SamplerDesc,
 };
 
 fn spv(name: &str) -> Vec<u32> {
@@ -102,6 +102,51 @@ fn a_compute_shader_samples_nearest_texels_and_writes_a_storage_image() {
                 assert_eq!(stored[i + c], 3.0 * orig[i + c], "stored ({x}, {y}).{c}");
             }
         }
+    }
+}
+
+#[test]
+fn a_vertex_shader_samples_nearest_texels_and_writes_a_storage_image() {
+    let Some(h) = Harness::shared_or_skip("images") else {
+        return;
+    };
+    let p = h
+        .program_with_images(&spv("images_vert"), &interface(), &SLOTS)
+        .expect("program");
+    let tex = texels();
+    let out = p
+        .run_with_images(
+            &DrawCall {
+                vertex_count: 16,
+                instance_count: 1,
+                first_vertex: 0,
+                first_instance: 0,
+            },
+            &[Binding::output(0, 16 * 16)],
+            &[
+                image(1, &tex, Some(SamplerDesc::default())),
+                image(2, &tex, None),
+            ],
+            &[],
+        )
+        .expect("run");
+    let sampled = floats(out.buffer(0).unwrap());
+    let stored = floats(out.image(2).expect("read back"));
+    let orig = floats(&tex);
+    for y in 0..4usize {
+        for x in 0..4usize {
+            let i = 4 * (4 * y + x);
+            assert_eq!(&sampled[i..i + 4], &orig[i..i + 4], "texel ({x}, {y})");
+            for c in 0..4 {
+                assert_eq!(stored[i + c], 3.0 * orig[i + c], "stored ({x}, {y}).{c}");
+            }
+        }
+    }
+    // Without the image slots the module's images are not in the interface.
+    match h.program(&spv("images_vert"), &interface()) {
+        Err(HarnessError::Shader(m)) => assert!(m.contains("image binding"), "{m}"),
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("a vertex module with undeclared images was accepted"),
     }
 }
 
