@@ -56,7 +56,11 @@
 //!   anisotropy); normalized coordinates scale by the extent, offsets
 //!   (`_o`) add whole texels, array layers round to nearest even and clamp;
 //!   the clamp modes wrap, mirror, clamp to edge and mirror once; reaching
-//!   a border is not modelled. With one level the LOD (`_l`, `_b`,
+//!   a border is not modelled. A sample point within 2⁻⁸ texel of a
+//!   texel border on any axis (layers: of k + ½), beyond 2¹⁵ texels, or
+//!   not finite has no known texel ([`NEAR_BORDER`]): the hardware rounds
+//!   to its sub-texel precision first, so the lane is not compared. With
+//!   one level the LOD (`_l`, `_b`,
 //!   derivatives, implicit) does not matter. `_c` compares the reference
 //!   (clamped to [0, 1] for UNORM formats) with the texel's first
 //!   component, 1.0 when the comparison holds.
@@ -104,6 +108,33 @@ pub enum ImageError {
     /// An instruction form the model does not cover.
     #[error("{0} is not modelled")]
     Form(&'static str),
+    /// A sample point too near a texel border (or not finite, or too far
+    /// out) for the texel to be known: the hardware rounds coordinates to
+    /// its sub-texel precision first ([`NEAR_BORDER`]).
+    #[error("a sample point within 1/256 texel of a texel border (or beyond 2^15 texels, or not finite) is not modelled")]
+    NearBorder,
+}
+
+/// How near (in texels) a sample point may come to a texel border, on any
+/// axis, before its nearest texel counts as unknown: 2⁻⁸, the sub-texel
+/// precision RADV reports (`subTexelPrecisionBits` = 8). The hardware (and
+/// a host driver) may round the scaled coordinate to that grid before
+/// taking the floor, so a point closer than that to a border may land on
+/// either side; points beyond 2¹⁵ texels (where the f32 scaling of a
+/// normalized coordinate loses that precision) and NaN or infinite
+/// coordinates are unknown too.
+pub const NEAR_BORDER: f64 = 1.0 / 256.0;
+
+/// The farthest sample point (in texels, either sign) the model places.
+const FAR_POINT: f64 = 32768.0;
+
+/// The nearest texel index of the scaled coordinate `u` (texels), or
+/// [`ImageError::NearBorder`] when it is too near a border to be known.
+fn nearest_index(u: f64) -> Result<i64, ImageError> {
+    if !u.is_finite() || u.abs() > FAR_POINT || (u - u.round()).abs() < NEAR_BORDER {
+        return Err(ImageError::NearBorder);
+    }
+    Ok(u.floor() as i64)
 }
 
 /// The image resource descriptor (T#) fields the model uses.
@@ -739,6 +770,10 @@ impl Exec<'_, '_> {
         let extents = [l.width, l.height, if array { 1 } else { l.slices }];
         let slice = match layer {
             Some(r) if array => {
+                // Layers round to nearest: their borders are at k + ½.
+                if r.is_finite() && (r as f64 - r.floor() as f64 - 0.5).abs() < NEAR_BORDER {
+                    return Err(ImageError::NearBorder);
+                }
                 let last = l.slices.saturating_sub(1);
                 let v = r.round_ties_even();
                 let v = if v.is_nan() || v < 0.0 { 0.0 } else { v };
@@ -781,7 +816,7 @@ impl Exec<'_, '_> {
                 let n = extents[a];
                 let u = f(a) as f64;
                 let u = if unnorm { u } else { u * n as f64 };
-                let i0 = u.floor() as i64 + off(a as u32) as i64;
+                let i0 = nearest_index(u)? + off(a as u32) as i64;
                 idx[a] = wrap(i0, n, s.clamp[a])?;
             }
             let Some(v) = cref(idx[0], idx[1], idx[2])? else {
@@ -813,7 +848,7 @@ impl Exec<'_, '_> {
             let n = extents[a];
             let u = f(a) as f64;
             let u = if unnorm { u } else { u * n as f64 } - 0.5;
-            let i0 = u.floor() as i64 + off(a as u32) as i64;
+            let i0 = nearest_index(u)? + off(a as u32) as i64;
             lo[a] = wrap(i0, n, s.clamp[a])?;
             hi[a] = wrap(i0 + 1, n, s.clamp[a])?;
         }

@@ -322,3 +322,31 @@ fn unmapped_texels_and_undefined_coordinates_leave_the_lane_undefined() {
     ));
     assert!(!w.vgpr(0, 0).1);
 }
+
+#[test]
+fn a_sample_point_near_a_texel_border_has_no_known_texel() {
+    // 4 texels: u·4 of 0.25 + 1/2048 lies 1/512 texel past the border
+    // x = 1, 0.5 − 1/2048 lies 1/512 texel before x = 2, and u = 0 is on
+    // the border x = 0; NaN has no texel at all. v·4 = 0.4 is safe.
+    let t = tsharp(FMT_32X4_FLOAT, 4, 4, IDENTITY, 1);
+    let near = [0.25 + 1.0 / 2048.0, 0.5 - 1.0 / 2048.0, 0.0, f32::NAN].map(f32::to_bits);
+    let mut w = wave(t, ssharp(0, 0), near, [0.1f32.to_bits(); 4], [0; 4]);
+    let obs = run(SAMPLE_LZ, &mut w, &float_image());
+    assert!(
+        matches!(&obs.findings[..], [Finding::Unmodelled { what, .. }] if what.contains("texel border")),
+        "{:?}",
+        obs.findings
+    );
+    for lane in 0..4 {
+        assert!(!w.vgpr(0, lane).1, "lane {lane}: the result is undefined");
+    }
+    // 1/64 texel from the borders (u·4 = 1 + 1/64, 2 − 1/64) is far
+    // enough: the texels are known (the control).
+    let safe = [0.25 + 1.0 / 256.0, 0.5 - 1.0 / 256.0, 0.3, 0.9].map(f32::to_bits);
+    let mut w = wave(t, ssharp(0, 0), safe, [0.1f32.to_bits(); 4], [0; 4]);
+    let obs = run(SAMPLE_LZ, &mut w, &float_image());
+    assert!(obs.findings.is_empty(), "{:?}", obs.findings);
+    for (lane, x) in [1, 1, 1, 3].into_iter().enumerate() {
+        assert_eq!(regs(&w, 0, 4, lane as u32), texel(x, 0), "lane {lane}");
+    }
+}
