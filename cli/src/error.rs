@@ -4,7 +4,8 @@ use std::io;
 use std::path::PathBuf;
 
 /// Why a subcommand failed. [`CliError::exit_code`] maps it to the process
-/// exit code: 2 for usage errors, 1 for everything else.
+/// exit code: 2 for usage errors, 3 for a run that was not run
+/// ([`CliError::NotRun`]), 1 for everything else.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CliError {
@@ -31,6 +32,11 @@ pub enum CliError {
     /// The checks ran and found failures (the report was printed).
     #[error("{0}")]
     Failed(String),
+    /// `shaderlift run`: the shader translates but the run does not cover
+    /// what it needs (exit code 3): why, with the shader's name. Nothing
+    /// was compared, and nothing failed.
+    #[error("not run: {0}")]
+    NotRun(String),
     /// The subcommand exists but does nothing yet.
     #[error("`shaderlift {0}` is not implemented yet")]
     NotImplemented(&'static str),
@@ -41,6 +47,7 @@ impl CliError {
     pub fn exit_code(&self) -> u8 {
         match self {
             CliError::Usage(_) => 2,
+            CliError::NotRun(_) => 3,
             _ => 1,
         }
     }

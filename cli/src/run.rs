@@ -116,6 +116,10 @@ pub struct RunOptions {
     /// ([`translator::Faults`]); none by default.
     #[doc(hidden)]
     pub translator_faults: translator::Faults,
+    /// Negative control of the image runs: give the interpreter every
+    /// image with its texel rows in reverse order (a wrong row address).
+    #[doc(hidden)]
+    pub flip_texel_rows_in_reference: bool,
 }
 
 /// One device word that disagrees with the interpreter.
@@ -267,7 +271,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             checked: args.checked,
             one_record_short: args.one_record_short,
             fast: args.fast,
-            translator_faults: Default::default(),
+            ..RunOptions::default()
         };
         execute(&capture, &draws, &opts, &harness)?
     };
@@ -540,6 +544,11 @@ struct Session<'a> {
     binder: HostBinder,
     user_data: Vec<u32>,
     mem: SparseMemory,
+    /// The interpreter's memory when it differs from `mem` (a negative
+    /// control).
+    ref_mem: Option<SparseMemory>,
+    /// The images of every draw (host side).
+    images: Vec<images::HostImage>,
     iprog: interp::Program,
     icfg: interp::DrawConfig,
     opts: &'a RunOptions,
@@ -574,6 +583,37 @@ pub fn execute(
     .map_err(|e| named(&e))?;
     let translate_seconds = t0.elapsed().as_secs_f64();
 
+    // Images: the descriptors the draws' memory gives, or the scene's.
+    let user_data = draws.user_data();
+    let mut mem = draws.memory_with_code(&capture.code_and_constants());
+    let host_images = if tr.manifest.images.is_empty() {
+        Vec::new()
+    } else {
+        images::draws_images(
+            &tr.manifest,
+            &capture.code,
+            capture.target(),
+            &user_data,
+            &mut mem,
+        )
+        .map_err(|why| CliError::NotRun(format!("{}: images: {why}", capture.name)))?
+    };
+    let ref_mem = opts
+        .flip_texel_rows_in_reference
+        .then(|| images::flip_rows(&mem, &host_images));
+    let slots: Vec<vkharness::ImageSlot> = tr
+        .manifest
+        .images
+        .iter()
+        .map(|i| vkharness::ImageSlot {
+            binding: i.binding,
+            kind: match i.kind {
+                translator::manifest::ImageKind::Sampled => vkharness::ImageSlotKind::Sampled,
+                translator::manifest::ImageKind::Storage => vkharness::ImageSlotKind::Storage,
+            },
+        })
+        .collect();
+
     let t0 = Instant::now();
     let interface = Interface {
         entry_point: "main".into(),
@@ -581,8 +621,13 @@ pub fn execute(
         push_constant_bytes: tr.manifest.push_constant_bytes,
     };
     let program = harness
-        .program(&tr.spirv, &interface)
-        .map_err(|e| named(&e))?;
+        .program_with_images(&tr.spirv, &interface, &slots)
+        .map_err(|e| match e {
+            vkharness::HarnessError::Unsupported { .. } => {
+                CliError::NotRun(format!("{}: {e}", capture.name))
+            }
+            e => named(&e),
+        })?;
     let pipeline_seconds = t0.elapsed().as_secs_f64();
 
     let plan = BindPlan::new(&trace, capture.stage())
@@ -601,8 +646,10 @@ pub fn execute(
         capture,
         manifest: tr.manifest,
         binder,
-        user_data: draws.user_data(),
-        mem: draws.memory_with_code(&capture.code_and_constants()),
+        user_data,
+        mem,
+        ref_mem,
+        images: host_images,
         iprog,
         icfg,
         opts,
@@ -885,8 +932,10 @@ impl Session<'_> {
                 },
             })
             .collect();
+        let inputs: Vec<vkharness::ImageInput<'_>> =
+            self.images.iter().map(|h| h.input()).collect();
         let out = program
-            .run(
+            .run_with_images(
                 &DrawCall {
                     vertex_count: count,
                     instance_count: instances,
@@ -894,6 +943,7 @@ impl Session<'_> {
                     first_instance: 0,
                 },
                 &bindings,
+                &inputs,
                 &push,
             )
             .map_err(|e| e.to_string())?;
@@ -952,7 +1002,8 @@ impl Session<'_> {
         &self,
         draw: &interp::Draw,
     ) -> Result<HashMap<VertexKey, Vec<Option<RefExport>>>, String> {
-        let run = interp::run_draw(&self.iprog, &self.mem, &self.user_data, draw, &self.icfg)
+        let mem = self.ref_mem.as_ref().unwrap_or(&self.mem);
+        let run = interp::run_draw(&self.iprog, mem, &self.user_data, draw, &self.icfg)
             .map_err(|e| format!("interpreter: {e}"))?;
         let outputs = self.manifest.outputs.len();
         let mut reference: HashMap<VertexKey, Vec<Option<RefExport>>> = HashMap::new();

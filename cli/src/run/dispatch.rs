@@ -216,9 +216,10 @@ pub fn execute_translation(
         return Err(named(&"not a compute capture with its entry state"));
     };
     if !tr.manifest.images.is_empty() {
-        return Err(named(
-            &"compute dispatches with images are not run yet (the DRAWS.json scene has no image model; pixel shaders with images run)",
-        ));
+        return Err(CliError::NotRun(format!(
+            "{}: compute dispatches with images are not run yet (the DRAWS.json scene has no image model; pixel and vertex shaders with images run)",
+            capture.name
+        )));
     }
     let interface = Interface {
         entry_point: "main".into(),

@@ -206,7 +206,7 @@ impl FragmentOutcome {
     pub fn report(self) -> Result<RunReport, CliError> {
         match self {
             FragmentOutcome::Ran(r) => Ok(r),
-            FragmentOutcome::NotRun(why) => Err(CliError::Input(why)),
+            FragmentOutcome::NotRun(why) => Err(CliError::NotRun(why)),
         }
     }
 }

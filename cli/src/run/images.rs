@@ -64,6 +64,11 @@ pub struct ImageScene {
 
 /// The descriptor words the scene gives binding `n`'s image.
 fn tsharp(n: usize, dim: ImageDim) -> Result<[u32; 8], String> {
+    tsharp_at(texel_base(n), dim)
+}
+
+/// The scene's T# of a `dim` image whose texels start at `base`.
+fn tsharp_at(base: u64, dim: ImageDim) -> Result<[u32; 8], String> {
     let (ty, h, depth_field) = match dim {
         ImageDim::D1 => (8, 1, 0),
         ImageDim::D2 => (9, SIDE, 0),
@@ -72,7 +77,6 @@ fn tsharp(n: usize, dim: ImageDim) -> Result<[u32; 8], String> {
         ImageDim::D2Array => (13, SIDE, LAYERS - 1),
         d => return Err(format!("{d:?} images are not run")),
     };
-    let base = texel_base(n);
     let w = SIDE - 1;
     Ok([
         (base >> 8) as u32,
@@ -333,6 +337,113 @@ fn extent_of(dim: ImageDim) -> (u32, u32) {
         ImageDim::D3 | ImageDim::D2Array => (SIDE, LAYERS),
         _ => (SIDE, 1),
     }
+}
+
+/// The images of a vertex shader's run over a DRAWS.json: the draws'
+/// guest memory `mem` and `user_data` hold the T#/S# words the manifest's
+/// expressions name. A descriptor the file does not provide (a word
+/// unmapped, or every word 0) gets the scene's (a T# with its texels at
+/// guest bytes no block of the file maps, an S# with point filters, wrap,
+/// and LESS when an instruction of the binding compares), written into
+/// `mem` where the shader reads it; this needs each of its words to be a
+/// table word of a user-data pointer and a constant high half. The host
+/// then decodes every binding's descriptors from `mem`
+/// ([`host_images`]). `Err` says why the shader cannot be run.
+pub fn draws_images(
+    m: &Manifest,
+    code: &[u8],
+    target: isa::Target,
+    user_data: &[u32],
+    mem: &mut SparseMemory,
+) -> Result<Vec<HostImage>, String> {
+    use drawbind::GuestMemory;
+    let mut writes: Vec<(u64, u32)> = Vec::new();
+    let mut texel_blocks: Vec<(u64, Vec<u8>)> = Vec::new();
+    for (n, b) in m.images.iter().enumerate() {
+        let provided = |words: &[WordExpr]| -> bool {
+            let mut read = |a: u64| mem.read_u32(a);
+            let mut any = false;
+            for e in words {
+                match e.eval(user_data, &mut read) {
+                    Ok(v) => any |= v != 0,
+                    Err(_) => return false,
+                }
+            }
+            any
+        };
+        // Where each word of a descriptor the scene writes goes.
+        let addresses = |words: &[WordExpr]| -> Result<Vec<u64>, String> {
+            words
+                .iter()
+                .map(|e| match e {
+                    WordExpr::TableWord { lo, hi, offset } => match (&**lo, &**hi) {
+                        (WordExpr::UserData { k }, WordExpr::Const { value: hi }) => {
+                            let Some(&p) = user_data.get(*k as usize) else {
+                                return Err(format!("user-data word {k} is not in the file"));
+                            };
+                            Ok(drawbind::word::dword_address(
+                                drawbind::word::pointer(p, *hi, 0),
+                                *offset,
+                            ))
+                        }
+                        _ => Err("a descriptor the file does not provide, read through a pointer that is not a user-data word and a constant".into()),
+                    },
+                    WordExpr::UserData { k } => Err(format!(
+                        "a descriptor the file does not provide in user-data word {k}"
+                    )),
+                    _ => Err("a descriptor the file does not provide, from a source the scene cannot write (a constant or a buffer word)".into()),
+                })
+                .collect()
+        };
+        if !provided(&b.texture) {
+            let (h, layers) = extent_of(b.dim);
+            let bytes = texels(n, h, layers);
+            let base = free_range(mem, &texel_blocks, bytes.len() as u64)
+                .ok_or("no free guest range for the scene's texels")?;
+            let t = tsharp_at(base, b.dim)?;
+            for (a, v) in addresses(&b.texture)?.into_iter().zip(t) {
+                writes.push((a, v));
+            }
+            texel_blocks.push((base, bytes));
+        }
+        if let Some(sw) = &b.sampler {
+            if !provided(sw) {
+                let words = ssharp(compares(code, target, &b.accesses));
+                for (a, v) in addresses(sw)?.into_iter().zip(words) {
+                    writes.push((a, v));
+                }
+            }
+        }
+    }
+    for (i, &(a, v)) in writes.iter().enumerate() {
+        if let Some(&(_, old)) = writes[..i].iter().find(|(b, o)| *b == a && *o != v) {
+            return Err(format!(
+                "the descriptor word at {a:#x} would need two values ({old:#x}, {v:#x})"
+            ));
+        }
+    }
+    for (a, v) in writes {
+        mem.try_write_words(a, &[v]).map_err(|e| e.to_string())?;
+    }
+    for (base, bytes) in texel_blocks {
+        mem.try_write_bytes(base, &bytes)
+            .map_err(|e| e.to_string())?;
+    }
+    host_images(m, user_data, mem)
+}
+
+/// A 256-byte-aligned guest range of `len` bytes that neither `mem` nor
+/// `taken` maps (searched from [`TEXEL_BASE`] in 16 MiB steps).
+fn free_range(mem: &SparseMemory, taken: &[(u64, Vec<u8>)], len: u64) -> Option<u64> {
+    let overlaps = |a: u64, l: u64, base: u64| a < base + len && base < a + l;
+    (0..4096u64)
+        .map(|i| TEXEL_BASE + i * 0x100_0000)
+        .find(|&base| {
+            !mem.regions().any(|(a, l)| overlaps(a, l, base))
+                && !taken
+                    .iter()
+                    .any(|(a, b)| overlaps(*a, b.len() as u64, base))
+        })
 }
 
 /// A host image: what [`vkharness::ImageInput`] borrows.
