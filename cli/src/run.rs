@@ -601,18 +601,7 @@ pub fn execute(
     let ref_mem = opts
         .flip_texel_rows_in_reference
         .then(|| images::flip_rows(&mem, &host_images));
-    let slots: Vec<vkharness::ImageSlot> = tr
-        .manifest
-        .images
-        .iter()
-        .map(|i| vkharness::ImageSlot {
-            binding: i.binding,
-            kind: match i.kind {
-                translator::manifest::ImageKind::Sampled => vkharness::ImageSlotKind::Sampled,
-                translator::manifest::ImageKind::Storage => vkharness::ImageSlotKind::Storage,
-            },
-        })
-        .collect();
+    let slots = images::slots(&tr.manifest);
 
     let t0 = Instant::now();
     let interface = Interface {

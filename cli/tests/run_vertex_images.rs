@@ -12,7 +12,7 @@
 
 use corpus::{Capture, CaptureOptions};
 use drawbind::draws::DrawsFile;
-use shaderlift_cli::run::{execute, text_report, RunOptions, RunReport};
+use shaderlift_cli::run::{execute, ngg, text_report, RunOptions, RunReport};
 use vkharness::Harness;
 
 fn capture(name: &str) -> Capture {
@@ -150,4 +150,33 @@ fn a_sampled_height_reaches_the_vertex_exports_and_flipped_rows_turn_it_red() {
             "{name}: flipped texel rows went unnoticed"
         );
     }
+}
+
+#[test]
+fn the_culling_shader_samples_through_the_ngg_pass_and_flipped_rows_turn_it_red() {
+    let Some(h) = Harness::shared_or_skip("vertex images (NGG pass)") else {
+        return;
+    };
+    // The culling variant runs as the NGG compute pass (run::ngg), with
+    // the same images; its split draw is not modelled there (skipped).
+    let cap = capture("shader-object-terrain-vert-nggc");
+    assert!(shaderlift_cli::run::needs_ngg_pass(&cap));
+    let input = cap.shader_input();
+    let entry = translator::ngg_entry_of(&input);
+    let opts = translator::Options {
+        precise: true,
+        ..translator::Options::default()
+    };
+    let tr = translator::translate_ngg(&input, &entry, &opts).expect("translates");
+    let r = ngg::execute_with(&cap, &draws(), h, &tr, false).expect("runs");
+    eprint!("{}", r.text());
+    assert_eq!(r.mismatches, 0, "{:?}", r.draws[0].first_mismatches);
+    assert_eq!(r.findings, 0);
+    assert!(r.words > 0);
+    assert!(
+        r.draws.iter().any(|d| d.undefined > 0),
+        "the border instance was compared"
+    );
+    let r = ngg::execute_with(&cap, &draws(), h, &tr, true).expect("runs");
+    assert!(r.mismatches > 0, "flipped texel rows went unnoticed");
 }

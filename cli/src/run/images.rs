@@ -432,6 +432,20 @@ pub fn draws_images(
     host_images(m, user_data, mem)
 }
 
+/// The image slots of a manifest's images (the harness's interface).
+pub fn slots(m: &Manifest) -> Vec<vkharness::ImageSlot> {
+    m.images
+        .iter()
+        .map(|i| vkharness::ImageSlot {
+            binding: i.binding,
+            kind: match i.kind {
+                ImageKind::Sampled => vkharness::ImageSlotKind::Sampled,
+                ImageKind::Storage => vkharness::ImageSlotKind::Storage,
+            },
+        })
+        .collect()
+}
+
 /// A 256-byte-aligned guest range of `len` bytes that neither `mem` nor
 /// `taken` maps (searched from [`TEXEL_BASE`] in 16 MiB steps).
 fn free_range(mem: &SparseMemory, taken: &[(u64, Vec<u8>)], len: u64) -> Option<u64> {
