@@ -317,13 +317,18 @@ fn run_on_device(
                 }
                 let trace = trace_code(&capture.code, capture.target(), &config);
                 let scene = synthesize(&trace, &capture.abi()).to_draws_file();
-                let report = super::run::execute(
+                let report = match super::run::execute(
                     &capture,
                     &scene,
                     &super::run::RunOptions::default(),
                     &harness,
-                )
-                .map_err(|e| e.to_string())?;
+                ) {
+                    Ok(r) => r,
+                    // A typed "not run" (what the run does not cover) is a
+                    // skip, as a pixel shader's is.
+                    Err(crate::CliError::NotRun(why)) => return Ok(Err(why)),
+                    Err(e) => return Err(e.to_string()),
+                };
                 if report.mismatches > 0 {
                     return Err(format!(
                         "{} vertices, {} mismatches",
