@@ -395,6 +395,16 @@ fn run_dispatches(
     Ok(())
 }
 
+/// A harness error of shader `name`: what the device lacks
+/// ([`vkharness::HarnessError::Unsupported`]) is a typed "not run"
+/// ([`CliError::NotRun`]), anything else an error.
+pub fn harness_error(name: &str, e: vkharness::HarnessError) -> CliError {
+    match e {
+        vkharness::HarnessError::Unsupported { .. } => CliError::NotRun(format!("{name}: {e}")),
+        e => CliError::Input(format!("{name}: {e}")),
+    }
+}
+
 /// Why a run proves nothing: `Some` when it compared no export word.
 pub fn nothing_compared(r: &RunReport) -> Option<String> {
     (r.words == 0).then(|| {
@@ -611,12 +621,7 @@ pub fn execute(
     };
     let program = harness
         .program_with_images(&tr.spirv, &interface, &slots)
-        .map_err(|e| match e {
-            vkharness::HarnessError::Unsupported { .. } => {
-                CliError::NotRun(format!("{}: {e}", capture.name))
-            }
-            e => named(&e),
-        })?;
+        .map_err(|e| harness_error(&capture.name, e))?;
     let pipeline_seconds = t0.elapsed().as_secs_f64();
 
     let plan = BindPlan::new(&trace, capture.stage())
@@ -765,7 +770,10 @@ impl Session<'_> {
                     instance_count,
                     &mut device,
                 )
-                .map_err(bad)?;
+                .map_err(|e| match e {
+                    CliError::Input(m) => bad(m),
+                    e => e,
+                })?;
             dr.device_seconds += t.elapsed().as_secs_f64();
             violations = violations.saturating_add(v);
         }
@@ -878,19 +886,19 @@ impl Session<'_> {
         count: u32,
         instances: u32,
         device: &mut HashMap<VertexKey, Vec<u32>>,
-    ) -> Result<u32, String> {
+    ) -> Result<u32, CliError> {
         // Guest addresses are 48-bit (the pointers RADV builds carry
         // 0xffff8000 in their high half).
         let mut read = guest_reader(&self.mem);
         let push = self
             .manifest
             .push_words(&self.user_data, params, &mut read)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| CliError::Input(e.to_string()))?;
         let push: Vec<u8> = push.iter().flat_map(|w| w.to_le_bytes()).collect();
         let params_words = self
             .manifest
             .param_buffer_words(&self.user_data, params, &mut read)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| CliError::Input(e.to_string()))?;
         let params_bytes: Vec<u8> = params_words.iter().flat_map(|w| w.to_le_bytes()).collect();
         let per = 4 * self.manifest.outputs.len();
         let records = u64::from(count) * u64::from(instances);
@@ -935,7 +943,10 @@ impl Session<'_> {
                 &inputs,
                 &push,
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| match e {
+                vkharness::HarnessError::Unsupported { .. } => harness_error(&self.capture.name, e),
+                e => CliError::Input(e.to_string()),
+            })?;
         let mut violations = 0u32;
         for m in &self.manifest.bindings {
             let Some(b) = out.buffer(m.binding) else {

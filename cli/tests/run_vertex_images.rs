@@ -180,3 +180,34 @@ fn the_culling_shader_samples_through_the_ngg_pass_and_flipped_rows_turn_it_red(
     let r = ngg::execute_with(&cap, &draws(), h, &tr, true).expect("runs");
     assert!(r.mismatches > 0, "flipped texel rows went unnoticed");
 }
+
+#[test]
+fn a_descriptor_the_scene_cannot_place_is_a_typed_not_run() {
+    let Some(h) = Harness::shared_or_skip("vertex images (not run)") else {
+        return;
+    };
+    // Without user-data word 3 (the descriptor-set pointer) the T# is not
+    // in the file and the scene has nowhere to write it.
+    let json = serde_json::json!({
+        "user_data": [0x1000],
+        "memory": [],
+        "draws": [{"kind": "auto", "vertex_count": 3, "instance_count": 1}]
+    });
+    let file = DrawsFile::parse(&json.to_string()).unwrap();
+    match execute(
+        &capture("shader-object-terrain-vert"),
+        &file,
+        &RunOptions::default(),
+        h,
+    ) {
+        Err(shaderlift_cli::CliError::NotRun(why)) => {
+            assert!(why.contains("user-data word 3"), "{why}")
+        }
+        Err(e) => panic!("expected a typed not run, got the error {e}"),
+        Ok(r) => panic!("expected a typed not run, got a run:\n{}", text_report(&r)),
+    }
+    assert_eq!(
+        shaderlift_cli::CliError::NotRun(String::new()).exit_code(),
+        3
+    );
+}

@@ -228,7 +228,7 @@ pub fn execute_translation(
     };
     let program = harness
         .compute_program(&tr.spirv, &interface)
-        .map_err(|e| named(&e))?;
+        .map_err(|e| super::harness_error(&capture.name, e))?;
     let mem = draws.memory_with_code(&capture.code_and_constants());
     let user_data = draws.user_data();
     // The window: every memory block of the file.
@@ -313,7 +313,7 @@ pub fn execute_translation(
         let t = Instant::now();
         let out = program
             .dispatch(groups, &buffers, &push)
-            .map_err(|e| named(&e))?;
+            .map_err(|e| super::harness_error(&capture.name, e))?;
         dr.device_seconds = t.elapsed().as_secs_f64();
         let device_window: Vec<u8> = window_binding
             .and_then(|b| out.buffer(b))

@@ -337,7 +337,7 @@ pub fn execute_fragment(
     };
     let program = harness
         .fragment_program_with_images(&vs, &tr.spirv, &interface, &slots, EXTENT, EXTENT)
-        .map_err(|e| named(&e))?;
+        .map_err(|e| super::harness_error(&capture.name, e))?;
     let pipeline_seconds = t0.elapsed().as_secs_f64();
 
     // Vertex data and the interpreter's attributes.
@@ -384,7 +384,7 @@ pub fn execute_fragment(
             &inputs,
             &push,
         )
-        .map_err(|e| named(&e))?;
+        .map_err(|e| super::harness_error(&capture.name, e))?;
     let device_seconds = t0.elapsed().as_secs_f64();
     let dev = out
         .buffer(test_binding)

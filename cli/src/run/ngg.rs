@@ -250,12 +250,7 @@ pub fn execute_with(
     let slots = super::images::slots(&tr.manifest);
     let program = harness
         .compute_program_with_images(&tr.spirv, &interface, &slots)
-        .map_err(|e| match e {
-            vkharness::HarnessError::Unsupported { .. } => {
-                CliError::NotRun(format!("{}: {e}", capture.name))
-            }
-            e => named(&e),
-        })?;
+        .map_err(|e| super::harness_error(&capture.name, e))?;
     let inputs: Vec<vkharness::ImageInput<'_>> = host_images.iter().map(|h| h.input()).collect();
     // The window spans the file's memory blocks but the index buffers of
     // its indexed draws (the pass runs none: they would only stretch it).
@@ -390,7 +385,7 @@ pub fn execute_with(
         let device_out: Vec<u8> = if groups > 0 && instances > 0 {
             let out = program
                 .dispatch_with_images([groups, instances, 1], &buffers, &inputs, &push)
-                .map_err(|e| named(&e))?;
+                .map_err(|e| super::harness_error(&capture.name, e))?;
             out.buffer(layout.binding)
                 .map(<[u8]>::to_vec)
                 .unwrap_or_default()
