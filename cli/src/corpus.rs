@@ -279,15 +279,6 @@ fn run_on_device(
         if row.run != "pending" {
             continue;
         }
-        // NGG shaders translated as the compute pass run with `shaderlift
-        // run` and a DRAWS.json; on the synthesized scene their exported
-        // words do not match yet (unresolved), so they are not run here.
-        if let Ok(c) = Capture::open(path, opts) {
-            if super::run::needs_ngg_pass(&c) {
-                row.run = "n/a (NGG compute pass: shaderlift run with a DRAWS.json)".into();
-                continue;
-            }
-        }
         let result = catch_unwind(AssertUnwindSafe(
             || -> Result<Result<String, String>, String> {
                 let capture = Capture::open(path, opts).map_err(|e| e.to_string())?;
@@ -317,6 +308,21 @@ fn run_on_device(
                 }
                 let trace = trace_code(&capture.code, capture.target(), &config);
                 let scene = synthesize(&trace, &capture.abi()).to_draws_file();
+                if super::run::needs_ngg_pass(&capture) {
+                    let report = super::run::ngg::execute(&capture, &scene, &harness)
+                        .map_err(|e| e.to_string())?;
+                    if std::env::var_os("SHADERLIFT_DEBUG_NGG").is_some() {
+                        eprintln!("{}", report.text());
+                        std::fs::write("/tmp/ngg-scene.json", serde_json::to_string_pretty(&scene).unwrap_or_default()).ok();
+                    }
+                    if report.mismatches > 0 {
+                        return Err(format!(
+                            "{} vertices, {} mismatches",
+                            report.vertices, report.mismatches
+                        ));
+                    }
+                    return Ok(Ok(format!("{} vertices, 0 mismatches", report.vertices)));
+                }
                 let report = super::run::execute(
                     &capture,
                     &scene,

@@ -28,7 +28,8 @@ use drawbind::SparseMemory;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
-use translator::host::guest_reader;
+use drawbind::{BindPlan, BindRange};
+use translator::host::{guest_reader, HostBinder, HostWindow};
 use translator::manifest::{BindingKind, DrawParams};
 use translator::wave::{NggEntry, NggOutput, PrimVgprs};
 use translator::{Options, Translation};
@@ -221,31 +222,8 @@ pub fn execute_translation(
     if user_data.len() < wanted {
         user_data.resize(wanted, 0);
     }
-    // The window spans the file's memory blocks but the index buffers of
-    // its indexed draws (the pass runs none: they would only stretch it).
-    let index_bufs: Vec<u64> = draws
-        .draws
-        .iter()
-        .filter_map(|d| match d {
-            DrawSpec::Indexed {
-                index_addr: Some(a),
-                ..
-            } => Some(a.0),
-            _ => None,
-        })
-        .collect();
-    let blocks = || {
-        draws
-            .memory
-            .iter()
-            .filter(|b| !index_bufs.contains(&b.addr.0))
-    };
-    let lo = blocks().map(|b| b.addr.0).min().unwrap_or(0);
-    let hi = blocks()
-        .map(|b| b.addr.0 + 4 * b.words.len() as u64)
-        .max()
-        .unwrap_or(0);
-    let window_len = hi.saturating_sub(lo).min(WINDOW_LIMIT) & !3;
+    let window = window_for(capture, &tr.manifest, draws, &user_data, &mem).map_err(|e| named(&e))?;
+    let (lo, window_len) = (window.base, window.size & !3);
     let window_bytes = guest_bytes(&mem, lo, window_len);
     let iprog = interp::Program::new(&capture.code, capture.target());
     let mut icfg = interp::DrawConfig::new(
@@ -502,6 +480,33 @@ pub fn execute_translation(
         report.draws.push(dr);
     }
     Ok(report)
+}
+
+/// The window every guest load of the pass reads through: from the lowest
+/// base to the highest end of the traced descriptors' baseline ranges
+/// ([`HostBinder::window`], as the direct vertex path places its fallback
+/// window), at most [`WINDOW_LIMIT`] bytes. Descriptor tables are read on
+/// the host (push words), so they need not lie inside it; spanning the
+/// file's memory blocks instead would let a table far from the data (RADV's
+/// `0xffff8000` high half) or an index buffer push the data out of a capped
+/// window.
+fn window_for(
+    capture: &Capture,
+    manifest: &translator::manifest::Manifest,
+    draws: &DrawsFile,
+    user_data: &[u32],
+    mem: &SparseMemory,
+) -> Result<HostWindow, String> {
+    let trace = crate::trace::trace_capture(capture);
+    let plan = BindPlan::new(&trace, capture.stage())
+        .map_err(|e| e.to_string())?
+        .with_code_address(draws.code_addr());
+    // The pass has no descriptor bindings: only the plan's baseline counts.
+    let binder = HostBinder::new(manifest, trace, plan, Some(draws.code_addr()));
+    let mut scratch = vec![BindRange::EMPTY; binder.scratch_len()];
+    binder
+        .window(user_data, mem, &mut scratch, WINDOW_LIMIT)
+        .map_err(|e| e.to_string())
 }
 
 fn guest_bytes(mem: &SparseMemory, base: u64, len: u64) -> Vec<u8> {
