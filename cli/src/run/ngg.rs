@@ -40,7 +40,7 @@ const WINDOW_LIMIT: u64 = 64 << 20;
 /// What the output buffer holds before the dispatch.
 pub const FILL: u32 = 0xa5a5_a5a5;
 /// Mismatches listed per draw.
-const LISTED: usize = 16;
+const LISTED: usize = 100000;
 /// The most user-data words the run fills in.
 const MAX_USER_DATA: usize = 32;
 /// The most subgroups one draw may ask for.

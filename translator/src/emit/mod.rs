@@ -216,6 +216,8 @@ struct Emitter<'a> {
     /// The result of each image operation emitted so far (by
     /// [`crate::ir::Func::images`] index).
     image_results: HashMap<u32, Word>,
+    /// Compute model: f32 values already flushed ([`Emitter::daz`]).
+    flushed: std::collections::HashSet<Word>,
 }
 
 impl Emitter<'_> {
