@@ -40,7 +40,7 @@ const WINDOW_LIMIT: u64 = 64 << 20;
 /// What the output buffer holds before the dispatch.
 pub const FILL: u32 = 0xa5a5_a5a5;
 /// Mismatches listed per draw.
-const LISTED: usize = 100000;
+const LISTED: usize = 16;
 /// The most user-data words the run fills in.
 const MAX_USER_DATA: usize = 32;
 /// The most subgroups one draw may ask for.
@@ -211,6 +211,17 @@ pub fn execute_translation(
     let program = harness
         .compute_program(&tr.spirv, &interface)
         .map_err(|e| named(&e))?;
+    // One window carries every guest load of the pass: a file that does not
+    // say where the code lies gets it placed right after its data (see
+    // [`place_code`]), so the code's constant data and the buffers fit in
+    // one window; a file's own code address is kept.
+    let placed;
+    let draws = if draws.code_addr.is_none() {
+        placed = place_code(capture, draws);
+        &placed
+    } else {
+        draws
+    };
     let mem = draws.memory_with_code(&capture.code_and_constants());
     // The culling settings and viewport words RADV appends after the
     // shader's own user data: a DRAWS.json written for the shader's inputs
@@ -223,6 +234,15 @@ pub fn execute_translation(
         user_data.resize(wanted, 0);
     }
     let window = window_for(capture, &tr.manifest, draws, &user_data, &mem).map_err(|e| named(&e))?;
+    if window.capped {
+        return Err(CliError::Input(format!(
+            "{}: not compared: the traced descriptors' ranges span more than the pass's one \
+             window ({} MiB from {:#x}); the NGG compute pass reads all guest memory through it",
+            capture.name,
+            WINDOW_LIMIT >> 20,
+            window.base
+        )));
+    }
     let (lo, window_len) = (window.base, window.size & !3);
     let window_bytes = guest_bytes(&mem, lo, window_len);
     let iprog = interp::Program::new(&capture.code, capture.target());
@@ -480,6 +500,52 @@ pub fn execute_translation(
         report.draws.push(dr);
     }
     Ok(report)
+}
+
+/// `draws` with its code placed after its data: at the first 64 KiB
+/// boundary above the highest end of the traced descriptors' baseline
+/// ranges (the code at [`drawbind::draws::DEFAULT_CODE_ADDR`] left out) that
+/// no memory block of the file overlaps. Where the code lies is the host's
+/// choice (the interpreter is given the same address), and the code's
+/// constant data then shares the window with the buffers. Unchanged when
+/// nothing is traced.
+fn place_code(capture: &Capture, draws: &DrawsFile) -> DrawsFile {
+    let mut out = draws.clone();
+    let code_len = capture.code_and_constants().len() as u64;
+    let mem = draws.memory_with_code(&capture.code_and_constants());
+    let trace = crate::trace::trace_capture(capture);
+    let Ok(plan) = BindPlan::new(&trace, capture.stage()) else {
+        return out;
+    };
+    let code = draws.code_addr();
+    let plan = plan.with_code_address(code);
+    let mut scratch = vec![BindRange::EMPTY; plan.len()];
+    let mut user_data = draws.user_data();
+    user_data.resize(user_data.len().max(MAX_USER_DATA), 0);
+    let Ok(n) = plan.bind_baseline(&user_data, &mem, &mut scratch) else {
+        return out;
+    };
+    let data_end = scratch[..n]
+        .iter()
+        .filter(|r| r.size > 0 && !(code..code + code_len.max(1)).contains(&r.base))
+        .map(|r| r.end())
+        .max();
+    let Some(end) = data_end else {
+        return out;
+    };
+    const ALIGN: u64 = 64 << 10;
+    let mut at = end.div_ceil(ALIGN) * ALIGN;
+    let overlaps = |at: u64| {
+        draws.memory.iter().any(|b| {
+            let (lo, hi) = (b.addr.0, b.addr.0 + 4 * b.words.len() as u64);
+            lo < at + code_len && at < hi
+        })
+    };
+    while overlaps(at) {
+        at += ALIGN;
+    }
+    out.code_addr = Some(drawbind::draws::Addr(at));
+    out
 }
 
 /// The window every guest load of the pass reads through: from the lowest
