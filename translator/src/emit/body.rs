@@ -354,7 +354,7 @@ impl Emitter<'_> {
     /// RADV's float mode flushes f32 denormals in and out of every f32
     /// operation.
     fn explicit_ftz(&self) -> bool {
-        self.plan.compute.is_some()
+        self.plan.flush_denormals
     }
 
     /// [`Emitter::flush_f32`] of an operand in the compute model (once per
