@@ -308,20 +308,30 @@ fn run_on_device(
                 }
                 let trace = trace_code(&capture.code, capture.target(), &config);
                 let scene = synthesize(&trace, &capture.abi()).to_draws_file();
+                // NGG shaders the direct path refuses for cross-lane
+                // constructs run as the NGG compute pass on the same scene
+                // (its split and indexed draws are not modelled: named).
                 if super::run::needs_ngg_pass(&capture) {
                     let report = super::run::ngg::execute(&capture, &scene, &harness)
                         .map_err(|e| e.to_string())?;
-                    if std::env::var_os("SHADERLIFT_DEBUG_NGG").is_some() {
-                        eprintln!("{}", report.text());
-                        std::fs::write("/tmp/ngg-scene.json", serde_json::to_string_pretty(&scene).unwrap_or_default()).ok();
-                    }
-                    if report.mismatches > 0 {
+                    if report.mismatches > 0 || report.findings > 0 {
                         return Err(format!(
-                            "{} vertices, {} mismatches",
-                            report.vertices, report.mismatches
+                            "{} vertices, {} mismatches, {} findings (NGG compute pass)",
+                            report.vertices, report.mismatches, report.findings
                         ));
                     }
-                    return Ok(Ok(format!("{} vertices, 0 mismatches", report.vertices)));
+                    if report.words == 0 {
+                        return Ok(Err("the NGG compute pass compared no word".into()));
+                    }
+                    let skipped = if report.skipped_draws.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; draws {:?} not modelled", report.skipped_draws)
+                    };
+                    return Ok(Ok(format!(
+                        "{} vertices, 0 mismatches (NGG compute pass{skipped})",
+                        report.vertices
+                    )));
                 }
                 let report = super::run::execute(
                     &capture,

@@ -176,7 +176,10 @@ fn denormal_products_are_flushed_as_radvs_float_mode_does() {
             (r.mismatches, r.findings),
             (0, 0),
             "{shader}: {:?}",
-            r.draws.iter().map(|d| &d.first_mismatches).collect::<Vec<_>>()
+            r.draws
+                .iter()
+                .map(|d| &d.first_mismatches)
+                .collect::<Vec<_>>()
         );
     }
 }
@@ -230,7 +233,10 @@ fn culling_shaders_match_on_the_synthesized_corpus_scene() {
             (r.mismatches, r.findings),
             (0, 0),
             "{shader}: {:?}",
-            r.draws.iter().map(|d| &d.first_mismatches).collect::<Vec<_>>()
+            r.draws
+                .iter()
+                .map(|d| &d.first_mismatches)
+                .collect::<Vec<_>>()
         );
     }
 }

@@ -309,7 +309,13 @@ impl HostBinder {
         let n = self.plan.bind_baseline(user_data, memory, scratch)?;
         // An empty range (a zero descriptor: base 0, no records) reaches no
         // byte; its base must not drag the window away from the data.
-        let ranges = || scratch.get(..n).unwrap_or(&[]).iter().filter(|r| r.size > 0);
+        let ranges = || {
+            scratch
+                .get(..n)
+                .unwrap_or(&[])
+                .iter()
+                .filter(|r| r.size > 0)
+        };
         let lo = ranges().map(|r| r.base).min().unwrap_or(0);
         let hi = ranges().map(|r| r.end()).max().unwrap_or(0);
         let size = hi.saturating_sub(lo).min(limit);

@@ -25,10 +25,10 @@ use crate::CliError;
 use corpus::{Capture, WaveSize};
 use drawbind::draws::{DrawSpec, DrawsFile};
 use drawbind::SparseMemory;
+use drawbind::{BindPlan, BindRange};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
-use drawbind::{BindPlan, BindRange};
 use translator::host::{guest_reader, HostBinder, HostWindow};
 use translator::manifest::{BindingKind, DrawParams};
 use translator::wave::{NggEntry, NggOutput, PrimVgprs};
@@ -202,6 +202,13 @@ pub fn execute_translation(
     let Some(layout) = tr.manifest.ngg.clone() else {
         return Err(named(&"not an NGG compute-pass translation"));
     };
+    if !tr.manifest.images.is_empty() {
+        return Err(named(&format!(
+            "not compared: the NGG compute pass run binds no images, and the shader samples {} \
+             image binding(s)",
+            tr.manifest.images.len()
+        )));
+    }
     let lanes = layout.lanes;
     let interface = Interface {
         entry_point: "main".into(),
@@ -233,7 +240,8 @@ pub fn execute_translation(
     if user_data.len() < wanted {
         user_data.resize(wanted, 0);
     }
-    let window = window_for(capture, &tr.manifest, draws, &user_data, &mem).map_err(|e| named(&e))?;
+    let window =
+        window_for(capture, &tr.manifest, draws, &user_data, &mem).map_err(|e| named(&e))?;
     if window.capped {
         return Err(CliError::Input(format!(
             "{}: not compared: the traced descriptors' ranges span more than the pass's one \

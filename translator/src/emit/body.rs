@@ -368,7 +368,10 @@ impl Emitter<'_> {
 
     pub(super) fn bin(&mut self, op: Bin, a: Word, c: Word) -> Result<Word, EmitError> {
         let ftz = self.explicit_ftz()
-            && matches!(op, Bin::FAdd | Bin::FSub | Bin::FMul | Bin::Ldexp | Bin::FCmp(_));
+            && matches!(
+                op,
+                Bin::FAdd | Bin::FSub | Bin::FMul | Bin::Ldexp | Bin::FCmp(_)
+            );
         if ftz {
             let a = self.daz(a)?;
             let c = if op == Bin::Ldexp { c } else { self.daz(c)? };
