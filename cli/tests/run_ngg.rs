@@ -240,3 +240,36 @@ fn culling_shaders_match_on_the_synthesized_corpus_scene() {
         );
     }
 }
+
+/// cube-nggc.json with its uniform block's descriptor all zeros (base 0,
+/// no records: every uniform reads 0 on both sides). That empty range's
+/// base 0 must not pull the one window of the pass away from the vertex
+/// data at `0x1_0000_0000` (the parameters are copied from it), as it did
+/// on three real-corpus shaders.
+#[test]
+fn a_zero_descriptor_does_not_move_the_window_off_the_data() {
+    let Some(h) = harness() else { return };
+    let mut d = draws("cube-nggc");
+    let table = d
+        .memory
+        .iter_mut()
+        .find(|b| b.addr.0 == 0x8000_0000_2000)
+        .expect("cube-nggc.json has the uniform descriptor at 0x8000_0000_2000");
+    for w in &mut table.words {
+        *w = drawbind::draws::Word32(0);
+    }
+    for shader in ["cube-nggc", "cube-nggc-w32"] {
+        let r = execute(&capture(shader), &d, h).unwrap_or_else(|e| panic!("{shader}: {e}"));
+        eprint!("{shader} (zero uniform descriptor):\n{}", r.text());
+        assert!(r.words > 0, "{shader}: nothing compared");
+        assert_eq!(
+            (r.mismatches, r.findings),
+            (0, 0),
+            "{shader}: {:?}",
+            r.draws
+                .iter()
+                .map(|d| &d.first_mismatches)
+                .collect::<Vec<_>>()
+        );
+    }
+}
