@@ -273,3 +273,41 @@ fn a_zero_descriptor_does_not_move_the_window_off_the_data() {
         );
     }
 }
+
+/// A culling shader whose constant array (`triangleColors[gl_VertexIndex %
+/// 6]`) is read through `s_getpc` from the code's constant data
+/// (`cli/tests/fixtures/ngg-code-constants`: the real-corpus capture of
+/// Sascha Willems' fragment_shader_barycentric object.vert, RADV nggc
+/// wave64). The pass reads everything through one window, so the run places
+/// the code after the data when the file does not say where it lies; at
+/// the default code address (`0x7000_0000_0000`, far from the data) the run
+/// is refused as not compared instead of mismatching.
+#[test]
+fn code_constants_share_the_window_with_the_data() {
+    let Some(h) = harness() else { return };
+    let dir = format!("{}/cli/tests/fixtures/ngg-code-constants", root());
+    let opts = CaptureOptions {
+        abi: Some(isa::Abi::ngg()),
+        ..Default::default()
+    };
+    let c = Capture::open(&dir, &opts).unwrap();
+    let text = std::fs::read_to_string(format!("{dir}/draws.json")).unwrap();
+    let mut d = drawbind::draws::DrawsFile::parse(&text).unwrap();
+    assert!(d.code_addr.is_none());
+    let r = execute(&c, &d, h).unwrap_or_else(|e| panic!("{e}"));
+    eprint!("ngg-code-constants:\n{}", r.text());
+    assert_eq!(r.draws.len(), 3, "every draw of the file runs");
+    assert!(r.words > 0, "nothing compared");
+    assert_eq!(
+        (r.mismatches, r.findings),
+        (0, 0),
+        "{:?}",
+        r.draws
+            .iter()
+            .map(|d| &d.first_mismatches)
+            .collect::<Vec<_>>()
+    );
+    d.code_addr = Some(drawbind::draws::Addr(drawbind::draws::DEFAULT_CODE_ADDR));
+    let e = execute(&c, &d, h).expect_err("code and data cannot share one window");
+    assert!(e.to_string().contains("not compared"), "{e}");
+}
