@@ -279,15 +279,6 @@ fn run_on_device(
         if row.run != "pending" {
             continue;
         }
-        // NGG shaders translated as the compute pass run with `shaderlift
-        // run` and a DRAWS.json; on the synthesized scene their exported
-        // words do not match yet (unresolved), so they are not run here.
-        if let Ok(c) = Capture::open(path, opts) {
-            if super::run::needs_ngg_pass(&c) {
-                row.run = "n/a (NGG compute pass: shaderlift run with a DRAWS.json)".into();
-                continue;
-            }
-        }
         let result = catch_unwind(AssertUnwindSafe(
             || -> Result<Result<String, String>, String> {
                 let capture = Capture::open(path, opts).map_err(|e| e.to_string())?;
@@ -317,6 +308,34 @@ fn run_on_device(
                 }
                 let trace = trace_code(&capture.code, capture.target(), &config);
                 let scene = synthesize(&trace, &capture.abi()).to_draws_file();
+                // NGG shaders the direct path refuses for cross-lane
+                // constructs run as the NGG compute pass on the same scene
+                // (its split and indexed draws are not modelled: named).
+                if super::run::needs_ngg_pass(&capture) {
+                    let report = match super::run::ngg::execute(&capture, &scene, &harness) {
+                        Ok(r) => r,
+                        Err(crate::CliError::NotRun(why)) => return Ok(Err(why)),
+                        Err(e) => return Err(e.to_string()),
+                    };
+                    if report.mismatches > 0 || report.findings > 0 {
+                        return Err(format!(
+                            "{} vertices, {} mismatches, {} findings (NGG compute pass)",
+                            report.vertices, report.mismatches, report.findings
+                        ));
+                    }
+                    if report.words == 0 {
+                        return Ok(Err("the NGG compute pass compared no word".into()));
+                    }
+                    let skipped = if report.skipped_draws.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; draws {:?} not modelled", report.skipped_draws)
+                    };
+                    return Ok(Ok(format!(
+                        "{} vertices, 0 mismatches (NGG compute pass{skipped})",
+                        report.vertices
+                    )));
+                }
                 let report = match super::run::execute(
                     &capture,
                     &scene,

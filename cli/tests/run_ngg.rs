@@ -142,3 +142,172 @@ fn a_wrong_ngg_entry_state_turns_the_ngg_pass_run_red() {
         );
     }
 }
+
+/// `cube-nggc.json` with a denormal matrix (every word of the uniform
+/// block `0x00400000`, about 5.9e-39) and the first 16 vertices at
+/// (4, 4, 4, 4): RADV's float mode flushes f32 denormals in and out of every
+/// f32 operation, so those positions are zeros on the GPU and in the
+/// interpreter, while a host that keeps denormals in compute (lavapipe)
+/// multiplies them into normal numbers (about 2.4e-38 each).
+fn denormal_draws() -> drawbind::draws::DrawsFile {
+    let mut d = draws("cube-nggc");
+    for b in d.memory.iter_mut() {
+        let fill = match b.addr.0 {
+            0x1_0000_0000 => 4.0f32.to_bits(),
+            0x1_0010_0000 => 0x0040_0000,
+            _ => continue,
+        };
+        for w in b.words.iter_mut().take(64) {
+            *w = drawbind::draws::Word32(fill);
+        }
+    }
+    d
+}
+
+#[test]
+fn denormal_products_are_flushed_as_radvs_float_mode_does() {
+    let Some(h) = harness() else { return };
+    for shader in ["cube-nggc", "cube-nggc-w32"] {
+        let r = execute(&capture(shader), &denormal_draws(), h)
+            .unwrap_or_else(|e| panic!("{shader}: {e}"));
+        eprint!("{shader} (denormal matrix):\n{}", r.text());
+        assert_eq!(r.draws.len(), 3, "{shader}: every draw of the file runs");
+        assert_eq!(
+            (r.mismatches, r.findings),
+            (0, 0),
+            "{shader}: {:?}",
+            r.draws
+                .iter()
+                .map(|d| &d.first_mismatches)
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn leaving_denormals_to_the_host_turns_the_run_red() {
+    let Some(h) = harness() else { return };
+    let faults = ComputeFaults {
+        keep_denormals: true,
+        ..Default::default()
+    };
+    let c = capture("cube-nggc");
+    let input = c.shader_input();
+    let entry = translator::ngg_entry_of(&input);
+    let opts = translator::Options {
+        precise: true,
+        ..Default::default()
+    };
+    let tr = translator::translate_ngg_with_faults(&input, &entry, &opts, faults).unwrap();
+    let r = execute_translation(&c, &denormal_draws(), h, &tr).unwrap();
+    eprint!("cube-nggc (denormals kept):\n{}", r.text());
+    assert!(r.mismatches > 0, "keeping denormals went unnoticed");
+}
+
+/// The scene `shaderlift corpus --run` synthesizes from the trace alone
+/// (`interp::scene`): its descriptor tables lie far from the data (RADV's
+/// `0xffff8000` high half) and its index buffer below it, so a window
+/// spanning every memory block missed the vertex data (1,152 of 1,204
+/// words mismatched). The window spans the traced descriptors' ranges.
+#[test]
+fn culling_shaders_match_on_the_synthesized_corpus_scene() {
+    let Some(h) = harness() else { return };
+    for shader in [
+        "cube-nggc",
+        "cube-nggc-w32",
+        "instanced-nggc",
+        "instanced-nggc-w32",
+    ] {
+        let c = capture(shader);
+        let config = analysis::trace::TraceConfig::new(
+            c.stage(),
+            c.abi(),
+            c.wave_size() == corpus::WaveSize::W32,
+        );
+        let trace = analysis::trace::trace_code(&c.code, c.target(), &config);
+        let scene = interp::scene::synthesize(&trace, &c.abi()).to_draws_file();
+        let r = execute(&c, &scene, h).unwrap_or_else(|e| panic!("{shader}: {e}"));
+        eprint!("{shader} (synthesized scene):\n{}", r.text());
+        assert!(r.words > 0, "{shader}: nothing compared");
+        assert_eq!(
+            (r.mismatches, r.findings),
+            (0, 0),
+            "{shader}: {:?}",
+            r.draws
+                .iter()
+                .map(|d| &d.first_mismatches)
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+/// cube-nggc.json with its uniform block's descriptor all zeros (base 0,
+/// no records: every uniform reads 0 on both sides). That empty range's
+/// base 0 must not pull the one window of the pass away from the vertex
+/// data at `0x1_0000_0000` (the parameters are copied from it), as it did
+/// on three real-corpus shaders.
+#[test]
+fn a_zero_descriptor_does_not_move_the_window_off_the_data() {
+    let Some(h) = harness() else { return };
+    let mut d = draws("cube-nggc");
+    let table = d
+        .memory
+        .iter_mut()
+        .find(|b| b.addr.0 == 0x8000_0000_2000)
+        .expect("cube-nggc.json has the uniform descriptor at 0x8000_0000_2000");
+    for w in &mut table.words {
+        *w = drawbind::draws::Word32(0);
+    }
+    for shader in ["cube-nggc", "cube-nggc-w32"] {
+        let r = execute(&capture(shader), &d, h).unwrap_or_else(|e| panic!("{shader}: {e}"));
+        eprint!("{shader} (zero uniform descriptor):\n{}", r.text());
+        assert!(r.words > 0, "{shader}: nothing compared");
+        assert_eq!(
+            (r.mismatches, r.findings),
+            (0, 0),
+            "{shader}: {:?}",
+            r.draws
+                .iter()
+                .map(|d| &d.first_mismatches)
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+/// A culling shader whose constant array (`triangleColors[gl_VertexIndex %
+/// 6]`) is read through `s_getpc` from the code's constant data
+/// (`cli/tests/fixtures/ngg-code-constants`: the real-corpus capture of
+/// Sascha Willems' fragment_shader_barycentric object.vert, RADV nggc
+/// wave64). The pass reads everything through one window, so the run places
+/// the code after the data when the file does not say where it lies; at
+/// the default code address (`0x7000_0000_0000`, far from the data) the run
+/// is refused as not compared instead of mismatching.
+#[test]
+fn code_constants_share_the_window_with_the_data() {
+    let Some(h) = harness() else { return };
+    let dir = format!("{}/cli/tests/fixtures/ngg-code-constants", root());
+    let opts = CaptureOptions {
+        abi: Some(isa::Abi::ngg()),
+        ..Default::default()
+    };
+    let c = Capture::open(&dir, &opts).unwrap();
+    let text = std::fs::read_to_string(format!("{dir}/draws.json")).unwrap();
+    let mut d = drawbind::draws::DrawsFile::parse(&text).unwrap();
+    assert!(d.code_addr.is_none());
+    let r = execute(&c, &d, h).unwrap_or_else(|e| panic!("{e}"));
+    eprint!("ngg-code-constants:\n{}", r.text());
+    assert_eq!(r.draws.len(), 3, "every draw of the file runs");
+    assert!(r.words > 0, "nothing compared");
+    assert_eq!(
+        (r.mismatches, r.findings),
+        (0, 0),
+        "{:?}",
+        r.draws
+            .iter()
+            .map(|d| &d.first_mismatches)
+            .collect::<Vec<_>>()
+    );
+    d.code_addr = Some(drawbind::draws::Addr(drawbind::draws::DEFAULT_CODE_ADDR));
+    let e = execute(&c, &d, h).expect_err("code and data cannot share one window");
+    assert!(e.to_string().contains("not compared"), "{e}");
+}

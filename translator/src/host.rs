@@ -296,7 +296,7 @@ impl HostBinder {
     }
 
     /// The fallback window for a draw's user data and memory: from the
-    /// lowest base to the highest end of every descriptor's baseline range
+    /// lowest base to the highest end of every non-empty descriptor's baseline range
     /// ([`BindPlan::bind_baseline`] into `scratch`), at most `limit` bytes.
     /// Allocates nothing.
     pub fn window<M: GuestMemory + ?Sized>(
@@ -307,9 +307,17 @@ impl HostBinder {
         limit: u64,
     ) -> Result<HostWindow, HostBindError> {
         let n = self.plan.bind_baseline(user_data, memory, scratch)?;
-        let ranges = scratch.get(..n).unwrap_or(&[]);
-        let lo = ranges.iter().map(|r| r.base).min().unwrap_or(0);
-        let hi = ranges.iter().map(|r| r.end()).max().unwrap_or(0);
+        // An empty range (a zero descriptor: base 0, no records) reaches no
+        // byte; its base must not drag the window away from the data.
+        let ranges = || {
+            scratch
+                .get(..n)
+                .unwrap_or(&[])
+                .iter()
+                .filter(|r| r.size > 0)
+        };
+        let lo = ranges().map(|r| r.base).min().unwrap_or(0);
+        let hi = ranges().map(|r| r.end()).max().unwrap_or(0);
         let size = hi.saturating_sub(lo).min(limit);
         Ok(HostWindow {
             base: lo,

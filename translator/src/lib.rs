@@ -557,7 +557,7 @@ fn translate_model(
         problems.dedup();
         return Err(TranslateError::Unsupported(UnsupportedList(problems)));
     }
-    let (plan, manifest) = layout(
+    let (mut plan, manifest) = layout(
         &f,
         trace,
         &derived,
@@ -569,6 +569,9 @@ fn translate_model(
         compute,
         ngg,
     )?;
+    // The compute model flushes f32 denormals itself (the host may keep
+    // them in compute); the negative control leaves that to the host.
+    plan.flush_denormals = plan.compute.is_some() && !faults.keep_denormals;
     let spirv = emit::emit(&f, &tree, &plan)?;
     if opts.validate {
         validate(&spirv).map_err(TranslateError::Naga)?;

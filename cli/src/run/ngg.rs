@@ -25,10 +25,11 @@ use crate::CliError;
 use corpus::{Capture, WaveSize};
 use drawbind::draws::{DrawSpec, DrawsFile};
 use drawbind::SparseMemory;
+use drawbind::{BindPlan, BindRange};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
-use translator::host::guest_reader;
+use translator::host::{guest_reader, HostBinder, HostWindow};
 use translator::manifest::{BindingKind, DrawParams};
 use translator::wave::{NggEntry, NggOutput, PrimVgprs};
 use translator::{Options, Translation};
@@ -220,6 +221,17 @@ pub fn execute_with(
         bindings: tr.manifest.bindings.iter().map(|b| b.binding).collect(),
         push_constant_bytes: tr.manifest.push_constant_bytes,
     };
+    // One window carries every guest load of the pass: a file that does not
+    // say where the code lies gets it placed right after its data (see
+    // [`place_code`]), so the code's constant data and the buffers fit in
+    // one window; a file's own code address is kept.
+    let placed;
+    let draws = if draws.code_addr.is_none() {
+        placed = place_code(capture, draws);
+        &placed
+    } else {
+        draws
+    };
     let mut mem = draws.memory_with_code(&capture.code_and_constants());
     // The culling settings and viewport words RADV appends after the
     // shader's own user data: a DRAWS.json written for the shader's inputs
@@ -252,31 +264,18 @@ pub fn execute_with(
         .compute_program_with_images(&tr.spirv, &interface, &slots)
         .map_err(|e| super::harness_error(&capture.name, e))?;
     let inputs: Vec<vkharness::ImageInput<'_>> = host_images.iter().map(|h| h.input()).collect();
-    // The window spans the file's memory blocks but the index buffers of
-    // its indexed draws (the pass runs none: they would only stretch it).
-    let index_bufs: Vec<u64> = draws
-        .draws
-        .iter()
-        .filter_map(|d| match d {
-            DrawSpec::Indexed {
-                index_addr: Some(a),
-                ..
-            } => Some(a.0),
-            _ => None,
-        })
-        .collect();
-    let blocks = || {
-        draws
-            .memory
-            .iter()
-            .filter(|b| !index_bufs.contains(&b.addr.0))
-    };
-    let lo = blocks().map(|b| b.addr.0).min().unwrap_or(0);
-    let hi = blocks()
-        .map(|b| b.addr.0 + 4 * b.words.len() as u64)
-        .max()
-        .unwrap_or(0);
-    let window_len = hi.saturating_sub(lo).min(WINDOW_LIMIT) & !3;
+    let window =
+        window_for(capture, &tr.manifest, draws, &user_data, &mem).map_err(|e| named(&e))?;
+    if window.capped {
+        return Err(CliError::NotRun(format!(
+            "{}: not compared: the traced descriptors' ranges span more than the pass's one \
+             window ({} MiB from {:#x}); the NGG compute pass reads all guest memory through it",
+            capture.name,
+            WINDOW_LIMIT >> 20,
+            window.base
+        )));
+    }
+    let (lo, window_len) = (window.base, window.size & !3);
     let window_bytes = guest_bytes(&mem, lo, window_len);
     let iprog = interp::Program::new(&capture.code, capture.target());
     let mut icfg = interp::DrawConfig::new(
@@ -550,6 +549,79 @@ pub fn execute_with(
         report.draws.push(dr);
     }
     Ok(report)
+}
+
+/// `draws` with its code placed after its data: at the first 64 KiB
+/// boundary above the highest end of the traced descriptors' baseline
+/// ranges (the code at [`drawbind::draws::DEFAULT_CODE_ADDR`] left out) that
+/// no memory block of the file overlaps. Where the code lies is the host's
+/// choice (the interpreter is given the same address), and the code's
+/// constant data then shares the window with the buffers. Unchanged when
+/// nothing is traced.
+fn place_code(capture: &Capture, draws: &DrawsFile) -> DrawsFile {
+    let mut out = draws.clone();
+    let code_len = capture.code_and_constants().len() as u64;
+    let mem = draws.memory_with_code(&capture.code_and_constants());
+    let trace = crate::trace::trace_capture(capture);
+    let Ok(plan) = BindPlan::new(&trace, capture.stage()) else {
+        return out;
+    };
+    let code = draws.code_addr();
+    let plan = plan.with_code_address(code);
+    let mut scratch = vec![BindRange::EMPTY; plan.len()];
+    let mut user_data = draws.user_data();
+    user_data.resize(user_data.len().max(MAX_USER_DATA), 0);
+    let Ok(n) = plan.bind_baseline(&user_data, &mem, &mut scratch) else {
+        return out;
+    };
+    let data_end = scratch[..n]
+        .iter()
+        .filter(|r| r.size > 0 && !(code..code + code_len.max(1)).contains(&r.base))
+        .map(|r| r.end())
+        .max();
+    let Some(end) = data_end else {
+        return out;
+    };
+    const ALIGN: u64 = 64 << 10;
+    let mut at = end.div_ceil(ALIGN) * ALIGN;
+    let overlaps = |at: u64| {
+        draws.memory.iter().any(|b| {
+            let (lo, hi) = (b.addr.0, b.addr.0 + 4 * b.words.len() as u64);
+            lo < at + code_len && at < hi
+        })
+    };
+    while overlaps(at) {
+        at += ALIGN;
+    }
+    out.code_addr = Some(drawbind::draws::Addr(at));
+    out
+}
+
+/// The window every guest load of the pass reads through: from the lowest
+/// base to the highest end of the traced descriptors' baseline ranges
+/// ([`HostBinder::window`], as the direct vertex path places its fallback
+/// window), at most [`WINDOW_LIMIT`] bytes. Descriptor tables are read on
+/// the host (push words), so they need not lie inside it; spanning the
+/// file's memory blocks instead would let a table far from the data (RADV's
+/// `0xffff8000` high half) or an index buffer push the data out of a capped
+/// window.
+fn window_for(
+    capture: &Capture,
+    manifest: &translator::manifest::Manifest,
+    draws: &DrawsFile,
+    user_data: &[u32],
+    mem: &SparseMemory,
+) -> Result<HostWindow, String> {
+    let trace = crate::trace::trace_capture(capture);
+    let plan = BindPlan::new(&trace, capture.stage())
+        .map_err(|e| e.to_string())?
+        .with_code_address(draws.code_addr());
+    // The pass has no descriptor bindings: only the plan's baseline counts.
+    let binder = HostBinder::new(manifest, trace, plan, Some(draws.code_addr()));
+    let mut scratch = vec![BindRange::EMPTY; binder.scratch_len()];
+    binder
+        .window(user_data, mem, &mut scratch, WINDOW_LIMIT)
+        .map_err(|e| e.to_string())
 }
 
 fn guest_bytes(mem: &SparseMemory, base: u64, len: u64) -> Vec<u8> {

@@ -193,7 +193,25 @@ impl Emitter<'_> {
             }
             Op::Un(op, a) => {
                 let a = val(self, a);
-                match op {
+                // Compute model: the f32 operations flush their operand and
+                // result explicitly ([`Emitter::explicit_ftz`]).
+                let float_op = matches!(
+                    op,
+                    Un::Floor
+                        | Un::Ceil
+                        | Un::Trunc
+                        | Un::RoundEven
+                        | Un::Fract
+                        | Un::Sqrt
+                        | Un::Rsq
+                        | Un::Rcp
+                        | Un::Exp2
+                        | Un::Log2
+                        | Un::SinRev
+                        | Un::CosRev
+                );
+                let a = if float_op { self.daz(a)? } else { a };
+                let r = match op {
                     Un::Not => self.b.not(u, None, a)?,
                     Un::BNot => self.b.logical_not(bl, None, a)?,
                     Un::AsF32 => self.b.bitcast(fl, None, a)?,
@@ -265,6 +283,11 @@ impl Emitter<'_> {
                     Un::CountOnes => self.b.bit_count(u, None, a)?,
                     Un::BitReverse => self.b.bit_reverse(u, None, a)?,
                     Un::IsNan => self.b.is_nan(bl, None, a)?,
+                };
+                if float_op {
+                    self.daz(r)?
+                } else {
+                    r
                 }
             }
             Op::Bin(op, a, b2) => {
@@ -319,10 +342,50 @@ impl Emitter<'_> {
         let tiny = self.b.i_equal(bl, None, exp, zero)?;
         let sign = self.b.bitwise_and(u, None, bits, sign_mask)?;
         let r = self.b.select(u, None, tiny, sign, bits)?;
-        Ok(self.b.bitcast(fl, None, r)?)
+        let r = self.b.bitcast(fl, None, r)?;
+        self.flushed.insert(r);
+        Ok(r)
+    }
+
+    /// Whether f32 denormals must be flushed explicitly: in the compute
+    /// model (compute shaders, the NGG compute pass). A host may run
+    /// compute invocations with denormals kept (lavapipe does: its vertex
+    /// and fragment stages flush them, its compute stage does not), while
+    /// RADV's float mode flushes f32 denormals in and out of every f32
+    /// operation.
+    fn explicit_ftz(&self) -> bool {
+        self.plan.flush_denormals
+    }
+
+    /// [`Emitter::flush_f32`] of an operand in the compute model (once per
+    /// value), `x` itself elsewhere (the host flushes).
+    pub(super) fn daz(&mut self, x: Word) -> Result<Word, EmitError> {
+        if !self.explicit_ftz() || self.flushed.contains(&x) {
+            return Ok(x);
+        }
+        self.flush_f32(x)
     }
 
     pub(super) fn bin(&mut self, op: Bin, a: Word, c: Word) -> Result<Word, EmitError> {
+        let ftz = self.explicit_ftz()
+            && matches!(
+                op,
+                Bin::FAdd | Bin::FSub | Bin::FMul | Bin::Ldexp | Bin::FCmp(_)
+            );
+        if ftz {
+            let a = self.daz(a)?;
+            let c = if op == Bin::Ldexp { c } else { self.daz(c)? };
+            let r = self.bin_op(op, a, c)?;
+            return if matches!(op, Bin::FCmp(_)) {
+                Ok(r)
+            } else {
+                self.daz(r)
+            };
+        }
+        self.bin_op(op, a, c)
+    }
+
+    fn bin_op(&mut self, op: Bin, a: Word, c: Word) -> Result<Word, EmitError> {
         let u = self.t.u32_;
         let fl = self.t.f32_;
         let bl = self.t.bool_;

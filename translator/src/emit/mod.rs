@@ -75,6 +75,10 @@ pub struct Plan {
     /// Compute: the module is a GLCompute entry point of this local size
     /// (its window binding is writable).
     pub compute: Option<[u32; 3]>,
+    /// Flush f32 denormals explicitly, in and out of every f32 operation
+    /// (the compute model: a host may keep denormals in compute, as
+    /// lavapipe does, while RADV's float mode flushes them).
+    pub flush_denormals: bool,
     /// Compute: guest lanes per wave (for the lane operations).
     pub compute_lanes: u32,
     /// NGG compute pass: the output buffer.
@@ -216,6 +220,8 @@ struct Emitter<'a> {
     /// The result of each image operation emitted so far (by
     /// [`crate::ir::Func::images`] index).
     image_results: HashMap<u32, Word>,
+    /// Compute model: f32 values already flushed ([`Emitter::daz`]).
+    flushed: std::collections::HashSet<Word>,
 }
 
 impl Emitter<'_> {

@@ -87,6 +87,7 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
         frag_coord: 0,
         image_vars: Vec::new(),
         image_results: HashMap::new(),
+        flushed: Default::default(),
     };
     e.module(tree)?;
     Ok(e.b.module().assemble())

@@ -115,6 +115,9 @@ pub struct ComputeFaults {
     /// NGG compute pass: the vertex-id VGPR of lane `l` holds the id of
     /// vertex `l + 1` of the subgroup (an entry state computed wrong).
     pub ngg_vertex_ids_shifted: bool,
+    /// f32 operations leave denormals to the host instead of flushing them
+    /// (RADV's float mode) explicitly.
+    pub keep_denormals: bool,
 }
 
 /// The manifest's dispatch section: how the host runs a translated compute
