@@ -7,8 +7,11 @@
 //! The fixtures in `tests/fixtures/images/` are `code.bin` + `meta.json` of
 //! shaders from the developer real corpus (`../shared/real-corpus/`).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "support/spirv.rs"]
+mod spirv_check;
+
+use spirv_check::spirv_val;
+use std::path::Path;
 use translator::ir::{Effect, Func, Load, Op, Value};
 use translator::{translate, translate_compute, Faults, Options, ShaderInput, TranslateError};
 
@@ -39,37 +42,6 @@ fn translate_capture(c: &corpus::Capture) -> Result<translator::Translation, Tra
     }
 }
 
-/// Run spirv-val on a module; `None` (with a note) when it is not installed.
-fn spirv_val(name: &str, words: &[u32]) -> Option<Result<(), String>> {
-    let tool = ["/usr/bin/spirv-val", "/usr/local/bin/spirv-val"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists());
-    let Some(tool) = tool else {
-        eprintln!("note: spirv-val is not installed; skipping its check of {name}");
-        return None;
-    };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("spirv_val_images");
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(format!("{name}.spv"));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&p, bytes).unwrap();
-    let out = Command::new(tool)
-        .args(["--target-env", "vulkan1.1"])
-        .arg(&p)
-        .output()
-        .expect("run spirv-val");
-    Some(if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    })
-}
-
 #[test]
 fn real_shaders_with_images_translate_and_validate_with_naga_and_spirv_val() {
     for name in FIXTURES {
@@ -77,7 +49,7 @@ fn real_shaders_with_images_translate_and_validate_with_naga_and_spirv_val() {
         // `translate` validates with naga (Options::validate).
         let t = translate_capture(&c).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(!t.manifest.images.is_empty(), "{name}: no image binding");
-        if let Some(r) = spirv_val(name, &t.spirv) {
+        if let Some(r) = spirv_val("spirv_val_images", name, &t.spirv) {
             r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
         }
         // Images are numbered after every storage buffer.
@@ -367,7 +339,7 @@ fn a_gather_of_one_component_translates_and_validates() {
     // image_gather4_lz v[0:3], v[2:3], s[4:11], s[12:15] dmask:0x2 (y)
     let code = program(&[], [0x08, 0x02, 0x1c, 0xf1, 0x02, 0x00, 0x61, 0x00]);
     let t = translate(&ps(&code), None, &Options::default()).unwrap();
-    if let Some(r) = spirv_val("gather4_lz", &t.spirv) {
+    if let Some(r) = spirv_val("spirv_val_images", "gather4_lz", &t.spirv) {
         r.unwrap();
     }
     let f = translator::translate_ir(&ps(&code), None, &Options::default());
@@ -482,7 +454,7 @@ fn every_lifted_image_form_translates_and_validates_with_naga_and_spirv_val() {
         let t = translate(&ps(&code), None, &Options::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(t.manifest.images.len(), 1, "{name}");
-        if let Some(r) = spirv_val(name, &t.spirv) {
+        if let Some(r) = spirv_val("spirv_val_images", name, &t.spirv) {
             r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
         }
     }
