@@ -90,15 +90,7 @@ impl Lifter<'_> {
                 } else {
                     old
                 };
-                let keep = self.const_u32(if hi { 0xffff } else { 0xffff_0000 });
-                let kept = self.b.bin(Bin::And, old, keep);
-                let h = if hi {
-                    let s16 = self.const_u32(16);
-                    self.b.bin(Bin::Shl, h, s16)
-                } else {
-                    h
-                };
-                self.b.bin(Bin::Or, kept, h)
+                self.merge16(old, h, hi)
             }
         };
         self.write_v(&dst, 0, value);
