@@ -7,9 +7,12 @@
 //! The fixtures in `tests/fixtures/images/` are `code.bin` + `meta.json` of
 //! shaders from the developer real corpus (`../shared/real-corpus/`).
 
+#[path = "support/ps.rs"]
+mod ps_support;
 #[path = "support/spirv.rs"]
 mod spirv_check;
 
+use ps_support::{ps, refusals};
 use spirv_check::spirv_val;
 use std::path::Path;
 use translator::ir::{Effect, Func, Load, Op, Value};
@@ -105,16 +108,6 @@ fn the_json_manifest_keeps_the_image_schema_names() {
 
 // ---- hand-written pixel shaders ----
 
-fn ps(code: &[u8]) -> ShaderInput<'_> {
-    ShaderInput {
-        code,
-        target: isa::Target::Gfx1030,
-        stage: isa::Stage::Ps,
-        abi: isa::Abi::pixel(0x2),
-        wave_size: 64,
-    }
-}
-
 /// `v_mov_b32 v2, 0.5; v_mov_b32 v3, 0.5`, `prefix`, the image instruction,
 /// `exp mrt0 v0, v1, v0, v1 done vm; s_endpgm`. User data from s2: the T#
 /// in s[4:11] is ud2..ud9, the S# in s[12:15] ud10..ud13.
@@ -129,18 +122,6 @@ fn program(prefix: &[u8], image: [u8; 8]) -> Vec<u8> {
 
 /// image_sample v[0:1], v[2:3], s[4:11], s[12:15] dmask:0x3 dim:SQ_RSRC_IMG_2D
 const SAMPLE_XY: [u8; 8] = [0x08, 0x03, 0x80, 0xf0, 0x02, 0x00, 0x61, 0x00];
-
-fn refusals(code: &[u8]) -> Vec<(u32, &'static str, String)> {
-    match translate(&ps(code), None, &Options::default()) {
-        Err(TranslateError::Unsupported(l)) => {
-            l.0.iter()
-                .map(|u| (u.pc, u.construct.code(), u.construct.to_string()))
-                .collect()
-        }
-        Ok(_) => Vec::new(),
-        Err(e) => panic!("{e}"),
-    }
-}
 
 #[test]
 fn image_forms_the_translation_does_not_give_are_refused_with_their_reason() {
