@@ -45,11 +45,7 @@ impl Lifter<'_> {
             self.problem(Form::MissingOperand);
             return;
         };
-        let srcs: Vec<Slot> = ops
-            .iter()
-            .filter(|s| s.is_use() && !s.is_def())
-            .copied()
-            .collect();
+        let srcs = super::srcs_of(inst);
         if srcs.len() < 3 {
             self.problem(Form::MissingOperand);
             return;
@@ -172,11 +168,7 @@ impl Lifter<'_> {
         let clamp = matches!(inst.mods, Modifiers::Vop3p(m) if m.clamp);
         let ops = inst.operands.as_slice();
         let dst = ops.iter().find(|s| s.is_def()).copied()?;
-        let srcs: Vec<Slot> = ops
-            .iter()
-            .filter(|s| s.is_use() && !s.is_def())
-            .copied()
-            .collect();
+        let srcs = super::srcs_of(inst);
         Some((dst, srcs, clamp))
     }
 
