@@ -357,12 +357,7 @@ impl Lifter<'_> {
             ));
             return true;
         }
-        let uses: Vec<Slot> = inst
-            .operands
-            .iter()
-            .filter(|s| s.is_use() && !s.is_def())
-            .copied()
-            .collect();
+        let uses = super::srcs_of(inst);
         let (Some(addr), Some(d)) = (uses.first(), uses.get(1)) else {
             self.problem(crate::Lds::Access);
             return true;
