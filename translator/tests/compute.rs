@@ -5,6 +5,8 @@
 //! branch on a ballot's result when the workgroup has several waves (the
 //! result differs between them).
 
+#[path = "support/inputs.rs"]
+mod inputs;
 #[path = "support/spirv.rs"]
 mod spirv_check;
 
@@ -31,13 +33,7 @@ fn translate_with(
     code: &[u8],
     entry: &ComputeEntry,
 ) -> Result<translator::Translation, TranslateError> {
-    let input = ShaderInput {
-        code,
-        target: Target::Gfx1030,
-        stage: Stage::Cs,
-        abi: Abi::no_vertex(2),
-        wave_size: 64,
-    };
+    let input = inputs::cs(code);
     translate_compute(&input, entry, &Options::default())
 }
 

@@ -7,12 +7,12 @@
 //! The fixtures in `tests/fixtures/images/` are `code.bin` + `meta.json` of
 //! shaders from the developer real corpus (`../shared/real-corpus/`).
 
-#[path = "support/ps.rs"]
-mod ps_support;
+#[path = "support/inputs.rs"]
+mod inputs;
 #[path = "support/spirv.rs"]
 mod spirv_check;
 
-use ps_support::{ps, refusals};
+use inputs::{ps, refusals};
 use spirv_check::spirv_val;
 use std::path::Path;
 use translator::ir::{Effect, Func, Load, Op, Value};

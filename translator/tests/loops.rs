@@ -10,15 +10,16 @@
 //! control.) An irreducible graph and a per-lane loop exit are typed
 //! refusals.
 
+#[path = "support/inputs.rs"]
+mod inputs;
 #[path = "support/spirv.rs"]
 mod spirv_check;
 
-use isa::{Abi, Stage, Target};
 use spirv_check::{count_ops, spirv_val};
 use std::path::Path;
 use translator::structure::StructureError;
 use translator::wave::ComputeEntry;
-use translator::{translate_compute, Construct, Control, Options, ShaderInput, TranslateError};
+use translator::{translate_compute, Construct, Control, Options, TranslateError};
 
 const SHAPES: &[(&str, usize)] = &[
     ("loop-break", 1),
@@ -77,13 +78,7 @@ const ENTRY: ComputeEntry = ComputeEntry {
 };
 
 fn refusal(code: &[u8]) -> Vec<Construct> {
-    let input = ShaderInput {
-        code,
-        target: Target::Gfx1030,
-        stage: Stage::Cs,
-        abi: Abi::no_vertex(2),
-        wave_size: 64,
-    };
+    let input = inputs::cs(code);
     match translate_compute(&input, &ENTRY, &Options::default()) {
         Err(TranslateError::Unsupported(l)) => l.0.into_iter().map(|u| u.construct).collect(),
         other => panic!("expected a refusal, got {:?}", other.map(|_| ())),

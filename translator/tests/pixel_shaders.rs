@@ -3,10 +3,10 @@
 //! everything else touching barycentrics is refused with the construct's
 //! code `interpolation`.
 
-#[path = "support/ps.rs"]
-mod ps_support;
+#[path = "support/inputs.rs"]
+mod inputs;
 
-use ps_support::{ps, refusals};
+use inputs::{ps, refusals};
 use translator::{translate, Options};
 
 fn words(w: &[u32]) -> Vec<u8> {

@@ -1,6 +1,6 @@
-//! Hand-assembled pixel shaders for the translator's integration tests: the
-//! shader input (gfx1030, wave64, the pixel ABI with v[0:1] the
-//! perspective-centre (i, j)) and its refusal list.
+//! Shader inputs of hand-assembled code for the translator's integration
+//! tests (gfx1030, wave64): a pixel shader (the pixel ABI with v[0:1] the
+//! perspective-centre (i, j)) with its refusal list, and a compute shader.
 
 #![allow(dead_code)]
 
@@ -29,5 +29,16 @@ pub fn refusals(code: &[u8]) -> Vec<(u32, &'static str, String)> {
         }
         Ok(_) => Vec::new(),
         Err(e) => panic!("{e}"),
+    }
+}
+
+/// `code` as a wave64 gfx1030 compute shader with two user SGPRs (s[0:1]).
+pub fn cs(code: &[u8]) -> ShaderInput<'_> {
+    ShaderInput {
+        code,
+        target: isa::Target::Gfx1030,
+        stage: isa::Stage::Cs,
+        abi: isa::Abi::no_vertex(2),
+        wave_size: 64,
     }
 }
