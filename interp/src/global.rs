@@ -237,33 +237,7 @@ impl Exec<'_, '_> {
         let old = u32::from_le_bytes(old);
         let (new, order_free) = match op {
             VAtomic::Rmw(a) => (
-                match a {
-                    DsAtomic::Add => old.wrapping_add(x),
-                    DsAtomic::Sub => old.wrapping_sub(x),
-                    DsAtomic::MinI => (old as i32).min(x as i32) as u32,
-                    DsAtomic::MaxI => (old as i32).max(x as i32) as u32,
-                    DsAtomic::MinU => old.min(x),
-                    DsAtomic::MaxU => old.max(x),
-                    DsAtomic::And => old & x,
-                    DsAtomic::Or => old | x,
-                    DsAtomic::Xor => old ^ x,
-                    DsAtomic::Swap => x,
-                    DsAtomic::Rsub => x.wrapping_sub(old),
-                    DsAtomic::Inc => {
-                        if old >= x {
-                            0
-                        } else {
-                            old + 1
-                        }
-                    }
-                    DsAtomic::Dec => {
-                        if old == 0 || old > x {
-                            x
-                        } else {
-                            old - 1
-                        }
-                    }
-                },
+                a.apply(old, x),
                 !matches!(
                     a,
                     DsAtomic::Swap | DsAtomic::Rsub | DsAtomic::Inc | DsAtomic::Dec

@@ -32,7 +32,7 @@
 use crate::exec::Exec;
 use crate::format::{dst_sel, Format};
 use crate::memory::{read_bytes, ADDR_MASK};
-use crate::ops::{BufOp, DsAtomic, DsOp};
+use crate::ops::{BufOp, DsOp};
 use crate::record::{AccessKind, BufferFetch, Export, Finding, InterpError};
 use crate::valu::bits;
 use crate::wave::{Wave, S32};
@@ -596,33 +596,7 @@ impl Exec<'_, '_> {
                     let (old, odef) = self.lds.read(at, 4);
                     let old = old as u32;
                     let (x, xd) = w.read_v(d0, lane);
-                    let new = match aop {
-                        DsAtomic::Add => old.wrapping_add(x),
-                        DsAtomic::Sub => old.wrapping_sub(x),
-                        DsAtomic::Rsub => x.wrapping_sub(old),
-                        DsAtomic::Inc => {
-                            if old >= x {
-                                0
-                            } else {
-                                old + 1
-                            }
-                        }
-                        DsAtomic::Dec => {
-                            if old == 0 || old > x {
-                                x
-                            } else {
-                                old - 1
-                            }
-                        }
-                        DsAtomic::MinI => (old as i32).min(x as i32) as u32,
-                        DsAtomic::MaxI => (old as i32).max(x as i32) as u32,
-                        DsAtomic::MinU => old.min(x),
-                        DsAtomic::MaxU => old.max(x),
-                        DsAtomic::And => old & x,
-                        DsAtomic::Or => old | x,
-                        DsAtomic::Xor => old ^ x,
-                        DsAtomic::Swap => x,
-                    };
+                    let new = aop.apply(old, x);
                     let ok = odef == 0xf && xd == 0xf;
                     self.lds.write(at, 4, new as u128, if ok { 0xf } else { 0 });
                     if rtn {

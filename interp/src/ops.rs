@@ -415,6 +415,40 @@ pub(crate) enum DsAtomic {
     Swap,
 }
 
+impl DsAtomic {
+    /// The word the atomic leaves in memory, from the old word and the
+    /// operand `x`.
+    pub(crate) fn apply(self, old: u32, x: u32) -> u32 {
+        match self {
+            DsAtomic::Add => old.wrapping_add(x),
+            DsAtomic::Sub => old.wrapping_sub(x),
+            DsAtomic::Rsub => x.wrapping_sub(old),
+            DsAtomic::Inc => {
+                if old >= x {
+                    0
+                } else {
+                    old + 1
+                }
+            }
+            DsAtomic::Dec => {
+                if old == 0 || old > x {
+                    x
+                } else {
+                    old - 1
+                }
+            }
+            DsAtomic::MinI => (old as i32).min(x as i32) as u32,
+            DsAtomic::MaxI => (old as i32).max(x as i32) as u32,
+            DsAtomic::MinU => old.min(x),
+            DsAtomic::MaxU => old.max(x),
+            DsAtomic::And => old & x,
+            DsAtomic::Or => old | x,
+            DsAtomic::Xor => old ^ x,
+            DsAtomic::Swap => x,
+        }
+    }
+}
+
 /// A 32-bit global or buffer atomic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum VAtomic {

@@ -1065,35 +1065,18 @@ fn fcmp(c: FCmp, a: u32, b: u32, ty: CmpTy, flush: bool) -> bool {
         ),
         _ => f::cmp_operands(a, b, flush),
     };
-    use core::cmp::Ordering::{Equal, Greater, Less};
-    let o = x.partial_cmp(&y);
-    let lt = o == Some(Less);
-    let eq = o == Some(Equal);
-    let gt = o == Some(Greater);
-    match c {
-        FCmp::F => false,
-        FCmp::Tru => true,
-        FCmp::Lt => lt,
-        FCmp::Eq => eq,
-        FCmp::Le => lt || eq,
-        FCmp::Gt => gt,
-        FCmp::Lg => lt || gt,
-        FCmp::Ge => gt || eq,
-        FCmp::O => o.is_some(),
-        FCmp::U => o.is_none(),
-        FCmp::Nge => !(gt || eq),
-        FCmp::Nlg => !(lt || gt),
-        FCmp::Ngt => !gt,
-        FCmp::Nle => !(lt || eq),
-        FCmp::Neq => !eq,
-        FCmp::Nlt => !lt,
-    }
+    holds(c, x.partial_cmp(&y))
 }
 
 /// An f64 compare (IEEE: ±0 equal, NaN unordered).
 fn fcmp64(c: FCmp, x: f64, y: f64) -> bool {
+    holds(c, x.partial_cmp(&y))
+}
+
+/// Whether compare `c` holds for operands ordered `o` (`None`: unordered,
+/// a NaN operand).
+fn holds(c: FCmp, o: Option<core::cmp::Ordering>) -> bool {
     use core::cmp::Ordering::{Equal, Greater, Less};
-    let o = x.partial_cmp(&y);
     let (lt, eq, gt) = (o == Some(Less), o == Some(Equal), o == Some(Greater));
     match c {
         FCmp::F => false,
@@ -1117,34 +1100,9 @@ fn fcmp64(c: FCmp, x: f64, y: f64) -> bool {
 
 /// The `v_cmp_class_f64` bit of an f64's bits (the classes of `class_bit`).
 fn class64(b: u64) -> u32 {
-    let neg = b >> 63 == 1;
     let e = (b >> 52) & 0x7ff;
     let m = b & ((1 << 52) - 1);
-    let bit = if e == 0x7ff {
-        if m == 0 {
-            if neg {
-                2
-            } else {
-                9
-            }
-        } else if m & (1 << 51) != 0 {
-            1
-        } else {
-            0
-        }
-    } else if e == 0 {
-        match (m == 0, neg) {
-            (true, true) => 5,
-            (true, false) => 6,
-            (false, true) => 4,
-            (false, false) => 7,
-        }
-    } else if neg {
-        3
-    } else {
-        8
-    };
-    1 << bit
+    class_of(b >> 63 == 1, e == 0x7ff, e == 0, m == 0, m & (1 << 51) != 0)
 }
 
 /// The `v_cmp_class` bit of a value: 0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
@@ -1165,6 +1123,12 @@ fn class_bit(b32: u32, half: bool, h: u16) -> u32 {
             m & 0x40_0000 != 0,
         )
     };
+    class_of(neg, exp_all, exp_zero, mant_zero, quiet)
+}
+
+/// The `v_cmp_class` bit (see `class_bit`) of a float with sign `neg`, an
+/// all-ones or zero exponent, a zero mantissa and the quiet bit set.
+fn class_of(neg: bool, exp_all: bool, exp_zero: bool, mant_zero: bool, quiet: bool) -> u32 {
     let bit = if exp_all {
         if mant_zero {
             if neg {

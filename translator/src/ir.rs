@@ -862,11 +862,7 @@ impl Func {
                     cond,
                     ..
                 } => {
-                    match target {
-                        AtomicTarget::Buffer(a) => access_operands(&a, out),
-                        AtomicTarget::Global(a) => global_operands(&a, out),
-                        AtomicTarget::Lds(a) => out.push(a),
-                    }
+                    target_operands(&target, out);
                     out.extend([value, cond])
                 }
                 Effect::Atomic {
@@ -876,16 +872,20 @@ impl Func {
                     cond,
                     ..
                 } => {
-                    match target {
-                        AtomicTarget::Buffer(a) => access_operands(&a, out),
-                        AtomicTarget::Global(a) => global_operands(&a, out),
-                        AtomicTarget::Lds(a) => out.push(a),
-                    }
+                    target_operands(&target, out);
                     out.extend(cmp);
                     out.extend([data, cond])
                 }
             },
         }
+    }
+}
+
+fn target_operands(t: &AtomicTarget, out: &mut Vec<Value>) {
+    match t {
+        AtomicTarget::Buffer(a) => access_operands(a, out),
+        AtomicTarget::Global(a) => global_operands(a, out),
+        AtomicTarget::Lds(a) => out.push(*a),
     }
 }
 

@@ -301,19 +301,7 @@ pub fn structure_with(f: &Func, latches: &[Block]) -> Result<Vec<Node>, Structur
         if rank[l] == usize::MAX {
             continue;
         }
-        let mut body = vec![false; n];
-        body[head] = true;
-        let mut st = vec![l];
-        while let Some(x) = st.pop() {
-            if !body[x] {
-                body[x] = true;
-                st.extend(
-                    g.neighbors_directed(NodeIndex::new(x), Direction::Incoming)
-                        .map(|p| p.index())
-                        .filter(|&p| rank[p] != usize::MAX),
-                );
-            }
-        }
+        let body = loop_body(&g, &rank, n, head, &[l]);
         bodies.push((l, body));
     }
     // Outer bodies first, so the innermost one's post-dominators stay.
@@ -436,6 +424,33 @@ pub struct LoopFaults {
 }
 
 /// The block graph of `f` (successors in terminator order).
+/// The body of the natural loop at `head` with back edges from `latches`
+/// (over `n` blocks): `head` and every block that reaches a latch without
+/// passing `head`. Blocks the entry does not reach (`rank` `usize::MAX`)
+/// are not part of it.
+fn loop_body(
+    g: &DiGraph<(), ()>,
+    rank: &[usize],
+    n: usize,
+    head: usize,
+    latches: &[usize],
+) -> Vec<bool> {
+    let mut body = vec![false; n];
+    body[head] = true;
+    let mut st = latches.to_vec();
+    while let Some(x) = st.pop() {
+        if !body[x] {
+            body[x] = true;
+            st.extend(
+                g.neighbors_directed(NodeIndex::new(x), Direction::Incoming)
+                    .map(|p| p.index())
+                    .filter(|&p| rank[p] != usize::MAX),
+            );
+        }
+    }
+    body
+}
+
 fn block_graph(f: &Func) -> DiGraph<(), ()> {
     let n = f.blocks.len();
     let mut g: DiGraph<(), ()> = DiGraph::with_capacity(n, 2 * n);
@@ -572,20 +587,7 @@ pub fn normalize_loops(f: &mut Func, faults: LoopFaults) -> Result<Vec<Block>, S
         }
         let mut pick: Option<NaturalLoop> = None;
         for (head, latches) in heads {
-            let mut body = vec![false; f.blocks.len()];
-            body[head] = true;
-            let mut st: Vec<usize> = latches.clone();
-            while let Some(x) = st.pop() {
-                if !body[x] {
-                    body[x] = true;
-                    // Blocks the entry does not reach are not part of it.
-                    st.extend(
-                        g.neighbors_directed(NodeIndex::new(x), Direction::Incoming)
-                            .map(|p| p.index())
-                            .filter(|&p| rank[p] != usize::MAX),
-                    );
-                }
-            }
+            let body = loop_body(&g, &rank, f.blocks.len(), head, &latches);
             let l = NaturalLoop {
                 head,
                 body,

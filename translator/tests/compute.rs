@@ -5,7 +5,13 @@
 //! branch on a ballot's result when the workgroup has several waves (the
 //! result differs between them).
 
+#[path = "support/inputs.rs"]
+mod inputs;
+#[path = "support/spirv.rs"]
+mod spirv_check;
+
 use isa::{Abi, Stage, Target};
+use spirv_check::count_ops;
 use translator::wave::ComputeEntry;
 use translator::{
     translate_compute, Construct, CrossLane, Memory, Options, ShaderInput, TranslateError,
@@ -27,13 +33,7 @@ fn translate_with(
     code: &[u8],
     entry: &ComputeEntry,
 ) -> Result<translator::Translation, TranslateError> {
-    let input = ShaderInput {
-        code,
-        target: Target::Gfx1030,
-        stage: Stage::Cs,
-        abi: Abi::no_vertex(2),
-        wave_size: 64,
-    };
+    let input = inputs::cs(code);
     translate_compute(&input, entry, &Options::default())
 }
 
@@ -55,14 +55,7 @@ const IN_EXEC_REGION: &[u8] = &[
 #[test]
 fn a_ballot_in_uniform_control_flow_translates_with_barriers() {
     let t = translate(UNIFORM).unwrap_or_else(|e| panic!("{e}"));
-    let module = rspirv::dr::load_words(&t.spirv).unwrap();
-    let barriers = module
-        .functions
-        .iter()
-        .flat_map(|f| &f.blocks)
-        .flat_map(|b| &b.instructions)
-        .filter(|i| i.class.opcode == spirv::Op::ControlBarrier)
-        .count();
+    let barriers = count_ops(&t.spirv, spirv::Op::ControlBarrier);
     assert!(barriers >= 3, "{barriers} barriers");
 }
 

@@ -3,9 +3,12 @@
 //! manifest are pinned; the others fail with the full list of unsupported
 //! constructs, which is pinned too.
 
+#[path = "support/spirv.rs"]
+mod spirv_check;
+
 use rspirv::binary::Disassemble;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use spirv_check::spirv_val;
+use std::path::Path;
 use translator::{translate, Options, TranslateError};
 
 fn radv(name: &str) -> corpus::Capture {
@@ -41,49 +44,6 @@ fn disassemble(words: &[u32]) -> String {
     loader.module().disassemble()
 }
 
-/// Run spirv-val on a module; `None` (with a note) when it is not installed.
-fn spirv_val(name: &str, words: &[u32]) -> Option<Result<(), String>> {
-    let tool = Path::new("/usr/bin/spirv-val");
-    let tool: PathBuf = if tool.exists() {
-        tool.into()
-    } else {
-        match which("spirv-val") {
-            Some(p) => p,
-            None => {
-                eprintln!("note: spirv-val is not installed; skipping its check of {name}");
-                return None;
-            }
-        }
-    };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("spirv_val");
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(format!("{name}.spv"));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&p, bytes).unwrap();
-    let out = Command::new(tool)
-        .args(["--target-env", "vulkan1.1"])
-        .arg(&p)
-        .output()
-        .expect("run spirv-val");
-    Some(if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    })
-}
-
-fn which(tool: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join(tool))
-            .find(|p| p.exists())
-    })
-}
-
 #[test]
 fn every_vertex_shader_translates_and_validates_with_naga_and_spirv_val() {
     for opts in [
@@ -101,7 +61,7 @@ fn every_vertex_shader_translates_and_validates_with_naga_and_spirv_val() {
             let t =
                 translate(&c.shader_input(), None, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
             // translate() already ran naga's validator; run spirv-val too.
-            if let Some(r) = spirv_val(name, &t.spirv) {
+            if let Some(r) = spirv_val("spirv_val", name, &t.spirv) {
                 r.unwrap_or_else(|e| panic!("{name} (checked={}): spirv-val: {e}", opts.checked));
             }
             assert_eq!(t.spirv[0], 0x0723_0203, "{name}: SPIR-V magic");
@@ -141,7 +101,7 @@ fn fragment_shader_spirv_and_manifest_snapshots() {
         },
     ] {
         let t = translate(&input, trace.as_ref(), &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
-        if let Some(r) = spirv_val(name, &t.spirv) {
+        if let Some(r) = spirv_val("spirv_val", name, &t.spirv) {
             r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
         }
         let m = &t.manifest;
@@ -197,7 +157,7 @@ fn compute_shaders_translate_with_their_entry_state() {
         );
         let t = translator::translate_compute(&c.shader_input(), &entry, &Options::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        if let Some(r) = spirv_val(name, &t.spirv) {
+        if let Some(r) = spirv_val("spirv_val", name, &t.spirv) {
             r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
         }
         assert_eq!(t.manifest.entry_point, "main (GLCompute)");
@@ -220,7 +180,7 @@ fn culling_shaders_translate_as_an_ngg_compute_pass() {
         assert_eq!(entry.prims, PrimVgprs::Indices, "{name}: v1 holds index 2");
         let t = translator::translate_ngg(&input, &entry, &Options::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        if let Some(r) = spirv_val(name, &t.spirv) {
+        if let Some(r) = spirv_val("spirv_val", name, &t.spirv) {
             r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
         }
         let m = &t.manifest;
@@ -350,7 +310,7 @@ fn with_the_tracer_each_binding_is_a_traced_descriptor() {
             };
             let t =
                 translate(&input, Some(&trace), &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
-            if let Some(r) = spirv_val(name, &t.spirv) {
+            if let Some(r) = spirv_val("spirv_val", name, &t.spirv) {
                 r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
             }
             for d in &trace.descriptors {

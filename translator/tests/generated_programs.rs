@@ -5,32 +5,10 @@
 
 #[path = "support/progs.rs"]
 mod progs;
+#[path = "support/spirv.rs"]
+mod spirv_check;
 
-use std::path::Path;
-use std::process::Command;
 use translator::{translate, Options, ShaderInput, TranslateError};
-
-fn spirv_val_ok(words: &[u32], n: usize) -> Option<Result<(), String>> {
-    let tool = Path::new("/usr/bin/spirv-val");
-    if !tool.exists() {
-        return None;
-    }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("generated");
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(format!("p{n}.spv"));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&p, bytes).unwrap();
-    let out = Command::new(tool)
-        .args(["--target-env", "vulkan1.1"])
-        .arg(&p)
-        .output()
-        .ok()?;
-    Some(if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    })
-}
 
 fn has_loop(items: &[progs::Item]) -> bool {
     items.iter().any(|i| match i {
@@ -54,7 +32,8 @@ fn has_loop_exit(items: &[progs::Item], in_loop: bool) -> bool {
 fn generated_programs_translate_or_fail_cleanly_and_successes_validate() {
     let mut rng = progs::Rng(0x5eed_1234_abcd_0001);
     let (mut ok, mut refused, mut checked, mut loops, mut exits) = (0, 0, 0, 0, 0);
-    if !Path::new("/usr/bin/spirv-val").exists() {
+    let spirv_val = spirv_check::spirv_val_tool();
+    if spirv_val.is_none() {
         eprintln!("note: spirv-val is not installed; only naga checks the generated modules");
     }
     for n in 0..1500 {
@@ -93,11 +72,11 @@ fn generated_programs_translate_or_fail_cleanly_and_successes_validate() {
                 ok += 1;
                 loops += has_loop(&items) as u32;
                 exits += has_loop_exit(&items, false) as u32;
-                if checked < 300 {
-                    if let Some(r) = spirv_val_ok(&t.spirv, n) {
-                        checked += 1;
-                        r.unwrap_or_else(|e| panic!("program {n}: spirv-val: {e}\n{items:?}"));
-                    }
+                if let (true, Some(tool)) = (checked < 300, &spirv_val) {
+                    let r =
+                        spirv_check::spirv_val_with(tool, "generated", &format!("p{n}"), &t.spirv);
+                    checked += 1;
+                    r.unwrap_or_else(|e| panic!("program {n}: spirv-val: {e}\n{items:?}"));
                 }
             }
             Err(TranslateError::Unsupported(list)) => {

@@ -7,8 +7,14 @@
 //! The fixtures in `tests/fixtures/images/` are `code.bin` + `meta.json` of
 //! shaders from the developer real corpus (`../shared/real-corpus/`).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "support/inputs.rs"]
+mod inputs;
+#[path = "support/spirv.rs"]
+mod spirv_check;
+
+use inputs::{ps, refusals};
+use spirv_check::spirv_val;
+use std::path::Path;
 use translator::ir::{Effect, Func, Load, Op, Value};
 use translator::{translate, translate_compute, Faults, Options, ShaderInput, TranslateError};
 
@@ -39,37 +45,6 @@ fn translate_capture(c: &corpus::Capture) -> Result<translator::Translation, Tra
     }
 }
 
-/// Run spirv-val on a module; `None` (with a note) when it is not installed.
-fn spirv_val(name: &str, words: &[u32]) -> Option<Result<(), String>> {
-    let tool = ["/usr/bin/spirv-val", "/usr/local/bin/spirv-val"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists());
-    let Some(tool) = tool else {
-        eprintln!("note: spirv-val is not installed; skipping its check of {name}");
-        return None;
-    };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("spirv_val_images");
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(format!("{name}.spv"));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&p, bytes).unwrap();
-    let out = Command::new(tool)
-        .args(["--target-env", "vulkan1.1"])
-        .arg(&p)
-        .output()
-        .expect("run spirv-val");
-    Some(if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    })
-}
-
 #[test]
 fn real_shaders_with_images_translate_and_validate_with_naga_and_spirv_val() {
     for name in FIXTURES {
@@ -77,7 +52,7 @@ fn real_shaders_with_images_translate_and_validate_with_naga_and_spirv_val() {
         // `translate` validates with naga (Options::validate).
         let t = translate_capture(&c).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(!t.manifest.images.is_empty(), "{name}: no image binding");
-        if let Some(r) = spirv_val(name, &t.spirv) {
+        if let Some(r) = spirv_val("spirv_val_images", name, &t.spirv) {
             r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
         }
         // Images are numbered after every storage buffer.
@@ -133,16 +108,6 @@ fn the_json_manifest_keeps_the_image_schema_names() {
 
 // ---- hand-written pixel shaders ----
 
-fn ps(code: &[u8]) -> ShaderInput<'_> {
-    ShaderInput {
-        code,
-        target: isa::Target::Gfx1030,
-        stage: isa::Stage::Ps,
-        abi: isa::Abi::pixel(0x2),
-        wave_size: 64,
-    }
-}
-
 /// `v_mov_b32 v2, 0.5; v_mov_b32 v3, 0.5`, `prefix`, the image instruction,
 /// `exp mrt0 v0, v1, v0, v1 done vm; s_endpgm`. User data from s2: the T#
 /// in s[4:11] is ud2..ud9, the S# in s[12:15] ud10..ud13.
@@ -157,18 +122,6 @@ fn program(prefix: &[u8], image: [u8; 8]) -> Vec<u8> {
 
 /// image_sample v[0:1], v[2:3], s[4:11], s[12:15] dmask:0x3 dim:SQ_RSRC_IMG_2D
 const SAMPLE_XY: [u8; 8] = [0x08, 0x03, 0x80, 0xf0, 0x02, 0x00, 0x61, 0x00];
-
-fn refusals(code: &[u8]) -> Vec<(u32, &'static str, String)> {
-    match translate(&ps(code), None, &Options::default()) {
-        Err(TranslateError::Unsupported(l)) => {
-            l.0.iter()
-                .map(|u| (u.pc, u.construct.code(), u.construct.to_string()))
-                .collect()
-        }
-        Ok(_) => Vec::new(),
-        Err(e) => panic!("{e}"),
-    }
-}
 
 #[test]
 fn image_forms_the_translation_does_not_give_are_refused_with_their_reason() {
@@ -367,7 +320,7 @@ fn a_gather_of_one_component_translates_and_validates() {
     // image_gather4_lz v[0:3], v[2:3], s[4:11], s[12:15] dmask:0x2 (y)
     let code = program(&[], [0x08, 0x02, 0x1c, 0xf1, 0x02, 0x00, 0x61, 0x00]);
     let t = translate(&ps(&code), None, &Options::default()).unwrap();
-    if let Some(r) = spirv_val("gather4_lz", &t.spirv) {
+    if let Some(r) = spirv_val("spirv_val_images", "gather4_lz", &t.spirv) {
         r.unwrap();
     }
     let f = translator::translate_ir(&ps(&code), None, &Options::default());
@@ -482,7 +435,7 @@ fn every_lifted_image_form_translates_and_validates_with_naga_and_spirv_val() {
         let t = translate(&ps(&code), None, &Options::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(t.manifest.images.len(), 1, "{name}");
-        if let Some(r) = spirv_val(name, &t.spirv) {
+        if let Some(r) = spirv_val("spirv_val_images", name, &t.spirv) {
             r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
         }
     }

@@ -10,12 +10,16 @@
 //! control.) An irreducible graph and a per-lane loop exit are typed
 //! refusals.
 
-use isa::{Abi, Stage, Target};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "support/inputs.rs"]
+mod inputs;
+#[path = "support/spirv.rs"]
+mod spirv_check;
+
+use spirv_check::{count_ops, spirv_val};
+use std::path::Path;
 use translator::structure::StructureError;
 use translator::wave::ComputeEntry;
-use translator::{translate_compute, Construct, Control, Options, ShaderInput, TranslateError};
+use translator::{translate_compute, Construct, Control, Options, TranslateError};
 
 const SHAPES: &[(&str, usize)] = &[
     ("loop-break", 1),
@@ -36,34 +40,6 @@ fn fixture(name: &str) -> corpus::Capture {
     corpus::Capture::open(&dir, &Default::default()).expect("open fixture")
 }
 
-/// Run spirv-val on a module; `None` (with a note) when it is not installed.
-fn spirv_val(name: &str, words: &[u32]) -> Option<Result<(), String>> {
-    let tool: PathBuf = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join("spirv-val"))
-            .find(|p| p.exists())
-    })?;
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("spirv_val_loops");
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(format!("{name}.spv"));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&p, bytes).unwrap();
-    let out = Command::new(tool)
-        .args(["--target-env", "vulkan1.1"])
-        .arg(&p)
-        .output()
-        .expect("run spirv-val");
-    Some(if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    })
-}
-
 #[test]
 fn every_loop_shape_translates_to_structured_loops_naga_and_spirv_val_accept() {
     for &(name, loops) in SHAPES {
@@ -72,18 +48,10 @@ fn every_loop_shape_translates_to_structured_loops_naga_and_spirv_val_accept() {
         // `validate` (the default) runs naga's validator.
         let t = translate_compute(&c.shader_input(), &entry, &Options::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        match spirv_val(name, &t.spirv) {
-            Some(r) => r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}")),
-            None => eprintln!("note: spirv-val is not installed; {name} not checked by it"),
+        if let Some(r) = spirv_val("spirv_val_loops", name, &t.spirv) {
+            r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
         }
-        let module = rspirv::dr::load_words(&t.spirv).unwrap();
-        let merges = module
-            .functions
-            .iter()
-            .flat_map(|f| &f.blocks)
-            .flat_map(|b| &b.instructions)
-            .filter(|i| i.class.opcode == spirv::Op::LoopMerge)
-            .count();
+        let merges = count_ops(&t.spirv, spirv::Op::LoopMerge);
         assert_eq!(merges, loops, "{name}: structured loops");
     }
 }
@@ -110,13 +78,7 @@ const ENTRY: ComputeEntry = ComputeEntry {
 };
 
 fn refusal(code: &[u8]) -> Vec<Construct> {
-    let input = ShaderInput {
-        code,
-        target: Target::Gfx1030,
-        stage: Stage::Cs,
-        abi: Abi::no_vertex(2),
-        wave_size: 64,
-    };
+    let input = inputs::cs(code);
     match translate_compute(&input, &ENTRY, &Options::default()) {
         Err(TranslateError::Unsupported(l)) => l.0.into_iter().map(|u| u.construct).collect(),
         other => panic!("expected a refusal, got {:?}", other.map(|_| ())),

@@ -3,34 +3,14 @@
 //! everything else touching barycentrics is refused with the construct's
 //! code `interpolation`.
 
-use isa::{Abi, Stage, Target};
-use translator::{translate, Options, ShaderInput, TranslateError};
+#[path = "support/inputs.rs"]
+mod inputs;
+
+use inputs::{ps, refusals};
+use translator::{translate, Options};
 
 fn words(w: &[u32]) -> Vec<u8> {
     w.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-fn ps(code: &[u8]) -> ShaderInput<'_> {
-    ShaderInput {
-        code,
-        target: Target::Gfx1030,
-        stage: Stage::Ps,
-        // v[0:1] = perspective-centre (i, j).
-        abi: Abi::pixel(0x2),
-        wave_size: 64,
-    }
-}
-
-fn refusals(code: &[u8]) -> Vec<(u32, &'static str, String)> {
-    match translate(&ps(code), None, &Options::default()) {
-        Err(TranslateError::Unsupported(l)) => {
-            l.0.iter()
-                .map(|u| (u.pc, u.construct.code(), u.construct.to_string()))
-                .collect()
-        }
-        Ok(_) => Vec::new(),
-        Err(e) => panic!("{e}"),
-    }
 }
 
 const EXPORT_V3: [u32; 2] = [0xf800_180f, 0x0303_0303]; // exp mrt0 v3, v3, v3, v3 done vm

@@ -17,9 +17,7 @@ use super::{EmitError, Emitter};
 use crate::ir::{ImageLod, ImageOpKind, Ty, Value};
 use crate::manifest::{ImageDim, ImageKind, SampledType};
 use rspirv::dr::Operand;
-use spirv::{
-    Capability, Decoration, Dim, ImageFormat, ImageOperands, SelectionControl, StorageClass, Word,
-};
+use spirv::{Capability, Decoration, Dim, ImageFormat, ImageOperands, StorageClass, Word};
 
 /// The variables and types of one image binding.
 #[derive(Clone, Copy, Debug)]
@@ -335,12 +333,7 @@ impl Emitter<'_> {
             None
         } else {
             let c = self.vals[cond.0 as usize];
-            let lt = self.b.id();
-            let lm = self.b.id();
-            self.b.selection_merge(lm, SelectionControl::NONE)?;
-            self.b.branch_conditional(c, lt, lm, vec![])?;
-            self.b.begin_block(Some(lt))?;
-            Some(lm)
+            Some(self.begin_if(c)?)
         };
         let img = self.b.load(v.image_ty, None, v.image, None, vec![])?;
         let mut c = Vec::with_capacity(n);
@@ -369,8 +362,7 @@ impl Emitter<'_> {
         let texel = self.b.composite_construct(v.vec_ty, None, texel)?;
         self.b.image_write(img, coord, texel, None, vec![])?;
         if let Some(lm) = merge {
-            self.b.branch(lm)?;
-            self.b.begin_block(Some(lm))?;
+            self.end_if(lm)?;
         }
         Ok(())
     }

@@ -18,7 +18,7 @@
 
 use super::{EmitError, Emitter};
 use crate::ir::{Input, LaneOp};
-use spirv::{GlslStd450Op, SelectionControl, StorageClass, Word};
+use spirv::{GlslStd450Op, StorageClass, Word};
 
 /// The workgroup arrays of the lane operations.
 #[derive(Clone, Copy, Debug, Default)]
@@ -102,26 +102,17 @@ impl Emitter<'_> {
         let w2 = self.b.i_mul(u, None, wave, two)?;
         self.barrier()?;
         let first = self.b.i_equal(bl, None, lane, zero)?;
-        let lt = self.b.id();
-        let lm = self.b.id();
-        self.b.selection_merge(lm, SelectionControl::NONE)?;
-        self.b.branch_conditional(first, lt, lm, vec![])?;
-        self.b.begin_block(Some(lt))?;
+        let lm = self.begin_if(first)?;
         for half in 0..lanes.div_ceil(32) {
             let h = self.const_u32(half);
             let at = self.b.i_add(u, None, w2, h)?;
             let p = self.wg_ptr(v.masks, at)?;
             self.b.store(p, zero, None, vec![])?;
         }
-        self.b.branch(lm)?;
-        self.b.begin_block(Some(lm))?;
+        self.end_if(lm)?;
         self.barrier()?;
         let set = self.b.i_not_equal(bl, None, x, zero)?;
-        let lt = self.b.id();
-        let lm = self.b.id();
-        self.b.selection_merge(lm, SelectionControl::NONE)?;
-        self.b.branch_conditional(set, lt, lm, vec![])?;
-        self.b.begin_block(Some(lt))?;
+        let lm = self.begin_if(set)?;
         let k5 = self.const_u32(5);
         let k31 = self.const_u32(31);
         let half = self.b.shift_right_logical(u, None, lane, k5)?;
@@ -132,8 +123,7 @@ impl Emitter<'_> {
         let scope = self.const_u32(spirv::Scope::Workgroup as u32);
         let sem = self.const_u32(0);
         self.b.atomic_or(u, None, p, scope, sem, bit)?;
-        self.b.branch(lm)?;
-        self.b.begin_block(Some(lm))?;
+        self.end_if(lm)?;
         self.barrier()?;
         Ok(())
     }
@@ -229,6 +219,18 @@ impl Emitter<'_> {
         }
     }
 
+    /// The dword index of LDS byte address `a` and whether an access there
+    /// happens: `c` and inside the allocation.
+    fn lds_dword_if(&mut self, a: Word, c: Word) -> Result<(Word, Word), EmitError> {
+        let (u, bl) = (self.t.u32_, self.t.bool_);
+        let k2 = self.const_u32(2);
+        let i = self.b.shift_right_logical(u, None, a, k2)?;
+        let n = self.const_u32(LDS_DWORDS);
+        let inside = self.b.u_less_than(bl, None, i, n)?;
+        let doit = self.b.logical_and(bl, None, inside, c)?;
+        Ok((i, doit))
+    }
+
     /// An LDS dword write when `cond` and inside the allocation.
     pub(super) fn lds_write(
         &mut self,
@@ -240,20 +242,11 @@ impl Emitter<'_> {
             return Err(EmitError("an LDS write without the LDS array".into()));
         };
         let u = self.t.u32_;
-        let bl = self.t.bool_;
         let a = self.vals[addr.0 as usize];
         let x = self.vals[value.0 as usize];
         let c = self.vals[cond.0 as usize];
-        let k2 = self.const_u32(2);
-        let i = self.b.shift_right_logical(u, None, a, k2)?;
-        let n = self.const_u32(LDS_DWORDS);
-        let inside = self.b.u_less_than(bl, None, i, n)?;
-        let doit = self.b.logical_and(bl, None, inside, c)?;
-        let lt = self.b.id();
-        let lm = self.b.id();
-        self.b.selection_merge(lm, SelectionControl::NONE)?;
-        self.b.branch_conditional(doit, lt, lm, vec![])?;
-        self.b.begin_block(Some(lt))?;
+        let (i, doit) = self.lds_dword_if(a, c)?;
+        let lm = self.begin_if(doit)?;
         let p = self.wg_ptr(v.lds, i)?;
         let x = if self.f.ty(value) == crate::ir::Ty::F32 {
             self.b.bitcast(u, None, x)?
@@ -261,8 +254,7 @@ impl Emitter<'_> {
             x
         };
         self.b.store(p, x, None, vec![])?;
-        self.b.branch(lm)?;
-        self.b.begin_block(Some(lm))?;
+        self.end_if(lm)?;
         Ok(())
     }
 
@@ -280,7 +272,6 @@ impl Emitter<'_> {
             return Err(EmitError("an LDS write without the LDS array".into()));
         };
         let u = self.t.u32_;
-        let bl = self.t.bool_;
         let a = self.vals[addr.0 as usize];
         let x = self.vals[value.0 as usize];
         let x = if self.f.ty(value) == crate::ir::Ty::F32 {
@@ -289,11 +280,7 @@ impl Emitter<'_> {
             x
         };
         let c = self.vals[cond.0 as usize];
-        let k2 = self.const_u32(2);
-        let i = self.b.shift_right_logical(u, None, a, k2)?;
-        let n = self.const_u32(LDS_DWORDS);
-        let inside = self.b.u_less_than(bl, None, i, n)?;
-        let doit = self.b.logical_and(bl, None, inside, c)?;
+        let (i, doit) = self.lds_dword_if(a, c)?;
         let k3 = self.const_u32(3);
         let low = self.b.bitwise_and(u, None, a, k3)?;
         let sh = self.b.shift_left_logical(u, None, low, k3)?;
@@ -302,18 +289,13 @@ impl Emitter<'_> {
         let set = self.b.shift_left_logical(u, None, byte, sh)?;
         let m = self.b.shift_left_logical(u, None, kff, sh)?;
         let keep = self.b.not(u, None, m)?;
-        let lt = self.b.id();
-        let lm = self.b.id();
-        self.b.selection_merge(lm, SelectionControl::NONE)?;
-        self.b.branch_conditional(doit, lt, lm, vec![])?;
-        self.b.begin_block(Some(lt))?;
+        let lm = self.begin_if(doit)?;
         let p = self.wg_ptr(v.lds, i)?;
         let scope = self.const_u32(spirv::Scope::Workgroup as u32);
         let sem = self.const_u32(0);
         self.b.atomic_and(u, None, p, scope, sem, keep)?;
         self.b.atomic_or(u, None, p, scope, sem, set)?;
-        self.b.branch(lm)?;
-        self.b.begin_block(Some(lm))?;
+        self.end_if(lm)?;
         Ok(())
     }
 }

@@ -367,11 +367,7 @@ impl Emitter<'_> {
         let nowrap = self.b.u_less_than(bl, None, base, end)?;
         let fits = self.b.logical_and(bl, None, fits, nowrap)?;
         let doit = self.b.logical_and(bl, None, fits, c)?;
-        let lt = self.b.id();
-        let lm = self.b.id();
-        self.b.selection_merge(lm, SelectionControl::NONE)?;
-        self.b.branch_conditional(doit, lt, lm, vec![])?;
-        self.b.begin_block(Some(lt))?;
+        let lm = self.begin_if(doit)?;
         let zero = self.const_u32(0);
         for (i, x) in values.iter().enumerate() {
             if let Some(v) = x {
@@ -384,8 +380,7 @@ impl Emitter<'_> {
                 self.b.store(p, bits, None, vec![])?;
             }
         }
-        self.b.branch(lm)?;
-        self.b.begin_block(Some(lm))?;
+        self.end_if(lm)?;
         Ok(())
     }
 }
@@ -525,18 +520,13 @@ impl Emitter<'_> {
         let c = self.vals[cond.0 as usize];
         let (var, idx, doit) = self.window_dword(lo, hi, ok, c)?;
         let zero = self.const_u32(0);
-        let lt = self.b.id();
-        let lm = self.b.id();
-        self.b.selection_merge(lm, SelectionControl::NONE)?;
-        self.b.branch_conditional(doit, lt, lm, vec![])?;
-        self.b.begin_block(Some(lt))?;
+        let lm = self.begin_if(doit)?;
         let p = self
             .b
             .access_chain(self.t.p_sb_u32, None, var, vec![zero, idx])?;
         let bits = self.u32_bits(value)?;
         self.b.store(p, bits, None, vec![])?;
-        self.b.branch(lm)?;
-        self.b.begin_block(Some(lm))?;
+        self.end_if(lm)?;
         Ok(())
     }
 
@@ -595,18 +585,13 @@ impl Emitter<'_> {
             let m = self.b.shift_left_logical(u, None, ff, sh)?;
             let keep = self.b.not(u, None, m)?;
             let (var, idx, doit) = self.window_dword(al, h, ok, c)?;
-            let lt = self.b.id();
-            let lm = self.b.id();
-            self.b.selection_merge(lm, SelectionControl::NONE)?;
-            self.b.branch_conditional(doit, lt, lm, vec![])?;
-            self.b.begin_block(Some(lt))?;
+            let lm = self.begin_if(doit)?;
             let p = self
                 .b
                 .access_chain(self.t.p_sb_u32, None, var, vec![zero, idx])?;
             self.b.atomic_and(u, None, p, sc, zero, keep)?;
             self.b.atomic_or(u, None, p, sc, zero, set)?;
-            self.b.branch(lm)?;
-            self.b.begin_block(Some(lm))?;
+            self.end_if(lm)?;
         }
         Ok(())
     }
@@ -654,6 +639,7 @@ impl Emitter<'_> {
         let pre = self.b.id();
         self.b.branch(pre)?;
         self.b.begin_block(Some(pre))?;
+        // Not `begin_if`: the phi after the merge names the then-block.
         let lt = self.b.id();
         let lm = self.b.id();
         self.b.selection_merge(lm, SelectionControl::NONE)?;
@@ -686,8 +672,7 @@ impl Emitter<'_> {
                     .atomic_compare_exchange(u, None, p, sc, sem, sem, x, cw)?
             }
         };
-        self.b.branch(lm)?;
-        self.b.begin_block(Some(lm))?;
+        self.end_if(lm)?;
         Ok(self.b.phi(u, None, vec![(r, lt), (zero, pre)])?)
     }
 }

@@ -261,6 +261,23 @@ impl Emitter<'_> {
         let t = self.t.u32_;
         self.constant(t, bits)
     }
+    /// Open a selection whose body runs when `cond`: its merge label, for
+    /// [`Self::end_if`].
+    fn begin_if(&mut self, cond: Word) -> Result<Word, EmitError> {
+        let then = self.b.id();
+        let merge = self.b.id();
+        self.b
+            .selection_merge(merge, spirv::SelectionControl::NONE)?;
+        self.b.branch_conditional(cond, then, merge, vec![])?;
+        self.b.begin_block(Some(then))?;
+        Ok(merge)
+    }
+    /// Close the selection [`Self::begin_if`] opened.
+    fn end_if(&mut self, merge: Word) -> Result<(), EmitError> {
+        self.b.branch(merge)?;
+        self.b.begin_block(Some(merge))?;
+        Ok(())
+    }
     fn ty(&self, t: Ty) -> Word {
         match t {
             Ty::Bool => self.t.bool_,

@@ -256,18 +256,7 @@ impl Lifter<'_> {
         let Some(v) = self.vreg_at(vdata, 0) else {
             return false;
         };
-        let (desc, index, voffset) = self.buffer_operands(rcode as usize, vaddr, m);
-        let soff = self.src(soffset);
-        let access = crate::ir::BufferAccess {
-            pc: self.pc,
-            desc,
-            index,
-            voffset,
-            soffset: soff,
-            imm: m.offset as u32,
-            dword: 0,
-            binding: None,
-        };
+        let access = self.buffer_access(rcode as usize, vaddr, soffset, m);
         self.sub_dword_store(AtomicTarget::Buffer(access), mem.bytes, mem.hi, v);
         true
     }
@@ -308,6 +297,29 @@ impl Lifter<'_> {
         });
     }
 
+    /// The first dword's access of a MUBUF instruction with descriptor
+    /// `s[rcode..]`, address VGPRs `vaddr` and SGPR offset `soffset`.
+    fn buffer_access(
+        &mut self,
+        rcode: usize,
+        vaddr: &isa::Slot,
+        soffset: &isa::Slot,
+        m: BufMods,
+    ) -> crate::ir::BufferAccess {
+        let (desc, index, voffset) = self.buffer_operands(rcode, vaddr, m);
+        let soff = self.src(soffset);
+        crate::ir::BufferAccess {
+            pc: self.pc,
+            desc,
+            index,
+            voffset,
+            soffset: soff,
+            imm: m.offset as u32,
+            dword: 0,
+            binding: None,
+        }
+    }
+
     /// `buffer_atomic_*` (compute shaders only): the address of a load.
     pub(super) fn buffer_atomic(&mut self, code: Opcode, inst: &Instruction, m: BufMods) {
         if self.o.compute.is_none() {
@@ -329,18 +341,7 @@ impl Lifter<'_> {
             self.problem(Memory::NoData);
             return;
         };
-        let (desc, index, voffset) = self.buffer_operands(rcode as usize, vaddr, m);
-        let soff = self.src(soffset);
-        let access = crate::ir::BufferAccess {
-            pc: self.pc,
-            desc,
-            index,
-            voffset,
-            soffset: soff,
-            imm: m.offset as u32,
-            dword: 0,
-            binding: None,
-        };
+        let access = self.buffer_access(rcode as usize, vaddr, soffset, m);
         let dst = (m.glc && vdata.is_def()).then_some(*vdata);
         self.atomic(AtomicTarget::Buffer(access), aop, vdata, dst);
     }
@@ -356,12 +357,7 @@ impl Lifter<'_> {
             ));
             return true;
         }
-        let uses: Vec<Slot> = inst
-            .operands
-            .iter()
-            .filter(|s| s.is_use() && !s.is_def())
-            .copied()
-            .collect();
+        let uses = super::srcs_of(inst);
         let (Some(addr), Some(d)) = (uses.first(), uses.get(1)) else {
             self.problem(crate::Lds::Access);
             return true;

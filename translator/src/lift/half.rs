@@ -24,7 +24,9 @@ use isa::{
 };
 
 /// Whether `half.rs` translates this vector-ALU opcode (`support::valu`
-/// lists the same).
+/// lists the same; its test
+/// `classification_lists_exactly_the_opcodes_the_handlers_match` keeps
+/// the two lists equal).
 pub(super) fn is_half(code: Opcode) -> bool {
     match code {
         op::V_ADD_F16
@@ -147,13 +149,7 @@ impl Lifter<'_> {
                 return;
             }
         };
-        let ops = inst.operands.as_slice();
-        let defs: Vec<Slot> = ops.iter().filter(|s| s.is_def()).copied().collect();
-        let srcs: Vec<Slot> = ops
-            .iter()
-            .filter(|s| s.is_use() && !s.is_def())
-            .copied()
-            .collect();
+        let (defs, srcs) = super::defs_and_srcs(inst);
         if let Some(c) = code.facts().cmp {
             if clamp || omod != 0 {
                 self.problem(Form::Vop3Modifier);
@@ -184,18 +180,7 @@ impl Lifter<'_> {
             };
             let act = self.active();
             let bit = self.b.bin(Bin::BAnd, act, bit);
-            if c.writes_exec {
-                self.write_mask(126, bit);
-            } else {
-                let dcode = defs
-                    .first()
-                    .and_then(|d| match d.op {
-                        Operand::Reg { code, .. } => Some(code as usize),
-                        _ => None,
-                    })
-                    .unwrap_or(106);
-                self.write_mask(dcode, bit);
-            }
+            self.write_compare(c.writes_exec, &defs, bit);
             return;
         }
         let Some(dst) = defs.first().copied() else {
@@ -555,30 +540,7 @@ impl Lifter<'_> {
         let m = self.b.bin(Bin::And, x, mm);
         let sb = k(self, 1 << (width - 1));
         let sign = self.b.bin(Bin::And, x, sb);
-        let neg = self.b.icmp(ICmp::Ne, sign, zero);
-        let e_all = self.b.icmp(ICmp::Eq, e, em);
-        let e_zero = self.b.icmp(ICmp::Eq, e, zero);
-        let m_zero = self.b.icmp(ICmp::Eq, m, zero);
-        let qb = k(self, 1 << (mbits - 1));
-        let q = self.b.bin(Bin::And, m, qb);
-        let quiet = self.b.icmp(ICmp::Ne, q, zero);
-        let pick = |l: &mut Self, c: Value, n: u32, p: u32| {
-            let (n, p) = (l.const_u32(n), l.const_u32(p));
-            l.b.select(c, n, p)
-        };
-        let inf = pick(self, neg, 2, 9);
-        let nan = pick(self, quiet, 1, 0);
-        let special = self.b.select(m_zero, inf, nan);
-        let zer = pick(self, neg, 5, 6);
-        let den = pick(self, neg, 4, 7);
-        let small = self.b.select(m_zero, zer, den);
-        let normal = pick(self, neg, 3, 8);
-        let idx = self.b.select(e_zero, small, normal);
-        let idx = self.b.select(e_all, special, idx);
-        let t = self.b.bin(Bin::ShrL, mask, idx);
-        let one = k(self, 1);
-        let t = self.b.bin(Bin::And, t, one);
-        self.b.icmp(ICmp::Ne, t, zero)
+        self.class_of(zero, sign, (e, em), m, (m, 1 << (mbits - 1)), mask)
     }
 
     /// A 64-bit source as (low, high) words with `|x|`/`-x` on bit 63 of
@@ -740,12 +702,30 @@ impl Lifter<'_> {
         let mor = self.b.bin(Bin::Or, mh, x.0);
         let sb = k(self, 0x8000_0000);
         let sign = self.b.bin(Bin::And, x.1, sb);
+        self.class_of(zero, sign, (e, em), mor, (mh, 0x8_0000), mask)
+    }
+
+    /// The common tail of [`Self::class`] and [`Self::class64`]: whether
+    /// `mask` has the bit of the class given by the (nonzero when negative)
+    /// sign bit, the biased exponent `e` with its all-ones value `em`, the
+    /// mantissa `m` (zero only for a zero mantissa) and the quiet bit
+    /// `q.1` of `q.0`; `zero` is the constant 0.
+    fn class_of(
+        &mut self,
+        zero: Value,
+        sign: Value,
+        (e, em): (Value, Value),
+        m: Value,
+        q: (Value, u32),
+        mask: Value,
+    ) -> Value {
+        let k = |l: &mut Self, c: u32| l.const_u32(c);
         let neg = self.b.icmp(ICmp::Ne, sign, zero);
         let e_all = self.b.icmp(ICmp::Eq, e, em);
         let e_zero = self.b.icmp(ICmp::Eq, e, zero);
-        let m_zero = self.b.icmp(ICmp::Eq, mor, zero);
-        let qb = k(self, 0x8_0000);
-        let q = self.b.bin(Bin::And, mh, qb);
+        let m_zero = self.b.icmp(ICmp::Eq, m, zero);
+        let qb = k(self, q.1);
+        let q = self.b.bin(Bin::And, q.0, qb);
         let quiet = self.b.icmp(ICmp::Ne, q, zero);
         let pick = |l: &mut Self, c: Value, n: u32, p: u32| {
             let (n, p) = (l.const_u32(n), l.const_u32(p));

@@ -10,7 +10,7 @@
 use super::Lifter;
 use crate::ir::{Bin, ICmp, Input, LaneOp, Load, Un, Value};
 use crate::Form;
-use isa::{op, Instruction, Modifiers, OpMods, Opcode, Operand, Slot};
+use isa::{op, Instruction, Modifiers, OpMods, Opcode, Operand};
 
 impl Lifter<'_> {
     /// This lane's number in its wave (compute shaders only).
@@ -95,13 +95,7 @@ impl Lifter<'_> {
                 return true;
             }
         }
-        let ops = inst.operands.as_slice();
-        let defs: Vec<Slot> = ops.iter().filter(|s| s.is_def()).copied().collect();
-        let srcs: Vec<Slot> = ops
-            .iter()
-            .filter(|s| s.is_use() && !s.is_def())
-            .copied()
-            .collect();
+        let (defs, srcs) = super::defs_and_srcs(inst);
         let (Some(dst), [s0, s1, ..]) = (defs.first(), srcs.as_slice()) else {
             self.problem(Form::Vop3Modifier);
             return true;
@@ -148,13 +142,7 @@ impl Lifter<'_> {
         if !plain {
             return false;
         }
-        let ops = inst.operands.as_slice();
-        let defs: Vec<Slot> = ops.iter().filter(|s| s.is_def()).copied().collect();
-        let srcs: Vec<Slot> = ops
-            .iter()
-            .filter(|s| s.is_use() && !s.is_def())
-            .copied()
-            .collect();
+        let (defs, srcs) = super::defs_and_srcs(inst);
         let (Some(dst), Some(s0)) = (defs.first(), srcs.first()) else {
             return false;
         };
@@ -194,11 +182,7 @@ impl Lifter<'_> {
         let Some(dst) = ops.iter().find(|s| s.is_def()).copied() else {
             return false;
         };
-        let srcs: Vec<Slot> = ops
-            .iter()
-            .filter(|s| s.is_use() && !s.is_def())
-            .copied()
-            .collect();
+        let srcs = super::srcs_of(inst);
         let (Some(s0), Some(s1)) = (srcs.first(), srcs.get(1)) else {
             return false;
         };
@@ -238,11 +222,7 @@ impl Lifter<'_> {
         let Some(dst) = ops.iter().find(|s| s.is_def()).copied() else {
             return false;
         };
-        let srcs: Vec<Slot> = ops
-            .iter()
-            .filter(|s| s.is_use() && !s.is_def())
-            .copied()
-            .collect();
+        let srcs = super::srcs_of(inst);
         let [s0, s1, s2, ..] = srcs.as_slice() else {
             return false;
         };

@@ -50,11 +50,7 @@ impl Lifter<'_> {
         };
         let ops = inst.operands.as_slice();
         let def: Option<Slot> = ops.iter().find(|s| s.is_def()).copied();
-        let uses: Vec<Slot> = ops
-            .iter()
-            .filter(|s| s.is_use() && !s.is_def())
-            .copied()
-            .collect();
+        let uses = super::srcs_of(inst);
         let Some(addr) = uses.first() else {
             self.problem(Lds::Access);
             return;
@@ -151,11 +147,7 @@ impl Lifter<'_> {
         };
         let ops = inst.operands.as_slice();
         let def: Option<Slot> = ops.iter().find(|s| s.is_def()).copied();
-        let uses: Vec<Slot> = ops
-            .iter()
-            .filter(|s| s.is_use() && !s.is_def())
-            .copied()
-            .collect();
+        let uses = super::srcs_of(inst);
         let Some(addr) = uses.first() else {
             self.problem(Lds::Access);
             return true;

@@ -177,6 +177,22 @@ fn ngg_system_sgprs(abi: &Abi, wave64: bool) -> Vec<SystemSgpr> {
     out
 }
 
+/// An instruction's written operands and the ones it only reads.
+fn defs_and_srcs(inst: &Instruction) -> (Vec<isa::Slot>, Vec<isa::Slot>) {
+    let ops = inst.operands.as_slice();
+    let defs = ops.iter().filter(|s| s.is_def()).copied().collect();
+    (defs, srcs_of(inst))
+}
+
+/// The operands an instruction only reads.
+fn srcs_of(inst: &Instruction) -> Vec<isa::Slot> {
+    inst.operands
+        .iter()
+        .filter(|s| s.is_use() && !s.is_def())
+        .copied()
+        .collect()
+}
+
 /// Lift a decoded program over its control-flow graph (`cfg` is
 /// [`Cfg::build`] of `program`, which was decoded in `o`'s wave size).
 pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOptions) -> Lifted {
@@ -360,6 +376,23 @@ impl Lifter<'_> {
     }
     fn const_u32(&mut self, c: u32) -> Value {
         self.b.u32(c)
+    }
+
+    /// A vector compare's result (already masked by the active lanes) to
+    /// EXEC when it is a `v_cmpx`, else to its SDST (VCC when it names
+    /// none).
+    fn write_compare(&mut self, to_exec: bool, defs: &[isa::Slot], bit: Value) {
+        let dcode = if to_exec {
+            126
+        } else {
+            defs.first()
+                .and_then(|d| match d.op {
+                    Operand::Reg { code, .. } => Some(code as usize),
+                    _ => None,
+                })
+                .unwrap_or(106)
+        };
+        self.write_mask(dcode, bit);
     }
 
     fn inst(&mut self, inst: &Instruction) {

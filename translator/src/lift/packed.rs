@@ -45,11 +45,7 @@ impl Lifter<'_> {
             self.problem(Form::MissingOperand);
             return;
         };
-        let srcs: Vec<Slot> = ops
-            .iter()
-            .filter(|s| s.is_use() && !s.is_def())
-            .copied()
-            .collect();
+        let srcs = super::srcs_of(inst);
         if srcs.len() < 3 {
             self.problem(Form::MissingOperand);
             return;
@@ -90,15 +86,7 @@ impl Lifter<'_> {
                 } else {
                     old
                 };
-                let keep = self.const_u32(if hi { 0xffff } else { 0xffff_0000 });
-                let kept = self.b.bin(Bin::And, old, keep);
-                let h = if hi {
-                    let s16 = self.const_u32(16);
-                    self.b.bin(Bin::Shl, h, s16)
-                } else {
-                    h
-                };
-                self.b.bin(Bin::Or, kept, h)
+                self.merge16(old, h, hi)
             }
         };
         self.write_v(&dst, 0, value);
@@ -180,11 +168,7 @@ impl Lifter<'_> {
         let clamp = matches!(inst.mods, Modifiers::Vop3p(m) if m.clamp);
         let ops = inst.operands.as_slice();
         let dst = ops.iter().find(|s| s.is_def()).copied()?;
-        let srcs: Vec<Slot> = ops
-            .iter()
-            .filter(|s| s.is_use() && !s.is_def())
-            .copied()
-            .collect();
+        let srcs = super::srcs_of(inst);
         Some((dst, srcs, clamp))
     }
 

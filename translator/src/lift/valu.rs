@@ -60,13 +60,7 @@ impl Lifter<'_> {
             omod = m.omod;
         }
         let f = code.facts();
-        let ops = inst.operands.as_slice();
-        let defs: Vec<Slot> = ops.iter().filter(|s| s.is_def()).copied().collect();
-        let srcs: Vec<Slot> = ops
-            .iter()
-            .filter(|s| s.is_use() && !s.is_def())
-            .copied()
-            .collect();
+        let (defs, srcs) = super::defs_and_srcs(inst);
         // What isa says the instruction touches beyond its operands.
         let imp = inst.implicit();
         if imp.contains(isa::Implicit::RELATIVE) {
@@ -111,18 +105,7 @@ impl Lifter<'_> {
             };
             let act = self.active();
             let bit = self.b.bin(Bin::BAnd, act, c);
-            if is_x {
-                self.write_mask(126, bit);
-            } else {
-                let dcode = defs
-                    .first()
-                    .and_then(|d| match d.op {
-                        Operand::Reg { code, .. } => Some(code as usize),
-                        _ => None,
-                    })
-                    .unwrap_or(106);
-                self.write_mask(dcode, bit);
-            }
+            self.write_compare(is_x, &defs, bit);
             return;
         }
         let as_f32 = |l: &mut Self, v: Value| l.b.un(Un::AsF32, v);

@@ -1,13 +1,6 @@
 // A ballot count (s_bcnt1 of a lane mask, through workgroup memory) inside a
 // loop left by a break in its middle and by a while-style exit at its head.
-s_mov_b32 s6, s3
-s_movk_i32 s3, 0x8000
-s_load_dwordx4 s[8:11], s[2:3], 0x0
-v_lshl_add_u32 v3, s5, 6, v0
-v_lshlrev_b32_e32 v2, 4, v3
-v_mov_b32_e32 v1, v3
-v_mov_b32_e32 v4, 0
-v_mov_b32_e32 v5, 0
+.include "loop-entry.inc"
 s_mov_b32 s12, 0
 s_add_u32 s13, s5, s6
 loop:
@@ -24,9 +17,4 @@ v_add_nc_u32_e32 v4, 1, v4
 s_branch loop
 done:
 v_mov_b32_e32 v5, s14
-store:
-s_waitcnt lgkmcnt(0)
-buffer_store_dword v1, v2, s[8:11], 0 offen
-buffer_store_dword v4, v2, s[8:11], 0 offen offset:4
-buffer_store_dword v5, v2, s[8:11], 0 offen offset:8
-s_endpgm
+.include "loop-store.inc"

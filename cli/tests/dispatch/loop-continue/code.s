@@ -1,12 +1,5 @@
 // A continue (a second back edge) on even counts; the exit is the latch.
-s_mov_b32 s6, s3
-s_movk_i32 s3, 0x8000
-s_load_dwordx4 s[8:11], s[2:3], 0x0
-v_lshl_add_u32 v3, s5, 6, v0
-v_lshlrev_b32_e32 v2, 4, v3
-v_mov_b32_e32 v1, v3
-v_mov_b32_e32 v4, 0
-v_mov_b32_e32 v5, 0
+.include "loop-entry.inc"
 s_mov_b32 s12, 0
 s_add_u32 s13, s5, s6
 loop:
@@ -20,9 +13,4 @@ v_add_nc_u32_e32 v4, 1, v4
 s_cmp_lt_u32 s12, s13
 s_cbranch_scc1 loop
 v_mov_b32_e32 v5, s12
-store:
-s_waitcnt lgkmcnt(0)
-buffer_store_dword v1, v2, s[8:11], 0 offen
-buffer_store_dword v4, v2, s[8:11], 0 offen offset:4
-buffer_store_dword v5, v2, s[8:11], 0 offen offset:8
-s_endpgm
+.include "loop-store.inc"
