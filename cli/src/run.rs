@@ -228,17 +228,13 @@ pub const PIXELS: &str = "pixels";
 /// Run `shaderlift run`.
 pub fn run(args: Args) -> Result<(), CliError> {
     let capture = args.capture.open_for_analysis()?;
-    let choice = match args.device {
-        Some(n) => DeviceChoice::Index(n),
-        None => DeviceChoice::Default,
-    };
     let report = if capture.stage() == isa::Stage::Ps {
         if args.checked || args.draws.is_some() {
             return Err(CliError::Usage(
                 "a pixel shader runs over its own scene: --draws and --checked do not apply".into(),
             ));
         }
-        let harness = Harness::new(choice).map_err(|e| CliError::Input(e.to_string()))?;
+        let harness = open_device(&args)?;
         fragment::execute_fragment(&capture, &harness, &fragment::FragmentOptions::default())?
             .report()?
     } else {
@@ -266,7 +262,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             }
             return run_ngg(&args, &capture, &draws);
         }
-        let harness = Harness::new(choice).map_err(|e| CliError::Input(e.to_string()))?;
+        let harness = open_device(&args)?;
         let opts = RunOptions {
             checked: args.checked,
             one_record_short: args.one_record_short,
@@ -318,39 +314,20 @@ pub fn needs_ngg_pass(capture: &Capture) -> bool {
 
 /// `shaderlift run` of an NGG shader as a compute pass ([`ngg`]).
 fn run_ngg(args: &Args, capture: &Capture, draws: &DrawsFile) -> Result<(), CliError> {
-    let choice = match args.device {
-        Some(n) => DeviceChoice::Index(n),
-        None => DeviceChoice::Default,
+    let report = ngg::execute(capture, draws, &open_device(args)?)?;
+    let tally = Tally {
+        mismatches: report.mismatches,
+        findings: report.findings,
+        words: report.words,
     };
-    let harness = Harness::new(choice).map_err(|e| CliError::Input(e.to_string()))?;
-    let report = ngg::execute(capture, draws, &harness)?;
-    let out = if args.json {
-        serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
-    } else {
-        report.text()
-    };
-    super::error::output_result(std::io::Write::write_all(
-        &mut std::io::stdout(),
-        out.as_bytes(),
-    ))?;
-    if report.mismatches > 0 {
-        return Err(CliError::Input(format!(
-            "{} of the device's output words differ from the interpreter's",
-            report.mismatches
-        )));
-    }
-    if report.findings > 0 {
-        return Err(CliError::Failed(format!(
-            "the interpreter could not check every access ({} findings)",
-            report.findings
-        )));
-    }
-    if report.words == 0 && !args.allow_skip {
-        return Err(CliError::Failed(
-            "nothing was compared: no draw exported a word (pass --allow-skip to accept a run that checks nothing)".into(),
-        ));
-    }
-    Ok(())
+    print_and_judge(
+        args,
+        &report,
+        report.text(),
+        tally,
+        "output",
+        "no draw exported",
+    )
 }
 
 /// `shaderlift run` of a compute shader's dispatches ([`dispatch`]).
@@ -360,37 +337,76 @@ fn run_dispatches(
     draws: &DrawsFile,
     groups: &[[u32; 3]],
 ) -> Result<(), CliError> {
+    let report = dispatch::execute(capture, draws, groups, &open_device(args)?)?;
+    let tally = Tally {
+        mismatches: report.mismatches,
+        findings: report.findings,
+        words: report.words,
+    };
+    print_and_judge(
+        args,
+        &report,
+        report.text(),
+        tally,
+        "written",
+        "no dispatch wrote",
+    )
+}
+
+/// The device `--device` names (the default one without it).
+fn open_device(args: &Args) -> Result<Harness, CliError> {
     let choice = match args.device {
         Some(n) => DeviceChoice::Index(n),
         None => DeviceChoice::Default,
     };
-    let harness = Harness::new(choice).map_err(|e| CliError::Input(e.to_string()))?;
-    let report = dispatch::execute(capture, draws, groups, &harness)?;
+    Harness::new(choice).map_err(|e| CliError::Input(e.to_string()))
+}
+
+/// What a compute-pass or dispatch run's verdict depends on.
+struct Tally {
+    mismatches: u64,
+    findings: usize,
+    words: u64,
+}
+
+/// Print a pass or dispatch report (`--json` or text) and turn its tally
+/// into the exit status: mismatches are an input error, findings and an
+/// empty comparison (without `--allow-skip`) failures. `kind` names the
+/// compared words ("output", "written"); `none` says why nothing was
+/// compared ("no draw exported").
+fn print_and_judge<R: serde::Serialize>(
+    args: &Args,
+    report: &R,
+    text: String,
+    tally: Tally,
+    kind: &str,
+    none: &str,
+) -> Result<(), CliError> {
     let out = if args.json {
-        serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+        serde_json::to_string_pretty(report).unwrap_or_default() + "\n"
     } else {
-        report.text()
+        text
     };
     super::error::output_result(std::io::Write::write_all(
         &mut std::io::stdout(),
         out.as_bytes(),
     ))?;
-    if report.mismatches > 0 {
+    if tally.mismatches > 0 {
         return Err(CliError::Input(format!(
-            "{} of the device's written words differ from the interpreter's",
-            report.mismatches
+            "{} of the device's {kind} words differ from the interpreter's",
+            tally.mismatches
         )));
     }
-    if report.findings > 0 {
+    if tally.findings > 0 {
         return Err(CliError::Failed(format!(
             "the interpreter could not check every access ({} findings)",
-            report.findings
+            tally.findings
         )));
     }
-    if report.words == 0 && !args.allow_skip {
-        return Err(CliError::Failed(
-            "nothing was compared: no dispatch wrote a word (pass --allow-skip to accept a run that checks nothing)".into(),
-        ));
+    if tally.words == 0 && !args.allow_skip {
+        return Err(CliError::Failed(format!(
+            "nothing was compared: {none} a word (pass --allow-skip to accept a run that checks nothing)"
+        )));
     }
     Ok(())
 }

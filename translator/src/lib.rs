@@ -405,6 +405,20 @@ pub fn wants_ngg_pass(input: &ShaderInput<'_>, refusal: &UnsupportedList) -> boo
             .any(|c| matches!(*c, "lds" | "cross-lane" | "exec-region"))
 }
 
+/// The compute entry of the NGG pass: one subgroup = one wave = one host
+/// workgroup; every user SGPR is user data, no workgroup-id or local-id
+/// registers.
+fn ngg_pass_entry(input: &ShaderInput<'_>) -> wave::ComputeEntry {
+    let lanes = if input.wave_size == 32 { 32 } else { 64 };
+    wave::ComputeEntry {
+        workgroup_size: [lanes, 1, 1],
+        user_sgprs: 106,
+        workgroup_id: [false; 3],
+        local_id_vgprs: 0,
+        tg_size: false,
+    }
+}
+
 fn ngg_with(
     input: &ShaderInput<'_>,
     entry: &wave::NggEntry,
@@ -416,16 +430,7 @@ fn ngg_with(
         test_outputs: false,
         ..*opts
     };
-    let lanes = if input.wave_size == 32 { 32 } else { 64 };
-    // One subgroup = one wave = one host workgroup; every user SGPR is
-    // user data, no workgroup-id or local-id registers.
-    let compute = wave::ComputeEntry {
-        workgroup_size: [lanes, 1, 1],
-        user_sgprs: 106,
-        workgroup_id: [false; 3],
-        local_id_vgprs: 0,
-        tg_size: false,
-    };
+    let compute = ngg_pass_entry(input);
     let mut problems = Vec::new();
     if input.stage != Stage::Ngg {
         problems.push(Unsupported {
@@ -633,20 +638,13 @@ fn ir_with(
 /// [`translate_ir`] for the NGG compute pass ([`translate_ngg`]).
 #[doc(hidden)]
 pub fn translate_ngg_ir(input: &ShaderInput<'_>, entry: &wave::NggEntry) -> Func {
-    let lanes = if input.wave_size == 32 { 32 } else { 64 };
     let lo = lift::LiftOptions {
         target: input.target,
         stage: input.stage,
         abi: input.abi,
         wave64: input.wave_size != 32,
         checked: false,
-        compute: Some(wave::ComputeEntry {
-            workgroup_size: [lanes, 1, 1],
-            user_sgprs: 106,
-            workgroup_id: [false; 3],
-            local_id_vgprs: 0,
-            tg_size: false,
-        }),
+        compute: Some(ngg_pass_entry(input)),
         ngg: Some(*entry),
         faults: wave::ComputeFaults::default(),
         ps_faults: PsFaults::default(),
