@@ -216,10 +216,14 @@ const BAD: u8 = 1;
 /// [`CODES`] flag: the code is the literal.
 const LIT: u8 = 2;
 
+/// [`CODES`]'s length: three width classes of 512 codes, padded to a
+/// power of two so that an index is masked, not bounds-checked.
+const CODES_LEN: usize = 4 * 512;
+
 /// Every 9-bit code at each width class (`class * 512 + code`), with its
-/// [`BAD`]/[`LIT`] flags.
-static CODES: [(Operand, u8); 3 * 512] = {
-    let mut t = [(Operand::Off, BAD); 3 * 512];
+/// [`BAD`]/[`LIT`] flags; the padding is [`BAD`].
+static CODES: [(Operand, u8); CODES_LEN] = {
+    let mut t = [(Operand::Off, BAD); CODES_LEN];
     let mut k = 0;
     while k < 3 {
         let count = [1, 2, 4][k];
@@ -262,9 +266,7 @@ pub(crate) fn run<const WIDE: bool>(
     for (p, s) in plan.ops[..n].iter().zip(slots.iter_mut()) {
         let code = ((d64 >> (p.shift & 63)) as u32 & p.mask as u32) | p.or as u32;
         let at = p.base[wave64 as usize] as usize + code as usize;
-        let Some(&(op, f)) = CODES.get(at) else {
-            return false;
-        };
+        let (op, f) = CODES[at & (CODES_LEN - 1)];
         flags |= f;
         *s = Slot {
             op,
