@@ -167,7 +167,7 @@ const fn op_plan(s: &VopSlot, wide: bool, wave64: bool) -> Option<OpPlan> {
         access: s.access,
         ty: s.ty,
         mask,
-        at: class as u16 * 512 | or,
+        at: (class as u16 * 512) | or,
     })
 }
 
