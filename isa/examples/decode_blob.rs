@@ -7,6 +7,9 @@
 //! ```
 //!
 //! Prints the number of instructions decoded (and bytes of text formatted).
+//! With `--repeat N` (after the optional `--format`) it also times N passes
+//! of the same loop and prints the fastest, as a quick wall-time check
+//! between callgrind runs (the divan bench is the reference figure).
 
 use isa::{Decoder, Formatter, Instruction, Target};
 
@@ -16,7 +19,14 @@ fn main() {
         eprintln!("usage: decode_blob FILE [--format]");
         std::process::exit(2);
     };
-    let format = args.next().as_deref() == Some("--format");
+    let rest: Vec<String> = args.collect();
+    let format = rest.iter().any(|a| a == "--format");
+    let repeat: usize = rest
+        .iter()
+        .position(|a| a == "--repeat")
+        .and_then(|i| rest.get(i + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
     let code = match std::fs::read(&path) {
         Ok(c) => c,
         Err(e) => {
@@ -47,4 +57,25 @@ fn main() {
         }
     }
     println!("{ok} instructions, {bytes} bytes of text");
+    let mut best = f64::INFINITY;
+    for _ in 0..repeat {
+        let t = std::time::Instant::now();
+        let (mut n, mut b) = (0usize, 0usize);
+        let mut d = Decoder::new(std::hint::black_box(&code), Target::Gfx1030);
+        while let Some((_, r)) = d.next_into(&mut inst) {
+            n += r.is_ok() as usize;
+            if format && r.is_ok() {
+                b += f.write_into(&inst, &mut line).unwrap_or(0);
+            }
+        }
+        std::hint::black_box((n, b));
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    if repeat > 0 {
+        println!(
+            "fastest of {repeat}: {:.3} ms, {:.1} MB/s",
+            best * 1e3,
+            code.len() as f64 / best / 1e6
+        );
+    }
 }

@@ -89,8 +89,11 @@ fn decode_short(
     // The plan first: a form with a plan exists, so the table row and
     // form are only looked up when the plan does not cover the bits.
     if let Some(&pi) = p {
-        if let (Some(plan), Some(info)) = (PLANS_VOP.get(pi as usize), t::VOP.get(pi as usize)) {
-            if vop_plan::run::<false>(&plan[0], &info.e32, w, [d0, 0], wave64, out) {
+        if let (Some(plan), Some(info)) = (
+            PLANS_VOP[wave64 as usize].get(pi as usize),
+            t::VOP.get(pi as usize),
+        ) {
+            if vop_plan::run::<false>(&plan[0], &info.e32, w, [d0, 0], out) {
                 return Ok(());
             }
         }
@@ -131,10 +134,13 @@ fn decode_3(
     // The plan first (see `decode_short`); a planned form reads its
     // second dword, so a truncation there is reported as before.
     if let Some(&pi) = p {
-        if let (Some(plan), Some(info)) = (PLANS_VOP.get(pi as usize), t::VOP.get(pi as usize)) {
+        if let (Some(plan), Some(info)) = (
+            PLANS_VOP[wave64 as usize].get(pi as usize),
+            t::VOP.get(pi as usize),
+        ) {
             if plan[1].has_plan() {
                 let d1 = w.get(1)?;
-                if vop_plan::run::<true>(&plan[1], &info.e64, w, [d0, d1], wave64, out) {
+                if vop_plan::run::<true>(&plan[1], &info.e64, w, [d0, d1], out) {
                     return Ok(());
                 }
             }
@@ -166,24 +172,29 @@ pub(crate) fn decode_vop3p(
     let form = info.e64.as_ref().ok_or(unknown)?;
     let d1 = w.get(1)?;
     if let Some(plan) = p.and_then(|&p| PLANS_VOP3P.get(p as usize)) {
-        if vop_plan::run::<true>(plan, &info.e64, w, [d0, d1], false, out) {
+        if vop_plan::run::<true>(plan, &info.e64, w, [d0, d1], out) {
             return Ok(());
         }
     }
     decode_form::<true>(w, info, form, OpSpace::Vop3p, [d0, d1], false, out)
 }
 
-/// [`Plan`]s of every row of the VOP table: `[e32, e64]`.
-static PLANS_VOP: [[Plan; 2]; t::VOP.len()] = {
-    let mut plans = [[Plan::NONE; 2]; t::VOP.len()];
-    let mut i = 0;
-    while i < plans.len() {
-        let info = &t::VOP[i];
-        plans[i] = [
-            Plan::of(info, &info.e32, OpSpace::Vop, false),
-            Plan::of(info, &info.e64, OpSpace::Vop, true),
-        ];
-        i += 1;
+/// [`Plan`]s of every row of the VOP table: `[e32, e64]`, for wave32
+/// code and for wave64 code.
+static PLANS_VOP: [[[Plan; 2]; t::VOP.len()]; 2] = {
+    let mut plans = [[[Plan::NONE; 2]; t::VOP.len()]; 2];
+    let mut w = 0;
+    while w < 2 {
+        let mut i = 0;
+        while i < t::VOP.len() {
+            let info = &t::VOP[i];
+            plans[w][i] = [
+                Plan::of(info, &info.e32, OpSpace::Vop, false, w == 1),
+                Plan::of(info, &info.e64, OpSpace::Vop, true, w == 1),
+            ];
+            i += 1;
+        }
+        w += 1;
     }
     plans
 };
@@ -194,7 +205,7 @@ static PLANS_VOP3P: [Plan; tp::VOP3P.len()] = {
     let mut i = 0;
     while i < plans.len() {
         let info = &tp::VOP3P[i];
-        plans[i] = Plan::of(info, &info.e64, OpSpace::Vop3p, true);
+        plans[i] = Plan::of(info, &info.e64, OpSpace::Vop3p, true, false);
         i += 1;
     }
     plans

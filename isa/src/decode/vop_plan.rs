@@ -27,34 +27,35 @@ const W1: u8 = 0;
 const W2: u8 = 1;
 const W4: u8 = 2;
 
-/// How one operand is decoded.
+/// How one operand is decoded (8 bytes: a whole plan fits one cache
+/// line).
 #[derive(Clone, Copy)]
 struct OpPlan {
     /// Right shift of the encoding (first dword low) to the field.
     shift: u8,
-    /// The field's mask after the shift (0: no field).
-    mask: u16,
-    /// Bits or-ed into the code (256: a VGPR-only field; `vcc_lo`; 255:
-    /// the literal of `v_fmamk`-style forms).
-    or: u16,
-    /// Where the field's codes start in [`CODES`] in wave32 and wave64
-    /// (the width class times 512: a lane mask widens in wave64).
-    base: [u16; 2],
     access: Access,
     ty: ValType,
+    /// The field's mask after the shift (0: no field).
+    mask: u16,
+    /// Where the operand is in [`CODES`], less the field: the width class
+    /// times 512 (a lane mask widens in wave64; plans are per wave size)
+    /// or-ed with the code's fixed bits (256: a VGPR-only field;
+    /// `vcc_lo`; 255: the literal of `v_fmamk`-style forms).
+    at: u16,
 }
 
 const NO_OP: OpPlan = OpPlan {
     shift: 0,
-    mask: 0,
-    or: 0,
-    base: [0; 2],
     access: Access::empty(),
     ty: ValType::B32,
+    mask: 0,
+    at: 0,
 };
 
-/// A form's decode plan (see the module docs).
+/// A form's decode plan for one wave size (see the module docs): 60
+/// bytes, aligned so that decoding touches one cache line of plans.
 #[derive(Clone, Copy)]
+#[repr(align(64))]
 pub(crate) struct Plan {
     /// Operand count; 255 when the form has no plan.
     n: u8,
@@ -65,8 +66,6 @@ pub(crate) struct Plan {
     /// VOP3/VOP3P modifier bits that change the result (not `sdst`, not
     /// ignored): when none is set the modifiers are the defaults.
     live: [u32; 2],
-    /// The modifiers when no live bit is set.
-    mods: Modifiers,
     ops: [OpPlan; MAX_OPS],
 }
 
@@ -78,7 +77,6 @@ impl Plan {
         family: Family::Vop1,
         fixed: [0; 2],
         live: [0; 2],
-        mods: Modifiers::None,
         ops: [NO_OP; MAX_OPS],
     };
 
@@ -88,12 +86,14 @@ impl Plan {
         self.n != 255
     }
 
-    /// The plan of `form` of `info` (`wide`: a VOP3/VOP3P form).
+    /// The plan of `form` of `info` (`wide`: a VOP3/VOP3P form) for
+    /// wave32 or wave64 code.
     pub(crate) const fn of(
         info: &VopInfo,
         form: &Option<VopForm>,
         space: OpSpace,
         wide: bool,
+        wave64: bool,
     ) -> Plan {
         let Some(form) = form else {
             return Plan::NONE;
@@ -107,23 +107,11 @@ impl Plan {
             family: form.family,
             fixed: form.fixed,
             live: [0; 2],
-            mods: if !wide {
-                Modifiers::None
-            } else if matches!(form.family, Family::Vop3p) {
-                Modifiers::Vop3p(Vop3pMods { clamp: false })
-            } else {
-                Modifiers::Vop3(Vop3Mods {
-                    clamp: false,
-                    omod: 0,
-                    opsel_dst: false,
-                    high: false,
-                })
-            },
             ops: [NO_OP; MAX_OPS],
         };
         let mut i = 0;
         while i < form.slots.len() {
-            match op_plan(&form.slots[i], wide) {
+            match op_plan(&form.slots[i], wide, wave64) {
                 Some(p) => plan.ops[i] = p,
                 None => return Plan::NONE,
             }
@@ -152,7 +140,7 @@ const fn class(width: u8) -> Option<u8> {
 }
 
 /// One operand's plan: the rules of `vop::decode_slot`, as data.
-const fn op_plan(s: &VopSlot, wide: bool) -> Option<OpPlan> {
+const fn op_plan(s: &VopSlot, wide: bool, wave64: bool) -> Option<OpPlan> {
     let (shift, mask, or) = match s.fld {
         Fld::Vdst if wide => (0, 0xff, 0),
         Fld::Vdst => (17, 0xff, 0),
@@ -173,14 +161,13 @@ const fn op_plan(s: &VopSlot, wide: bool) -> Option<OpPlan> {
     };
     // Lane masks are a pair in wave64, except in src0 and VGPR-only fields.
     let widens = matches!(s.ty, ValType::Mask) && !vgpr_only && !matches!(s.fld, Fld::Src0);
-    let w64 = if widens { W2 } else { w32 };
+    let class = if widens && wave64 { W2 } else { w32 };
     Some(OpPlan {
         shift,
-        mask,
-        or,
-        base: [w32 as u16 * 512, w64 as u16 * 512],
         access: s.access,
         ty: s.ty,
+        mask,
+        at: (class as u16 * 512) | or,
     })
 }
 
@@ -216,10 +203,14 @@ const BAD: u8 = 1;
 /// [`CODES`] flag: the code is the literal.
 const LIT: u8 = 2;
 
+/// [`CODES`]'s length: three width classes of 512 codes, padded to a
+/// power of two so that an index is masked, not bounds-checked.
+const CODES_LEN: usize = 4 * 512;
+
 /// Every 9-bit code at each width class (`class * 512 + code`), with its
-/// [`BAD`]/[`LIT`] flags.
-static CODES: [(Operand, u8); 3 * 512] = {
-    let mut t = [(Operand::Off, BAD); 3 * 512];
+/// [`BAD`]/[`LIT`] flags; the padding is [`BAD`].
+static CODES: [(Operand, u8); CODES_LEN] = {
+    let mut t = [(Operand::Off, BAD); CODES_LEN];
     let mut k = 0;
     while k < 3 {
         let count = [1, 2, 4][k];
@@ -249,7 +240,6 @@ pub(crate) fn run<const WIDE: bool>(
     form: &Option<VopForm>,
     w: Words<'_>,
     d: [u32; 2],
-    wave64: bool,
     out: &mut Instruction,
 ) -> bool {
     let n = plan.n as usize;
@@ -260,11 +250,8 @@ pub(crate) fn run<const WIDE: bool>(
     let mut flags = 0u8;
     let slots = out.operands.slots_mut();
     for (p, s) in plan.ops[..n].iter().zip(slots.iter_mut()) {
-        let code = ((d64 >> (p.shift & 63)) as u32 & p.mask as u32) | p.or as u32;
-        let at = p.base[wave64 as usize] as usize + code as usize;
-        let Some(&(op, f)) = CODES.get(at) else {
-            return false;
-        };
+        let at = ((d64 >> (p.shift & 63)) as u32 & p.mask as u32) | p.at as u32;
+        let (op, f) = CODES[at as usize & (CODES_LEN - 1)];
         flags |= f;
         *s = Slot {
             op,
@@ -294,8 +281,14 @@ pub(crate) fn run<const WIDE: bool>(
     out.opcode = plan.opcode;
     out.family = plan.family;
     out.len = len;
-    if !WIDE || (d[0] & plan.live[0]) | (d[1] & plan.live[1]) == 0 {
-        out.mods = plan.mods;
+    if !WIDE {
+        out.mods = Modifiers::None;
+    } else if (d[0] & plan.live[0]) | (d[1] & plan.live[1]) == 0 {
+        out.mods = if plan.family == Family::Vop3p {
+            Modifiers::Vop3p(Vop3pMods { clamp: false })
+        } else {
+            Modifiers::Vop3(Vop3Mods::default())
+        };
     } else {
         let mut vmods = Vop3Mods::default();
         let Some(form) = form else {
@@ -315,6 +308,15 @@ pub(crate) fn run<const WIDE: bool>(
 
 #[cfg(test)]
 mod tests {
+    /// A plan is one cache line: decoding an instruction reads one line
+    /// of plans, not two.
+    #[test]
+    fn a_plan_fits_one_cache_line() {
+        assert_eq!(core::mem::size_of::<super::OpPlan>(), 8);
+        assert_eq!(core::mem::size_of::<super::Plan>(), 64);
+        assert_eq!(core::mem::align_of::<super::Plan>(), 64);
+    }
+
     /// The precomputed codes are `vop::src`'s answers.
     #[test]
     fn codes_table_matches_src() {
