@@ -158,6 +158,10 @@ pub struct Faults {
     pub packed_op_sel_hi_ignored: bool,
     /// `v_dot4_u32_u8`: sign-extend the bytes.
     pub dot4_bytes_signed: bool,
+    /// `s_cbranch_vccz/vccnz` outside a compute shader: take any VCC bit
+    /// as this lane's branch condition, even one that differs between
+    /// active lanes (the wave branches on whether any lane's bit is set).
+    pub vcc_branch_any_mask: bool,
 }
 
 impl Default for Options {
