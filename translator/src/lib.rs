@@ -1437,6 +1437,24 @@ fn layout(
     if !dropped.is_empty() {
         notes.push("dropped instructions have no host counterpart (see `dropped`)".into());
     }
+    // Vertex shaders' raw-pointer loads (compute shaders' window spans the
+    // whole guest memory anyway).
+    let mut global_reads: Vec<u32> = if compute.is_none() {
+        f.loads
+            .iter()
+            .filter_map(|l| match l {
+                Load::Global { pc, .. } => Some(*pc),
+                _ => None,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    global_reads.sort_unstable();
+    global_reads.dedup();
+    if !global_reads.is_empty() {
+        notes.push("global_load through computed pointers reads the window: bind it over every guest byte the pointers may reach (see `global_reads`)".into());
+    }
     if compute.is_some() {
         notes.push("compute: one host invocation per guest lane, the host workgroup is the guest's; memory is one writable window (loads and stores of every descriptor meet there); dword stores at unaligned addresses are not performed".into());
     }
@@ -1471,6 +1489,7 @@ fn layout(
         notes,
         dispatch: compute.filter(|_| ngg.is_none()).map(wave::Dispatch::new),
         ngg: ngg_out,
+        global_reads,
     };
     Ok((plan, manifest))
 }
