@@ -162,6 +162,10 @@ pub struct Faults {
     /// as this lane's branch condition, even one that differs between
     /// active lanes (the wave branches on whether any lane's bit is set).
     pub vcc_branch_any_mask: bool,
+    /// SMEM loads whose data tuple runs from SGPRs into VCC
+    /// (`isa::decode_hardware`): write the SGPRs only, not vcc_lo/vcc_hi
+    /// (as if the tuple stopped at s105).
+    pub smem_tuple_skips_vcc: bool,
 }
 
 impl Default for Options {
