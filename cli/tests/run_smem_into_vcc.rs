@@ -18,7 +18,10 @@ const PC: usize = 0x158;
 
 fn capture() -> Capture {
     Capture::open(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/nerf-smem-into-vcc"),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/nerf-smem-into-vcc"
+        ),
         &CaptureOptions::default(),
     )
     .unwrap()
@@ -50,7 +53,10 @@ fn the_listing_keeps_llvms_text_and_the_cfg_gets_the_hardware_instruction() {
     assert_eq!(inst.len, 8);
     assert!(matches!(
         inst.operands.first().map(|s| s.op),
-        Some(isa::Operand::Reg { code: 104, count: 4 })
+        Some(isa::Operand::Reg {
+            code: 104,
+            count: 4
+        })
     ));
     let p = analysis::cfg::Program::decode(&c.code, mode);
     let i = p.line_at(PC as u32).unwrap();

@@ -87,6 +87,9 @@ fn a_window_that_ignores_global_reads_turns_the_run_red() {
     };
     for name in SHADERS {
         let r = run(h, &capture(name), &opts);
-        assert!(r.mismatches > 0, "{name}: the short window must turn the run red");
+        assert!(
+            r.mismatches > 0,
+            "{name}: the short window must turn the run red"
+        );
     }
 }

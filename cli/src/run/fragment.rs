@@ -406,12 +406,7 @@ pub fn execute_fragment(
         buffers.push(Binding::input(b, &param_bytes));
     }
     let out = program
-        .run_with_images(
-            3,
-            &buffers,
-            &inputs,
-            &push,
-        )
+        .run_with_images(3, &buffers, &inputs, &push)
         .map_err(|e| super::harness_error(&capture.name, e))?;
     let device_seconds = t0.elapsed().as_secs_f64();
     let dev = out

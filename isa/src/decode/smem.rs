@@ -63,7 +63,10 @@ fn decode_with(
         let (op, ty) = if info.data == DataRole::Imm {
             (Operand::Imm(i32::from(sdata)), ValType::B32)
         } else {
-            (sreg_with(sdata, info.data_width, data_tuple)?, ValType::Data)
+            (
+                sreg_with(sdata, info.data_width, data_tuple)?,
+                ValType::Data,
+            )
         };
         operands.push(Slot {
             op,
