@@ -155,13 +155,6 @@ fn an_lds_atomic_inside_a_per_lane_exec_region_is_refused() {
     );
 }
 
-/// `global_load_dword v1, v[2:3], off; exp pos0 v1, v1, v1, v1 done;
-/// s_endpgm`
-const GLOBAL_LOAD_EXPORT: &[u8] = &[
-    0x00, 0x80, 0x30, 0xdc, 0x02, 0x00, 0x7d, 0x01, 0xcf, 0x08, 0x00, 0xf8, 0x01, 0x01, 0x01, 0x01,
-    0x00, 0x00, 0x81, 0xbf,
-];
-
 /// `v_mov_b32 v2, s0; v_mov_b32 v3, s1; global_load_dword v1, v[2:3], off;
 /// exp pos0 v1, v1, v1, v1 done; s_endpgm`
 const VS_GLOBAL_LOAD_EXPORT: &[u8] = &[
