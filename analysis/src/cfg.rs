@@ -45,7 +45,9 @@ pub struct Program {
 
 impl Program {
     /// Decode `code` linearly, as `llvm-objdump` does (one dword is
-    /// skipped after an undecodable one). A bare [`Target`] decodes wave32
+    /// skipped after an undecodable one), except where the hardware runs
+    /// bytes LLVM rejects ([`isa::decode_hardware`]): that instruction is
+    /// the line, as long as the hardware's. A bare [`Target`] decodes wave32
     /// code; pass [`Mode::wave64`] for wave64 code.
     pub fn decode(code: &[u8], mode: impl Into<Mode>) -> Program {
         let mode = mode.into();
@@ -78,7 +80,17 @@ impl Program {
             line.pc = at as u32;
             line.len = (dec.offset() - at) as u8;
             if let Err(e) = r {
-                line.inst = Err(e);
+                // Bytes LLVM rejects that the hardware runs (an SMEM data
+                // tuple into VCC): the real instruction, not LLVM's skipped
+                // dword and whatever the next dword then decodes as.
+                match isa::decode_hardware(&code[at..], mode) {
+                    Ok(inst) => {
+                        dec.seek(at + inst.len as usize);
+                        line.len = inst.len;
+                        line.inst = Ok(inst);
+                    }
+                    Err(_) => line.inst = Err(e),
+                }
             }
         }
         Program {

@@ -120,6 +120,11 @@ pub struct RunOptions {
     /// image with its texel rows in reverse order (a wrong row address).
     #[doc(hidden)]
     pub flip_texel_rows_in_reference: bool,
+    /// Negative control of vertex shaders' `global_load`s: bind the window
+    /// over the descriptors' span only, as if the manifest's `global_reads`
+    /// asked for nothing.
+    #[doc(hidden)]
+    pub window_ignores_global_reads: bool,
 }
 
 /// One device word that disagrees with the interpreter.
@@ -533,6 +538,34 @@ fn id_runs(ids: &[u32]) -> Vec<(u32, u32)> {
     runs
 }
 
+/// A window spanning `w` and every block of `blocks` (address, bytes), at
+/// most `limit` bytes (`capped` when they span more).
+fn file_memory_window(
+    blocks: &[(u64, u64)],
+    w: translator::host::HostWindow,
+    limit: u64,
+) -> translator::host::HostWindow {
+    let spans = blocks
+        .iter()
+        .copied()
+        .filter(|&(_, len)| len > 0)
+        .chain((w.size > 0).then_some((w.base, w.size)));
+    let (mut lo, mut hi) = (u64::MAX, 0u64);
+    for (a, len) in spans {
+        lo = lo.min(a);
+        hi = hi.max(a.saturating_add(len));
+    }
+    if hi <= lo {
+        return w;
+    }
+    let size = (hi - lo).min(limit) & !3;
+    translator::host::HostWindow {
+        base: lo,
+        size,
+        capped: w.capped || hi - lo > size,
+    }
+}
+
 fn guest_bytes(mem: &SparseMemory, base: u64, len: u64) -> (Vec<u8>, u64) {
     let mut out = vec![0u8; len as usize];
     let mut missing = 0;
@@ -579,6 +612,9 @@ struct Session<'a> {
     icfg: interp::DrawConfig,
     opts: &'a RunOptions,
     binding_limit: u64,
+    /// The DRAWS.json memory blocks (address, bytes): what a window for
+    /// loads through computed pointers spans.
+    file_memory: Vec<(u64, u64)>,
 }
 
 /// The storage buffers of one draw, in manifest order: (binding, bytes,
@@ -664,6 +700,11 @@ pub fn execute(
         icfg,
         opts,
         binding_limit: BINDING_LIMIT.min(harness.max_storage_buffer_range()),
+        file_memory: draws
+            .memory
+            .iter()
+            .map(|b| (b.addr.0, 4 * b.words.len() as u64))
+            .collect(),
     };
 
     let mut report = RunReport {
@@ -825,10 +866,15 @@ impl Session<'_> {
             .bind_draw(&draw, &self.user_data, &self.mem, &mut scratch, &mut host)
             .map_err(|e| e.to_string())?;
         // The window spans every descriptor's baseline range (capped).
-        let window = self
+        let mut window = self
             .binder
             .window(&self.user_data, &self.mem, &mut scratch, WINDOW_LIMIT)
             .map_err(|e| e.to_string())?;
+        // Loads through computed pointers: the window spans every guest
+        // byte the file names (the trace bounds none of those pointers).
+        if !self.manifest.global_reads.is_empty() && !self.opts.window_ignores_global_reads {
+            window = file_memory_window(&self.file_memory, window, WINDOW_LIMIT);
+        }
         let (lo, window_len) = (window.base, window.size);
         dr.window = (lo, window_len);
         dr.window_capped = window.capped;

@@ -33,7 +33,7 @@ impl Program {
         let mut slots = Vec::with_capacity(n);
         for i in 0..n {
             let at = i * 4;
-            let r = isa::decode(&code[at..], mode)
+            let r = isa::decode_hardware(&code[at..], mode)
                 .map(|inst| Op {
                     kind: classify(&inst),
                     inst,

@@ -25,7 +25,9 @@ mod tables;
 mod target;
 
 pub use abi::{ps_input_vgprs, Abi, Bary, PsInput, Stage, UnknownStage};
-pub use decode::{classify, decode, decode_into, DecodeError, DecodeErrorKind, Decoder, Mode};
+pub use decode::{
+    classify, decode, decode_hardware, decode_into, DecodeError, DecodeErrorKind, Decoder, Mode,
+};
 pub use encode::{dont_care_mask, encode, EncodeError, Encoded};
 pub use facts::{
     lane_mask_pair, BranchCond, CmpCond, Compare, ExecUpdate, Flow, Logic, MemKind, MemUnit,

@@ -298,7 +298,10 @@ impl HostBinder {
     /// The fallback window for a draw's user data and memory: from the
     /// lowest base to the highest end of every non-empty descriptor's baseline range
     /// ([`BindPlan::bind_baseline`] into `scratch`), at most `limit` bytes.
-    /// Allocates nothing.
+    /// Allocates nothing. When the manifest lists
+    /// [`Manifest::global_reads`] this span is not enough: the shader reads
+    /// through pointers no descriptor bounds, and the caller must widen the
+    /// window over every guest byte they may reach.
     pub fn window<M: GuestMemory + ?Sized>(
         &self,
         user_data: &[u32],

@@ -158,6 +158,14 @@ pub struct Faults {
     pub packed_op_sel_hi_ignored: bool,
     /// `v_dot4_u32_u8`: sign-extend the bytes.
     pub dot4_bytes_signed: bool,
+    /// `s_cbranch_vccz/vccnz` outside a compute shader: take any VCC bit
+    /// as this lane's branch condition, even one that differs between
+    /// active lanes (the wave branches on whether any lane's bit is set).
+    pub vcc_branch_any_mask: bool,
+    /// SMEM loads whose data tuple runs from SGPRs into VCC
+    /// (`isa::decode_hardware`): write the SGPRs only, not vcc_lo/vcc_hi
+    /// (as if the tuple stopped at s105).
+    pub smem_tuple_skips_vcc: bool,
 }
 
 impl Default for Options {
@@ -1433,6 +1441,24 @@ fn layout(
     if !dropped.is_empty() {
         notes.push("dropped instructions have no host counterpart (see `dropped`)".into());
     }
+    // Vertex shaders' raw-pointer loads (compute shaders' window spans the
+    // whole guest memory anyway).
+    let mut global_reads: Vec<u32> = if compute.is_none() {
+        f.loads
+            .iter()
+            .filter_map(|l| match l {
+                Load::Global { pc, .. } => Some(*pc),
+                _ => None,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    global_reads.sort_unstable();
+    global_reads.dedup();
+    if !global_reads.is_empty() {
+        notes.push("global_load through computed pointers reads the window: bind it over every guest byte the pointers may reach (see `global_reads`)".into());
+    }
     if compute.is_some() {
         notes.push("compute: one host invocation per guest lane, the host workgroup is the guest's; memory is one writable window (loads and stores of every descriptor meet there); dword stores at unaligned addresses are not performed".into());
     }
@@ -1467,6 +1493,7 @@ fn layout(
         notes,
         dispatch: compute.filter(|_| ngg.is_none()).map(wave::Dispatch::new),
         ngg: ngg_out,
+        global_reads,
     };
     Ok((plan, manifest))
 }

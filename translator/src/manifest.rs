@@ -399,6 +399,15 @@ pub struct Manifest {
     /// layout and how to dispatch (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ngg: Option<crate::wave::NggOutput>,
+    /// Vertex shaders: the pcs of `global_load*` through pointers the shader
+    /// computes (user data, table words, loaded values), read from the
+    /// [`BindingKind::Window`] binding. The trace bounds none of them, so the
+    /// window must span every guest byte they may reach: the host binds the
+    /// guest memory it can name (`shaderlift run`: every memory block of the
+    /// DRAWS.json), not only [`crate::host::HostBinder::window`]'s
+    /// descriptor span; bytes outside the window read 0. Absent when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub global_reads: Vec<u32>,
 }
 
 /// The guest range bound at one descriptor binding for a draw (from

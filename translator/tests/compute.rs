@@ -155,25 +155,41 @@ fn an_lds_atomic_inside_a_per_lane_exec_region_is_refused() {
     );
 }
 
-/// `global_load_dword v1, v[2:3], off; exp pos0 v1, v1, v1, v1 done;
-/// s_endpgm`
-const GLOBAL_LOAD_EXPORT: &[u8] = &[
-    0x00, 0x80, 0x30, 0xdc, 0x02, 0x00, 0x7d, 0x01, 0xcf, 0x08, 0x00, 0xf8, 0x01, 0x01, 0x01, 0x01,
-    0x00, 0x00, 0x81, 0xbf,
+/// `v_mov_b32 v2, s0; v_mov_b32 v3, s1; global_load_dword v1, v[2:3], off;
+/// exp pos0 v1, v1, v1, v1 done; s_endpgm`
+const VS_GLOBAL_LOAD_EXPORT: &[u8] = &[
+    0x00, 0x02, 0x04, 0x7e, 0x01, 0x02, 0x06, 0x7e, 0x00, 0x80, 0x30, 0xdc, 0x02, 0x00, 0x7d, 0x01,
+    0xcf, 0x08, 0x00, 0xf8, 0x01, 0x01, 0x01, 0x01, 0x00, 0x00, 0x81, 0xbf,
 ];
 
-/// A vertex shader's window covers its traced descriptors, not what a raw
-/// pointer reaches: global memory is refused there.
-#[test]
-fn global_memory_outside_a_compute_shader_is_refused() {
-    let input = ShaderInput {
-        code: GLOBAL_LOAD_EXPORT,
+/// `global_store_dword v[2:3], v1, off; s_endpgm`
+const GLOBAL_STORE: &[u8] = &[
+    0x00, 0x80, 0x70, 0xdc, 0x02, 0x01, 0x7d, 0x00, 0x00, 0x00, 0x81, 0xbf,
+];
+
+fn legacy_vs(code: &[u8]) -> ShaderInput<'_> {
+    ShaderInput {
+        code,
         target: Target::Gfx1030,
         stage: Stage::LegacyVs,
         abi: Abi::legacy_vs(),
         wave_size: 64,
-    };
-    let r = refusals(translator::translate(&input, None, &Options::default()));
+    }
+}
+
+/// A vertex shader's global loads read the window, and the manifest names
+/// them (`global_reads`) so the host binds the window over what the
+/// pointers reach; its global stores stay refused.
+#[test]
+fn vertex_global_loads_are_listed_for_the_window_and_stores_are_refused() {
+    let t = translator::translate(&legacy_vs(VS_GLOBAL_LOAD_EXPORT), None, &Options::default())
+        .expect("a vertex global load translates");
+    assert_eq!(t.manifest.global_reads, vec![8]);
+    let r = refusals(translator::translate(
+        &legacy_vs(GLOBAL_STORE),
+        None,
+        &Options::default(),
+    ));
     assert!(
         r.contains(&(0, Construct::Memory(Memory::GlobalOutsideCompute))),
         "{r:?}"

@@ -63,6 +63,10 @@ pub struct FragmentOptions {
     /// Give the interpreter every scene data word (push-constant words read
     /// from tables and buffers) plus 64 (moves a scaled coordinate by texels).
     pub perturb_data_words_in_reference: bool,
+    /// Negative controls of the translator's lowerings
+    /// ([`translator::Faults`]); none by default.
+    #[doc(hidden)]
+    pub translator_faults: translator::Faults,
 }
 
 /// The value of attribute `attr`, channel `c`, at vertex `k`.
@@ -232,7 +236,7 @@ pub fn execute_fragment(
             // The interpreter computes the approximate ops correctly
             // rounded; so does the translation in precise mode.
             precise: true,
-            faults: Default::default(),
+            faults: opts.translator_faults,
         },
         PsFaults {
             drop_discard: opts.drop_discard,
@@ -242,9 +246,12 @@ pub fn execute_fragment(
     let translate_seconds = t0.elapsed().as_secs_f64();
     let m: &Manifest = &tr.manifest;
     let mut test_binding = None;
+    // The parameter words that did not fit in the push constants.
+    let mut params_binding = None;
     for b in &m.bindings {
         match b.kind {
             BindingKind::TestOutputs => test_binding = Some(b.binding),
+            BindingKind::Params => params_binding = Some(b.binding),
             _ => {
                 return not_run(
                     "pixel shaders that read memory are not run yet (a binding besides the test outputs)"
@@ -305,15 +312,29 @@ pub fn execute_fragment(
         }
     };
     let push: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    if !m.param_buffer.is_empty() {
-        return not_run("pixel shaders with spilled parameters are not run yet".into());
-    }
+    let param_bytes: Vec<u8> = match params_binding {
+        Some(_) => match m.param_buffer_words(&user_data, &params, &mut |a| {
+            drawbind::GuestMemory::read_u32(&mem, a)
+        }) {
+            Ok(w) => w.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            Err(e) => {
+                return not_run(format!(
+                    "pixel shaders that read memory are not run yet: {e}"
+                ))
+            }
+        },
+        None if !m.param_buffer.is_empty() => {
+            return not_run("spilled parameters without a params binding".into());
+        }
+        None => Vec::new(),
+    };
     let locations: Vec<u32> = m.inputs.iter().map(|i| i.location).collect();
     let data_binding = m
         .images
         .iter()
         .map(|i| i.binding)
         .chain([test_binding])
+        .chain(params_binding)
         .max()
         .unwrap_or(test_binding)
         + 1;
@@ -332,7 +353,10 @@ pub fn execute_fragment(
     let t0 = Instant::now();
     let interface = Interface {
         entry_point: "main".into(),
-        bindings: vec![test_binding, data_binding],
+        bindings: [test_binding, data_binding]
+            .into_iter()
+            .chain(params_binding)
+            .collect(),
         push_constant_bytes: m.push_constant_bytes,
     };
     let program = harness
@@ -369,21 +393,20 @@ pub fn execute_fragment(
         .collect();
     let t0 = Instant::now();
     let inputs: Vec<vkharness::ImageInput<'_>> = host_images.iter().map(|h| h.input()).collect();
+    let mut buffers = vec![
+        Binding {
+            binding: test_binding,
+            bytes: &init,
+            size: init.len() as u64,
+            read_back: true,
+        },
+        Binding::input(data_binding, &data),
+    ];
+    if let Some(b) = params_binding {
+        buffers.push(Binding::input(b, &param_bytes));
+    }
     let out = program
-        .run_with_images(
-            3,
-            &[
-                Binding {
-                    binding: test_binding,
-                    bytes: &init,
-                    size: init.len() as u64,
-                    read_back: true,
-                },
-                Binding::input(data_binding, &data),
-            ],
-            &inputs,
-            &push,
-        )
+        .run_with_images(3, &buffers, &inputs, &push)
         .map_err(|e| super::harness_error(&capture.name, e))?;
     let device_seconds = t0.elapsed().as_secs_f64();
     let dev = out

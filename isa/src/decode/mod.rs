@@ -204,6 +204,36 @@ pub fn decode_into(
     decode_at(bytes, 0, mode.into(), out)
 }
 
+/// Decode the instruction at the start of `bytes` as the hardware runs it:
+/// what [`decode`] gives, and also the forms LLVM 19 rejects that the
+/// hardware executes. The one such form is an SMEM instruction whose data
+/// tuple of SGPRs runs into VCC (`s_buffer_load_dwordx4` with sdata 104
+/// writes s104, s105, vcc_lo, vcc_hi: register codes are consecutive, VCC
+/// being the pair after s105); ACO emits it when a shader does not use VCC.
+///
+/// For tools that follow execution (control-flow graph, tracer,
+/// interpreter, translator). Listings keep [`Decoder`]: LLVM skips one dword
+/// there and prints `(invalid instruction)`, and so must a listing that
+/// matches it; [`crate::format::Formatter`] prints such an instruction's
+/// tuple as `s[104:107]`, a text LLVM does not form.
+pub fn decode_hardware(bytes: &[u8], mode: impl Into<Mode>) -> Result<Instruction, DecodeError> {
+    let mode = mode.into();
+    let mut inst = Instruction::default();
+    match decode_at(bytes, 0, mode, &mut inst) {
+        Ok(()) => Ok(inst),
+        Err(e) => {
+            let w = Words { bytes };
+            match w.get(0) {
+                Ok(d0) if d0 >> 26 == 0b111101 => {
+                    smem::decode_hardware(w, d0, mode, &mut inst).map_err(|_| e)?;
+                    Ok(inst)
+                }
+                _ => Err(e),
+            }
+        }
+    }
+}
+
 #[inline(always)]
 fn decode_at(
     bytes: &[u8],
@@ -310,6 +340,12 @@ impl<'a> Decoder<'a> {
     /// The offset of the next instruction.
     pub fn offset(&self) -> usize {
         self.pos
+    }
+    /// Continue decoding at `offset` (clamped to the end): for a caller
+    /// that decoded the bytes at the current position another way
+    /// ([`decode_hardware`]) and steps over them.
+    pub fn seek(&mut self, offset: usize) {
+        self.pos = offset.min(self.bytes.len());
     }
     /// Decode the next instruction into `out` (the fast path: nothing is
     /// moved). Returns its offset and whether it decoded; `None` at the end.

@@ -12,6 +12,27 @@ pub(crate) fn decode(
     mode: Mode,
     out: &mut Instruction,
 ) -> Result<(), DecodeErrorKind> {
+    decode_with(w, d0, mode, out, sreg_tuple)
+}
+
+/// [`decode`] as the hardware runs it: a data tuple of SGPRs may also run
+/// into VCC ([`sreg_tuple_into_vcc`]), which LLVM rejects.
+pub(crate) fn decode_hardware(
+    w: Words<'_>,
+    d0: u32,
+    mode: Mode,
+    out: &mut Instruction,
+) -> Result<(), DecodeErrorKind> {
+    decode_with(w, d0, mode, out, sreg_tuple_into_vcc)
+}
+
+fn decode_with(
+    w: Words<'_>,
+    d0: u32,
+    mode: Mode,
+    out: &mut Instruction,
+    data_tuple: fn(u16, u8) -> Option<u16>,
+) -> Result<(), DecodeErrorKind> {
     let target = mode.target;
     let op = ((d0 >> 18) & 0xff) as u16;
     let info = match smem::info(op) {
@@ -42,7 +63,10 @@ pub(crate) fn decode(
         let (op, ty) = if info.data == DataRole::Imm {
             (Operand::Imm(i32::from(sdata)), ValType::B32)
         } else {
-            (sreg(sdata, info.data_width)?, ValType::Data)
+            (
+                sreg_with(sdata, info.data_width, data_tuple)?,
+                ValType::Data,
+            )
         };
         operands.push(Slot {
             op,
@@ -105,8 +129,32 @@ pub(crate) fn sreg_tuple(code: u16, width: u8) -> Option<u16> {
     }
 }
 
+/// [`sreg_tuple`], and also an aligned SGPR tuple that runs past s105
+/// into `vcc_lo`/`vcc_hi` (codes 106 and 107) and no further: the SGPR
+/// file's codes are consecutive there (VCC is the pair after the last
+/// SGPR), so `s_buffer_load_dwordx4` with sdata 104 writes s104, s105,
+/// vcc_lo and vcc_hi. ACO allocates such tuples when a shader does not use
+/// VCC; LLVM 19 cannot print them (`(invalid instruction)`).
+pub(crate) fn sreg_tuple_into_vcc(code: u16, width: u8) -> Option<u16> {
+    if let Some(first) = sreg_tuple(code, width) {
+        return Some(first);
+    }
+    let w = u16::from(width.max(1));
+    let align: u16 = if w == 2 { 2 } else { 4 };
+    let base = code & !(align - 1);
+    (w > 1 && code <= 105 && base + w > 106 && base + w <= 108).then_some(base)
+}
+
 fn sreg(code: u16, width: u8) -> Result<Operand, DecodeErrorKind> {
-    match sreg_tuple(code, width) {
+    sreg_with(code, width, sreg_tuple)
+}
+
+fn sreg_with(
+    code: u16,
+    width: u8,
+    tuple: fn(u16, u8) -> Option<u16>,
+) -> Result<Operand, DecodeErrorKind> {
+    match tuple(code, width) {
         Some(first) => Ok(Operand::Reg {
             code: first,
             count: width,
@@ -115,5 +163,26 @@ fn sreg(code: u16, width: u8) -> Result<Operand, DecodeErrorKind> {
             family: Family::Smem,
             why: "register field does not name a register of the operand's width",
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_aligned_sgpr_tuples_ending_in_vcc_run_into_it() {
+        // LLVM's rule rejects them; the hardware's takes them.
+        assert_eq!(sreg_tuple(104, 4), None);
+        assert_eq!(sreg_tuple_into_vcc(104, 4), Some(104));
+        assert_eq!(sreg_tuple_into_vcc(100, 8), Some(100));
+        assert_eq!(sreg_tuple_into_vcc(92, 16), Some(92));
+        // Past vcc_hi (into the trap registers) stays invalid.
+        assert_eq!(sreg_tuple_into_vcc(104, 8), None);
+        assert_eq!(sreg_tuple_into_vcc(100, 16), None);
+        // What LLVM takes is unchanged.
+        assert_eq!(sreg_tuple_into_vcc(100, 4), Some(100));
+        assert_eq!(sreg_tuple_into_vcc(106, 2), Some(106));
+        assert_eq!(sreg_tuple_into_vcc(108, 4), Some(108));
     }
 }

@@ -88,9 +88,13 @@ impl Lifter<'_> {
         }
     }
 
-    /// `global_*` (compute shaders only).
+    /// `global_*`: compute shaders; vertex shaders load only (through the
+    /// window, which the host must make span every guest byte the pointers
+    /// reach: [`crate::manifest::Manifest::global_reads`]).
     pub(super) fn global(&mut self, code: Opcode, inst: &Instruction) {
-        if self.o.compute.is_none() {
+        let vertex_load =
+            self.o.stage.is_vertex() && code.facts().mem.is_some_and(|m| m.kind == MemKind::Load);
+        if self.o.compute.is_none() && !vertex_load {
             self.problem(Memory::GlobalOutsideCompute);
             return;
         }

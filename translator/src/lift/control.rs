@@ -128,6 +128,7 @@ impl Lifter<'_> {
                 }
             }
             op::S_CBRANCH_VCCZ | op::S_CBRANCH_VCCNZ => {
+                let mut div = false;
                 let z = match (self.st.s[106], self.st.s[107]) {
                     (Sgpr::Word(lo), Sgpr::Word(hi)) => {
                         let hi = if self.o.wave64 { hi } else { self.const_u32(0) };
@@ -143,14 +144,20 @@ impl Lifter<'_> {
                                 let any = self.any_lane_of(bit);
                                 self.b.un(Un::BNot, any)
                             }
-                            None => self.unsup(Ty::Bool, CrossLane::VccBranch),
+                            None => match self.vcc_lane_uniform(bit) {
+                                Some(per_lane) => {
+                                    div = per_lane;
+                                    self.b.un(Un::BNot, bit)
+                                }
+                                None => self.unsup(Ty::Bool, CrossLane::VccBranch),
+                            },
                         }
                     }
                 };
                 if code == op::S_CBRANCH_VCCZ {
-                    (z, false)
+                    (z, div)
                 } else {
-                    (self.b.un(Un::BNot, z), false)
+                    (self.b.un(Un::BNot, z), div)
                 }
             }
             _ => {
@@ -173,6 +180,36 @@ impl Lifter<'_> {
                     (act, div)
                 }
             }
+        }
+    }
+
+    /// Whether every lane's VCC bit `bit` (a lane mask outside a compute
+    /// shader, where no lane sees another's bit) answers the wave's
+    /// `s_cbranch_vccz/vccnz` by itself: `Some(false)` when the bit is the
+    /// same in every lane (built from constants, parameters and scalar
+    /// loads: the wave's VCC is all ones or all zeros, so this lane's bit is
+    /// the wave's "any bit set"); `Some(true)` when it is such a uniform
+    /// value masked by the lanes active now (a `v_cmp` of uniform operands):
+    /// every active lane holds the wave's answer and an inactive lane sees
+    /// 0, so the branch is a per-lane one as `s_cbranch_execz` is (an
+    /// inactive lane skips the region; the per-lane region checks apply).
+    /// `None` when lanes may disagree.
+    fn vcc_lane_uniform(&mut self, bit: Value) -> Option<bool> {
+        if self.o.alu_faults.vcc_branch_any_mask {
+            return Some(true);
+        }
+        if self.uniform(bit) {
+            return Some(false);
+        }
+        let act = self.active();
+        match self.b.func.inst(bit).op {
+            crate::ir::Op::Bin(crate::ir::Bin::BAnd, a, u) if a == act && self.uniform(u) => {
+                Some(true)
+            }
+            crate::ir::Op::Bin(crate::ir::Bin::BAnd, u, a) if a == act && self.uniform(u) => {
+                Some(true)
+            }
+            _ => None,
         }
     }
 }

@@ -92,7 +92,13 @@ impl Lifter<'_> {
             }
         }
         for (k, w) in words.into_iter().enumerate() {
-            self.write_s(dcode + k as u16, w);
+            let r = dcode + k as u16;
+            // A data tuple may run from s105 into vcc_lo/vcc_hi
+            // (`isa::decode_hardware`); the fault leaves VCC unwritten.
+            if self.o.alu_faults.smem_tuple_skips_vcc && dcode < 106 && r >= 106 {
+                continue;
+            }
+            self.write_s(r, w);
         }
     }
 
