@@ -208,6 +208,24 @@ pub enum Source {
         /// Byte offset from the pointer.
         offset: u32,
     },
+    /// A dword of guest memory at the 64-bit pointer `(lo, hi)` plus a
+    /// byte offset that is uniform per draw but not constant:
+    /// `index · scale + offset` (mod 2³², as the SMEM offset sum is
+    /// computed), `index` being another source. A scalar load through a
+    /// table at a per-draw slot (`s_load_dwordx8 s[..], s[table], sN` with
+    /// `sN = ud4 << 6`, a material index × 32, ...).
+    IndexedTableWord {
+        /// The low half.
+        lo: SrcOrConst,
+        /// The high half.
+        hi: SrcOrConst,
+        /// The per-draw index word.
+        index: SrcOrConst,
+        /// Bytes per index step.
+        scale: u32,
+        /// Byte offset added to `index · scale`.
+        offset: u32,
+    },
     /// A dword read by `s_buffer_load` through a descriptor whose four
     /// words are other sources, at a constant byte offset, with the
     /// hardware's range check (out of range reads 0).

@@ -166,6 +166,13 @@ pub struct Faults {
     /// (`isa::decode_hardware`): write the SGPRs only, not vcc_lo/vcc_hi
     /// (as if the tuple stopped at s105).
     pub smem_tuple_skips_vcc: bool,
+    /// Scalar loads through a table at a per-draw index
+    /// (`Source::IndexedTableWord`): resolve the word one slot further
+    /// (`index + 1`), so the host binds the neighbouring descriptor.
+    pub indexed_table_off_by_one: bool,
+    /// Image `tfe`: write 1 (not resident) into the status dword instead
+    /// of 0.
+    pub image_status_nonresident: bool,
 }
 
 impl Default for Options {
@@ -507,7 +514,7 @@ fn translate_model(
         _ => {}
     }
     let mut f = lifted.b.func;
-    passes::resolve(&mut f);
+    passes::resolve(&mut f, &opts.faults);
     passes::fold(&mut f);
     passes::dce(&mut f);
     // Loops with several exits or back edges become single-latch loops;
@@ -633,7 +640,7 @@ fn ir_with(
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, trace, lo).b.func;
-    passes::resolve(&mut f);
+    passes::resolve(&mut f, &opts.faults);
     passes::fold(&mut f);
     passes::dce(&mut f);
     // The loop rewrite as `translate` does it (a loop it refuses stays as
@@ -660,7 +667,7 @@ pub fn translate_ngg_ir(input: &ShaderInput<'_>, entry: &wave::NggEntry) -> Func
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, None, lo).b.func;
-    passes::resolve(&mut f);
+    passes::resolve(&mut f, &Faults::default());
     passes::fold(&mut f);
     passes::dce(&mut f);
     f
@@ -899,6 +906,19 @@ fn source_expr(f: &Func, i: u16) -> WordExpr {
             hi: Box::new(word_expr(f, hi)),
             offset,
         },
+        Source::IndexedTableWord {
+            lo,
+            hi,
+            index,
+            scale,
+            offset,
+        } => WordExpr::IndexedTableWord {
+            lo: Box::new(word_expr(f, lo)),
+            hi: Box::new(word_expr(f, hi)),
+            index: Box::new(word_expr(f, index)),
+            scale,
+            offset,
+        },
         Source::BufferWord { desc, offset } => WordExpr::BufferWord {
             desc: Box::new(desc.map(|d| word_expr(f, d))),
             offset,
@@ -919,6 +939,23 @@ fn source_name(f: &Func, s: SrcOrConst) -> String {
                     format!("ptr({}, {})", source_name(f, lo), source_name(f, hi))
                 };
                 format!("table({p})+{offset:#x}")
+            }
+            Source::IndexedTableWord {
+                lo,
+                hi,
+                index,
+                scale,
+                offset,
+            } => {
+                let p = if hi == SrcOrConst::Const(0xffff_8000) {
+                    source_name(f, lo)
+                } else {
+                    format!("ptr({}, {})", source_name(f, lo), source_name(f, hi))
+                };
+                format!(
+                    "table({p}+{}*{scale:#x})+{offset:#x}",
+                    source_name(f, index)
+                )
             }
             Source::BufferWord { desc, offset } => {
                 // Four consecutive words of one table read as one name.
@@ -945,17 +982,24 @@ fn source_name(f: &Func, s: SrcOrConst) -> String {
 /// consecutive dwords of one table (`table(ud0)+0x20`), else every word's
 /// name in brackets.
 fn words_name(f: &Func, d: &[SrcOrConst]) -> String {
+    // (pointer halves, per-draw index and scale, offset) of a table word.
     let table = |x: SrcOrConst| match x {
         SrcOrConst::Src(i) => match f.sources[i as usize] {
-            Source::TableWord { lo, hi, offset } => Some((lo, hi, offset)),
+            Source::TableWord { lo, hi, offset } => Some(((lo, hi, None), offset)),
+            Source::IndexedTableWord {
+                lo,
+                hi,
+                index,
+                scale,
+                offset,
+            } => Some(((lo, hi, Some((index, scale))), offset)),
             _ => None,
         },
         SrcOrConst::Const(_) => None,
     };
-    let one_table = table(d[0]).is_some_and(|(lo, hi, o0)| {
+    let one_table = table(d[0]).is_some_and(|(t0, o0)| {
         d.iter().enumerate().all(|(k, x)| {
-            table(*x)
-                .is_some_and(|(l, h, o)| l == lo && h == hi && o0.wrapping_add(4 * k as u32) == o)
+            table(*x).is_some_and(|(t, o)| t == t0 && o0.wrapping_add(4 * k as u32) == o)
         })
     });
     if one_table {

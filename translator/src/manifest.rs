@@ -42,6 +42,22 @@ pub enum WordExpr {
         /// Byte offset.
         offset: u32,
     },
+    /// The dword of guest memory at `(hi << 32 | lo) + (index · scale +
+    /// offset mod 2³²)`: a table slot chosen per draw by another word
+    /// (e.g. a user-data material index). The host binds the one resource
+    /// the draw's index selects.
+    IndexedTableWord {
+        /// Pointer low half.
+        lo: Box<WordExpr>,
+        /// Pointer high half.
+        hi: Box<WordExpr>,
+        /// The index word.
+        index: Box<WordExpr>,
+        /// Bytes per index step.
+        scale: u32,
+        /// Byte offset added to `index · scale`.
+        offset: u32,
+    },
     /// The dword `s_buffer_load` reads at byte `offset` through the
     /// descriptor made of the four words, with its range check (0 when out
     /// of range: `offset + 4 > num_records` for stride 0, else
@@ -86,6 +102,24 @@ impl WordExpr {
                 // table pointers read guest `0x8000_xxxxxxxx`): drawbind's
                 // rules (`drawbind::word`).
                 let a = word::dword_address(word::pointer(lo, hi, 0), *offset);
+                mem(a).ok_or(ResolveError::MissingMemory(a))?
+            }
+            WordExpr::IndexedTableWord {
+                lo,
+                hi,
+                index,
+                scale,
+                offset,
+            } => {
+                let lo = lo.eval(user_data, mem)?;
+                let hi = hi.eval(user_data, mem)?;
+                let i = index.eval(user_data, mem)?;
+                // The offset sum is 32-bit, as the translation computes
+                // an SMEM offset (`imm + soffset`).
+                let a = word::dword_address(
+                    word::pointer(lo, hi, 0),
+                    i.wrapping_mul(*scale).wrapping_add(*offset),
+                );
                 mem(a).ok_or(ResolveError::MissingMemory(a))?
             }
             WordExpr::BufferWord { desc, offset } => {

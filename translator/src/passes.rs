@@ -25,7 +25,9 @@ fn soc(f: &Func, v: Value) -> Option<SrcOrConst> {
 }
 
 /// Turn resolvable scalar loads into parameters. Returns how many.
-pub fn resolve(f: &mut Func) -> usize {
+/// `faults.indexed_table_off_by_one` is the negative control of the
+/// indexed table words.
+pub fn resolve(f: &mut Func, faults: &crate::Faults) -> usize {
     let mut n = 0;
     for i in 0..f.insts.len() {
         let Op::Load(li) = f.insts[i].op else {
@@ -36,6 +38,22 @@ pub fn resolve(f: &mut Func) -> usize {
                 match (soc(f, lo), soc(f, hi), f.konst(offset)) {
                     (Some(lo), Some(hi), Some(offset)) => {
                         Some(Source::TableWord { lo, hi, offset })
+                    }
+                    (Some(lo), Some(hi), None) => {
+                        affine(f, offset, 0).map(|(index, scale, offset)| {
+                            let offset = if faults.indexed_table_off_by_one {
+                                offset.wrapping_add(scale)
+                            } else {
+                                offset
+                            };
+                            Source::IndexedTableWord {
+                                lo,
+                                hi,
+                                index: SrcOrConst::Src(index),
+                                scale,
+                                offset,
+                            }
+                        })
                     }
                     _ => None,
                 }
@@ -61,6 +79,37 @@ pub fn resolve(f: &mut Func) -> usize {
         }
     }
     n
+}
+
+/// `v` as `index · scale + offset` (mod 2³²) of one parameter word
+/// `index`: the parameter itself, or adds/subtracts of a constant, left
+/// shifts and multiplies by a constant of such a value. Every step is the
+/// 32-bit wrapping operation the IR value computes, so the form equals `v`
+/// for every value of the word. `depth` bounds the recursion.
+fn affine(f: &Func, v: Value, depth: u32) -> Option<(u16, u32, u32)> {
+    use crate::ir::Bin;
+    if depth > 16 {
+        return None;
+    }
+    match f.inst(v).op {
+        Op::Input(Input::Param(s)) => Some((s, 1, 0)),
+        Op::Bin(op, a, b) => {
+            let (x, k) = match (f.konst(a), f.konst(b)) {
+                (None, Some(k)) => (a, k),
+                (Some(k), None) if matches!(op, Bin::Add | Bin::Mul) => (b, k),
+                _ => return None,
+            };
+            let (s, scale, add) = affine(f, x, depth + 1)?;
+            match op {
+                Bin::Add => Some((s, scale, add.wrapping_add(k))),
+                Bin::Sub => Some((s, scale, add.wrapping_sub(k))),
+                Bin::Mul => Some((s, scale.wrapping_mul(k), add.wrapping_mul(k))),
+                Bin::Shl => Some((s, scale << (k & 31), add << (k & 31))),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// Fold operations whose operands are all constant. Returns how many.

@@ -31,6 +31,8 @@ const FIXTURES: &[&str] = &[
     "color-write-enable-composition-frag",
     "async-compute-forward-frag",
     "timeline-semaphore-game-of-life-update-comp",
+    "descriptor-indexing-update-after-bind-quads-frag",
+    "texture-mipmap-generation-texture-frag",
 ];
 
 fn translate_capture(c: &corpus::Capture) -> Result<translator::Translation, TranslateError> {
@@ -75,6 +77,81 @@ fn image_bindings_of_a_sampling_shader_and_a_storage_shader_are_pinned() {
         let t = translate_capture(&fixture(name)).unwrap();
         insta::assert_json_snapshot!(format!("{name}.images"), t.manifest.images);
     }
+}
+
+/// A T# (S#) at a per-draw slot of a table (`s_load_dwordx8 s[16:23],
+/// s[2:3], s0` with `s0 = ud4 << 6`; an S# at `(buffer word << 4) + 0x60`)
+/// is read through indexed table words: the host binds the one descriptor
+/// the draw's index selects.
+#[test]
+fn descriptors_at_a_per_draw_table_index_are_indexed_table_words() {
+    use translator::manifest::WordExpr;
+    for name in [
+        "descriptor-indexing-update-after-bind-quads-frag",
+        "texture-mipmap-generation-texture-frag",
+    ] {
+        let t = translate_capture(&fixture(name)).unwrap();
+        insta::assert_json_snapshot!(format!("{name}.images"), t.manifest.images);
+    }
+    let t =
+        translate_capture(&fixture("descriptor-indexing-update-after-bind-quads-frag")).unwrap();
+    let words = &t.manifest.images[0].texture;
+    for (k, w) in words.iter().enumerate() {
+        let WordExpr::IndexedTableWord {
+            index,
+            scale,
+            offset,
+            ..
+        } = w
+        else {
+            panic!("T# word {k}: {w:?}");
+        };
+        assert_eq!(**index, WordExpr::UserData { k: 2 });
+        assert_eq!((*scale, *offset), (64, 4 * k as u32));
+    }
+    // Evaluated per draw: index 3 reads the fourth 64-byte slot.
+    let mut mem = |a: u64| Some(a as u32);
+    let ud = [0x10_0000, 0x20_0000, 3];
+    let v = words[1].eval(&ud, &mut mem).unwrap();
+    assert_eq!(v, 0x10_0000 + 3 * 64 + 4);
+}
+
+/// `tfe`: the status dword after the dmask components is 0 (resident);
+/// the fault writes 1.
+fn status_word(faults: Faults) -> Option<u32> {
+    // image_sample v[0:2], v[2:3], s[4:11], s[12:15] dmask:0x3 tfe, then
+    // exp mrt0 v0, v1, v0, v1: v2 (the status) is exported through
+    // `v_mov_b32 v1, v2`.
+    let code = program(&[], [0x08, 0x03, 0x81, 0xf0, 0x02, 0x00, 0x61, 0x00]);
+    let mut code = code[..16].to_vec();
+    code.extend_from_slice(&[0x02, 0x03, 0x02, 0x7e]);
+    code.extend_from_slice(&[0x0f, 0x18, 0x00, 0xf8, 0x00, 0x01, 0x00, 0x01]);
+    code.extend_from_slice(&[0x00, 0x00, 0x81, 0xbf]);
+    let opts = Options {
+        faults,
+        ..Options::default()
+    };
+    let f = translator::translate_ir(&ps(&code), None, &opts);
+    for b in &f.blocks {
+        for &v in &b.insts {
+            if let Op::Effect(e) = f.inst(v).op {
+                if let Effect::Export { values, .. } = f.effects[e as usize] {
+                    return values[1].and_then(|x| f.konst(x));
+                }
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn the_tfe_status_dword_is_written_resident() {
+    assert_eq!(status_word(Faults::default()), Some(0));
+    let broken = Faults {
+        image_status_nonresident: true,
+        ..Faults::default()
+    };
+    assert_eq!(status_word(broken), Some(1));
 }
 
 #[test]
@@ -141,9 +218,9 @@ fn image_forms_the_translation_does_not_give_are_refused_with_their_reason() {
             [0x08, 0x13, 0x80, 0xf0, 0x02, 0x00, 0x61, 0x00],
             "unnormalized (unorm) coordinates through a sampler are not translated",
         ),
-        // tfe
+        // tfe on a store (a sample's or load's status dword is written 0)
         (
-            [0x08, 0x03, 0x81, 0xf0, 0x02, 0x00, 0x61, 0x00],
+            [0x08, 0x13, 0x21, 0xf0, 0x02, 0x00, 0x01, 0x00],
             "the image status dword (tfe/lwe) is not translated",
         ),
         // cube

@@ -31,6 +31,17 @@ impl World {
                 let a = ((self.word(f, hi) as u64) << 32 | self.word(f, lo) as u64) + offset as u64;
                 self.mem[&a]
             }
+            Source::IndexedTableWord {
+                lo,
+                hi,
+                index,
+                scale,
+                offset,
+            } => {
+                let off = self.word(f, index).wrapping_mul(scale).wrapping_add(offset);
+                let a = ((self.word(f, hi) as u64) << 32 | self.word(f, lo) as u64) + off as u64;
+                self.mem[&a]
+            }
             Source::BufferWord { desc, offset } => {
                 let base = self.word(f, desc[0]) as u64;
                 self.mem.get(&(base + offset as u64)).copied().unwrap_or(0)

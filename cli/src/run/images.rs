@@ -9,9 +9,14 @@
 //! pointer and a constant high half) is written into guest memory at that
 //! table's address, after the scene gave the pointer's user-data word a
 //! table address of its own; a word that is a user-data word directly is
-//! that user-data word. Anything else (a constant descriptor word, a word
-//! read through a buffer descriptor, two different values for one word) is
-//! "not run" with its reason.
+//! that user-data word. A word at a per-draw slot of a table
+//! (`indexed_table_word`) is written at the slot its index word selects,
+//! the index getting [`SCENE_INDEX`] (a user-data word, or a table or
+//! buffer word written where the shader reads it); the slots before and
+//! after get decoys (the same words, the T#'s base one texel row further),
+//! so reading a neighbouring slot shows. Anything else (a constant
+//! descriptor word, a word read through a buffer descriptor, two different
+//! values for one word) is "not run" with its reason.
 //!
 //! The images the scene makes: linear (swizzle mode 0), one level,
 //! `32_32_32_32_FLOAT` (exact values on both sides), [`SIDE`]×[`SIDE`]
@@ -177,20 +182,11 @@ impl Assign {
         match e {
             WordExpr::UserData { k } => self.user(*k, v),
             WordExpr::TableWord { lo, hi, offset } => {
-                let (WordExpr::UserData { k }, WordExpr::Const { value: hi }) = (&**lo, &**hi)
-                else {
-                    return Err("a descriptor read through a pointer that is not a user-data word and a constant".into());
-                };
-                let lo = match self.user.iter().find(|(j, _)| j == k) {
-                    Some(&(_, p)) => p,
-                    None => {
-                        let p = TABLE_BASE + self.next_table * 0x1_0000;
-                        self.next_table += 1;
-                        self.user(*k, p)?;
-                        p
-                    }
-                };
-                let a = drawbind::word::dword_address(drawbind::word::pointer(lo, *hi, 0), *offset);
+                let a = drawbind::word::dword_address(self.table_pointer(lo, hi)?, *offset);
+                self.word(a, v)
+            }
+            WordExpr::IndexedTableWord { .. } => {
+                let a = self.indexed_address(e, 0)?;
                 self.word(a, v)
             }
             WordExpr::Const { value } if *value == v => Ok(()),
@@ -199,6 +195,104 @@ impl Assign {
                 Err("a descriptor read through a buffer descriptor".into())
             }
         }
+    }
+
+    /// The 64-bit pointer of a table read through `lo` (a user-data word,
+    /// given a table of the scene's when it has no value yet) and `hi` (a
+    /// constant).
+    fn table_pointer(&mut self, lo: &WordExpr, hi: &WordExpr) -> Result<u64, String> {
+        let (WordExpr::UserData { k }, WordExpr::Const { value: hi }) = (lo, hi) else {
+            return Err(
+                "a descriptor read through a pointer that is not a user-data word and a constant"
+                    .into(),
+            );
+        };
+        let lo = match self.user.iter().find(|(j, _)| j == k) {
+            Some(&(_, p)) => p,
+            None => {
+                let p = TABLE_BASE + self.next_table * 0x1_0000;
+                self.next_table += 1;
+                self.user(*k, p)?;
+                p
+            }
+        };
+        Ok(drawbind::word::pointer(lo, *hi, 0))
+    }
+
+    /// The scene's value of a per-draw table index word (user data, a
+    /// table word, a buffer word, a constant): the value it already has,
+    /// else [`SCENE_INDEX`], written where the shader reads it.
+    fn index_value(&mut self, e: &WordExpr) -> Result<u32, String> {
+        match e {
+            WordExpr::Const { value } => Ok(*value),
+            WordExpr::UserData { k } => match self.user.iter().find(|(j, _)| j == k) {
+                Some(&(_, v)) => Ok(v),
+                None => {
+                    self.user(*k, SCENE_INDEX)?;
+                    Ok(SCENE_INDEX)
+                }
+            },
+            WordExpr::TableWord { lo, hi, offset } => {
+                let a = drawbind::word::dword_address(self.table_pointer(lo, hi)?, *offset);
+                self.mem_value(a)
+            }
+            WordExpr::BufferWord { desc, offset } => {
+                let base = self.buffer(desc)?;
+                self.mem_value(base + u64::from(*offset & !3))
+            }
+            WordExpr::IndexedTableWord { .. } => {
+                let a = self.indexed_address(e, 0)?;
+                self.mem_value(a)
+            }
+        }
+    }
+
+    /// The scene's word at `a`, or [`SCENE_INDEX`] written there.
+    fn mem_value(&mut self, a: u64) -> Result<u32, String> {
+        match self.mem.iter().find(|(b, _)| *b == a) {
+            Some(&(_, v)) => Ok(v),
+            None => {
+                self.word(a, SCENE_INDEX)?;
+                Ok(SCENE_INDEX)
+            }
+        }
+    }
+
+    /// The guest address an [`WordExpr::IndexedTableWord`] reads with its
+    /// index word's scene value plus `delta` (wrapping: `u32::MAX` is −1).
+    fn indexed_address(&mut self, e: &WordExpr, delta: u32) -> Result<u64, String> {
+        let WordExpr::IndexedTableWord {
+            lo,
+            hi,
+            index,
+            scale,
+            offset,
+        } = e
+        else {
+            return Err("not an indexed table word".into());
+        };
+        let p = self.table_pointer(lo, hi)?;
+        let i = self.index_value(index)?.wrapping_add(delta);
+        Ok(drawbind::word::dword_address(
+            p,
+            i.wrapping_mul(*scale).wrapping_add(*offset),
+        ))
+    }
+
+    /// The base of the scene's raw buffer read through `desc` (made, its
+    /// V# written where the descriptor is read, on first use).
+    fn buffer(&mut self, desc: &[WordExpr; 4]) -> Result<u64, String> {
+        let key: Vec<WordExpr> = desc.to_vec();
+        if let Some(&(_, b)) = self.buffers.iter().find(|(k, _)| *k == key) {
+            return Ok(b);
+        }
+        let b = BUFFER_BASE + self.buffers.len() as u64 * 0x1_0000;
+        let v = drawbind::vsharp::encode_linear(b, 0, 0x1_0000, drawbind::vsharp::OobSelect::Raw);
+        for (d, w) in desc.iter().zip(v) {
+            self.make(d, w)?;
+        }
+        self.buffers.push((key, b));
+        Ok(b)
     }
 
     /// Give a word the shader reads (a push-constant word: user data, a
@@ -235,31 +329,33 @@ impl Assign {
             }
             WordExpr::BufferWord { .. } if tables => Ok(()),
             WordExpr::BufferWord { desc, offset } => {
-                let key: Vec<WordExpr> = desc.to_vec();
-                let base = match self.buffers.iter().find(|(k, _)| *k == key) {
-                    Some(&(_, b)) => b,
-                    None => {
-                        let b = BUFFER_BASE + self.buffers.len() as u64 * 0x1_0000;
-                        let v = drawbind::vsharp::encode_linear(
-                            b,
-                            0,
-                            0x1_0000,
-                            drawbind::vsharp::OobSelect::Raw,
-                        );
-                        for (d, w) in desc.iter().zip(v) {
-                            self.make(d, w)?;
-                        }
-                        self.buffers.push((key, b));
-                        b
-                    }
-                };
-                let a = base + u64::from(*offset & !3);
+                let a = self.buffer(desc)? + u64::from(*offset & !3);
+                // A word that already has a value (a table index) keeps it.
+                if self.mem.iter().any(|(b, _)| *b == a) {
+                    return Ok(());
+                }
                 self.data.push(a);
                 self.word(a, data_value(*offset))
+            }
+            // Indexed words are read as data only after the images
+            // (`tables`), so a descriptor at the same address wins.
+            WordExpr::IndexedTableWord { .. } if !tables => Ok(()),
+            WordExpr::IndexedTableWord { .. } => {
+                let a = self.indexed_address(e, 0)?;
+                if self.mem.iter().any(|(b, _)| *b == a) {
+                    return Ok(());
+                }
+                self.data.push(a);
+                self.word(a, data_value(0))
             }
         }
     }
 }
+
+/// The value the scene gives a per-draw table index word (a user-data
+/// material index, a buffer word scaled into a table offset): 1, so the
+/// descriptor sits past slot 0 and a neighbour slot exists on both sides.
+pub const SCENE_INDEX: u32 = 1;
 
 /// Where the scene's buffers (read through V#s in tables) start.
 const BUFFER_BASE: u64 = 0x0300_0000;
@@ -293,25 +389,58 @@ pub fn scene(
             _ => None,
         })
         .collect();
+    // Per-draw table indices first, so they get the scene's index value
+    // rather than a data value.
+    for b in &m.images {
+        for e in b.texture.iter().chain(b.sampler.iter().flatten()) {
+            if let WordExpr::IndexedTableWord { index, .. } = e {
+                a.index_value(index)?;
+            }
+        }
+    }
     for e in &words {
         a.data(e, false)?;
     }
+    // Decoys: the slots before and after an indexed descriptor's hold the
+    // same words, except that the T#'s base is one row (256 bytes)
+    // further, so a host or interpreter reading a neighbouring slot
+    // samples other texels.
+    let mut decoys: Vec<(u64, u32)> = Vec::new();
     for (n, b) in m.images.iter().enumerate() {
         let t = tsharp(n, b.dim)?;
         if b.texture.len() > 8 {
             return Err("a T# of more than 8 words".into());
         }
-        for (e, &v) in b.texture.iter().zip(&t) {
+        for (k, (e, &v)) in b.texture.iter().zip(&t).enumerate() {
             a.make(e, v)?;
+            if matches!(e, WordExpr::IndexedTableWord { .. }) {
+                let d = if k == 0 { v.wrapping_add(1) } else { v };
+                for delta in [1, u32::MAX] {
+                    decoys.push((a.indexed_address(e, delta)?, d));
+                }
+            }
         }
         if let Some(s) = &b.sampler {
             let words = ssharp(compares(code, target, &b.accesses));
             for (e, &v) in s.iter().zip(&words) {
                 a.make(e, v)?;
+                if matches!(e, WordExpr::IndexedTableWord { .. }) {
+                    for delta in [1, u32::MAX] {
+                        decoys.push((a.indexed_address(e, delta)?, v));
+                    }
+                }
             }
         }
         let (h, layers) = extent_of(b.dim);
-        out.memory.write_bytes(texel_base(n), &texels(n, h, layers));
+        // One row more than the image: what a decoy's base reaches.
+        let mut bytes = texels(n, h, layers);
+        bytes.extend(texels(n + 64, 1, 1));
+        out.memory.write_bytes(texel_base(n), &bytes);
+    }
+    for (addr, v) in decoys {
+        if !a.mem.iter().any(|(b, _)| *b == addr) {
+            a.mem.push((addr, v));
+        }
     }
     for e in &words {
         a.data(e, true)?;
@@ -384,6 +513,21 @@ pub fn draws_images(
                             Ok(drawbind::word::dword_address(
                                 drawbind::word::pointer(p, *hi, 0),
                                 *offset,
+                            ))
+                        }
+                        _ => Err("a descriptor the file does not provide, read through a pointer that is not a user-data word and a constant".into()),
+                    },
+                    WordExpr::IndexedTableWord { lo, hi, index, scale, offset } => match (&**lo, &**hi) {
+                        (WordExpr::UserData { k }, WordExpr::Const { value: hi }) => {
+                            let Some(&p) = user_data.get(*k as usize) else {
+                                return Err(format!("user-data word {k} is not in the file"));
+                            };
+                            let i = index
+                                .eval(user_data, &mut |a| mem.read_u32(a))
+                                .map_err(|e| format!("a table index the file does not provide: {e}"))?;
+                            Ok(drawbind::word::dword_address(
+                                drawbind::word::pointer(p, *hi, 0),
+                                i.wrapping_mul(*scale).wrapping_add(*offset),
                             ))
                         }
                         _ => Err("a descriptor the file does not provide, read through a pointer that is not a user-data word and a constant".into()),

@@ -292,6 +292,7 @@ impl Lifter<'_> {
                 for (k, v) in vals.into_iter().enumerate() {
                     self.write_v(&vdata, k as u8, v);
                 }
+                self.image_status(&vdata, 4, m.tfe);
             }
             _ => {
                 let vals: Vec<(u8, Value)> = slots
@@ -303,8 +304,24 @@ impl Lifter<'_> {
                 for (k, v) in vals {
                     self.write_v(&vdata, k, v);
                 }
+                self.image_status(&vdata, (m.dmask & 0xf).count_ones() as u8, m.tfe);
             }
         }
+    }
+
+    /// `tfe` (texture fail enable): the status dword after the `n` result
+    /// dwords. The translation writes 0, "resident, no fault": every host
+    /// image is fully resident (Vulkan images without sparse residency;
+    /// lavapipe binds all memory), and the interpreter, modelling
+    /// resident linear images, writes 0 too. A shader's
+    /// `sparseTexelsResidentARB(code)` is therefore true.
+    fn image_status(&mut self, vdata: &isa::Slot, n: u8, tfe: bool) {
+        if !tfe {
+            return;
+        }
+        let status = u32::from(self.o.alu_faults.image_status_nonresident);
+        let v = self.const_u32(status);
+        self.write_v(vdata, n, v);
     }
 
     /// Why the modifiers or the stage keep an instruction from translating.
@@ -314,7 +331,7 @@ impl Lifter<'_> {
             Image::A16
         } else if m.d16 {
             Image::D16
-        } else if m.tfe || m.lwe {
+        } else if m.lwe || (m.tfe && (form.what == What::Store || m.dmask & 0xf == 0)) {
             Image::Status
         } else if m.unorm && sampling {
             Image::Unnormalized
