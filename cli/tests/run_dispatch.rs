@@ -368,3 +368,46 @@ fn a_reversed_loop_exit_selector_is_caught() {
         );
     }
 }
+
+/// EXEC raised inside per-lane exec regions, as ACO's if/else does it
+/// (`tests/dispatch/exec-raise-else/code.s`: an `else` that turns on
+/// `saved & !exec`, a restore of a mask saved inside the region): the
+/// translation proves each raise turns on only lanes active at the branch
+/// and the run matches the interpreter.
+#[test]
+fn exec_raises_implied_by_a_saved_mask_match() {
+    let Some(h) = Harness::shared_or_skip("exec_raises_implied_by_a_saved_mask_match") else {
+        return;
+    };
+    assert_all_identical(h, "loops", &fixtures(&["exec-raise-else"]));
+}
+
+/// The negative control: a raise to a mask saved before the region
+/// (`tests/dispatch/exec-raise-unproven/code.s`) is refused; accepted
+/// without the proof, the lanes the hardware turns back on miss their
+/// writes and the run turns red.
+#[test]
+fn unproven_exec_raises_are_refused_and_accepting_them_is_caught() {
+    let c = fixture("exec-raise-unproven");
+    let entry = c.compute_entry().unwrap();
+    let err =
+        translator::translate_compute(&c.shader_input(), &entry, &translator::Options::default())
+            .expect_err("an unproven raise is refused");
+    let codes = match &err {
+        translator::TranslateError::Unsupported(list) => list.codes(),
+        e => panic!("{e}"),
+    };
+    assert_eq!(codes, ["exec-region"], "{err}");
+    let Some(h) =
+        Harness::shared_or_skip("unproven_exec_raises_are_refused_and_accepting_them_is_caught")
+    else {
+        return;
+    };
+    let faults = ComputeFaults {
+        unproven_exec_raises: true,
+        ..ComputeFaults::default()
+    };
+    let r = run_broken(h, "loops", &c, faults);
+    eprint!("exec-raise-unproven (accepted):\n{}", r.text());
+    assert!(r.mismatches > 0, "the unproven raise went unnoticed");
+}

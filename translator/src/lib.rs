@@ -537,7 +537,13 @@ fn translate_model(
     let mut merges = Vec::new();
     if let Ok(t) = &tree {
         collect_divergent_merges(t, &lifted.divergent, &mut merges);
-        raised_in_regions(&f, t, &lifted.divergent, &lifted.raises_exec, &mut problems);
+        let raises = Raises {
+            divergent: &lifted.divergent,
+            branch_exec: &lifted.branch_exec,
+            raises: &lifted.raises_exec,
+            accept_unproven: faults.unproven_exec_raises,
+        };
+        raised_in_regions(&f, t, &raises, &mut problems);
         lift::implicit_lod_in_regions(&f, t, &lifted.divergent, &lifted.image_texts, &mut problems);
     }
     problems.extend(passes::check(&f, &merges, &lifted.scalar_params));
@@ -748,13 +754,25 @@ fn assign_bindings(f: &mut Func) -> Vec<[SrcOrConst; 4]> {
     keys
 }
 
+/// What [`raised_in_regions`] checks: the per-lane branches, EXEC at
+/// each, and the EXEC raises by block.
+struct Raises<'a> {
+    divergent: &'a std::collections::HashMap<ir::Block, u32>,
+    branch_exec: &'a std::collections::HashMap<ir::Block, ir::Value>,
+    raises: &'a std::collections::HashMap<ir::Block, Vec<(u32, Option<ir::Value>)>>,
+    /// Negative control: accept every raise, proven or not.
+    accept_unproven: bool,
+}
+
 /// An instruction that may turn lanes on inside a region a per-lane exec
-/// branch skips: lanes the lowering skips could have run it.
+/// branch skips: lanes the lowering skips could have run it, unless the
+/// new EXEC provably has only lanes EXEC had at the branch
+/// ([`lift::exec_bit_implies`]): those lanes are inside the region in the
+/// translation too.
 fn raised_in_regions(
     f: &Func,
     nodes: &[structure::Node],
-    div: &std::collections::HashMap<ir::Block, u32>,
-    raises: &std::collections::HashMap<ir::Block, u32>,
+    r: &Raises<'_>,
     out: &mut Vec<Unsupported>,
 ) {
     fn blocks(nodes: &[structure::Node], acc: &mut Vec<ir::Block>) {
@@ -782,18 +800,26 @@ fn raised_in_regions(
     }
     for n in nodes {
         if let structure::Node::Loop { body, .. } = n {
-            raised_in_regions(f, body, div, raises, out);
+            raised_in_regions(f, body, r, out);
         }
         if let structure::Node::If {
             from, then, els, ..
         } = n
         {
-            if let Some(&bpc) = div.get(from) {
+            if let Some(&bpc) = r.divergent.get(from) {
+                let at_branch = r.branch_exec.get(from).copied();
                 let mut inner = Vec::new();
                 blocks(then, &mut inner);
                 blocks(els, &mut inner);
                 for b in inner {
-                    if let Some(&pc) = raises.get(&b) {
+                    for &(pc, new) in r.raises.get(&b).into_iter().flatten() {
+                        let proven = match (new, at_branch) {
+                            (Some(x), Some(e)) => lift::exec_bit_implies(f, x, e),
+                            _ => false,
+                        };
+                        if proven || r.accept_unproven {
+                            continue;
+                        }
                         out.push(Unsupported {
                             pc,
                             inst: format!(
@@ -805,8 +831,8 @@ fn raised_in_regions(
                     }
                 }
             }
-            raised_in_regions(f, then, div, raises, out);
-            raised_in_regions(f, els, div, raises, out);
+            raised_in_regions(f, then, r, out);
+            raised_in_regions(f, els, r, out);
         }
     }
 }

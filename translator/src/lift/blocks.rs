@@ -374,6 +374,9 @@ impl Lifter<'_> {
                     Some((cond, div)) => {
                         if div {
                             self.divergent.insert(blk, self.pc);
+                            if let Some(e) = self.exec_at_branch {
+                                self.branch_exec.insert(blk, e);
+                            }
                         }
                         Term::Branch {
                             cond,

@@ -2,7 +2,7 @@
 //! a per-lane branch), the other SOPP instructions, and whether an
 //! instruction may turn on lanes EXEC had off.
 
-use super::state::Sgpr;
+use super::state::{Half, Sgpr};
 use super::support::{self, Support};
 use super::Lifter;
 use crate::ir::{Bin, ICmp, Ty, Un, Value};
@@ -114,7 +114,18 @@ impl Lifter<'_> {
         }
     }
 
+    /// EXEC as this lane's bit, when the state holds it as one (both
+    /// halves of one mask in wave64); `None` otherwise. Reads nothing new.
+    pub(super) fn exec_bit(&self) -> Option<Value> {
+        match (self.st.s[126], self.st.s[127], self.o.wave64) {
+            (Sgpr::Mask(a, Half::Lo), Sgpr::Mask(b, Half::Hi), true) if a == b => Some(a),
+            (Sgpr::Mask(a, _), _, false) => Some(a),
+            _ => None,
+        }
+    }
+
     pub(super) fn branch_cond(&mut self, code: Opcode) -> (Value, bool) {
+        self.exec_at_branch = None;
         match code {
             op::S_CBRANCH_SCC1 | op::S_CBRANCH_SCC0 => {
                 let scc1 = code == op::S_CBRANCH_SCC1;
@@ -174,6 +185,7 @@ impl Lifter<'_> {
                 }
                 // execz / execnz: this lane's view.
                 let div = self.b.func.konst(act).is_none();
+                self.exec_at_branch = Some(act);
                 if code == op::S_CBRANCH_EXECZ {
                     (self.b.un(Un::BNot, act), div)
                 } else {
@@ -212,4 +224,79 @@ impl Lifter<'_> {
             _ => None,
         }
     }
+}
+
+/// Whether lane bit `x` implies lane bit `e` in every lane, by the
+/// structure of the IR alone: `x` is `e`, false, an `and` with a side that
+/// implies `e`, an `or` or a select whose every choice does, or a block
+/// parameter every incoming value of which does (without going round a
+/// cycle: a loop's parameter is proven only through what enters it from
+/// outside the cycle, never by assuming itself); or `e` is an `and` of bits
+/// `x` implies both of, or an `or` with one. Anything else is unproven.
+///
+/// This is what makes an EXEC raise inside a per-lane exec region sound:
+/// when the new EXEC implies EXEC at the region's branch, every lane it
+/// turns on was active there, so the translation has it inside the region
+/// too (ACO's `s_andn2_b64 exec, s[saved], exec` for an `else`, `s_mov_b64
+/// exec, s[saved]` after a nested `if`).
+pub(crate) fn exec_bit_implies(f: &crate::ir::Func, x: Value, e: Value) -> bool {
+    use crate::ir::{Op, Term, Tri};
+    use std::collections::HashSet;
+    struct Proof<'a> {
+        f: &'a crate::ir::Func,
+        steps: u32,
+        open: HashSet<Value>,
+    }
+    impl Proof<'_> {
+        fn incoming(&self, p: Value) -> Option<Vec<Value>> {
+            let Op::BlockParam(blk, k) = self.f.inst(p).op else {
+                return None;
+            };
+            let mut out = Vec::new();
+            for b in &self.f.blocks {
+                let edges = match &b.term {
+                    Term::Jump(e) => vec![e],
+                    Term::Branch { then, els, .. } => vec![then, els],
+                    _ => vec![],
+                };
+                for ed in edges.into_iter().filter(|ed| ed.block == blk) {
+                    out.push(*ed.args.get(k as usize)?);
+                }
+            }
+            Some(out)
+        }
+        fn implies(&mut self, x: Value, e: Value) -> bool {
+            if x == e || self.f.konst(x) == Some(0) {
+                return true;
+            }
+            self.steps += 1;
+            if self.steps > 4096 {
+                return false;
+            }
+            let by_x = match self.f.inst(x).op {
+                Op::Bin(Bin::BAnd, a, b) => self.implies(a, e) || self.implies(b, e),
+                Op::Bin(Bin::BOr, a, b) => self.implies(a, e) && self.implies(b, e),
+                Op::Tri(Tri::Select, _, a, b) => self.implies(a, e) && self.implies(b, e),
+                Op::BlockParam(..) if self.open.insert(x) => {
+                    let ok = self.incoming(x).is_some_and(|ins| {
+                        !ins.is_empty() && ins.iter().all(|&a| self.implies(a, e))
+                    });
+                    self.open.remove(&x);
+                    ok
+                }
+                _ => false,
+            };
+            by_x || match self.f.inst(e).op {
+                Op::Bin(Bin::BAnd, p, q) => self.implies(x, p) && self.implies(x, q),
+                Op::Bin(Bin::BOr, p, q) => self.implies(x, p) || self.implies(x, q),
+                _ => false,
+            }
+        }
+    }
+    Proof {
+        f,
+        steps: 0,
+        open: HashSet::new(),
+    }
+    .implies(x, e)
 }

@@ -67,6 +67,7 @@ use crate::manifest::{Dropped, SystemSgpr};
 use crate::{Construct, Lds, Memory, OpcodeClass};
 use analysis::cfg::{Cfg, Program};
 use analysis::trace::ShaderTrace;
+pub(crate) use control::exec_bit_implies;
 pub(crate) use image::{host_images, implicit_lod_in_regions, HostImage};
 use isa::{Abi, Formatter, Instruction, OpSpace, Operand, Stage, Target};
 use state::{Half, Sgpr, State};
@@ -118,9 +119,13 @@ pub struct Lifted {
     /// Block parameters that hold scalar state (SGPRs, SCC), with the
     /// register's name.
     pub scalar_params: HashMap<Value, String>,
-    /// Blocks with an instruction that may turn on lanes EXEC had off,
-    /// with its pc.
-    pub raises_exec: HashMap<Block, u32>,
+    /// Blocks with instructions that may turn on lanes EXEC had off: each
+    /// one's pc and the new EXEC (this lane's bit; `None` when EXEC is not
+    /// held as a lane bit after it).
+    pub raises_exec: HashMap<Block, Vec<(u32, Option<Value>)>>,
+    /// Blocks ending in a per-lane `s_cbranch_execz/execnz`, with EXEC
+    /// (this lane's bit) at the branch: the lanes its region starts with.
+    pub branch_exec: HashMap<Block, Value>,
     /// The text of each image instruction, by pc (for refusals decided
     /// after the passes).
     pub image_texts: HashMap<u32, String>,
@@ -140,7 +145,10 @@ struct Lifter<'a> {
     dropped: Vec<Dropped>,
     divergent: HashMap<Block, u32>,
     scalar_params: HashMap<Value, String>,
-    raises_exec: HashMap<Block, u32>,
+    raises_exec: HashMap<Block, Vec<(u32, Option<Value>)>>,
+    branch_exec: HashMap<Block, Value>,
+    /// EXEC at the `s_cbranch_execz/execnz` `branch_cond` just lifted.
+    exec_at_branch: Option<Value>,
     /// The unsupported values entry VGPRs the ABI does not define start as.
     undefined: HashSet<Value>,
     /// Pixel shaders: barycentrics and interpolation in progress.
@@ -279,6 +287,8 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         divergent: HashMap::new(),
         scalar_params: HashMap::new(),
         raises_exec: HashMap::new(),
+        branch_exec: HashMap::new(),
+        exec_at_branch: None,
         undefined: HashSet::new(),
         ps: ps::PsState::default(),
         image_texts: HashMap::new(),
@@ -295,6 +305,7 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         divergent: l.divergent,
         scalar_params: l.scalar_params,
         raises_exec: l.raises_exec,
+        branch_exec: l.branch_exec,
         image_texts: l.image_texts,
     }
 }
@@ -401,7 +412,8 @@ impl Lifter<'_> {
         let after = (self.st.s[126], self.st.s[127]);
         if before != after && self.may_raise(before.0, after.0, after.1) {
             if let Some(b) = self.b.cur {
-                self.raises_exec.entry(b).or_insert(self.pc);
+                let bit = self.exec_bit();
+                self.raises_exec.entry(b).or_default().push((self.pc, bit));
             }
         }
     }

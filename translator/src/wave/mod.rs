@@ -118,6 +118,10 @@ pub struct ComputeFaults {
     /// f32 operations leave denormals to the host instead of flushing them
     /// (RADV's float mode) explicitly.
     pub keep_denormals: bool,
+    /// An EXEC raise inside a per-lane exec region is accepted without the
+    /// proof that it turns on only lanes active at the region's branch
+    /// (`lift::exec_bit_implies`).
+    pub unproven_exec_raises: bool,
 }
 
 /// The manifest's dispatch section: how the host runs a translated compute

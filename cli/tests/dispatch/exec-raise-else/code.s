@@ -1,0 +1,34 @@
+// ACO's divergent if/else shapes inside a per-lane exec region (as in the
+// developer set's fragment-density-map compute shader): `if (!(id % 8 < 5))`
+// as s_and_saveexec + `s_andn2_b64 exec, saved, exec`; inside it a v_cmpx
+// region with an if/else (`s_andn2_b64 exec, s[12:13], exec` turns on the
+// else lanes, `s_mov_b64 exec, s[12:13]` restores), and the cmpx's else
+// (`s_andn2_b64 exec, s[2:3], exec`). Every raise turns on only lanes that
+// were active at the branches around it.
+.include "loop-entry.inc"
+v_and_b32_e32 v6, 7, v3
+v_cmp_gt_u32_e32 vcc, 5, v6
+s_and_saveexec_b64 s[0:1], vcc
+s_andn2_b64 exec, s[0:1], exec
+s_cbranch_execz done
+s_mov_b64 s[2:3], exec
+v_and_b32_e32 v7, 3, v3
+v_cmpx_ne_u32_e32 0, v7
+s_cbranch_execz other
+v_cmp_gt_u32_e32 vcc, s6, v7
+s_and_saveexec_b64 s[12:13], vcc
+v_add_nc_u32_e32 v1, 100, v1
+s_andn2_b64 exec, s[12:13], exec
+s_cbranch_execz join
+v_add_nc_u32_e32 v4, 200, v4
+join:
+s_mov_b64 exec, s[12:13]
+v_add_nc_u32_e32 v5, 1, v5
+other:
+s_andn2_b64 exec, s[2:3], exec
+v_mov_b32_e32 v5, 7
+s_mov_b64 exec, s[2:3]
+v_add_nc_u32_e32 v5, 10, v5
+done:
+s_mov_b64 exec, s[0:1]
+.include "loop-store.inc"
