@@ -27,6 +27,8 @@ pub mod dispatch;
 pub mod fragment;
 pub mod images;
 pub mod ngg;
+pub mod synth;
+pub mod tree;
 
 use super::{CaptureArgs, CliError};
 use compare::{compare, Verdict};
@@ -82,6 +84,16 @@ pub struct Args {
     /// the violations must then be counted while the exports stay right.
     #[arg(long, hide = true)]
     pub one_record_short: bool,
+
+    /// FILE is a directory tree of captures: run only those whose path
+    /// contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub only: Option<String>,
+
+    /// Write the DRAWS.json a compute shader's run synthesized (when it has
+    /// no --draws) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub emit_dispatch: Option<PathBuf>,
 
     /// Translate in fast mode (the host's f32 built-ins for v_rcp, v_rsq,
     /// v_sqrt, v_exp, v_log, v_sin, v_cos) instead of precise mode. The
@@ -232,6 +244,9 @@ pub const PIXELS: &str = "pixels";
 
 /// Run `shaderlift run`.
 pub fn run(args: Args) -> Result<(), CliError> {
+    if tree::is_tree(&args.capture.file) {
+        return run_tree(&args);
+    }
     let capture = args.capture.open_for_analysis()?;
     let report = if capture.stage() == isa::Stage::Ps {
         if args.checked || args.draws.is_some() {
@@ -244,8 +259,20 @@ pub fn run(args: Args) -> Result<(), CliError> {
             .report()?
     } else {
         let Some(path) = &args.draws else {
+            if capture.stage() == isa::Stage::Cs {
+                let harness = open_device(&args)?;
+                let (inputs, report) =
+                    synth::execute(&capture, &harness, dispatch::DispatchFaults::default())?;
+                if let Some(out) = &args.emit_dispatch {
+                    let text =
+                        serde_json::to_string_pretty(&synth::to_json(&inputs)).unwrap_or_default();
+                    std::fs::write(out, text + "\n")
+                        .map_err(|e| CliError::Input(format!("{}: {e}", out.display())))?;
+                }
+                return judge_dispatches(&args, &report);
+            }
             return Err(CliError::Usage(
-                "--draws DRAWS.json is required for a vertex shader".into(),
+                "--draws DRAWS.json is required for a vertex shader (a compute shader's dispatches are synthesized without it)".into(),
             ));
         };
         let text = std::fs::read_to_string(path)
@@ -302,6 +329,42 @@ pub fn run(args: Args) -> Result<(), CliError> {
     Ok(())
 }
 
+/// `shaderlift run DIR` over a tree of captures ([`tree`]).
+fn run_tree(args: &Args) -> Result<(), CliError> {
+    if args.draws.is_some() || args.checked || args.emit_dispatch.is_some() {
+        return Err(CliError::Usage(
+            "a tree of captures runs each on its own inputs: --draws, --checked and --emit-dispatch do not apply".into(),
+        ));
+    }
+    let harness = open_device(args)?;
+    let report = tree::run_tree(
+        &args.capture.file,
+        args.only.as_deref(),
+        &args.capture.options()?,
+        &harness,
+    )?;
+    let out = if args.json {
+        serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+    } else {
+        report.text()
+    };
+    super::error::output_result(std::io::Write::write_all(
+        &mut std::io::stdout(),
+        out.as_bytes(),
+    ))?;
+    let failing = report
+        .entries
+        .iter()
+        .filter(|e| e.outcome.is_failure())
+        .count();
+    if failing > 0 {
+        return Err(CliError::Failed(format!(
+            "{failing} entries have mismatches, findings or failed runs"
+        )));
+    }
+    Ok(())
+}
+
 /// Whether a capture runs as the NGG compute pass ([`ngg`]): an NGG shader
 /// the direct vertex path refuses for constructs that need the other lanes.
 pub fn needs_ngg_pass(capture: &Capture) -> bool {
@@ -343,6 +406,11 @@ fn run_dispatches(
     groups: &[[u32; 3]],
 ) -> Result<(), CliError> {
     let report = dispatch::execute(capture, draws, groups, &open_device(args)?)?;
+    judge_dispatches(args, &report)
+}
+
+/// Print a dispatch run's report and judge it.
+fn judge_dispatches(args: &Args, report: &dispatch::DispatchRunReport) -> Result<(), CliError> {
     let tally = Tally {
         mismatches: report.mismatches,
         findings: report.findings,

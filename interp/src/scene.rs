@@ -24,6 +24,14 @@
 //! The draws are [`standard_draws`]: an auto draw, a split draw, an
 //! instanced draw and an indexed draw, whose 16-bit index buffer
 //! ([`cube_index_words`]) the scene writes at [`INDEX_BUFFER`].
+//!
+//! [`synthesize_with`] lays the same scene out under another
+//! [`SceneLayout`]: [`SceneLayout::COMPUTE`] (a compute dispatch's inputs)
+//! keeps every table and window within a few MiB of RADV's `0xffff8000`
+//! high half (the dispatch binds one window over all of it), gives the
+//! windows small-integer dwords (every result exact, every count small)
+//! and fills the tables reached through 64-bit user pointers (buffer
+//! device addresses) with pointers into the windows.
 
 use analysis::source::{Id, IndexSource, Ptr, Word};
 use analysis::trace::ShaderTrace;
@@ -43,6 +51,70 @@ pub const WINDOW: u64 = 1 << 20;
 /// the records the standard draws fetch.
 pub const MATERIALIZED: u64 = 64 << 10;
 
+/// Where and how a scene is laid out ([`synthesize_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SceneLayout {
+    /// First data window (48-bit).
+    pub data: u64,
+    /// Bytes per data window.
+    pub window: u64,
+    /// Bytes of each window [`Scene::to_draws_file`] writes out.
+    pub materialized: u64,
+    /// What the windows' dwords hold.
+    pub values: Values,
+    /// The high half given to a pointer whose high word the scene chooses
+    /// (a user-data or table word).
+    pub pointer_hi: u32,
+    /// Fill the unassigned dwords of a table reached through a pointer
+    /// whose high half the scene chose (a 64-bit user pointer, not RADV's
+    /// constant-high descriptor sets) with pointers into the windows, this
+    /// many bytes of the table.
+    pub pointer_fill: u32,
+    /// Write the standard draws and their index buffer.
+    pub draws: bool,
+    /// The user-data words the layout leaves free hold 2..=8 (word `k`
+    /// holds `k % 7 + 2`) instead of 0.
+    pub small_free_words: bool,
+}
+
+/// What a scene's data windows hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Values {
+    /// Finite floats in [-1.5, 1.5), every fourth near 1 (positions).
+    Floats,
+    /// Integers 1..=16 (counts, indices, and floats every consumer flushes
+    /// alike).
+    SmallIntegers,
+}
+
+impl SceneLayout {
+    /// A vertex shader's scene ([`synthesize`]).
+    pub const VERTEX: SceneLayout = SceneLayout {
+        data: DATA,
+        window: WINDOW,
+        materialized: MATERIALIZED,
+        values: Values::Floats,
+        pointer_hi: 0,
+        pointer_fill: 0,
+        draws: true,
+        small_free_words: false,
+    };
+    /// A compute dispatch's inputs: windows of 64 KiB from
+    /// `0x8000_0100_0000`, next to RADV's tables, small integers, 64-bit
+    /// user pointers high half `0x8000`, their tables' first 256 bytes
+    /// pointers into the windows, free user-data words small; no draws.
+    pub const COMPUTE: SceneLayout = SceneLayout {
+        data: 0x8000_0100_0000,
+        window: 64 << 10,
+        materialized: 64 << 10,
+        values: Values::SmallIntegers,
+        pointer_hi: 0x8000,
+        pointer_fill: 256,
+        draws: false,
+        small_free_words: true,
+    };
+}
+
 /// User data, memory and draws for one shader.
 #[derive(Clone, Debug)]
 pub struct Scene {
@@ -59,6 +131,7 @@ pub struct Scene {
 pub struct SceneMemory {
     words: BTreeMap<u64, u32>,
     windows: u64,
+    layout: Option<SceneLayout>,
 }
 
 impl SceneMemory {
@@ -87,14 +160,20 @@ impl SceneMemory {
         if let Some(w) = self.words.get(&a) {
             return Some(*w);
         }
-        if a >= DATA && a < DATA + self.windows * WINDOW {
-            // A float in [-1.5, 1.5); every fourth dword near 1 (a w).
-            let h = (a.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as u32;
-            let x = (h % 3000) as f32 / 1000.0 - 1.5;
-            let x = if (a / 4) % 4 == 3 { 1.0 + x / 8.0 } else { x };
-            return Some(x.to_bits());
+        let l = self.layout.unwrap_or(SceneLayout::VERTEX);
+        if a < l.data || a >= l.data + self.windows * l.window {
+            return None;
         }
-        None
+        let h = (a.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as u32;
+        Some(match l.values {
+            Values::Floats => {
+                // A float in [-1.5, 1.5); every fourth dword near 1 (a w).
+                let x = (h % 3000) as f32 / 1000.0 - 1.5;
+                let x = if (a / 4) % 4 == 3 { 1.0 + x / 8.0 } else { x };
+                x.to_bits()
+            }
+            Values::SmallIntegers => h % 16 + 1,
+        })
     }
 }
 
@@ -116,8 +195,10 @@ impl GuestMemory for SceneMemory {
 
 impl Scene {
     /// The scene as a DRAWS.json document: the table words, and the first
-    /// [`MATERIALIZED`] bytes of every data window as explicit memory.
+    /// [`MATERIALIZED`] bytes (the layout's [`SceneLayout::materialized`])
+    /// of every data window as explicit memory.
     pub fn to_draws_file(&self) -> DrawsFile {
+        let l = self.memory.layout.unwrap_or(SceneLayout::VERTEX);
         let mut memory: Vec<MemoryBlock> = self
             .memory
             .words
@@ -128,8 +209,8 @@ impl Scene {
             })
             .collect();
         for i in 0..self.memory.windows {
-            let base = DATA + i * WINDOW;
-            let words = (0..MATERIALIZED / 4)
+            let base = l.data + i * l.window;
+            let words = (0..l.materialized / 4)
                 .map(|k| Word32(self.memory.dword(base + 4 * k).unwrap_or(0)))
                 .collect();
             memory.push(MemoryBlock {
@@ -210,6 +291,10 @@ struct Layout {
     /// Dwords to write into tables: (pointer, byte offset, value).
     table_words: Vec<(usize, u32, u32)>,
     next_table: u32,
+    /// The high half a chosen pointer gets.
+    pointer_hi: u32,
+    /// Pointers whose high half the scene chose.
+    chosen_hi: Vec<usize>,
 }
 
 impl Layout {
@@ -274,10 +359,11 @@ impl Layout {
         let hi = match self.value(p.hi) {
             Some(v) => v,
             None => {
-                if !self.assign(p.hi, 0) {
+                if !self.assign(p.hi, self.pointer_hi) {
                     return false;
                 }
-                0
+                self.chosen_hi.push(i);
+                self.pointer_hi
             }
         };
         let mut addr = (((hi as u64) << 32) | lo as u64).wrapping_add(p.add);
@@ -301,13 +387,20 @@ impl Layout {
     }
 }
 
-/// A scene for `trace` under `abi`.
+/// A scene for `trace` under `abi` ([`SceneLayout::VERTEX`]).
 pub fn synthesize(trace: &ShaderTrace, abi: &Abi) -> Scene {
+    synthesize_with(trace, abi, &SceneLayout::VERTEX)
+}
+
+/// A scene for `trace` under `abi`, laid out as `layout` says.
+pub fn synthesize_with(trace: &ShaderTrace, abi: &Abi, layout: &SceneLayout) -> Scene {
     let mut l = Layout {
         user_data: vec![None; abi.user_data_count as usize],
         ptr_addr: vec![None; trace.pointers.len()],
         table_words: Vec::new(),
         next_table: TABLES,
+        pointer_hi: layout.pointer_hi,
+        chosen_hi: Vec::new(),
     };
     // Pointers, until no more can be placed (tables inside tables).
     for _ in 0..=trace.pointers.len() {
@@ -337,7 +430,7 @@ pub fn synthesize(trace: &ShaderTrace, abi: &Abi) -> Scene {
             .filter(|a| a.descriptor == Some(d.id))
             .collect();
         let indexed = accesses.iter().any(|a| a.idxen);
-        let base = DATA + windows * WINDOW;
+        let base = layout.data + windows * layout.window;
         let v = if indexed {
             let reach = accesses
                 .iter()
@@ -345,10 +438,10 @@ pub fn synthesize(trace: &ShaderTrace, abi: &Abi) -> Scene {
                 .max()
                 .unwrap_or(4);
             let stride = reach.div_ceil(4).saturating_mul(4).clamp(4, 0x3ffc);
-            let records = (WINDOW / stride as u64) as u32;
+            let records = (layout.window / stride as u64) as u32;
             vsharp(base, stride, records, 1)
         } else {
-            vsharp(base, 0, 64 << 10, 3)
+            vsharp(base, 0, layout.window.min(64 << 10) as u32, 3)
         };
         let mut ok = true;
         for (w, value) in d.words.iter().zip(v) {
@@ -358,20 +451,54 @@ pub fn synthesize(trace: &ShaderTrace, abi: &Abi) -> Scene {
             windows += 1;
         }
     }
+    // Tables of chosen 64-bit pointers: pointers into the windows, 256
+    // bytes apart, under what the scene assigned.
+    let fill = layout.pointer_fill > 0 && !l.chosen_hi.is_empty();
+    if fill {
+        windows = windows.max(1);
+    }
     let mut memory = SceneMemory {
         words: BTreeMap::new(),
         windows,
+        layout: Some(*layout),
     };
+    if fill {
+        let span = windows * layout.window;
+        for (j, p) in l.chosen_hi.iter().enumerate() {
+            let Some(Some(addr)) = l.ptr_addr.get(*p) else {
+                continue;
+            };
+            for k in 0..u64::from(layout.pointer_fill / 8) {
+                let target = layout.data + ((j as u64 * 16 + k) * 256) % span;
+                memory.write(addr + 8 * k, &[target as u32, (target >> 32) as u32]);
+            }
+        }
+    }
     for (p, off, v) in &l.table_words {
         if let Some(Some(addr)) = l.ptr_addr.get(*p) {
             memory.write(addr.wrapping_add(*off as u64), &[*v]);
         }
     }
-    memory.write(INDEX_BUFFER, &cube_index_words());
+    if layout.draws {
+        memory.write(INDEX_BUFFER, &cube_index_words());
+    }
     Scene {
-        user_data: l.user_data.iter().map(|w| w.unwrap_or(0)).collect(),
+        user_data: l
+            .user_data
+            .iter()
+            .enumerate()
+            .map(|(k, w)| match w {
+                Some(v) => *v,
+                None if layout.small_free_words => k as u32 % 7 + 2,
+                None => 0,
+            })
+            .collect(),
         memory,
-        draws: standard_draws(),
+        draws: if layout.draws {
+            standard_draws()
+        } else {
+            Vec::new()
+        },
     }
 }
 

@@ -35,7 +35,7 @@ use vkharness::{Binding, Harness, Interface};
 /// Bytes of guest memory the window may span.
 const WINDOW_LIMIT: u64 = 64 << 20;
 /// The most invocations one dispatch may ask for.
-const MAX_DISPATCH_INVOCATIONS: u64 = 1 << 20;
+pub const MAX_DISPATCH_INVOCATIONS: u64 = 1 << 20;
 /// Mismatches listed per dispatch.
 const LISTED: usize = 16;
 
@@ -177,6 +177,53 @@ pub fn execute(
     dispatches: &[[u32; 3]],
     harness: &Harness,
 ) -> Result<DispatchRunReport, CliError> {
+    execute_with_faults(
+        capture,
+        draws,
+        dispatches,
+        harness,
+        DispatchFaults::default(),
+    )
+}
+
+/// Negative controls of the dispatch comparison (none by default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[doc(hidden)]
+pub struct DispatchFaults {
+    /// Give the interpreter every dword of the file's multi-dword memory
+    /// blocks (the data, not the single-word table entries) plus one, so
+    /// the reference computes from other inputs than the device.
+    pub skew_reference_memory: bool,
+}
+
+/// [`execute`] with a given translation of the capture (a test's broken
+/// one, for the negative controls).
+pub fn execute_translation(
+    capture: &Capture,
+    draws: &DrawsFile,
+    dispatches: &[[u32; 3]],
+    harness: &Harness,
+    tr: &Translation,
+) -> Result<DispatchRunReport, CliError> {
+    execute_translation_with(
+        capture,
+        draws,
+        dispatches,
+        harness,
+        tr,
+        DispatchFaults::default(),
+    )
+}
+
+/// [`execute`] with the faults switched on.
+#[doc(hidden)]
+pub fn execute_with_faults(
+    capture: &Capture,
+    draws: &DrawsFile,
+    dispatches: &[[u32; 3]],
+    harness: &Harness,
+    faults: DispatchFaults,
+) -> Result<DispatchRunReport, CliError> {
     let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
     let Some(entry) = capture.compute_entry() else {
         return Err(named(
@@ -199,17 +246,17 @@ pub fn execute(
         ..Options::default()
     };
     let tr = translate_compute(&capture.shader_input(), &entry, &opts).map_err(|e| named(&e))?;
-    execute_translation(capture, draws, dispatches, harness, &tr)
+    execute_translation_with(capture, draws, dispatches, harness, &tr, faults)
 }
 
-/// [`execute`] with a given translation of the capture (a test's broken
-/// one, for the negative controls).
-pub fn execute_translation(
+/// [`execute_translation`] with the faults switched on.
+fn execute_translation_with(
     capture: &Capture,
     draws: &DrawsFile,
     dispatches: &[[u32; 3]],
     harness: &Harness,
     tr: &Translation,
+    faults: DispatchFaults,
 ) -> Result<DispatchRunReport, CliError> {
     let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
     let Some(entry) = capture.compute_entry() else {
@@ -230,6 +277,17 @@ pub fn execute_translation(
         .compute_program(&tr.spirv, &interface)
         .map_err(|e| super::harness_error(&capture.name, e))?;
     let mem = draws.memory_with_code(&capture.code_and_constants());
+    let reference_mem = if faults.skew_reference_memory {
+        let mut skewed = draws.clone();
+        for b in skewed.memory.iter_mut().filter(|b| b.words.len() > 1) {
+            for w in &mut b.words {
+                w.0 = w.0.wrapping_add(1);
+            }
+        }
+        skewed.memory_with_code(&capture.code_and_constants())
+    } else {
+        mem.clone()
+    };
     let user_data = draws.user_data();
     // The window: every memory block of the file.
     let lo = draws.memory.iter().map(|b| b.addr.0).min().unwrap_or(0);
@@ -320,7 +378,7 @@ pub fn execute_translation(
             .map(<[u8]>::to_vec)
             .unwrap_or_else(|| window_bytes.clone());
         let t = Instant::now();
-        let obs = interp::run_dispatch(&iprog, &mem, &user_data, groups, &icfg)
+        let obs = interp::run_dispatch(&iprog, &reference_mem, &user_data, groups, &icfg)
             .map_err(|e| named(&format!("dispatch {index}: interpreter: {e}")))?;
         dr.interp_seconds = t.elapsed().as_secs_f64();
         dr.findings = obs.findings.len() + obs.findings_dropped as usize;
