@@ -154,41 +154,52 @@ fn uniform_words_read_through_table_descriptors_reach_both_sides_and_a_changed_w
     assert!(r.mismatches > 0, "a changed uniform word went unnoticed");
 }
 
+/// Run `path` with the default scene and check that every word compared
+/// equal and none was left undefined.
+fn run_clean(h: &Harness, path: &str) -> RunReport {
+    let r = run(h, path, &FragmentOptions::default());
+    assert!(r.words > 0, "{path}: nothing compared");
+    assert_eq!(
+        (r.mismatches, r.undefined),
+        (0, 0),
+        "{path}: {:?}",
+        r.draws[0].first_mismatches
+    );
+    r
+}
+
+/// The default scene, translated with `faults`.
+fn with_faults(faults: translator::Faults) -> FragmentOptions {
+    FragmentOptions {
+        translator_faults: faults,
+        ..Default::default()
+    }
+}
+
 #[test]
 fn descriptors_at_a_per_draw_table_index_bind_the_slot_the_draw_selects_and_the_next_slot_turns_red(
 ) {
     let Some(h) = Harness::shared_or_skip("indexed_descriptors") else {
         return;
     };
-    // A T# at `table(ud1) + ud2·64` (a push-constant index), and an S# at
+    // A T# at `table(ud0) + ud2·64` (a push-constant index), and an S# at
     // `table(ud0) + (UBO word << 4) + 0x60`: the scene gives each index
     // the value 1 and writes a decoy descriptor (the T# one texel row
     // further) in the slots before and after it (run::images).
-    for path in [
-        "translator/tests/fixtures/images/descriptor-indexing-update-after-bind-quads-frag",
+    let path = "translator/tests/fixtures/images/descriptor-indexing-update-after-bind-quads-frag";
+    run_clean(h, path);
+    run_clean(
+        h,
         "translator/tests/fixtures/images/texture-mipmap-generation-texture-frag",
-    ] {
-        let r = run(h, path, &FragmentOptions::default());
-        assert!(r.words > 0);
-        assert_eq!(
-            (r.mismatches, r.undefined),
-            (0, 0),
-            "{path}: {:?}",
-            r.draws[0].first_mismatches
-        );
-    }
+    );
     // Negative control: the translation resolves the index one slot
     // further (`Faults::indexed_table_off_by_one`): the scene, built from
     // that manifest, puts the descriptor one slot further too, so the
     // interpreter (reading the draw's slot) samples a decoy.
-    let broken = FragmentOptions {
-        translator_faults: translator::Faults {
-            indexed_table_off_by_one: true,
-            ..Default::default()
-        },
+    let broken = with_faults(translator::Faults {
+        indexed_table_off_by_one: true,
         ..Default::default()
-    };
-    let path = "translator/tests/fixtures/images/descriptor-indexing-update-after-bind-quads-frag";
+    });
     let r = run(h, path, &broken);
     assert!(r.mismatches > 0, "the neighbouring slot went unnoticed");
 }
@@ -198,23 +209,14 @@ fn the_tfe_status_dword_is_resident_on_both_sides_and_a_nonresident_status_turns
     let Some(h) = Harness::shared_or_skip("image_status") else {
         return;
     };
-    // image_sample … tfe; exp mrt0 with the status dword as w.
+    // image_sample … tfe; exp mrt0 with the status dword (as f32) as w.
     let path = "cli/tests/fixtures/ps-image-status";
-    let r = run(h, path, &FragmentOptions::default());
+    let r = run_clean(h, path);
     assert_eq!(r.words, 4 * PIXELS);
-    assert_eq!(
-        (r.mismatches, r.undefined),
-        (0, 0),
-        "{:?}",
-        r.draws[0].first_mismatches
-    );
-    let broken = FragmentOptions {
-        translator_faults: translator::Faults {
-            image_status_nonresident: true,
-            ..Default::default()
-        },
+    let broken = with_faults(translator::Faults {
+        image_status_nonresident: true,
         ..Default::default()
-    };
+    });
     let r = run(h, path, &broken);
     assert_eq!(r.mismatches, PIXELS, "one status word per pixel");
 }

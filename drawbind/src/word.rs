@@ -58,6 +58,15 @@ pub const fn indexed_pointer(ptr: u64, index: analysis::source::TableIndex, w: u
     ptr.wrapping_add(index.eval(w) as u64)
 }
 
+/// The byte offset of a per-draw table slot, `(w · scale + offset) mod
+/// 2³²`, as the translation computes an SMEM offset (`imm + soffset`, 32
+/// bits): the translator's `WordExpr::IndexedTableWord` and the hosts that
+/// place or read such a word use this one rule.
+#[inline]
+pub const fn slot_offset(w: u32, scale: u32, offset: u32) -> u32 {
+    w.wrapping_mul(scale).wrapping_add(offset)
+}
+
 /// A half of a code address ([`Word::Code`]): `code_addr + offset`, its high
 /// 32 bits when `hi`, else its low 32 bits.
 #[inline]

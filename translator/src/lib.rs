@@ -952,6 +952,16 @@ fn source_expr(f: &Func, i: u16) -> WordExpr {
     }
 }
 
+/// A table pointer's name: its low half's when the high half is RADV's
+/// constant `0xffff8000`, else both halves'.
+fn pointer_name(f: &Func, lo: SrcOrConst, hi: SrcOrConst) -> String {
+    if hi == SrcOrConst::Const(0xffff_8000) {
+        source_name(f, lo)
+    } else {
+        format!("ptr({}, {})", source_name(f, lo), source_name(f, hi))
+    }
+}
+
 /// A source's name, in the tracer's style (`ud1`, `table(ud0)+0x10`).
 fn source_name(f: &Func, s: SrcOrConst) -> String {
     match s {
@@ -959,12 +969,7 @@ fn source_name(f: &Func, s: SrcOrConst) -> String {
         SrcOrConst::Src(i) => match f.sources[i as usize] {
             Source::UserData(k) => format!("ud{k}"),
             Source::TableWord { lo, hi, offset } => {
-                let p = if hi == SrcOrConst::Const(0xffff_8000) {
-                    source_name(f, lo)
-                } else {
-                    format!("ptr({}, {})", source_name(f, lo), source_name(f, hi))
-                };
-                format!("table({p})+{offset:#x}")
+                format!("table({})+{offset:#x}", pointer_name(f, lo, hi))
             }
             Source::IndexedTableWord {
                 lo,
@@ -972,17 +977,11 @@ fn source_name(f: &Func, s: SrcOrConst) -> String {
                 index,
                 scale,
                 offset,
-            } => {
-                let p = if hi == SrcOrConst::Const(0xffff_8000) {
-                    source_name(f, lo)
-                } else {
-                    format!("ptr({}, {})", source_name(f, lo), source_name(f, hi))
-                };
-                format!(
-                    "table({p}+{}*{scale:#x})+{offset:#x}",
-                    source_name(f, index)
-                )
-            }
+            } => format!(
+                "table({}+{}*{scale:#x})+{offset:#x}",
+                pointer_name(f, lo, hi),
+                source_name(f, index)
+            ),
             Source::BufferWord { desc, offset } => {
                 // Four consecutive words of one table read as one name.
                 let d = match (desc[0], desc[1], desc[2], desc[3]) {

@@ -114,11 +114,9 @@ impl WordExpr {
                 let lo = lo.eval(user_data, mem)?;
                 let hi = hi.eval(user_data, mem)?;
                 let i = index.eval(user_data, mem)?;
-                // The offset sum is 32-bit, as the translation computes
-                // an SMEM offset (`imm + soffset`).
                 let a = word::dword_address(
                     word::pointer(lo, hi, 0),
-                    i.wrapping_mul(*scale).wrapping_add(*offset),
+                    word::slot_offset(i, *scale, *offset),
                 );
                 mem(a).ok_or(ResolveError::MissingMemory(a))?
             }

@@ -275,7 +275,7 @@ impl Assign {
         let i = self.index_value(index)?.wrapping_add(delta);
         Ok(drawbind::word::dword_address(
             p,
-            i.wrapping_mul(*scale).wrapping_add(*offset),
+            drawbind::word::slot_offset(i, *scale, *offset),
         ))
     }
 
@@ -527,7 +527,7 @@ pub fn draws_images(
                                 .map_err(|e| format!("a table index the file does not provide: {e}"))?;
                             Ok(drawbind::word::dword_address(
                                 drawbind::word::pointer(p, *hi, 0),
-                                i.wrapping_mul(*scale).wrapping_add(*offset),
+                                drawbind::word::slot_offset(i, *scale, *offset),
                             ))
                         }
                         _ => Err("a descriptor the file does not provide, read through a pointer that is not a user-data word and a constant".into()),
