@@ -2,7 +2,9 @@
 //! shader's exports equal the interpreter's for every pixel of the exact-
 //! barycentric scene (`shaderlift_cli::run::fragment`), and each negative
 //! control turns the comparison red: barycentrics swapped in the
-//! reference (interpolation), the discard dropped (`PsFaults::drop_discard`).
+//! reference (interpolation), the discard dropped (`PsFaults::drop_discard`),
+//! DPP `quad_perm` reading the horizontal neighbour
+//! (`PsFaults::quad_lane_flipped`).
 //!
 //! Without Vulkan the tests print a note and pass, unless
 //! `SHADERLIFT_REQUIRE_VULKAN` is set.
@@ -36,6 +38,17 @@ fn circle_user_data() -> Vec<u32> {
 }
 
 const PIXELS: u64 = (EXTENT * EXTENT) as u64;
+
+/// Every pixel's four mrt0 words compared, all equal.
+fn assert_every_word_matches(r: &RunReport) {
+    assert_eq!(r.words, 4 * PIXELS, "every pixel's four mrt0 words");
+    assert_eq!(
+        (r.mismatches, r.undefined),
+        (0, 0),
+        "{:?}",
+        r.draws[0].first_mismatches
+    );
+}
 
 #[test]
 fn fragment_color_interpolates_and_exports_exactly_what_the_interpreter_does() {
@@ -112,14 +125,7 @@ fn a_sampled_texture_reaches_the_exports_exactly_and_flipped_rows_turn_it_red() 
     // texture(base_color_texture, in_uv) × factors: nearest texels of the
     // scene image (run::images), a quarter texel from every border.
     let path = "translator/tests/fixtures/images/base-frag";
-    let r = run(h, path, &FragmentOptions::default());
-    assert_eq!(r.words, 4 * PIXELS);
-    assert_eq!(
-        (r.mismatches, r.undefined),
-        (0, 0),
-        "{:?}",
-        r.draws[0].first_mismatches
-    );
+    assert_every_word_matches(&run(h, path, &FragmentOptions::default()));
     // Negative control: the interpreter's texture with its rows reversed.
     let broken = FragmentOptions {
         flip_texel_rows_in_reference: true,
@@ -152,4 +158,22 @@ fn uniform_words_read_through_table_descriptors_reach_both_sides_and_a_changed_w
     };
     let r = run(h, path, &broken);
     assert!(r.mismatches > 0, "a changed uniform word went unnoticed");
+}
+
+#[test]
+fn quad_permutations_read_the_quad_lanes_the_interpreter_reads_and_a_flipped_neighbour_turns_red() {
+    let Some(h) = Harness::shared_or_skip("quad_perm") else {
+        return;
+    };
+    // fwidth() as ACO lowers it: DPP quad_perm:[0,0,0,0], [1,1,1,1] and
+    // [2,2,2,2] inside a per-lane (v_cmpx) region.
+    let path = "cli/tests/fixtures/ps-derivatives";
+    assert_every_word_matches(&run(h, path, &FragmentOptions::default()));
+    // Negative control: the horizontal neighbour of the named lane.
+    let broken = FragmentOptions {
+        quad_lane_flipped: true,
+        ..Default::default()
+    };
+    let r = run(h, path, &broken);
+    assert!(r.mismatches > 0, "a flipped quad lane went unnoticed");
 }
