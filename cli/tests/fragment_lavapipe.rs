@@ -4,7 +4,8 @@
 //! control turns the comparison red: barycentrics swapped in the
 //! reference (interpolation), the discard dropped (`PsFaults::drop_discard`),
 //! DPP `quad_perm` reading the horizontal neighbour
-//! (`PsFaults::quad_lane_flipped`).
+//! (`PsFaults::quad_lane_flipped`), on `fwidth` and on the pixel coordinates
+//! (which checks the device's quads pixel by pixel).
 //!
 //! Without Vulkan the tests print a note and pass, unless
 //! `SHADERLIFT_REQUIRE_VULKAN` is set.
@@ -176,4 +177,23 @@ fn quad_permutations_read_the_quad_lanes_the_interpreter_reads_and_a_flipped_nei
     };
     let r = run(h, path, &broken);
     assert!(r.mismatches > 0, "a flipped quad lane went unnoticed");
+}
+
+#[test]
+fn quad_permutations_of_the_pixel_coordinates_give_every_pixel_its_quad_neighbours() {
+    let Some(h) = Harness::shared_or_skip("quad_layout") else {
+        return;
+    };
+    // frag_pos.x/y through quad_perm [1,0,3,2], [2,3,0,1], [3,2,1,0] and
+    // [0,0,3,1]: every word is a neighbour's coordinate, so this checks the
+    // device's quads pixel by pixel.
+    let path = "cli/tests/fixtures/ps-quad-layout";
+    assert_every_word_matches(&run(h, path, &FragmentOptions::default()));
+    let broken = FragmentOptions {
+        quad_lane_flipped: true,
+        ..Default::default()
+    };
+    let r = run(h, path, &broken);
+    // Both x words come from the other column; the y words keep their row.
+    assert_eq!(r.mismatches, 2 * PIXELS);
 }
