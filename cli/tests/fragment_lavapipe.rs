@@ -2,7 +2,10 @@
 //! shader's exports equal the interpreter's for every pixel of the exact-
 //! barycentric scene (`shaderlift_cli::run::fragment`), and each negative
 //! control turns the comparison red: barycentrics swapped in the
-//! reference (interpolation), the discard dropped (`PsFaults::drop_discard`).
+//! reference (interpolation), the discard dropped (`PsFaults::drop_discard`),
+//! DPP `quad_perm` reading the horizontal neighbour
+//! (`PsFaults::quad_lane_flipped`), on `fwidth` and on the pixel coordinates
+//! (which checks the device's quads pixel by pixel).
 //!
 //! Without Vulkan the tests print a note and pass, unless
 //! `SHADERLIFT_REQUIRE_VULKAN` is set.
@@ -36,6 +39,17 @@ fn circle_user_data() -> Vec<u32> {
 }
 
 const PIXELS: u64 = (EXTENT * EXTENT) as u64;
+
+/// Every pixel's four mrt0 words compared, all equal.
+fn assert_every_word_matches(r: &RunReport) {
+    assert_eq!(r.words, 4 * PIXELS, "every pixel's four mrt0 words");
+    assert_eq!(
+        (r.mismatches, r.undefined),
+        (0, 0),
+        "{:?}",
+        r.draws[0].first_mismatches
+    );
+}
 
 #[test]
 fn fragment_color_interpolates_and_exports_exactly_what_the_interpreter_does() {
@@ -112,14 +126,7 @@ fn a_sampled_texture_reaches_the_exports_exactly_and_flipped_rows_turn_it_red() 
     // texture(base_color_texture, in_uv) × factors: nearest texels of the
     // scene image (run::images), a quarter texel from every border.
     let path = "translator/tests/fixtures/images/base-frag";
-    let r = run(h, path, &FragmentOptions::default());
-    assert_eq!(r.words, 4 * PIXELS);
-    assert_eq!(
-        (r.mismatches, r.undefined),
-        (0, 0),
-        "{:?}",
-        r.draws[0].first_mismatches
-    );
+    assert_every_word_matches(&run(h, path, &FragmentOptions::default()));
     // Negative control: the interpreter's texture with its rows reversed.
     let broken = FragmentOptions {
         flip_texel_rows_in_reference: true,
@@ -219,4 +226,41 @@ fn the_tfe_status_dword_is_resident_on_both_sides_and_a_nonresident_status_turns
     });
     let r = run(h, path, &broken);
     assert_eq!(r.mismatches, PIXELS, "one status word per pixel");
+}
+
+#[test]
+fn quad_permutations_read_the_quad_lanes_the_interpreter_reads_and_a_flipped_neighbour_turns_red() {
+    let Some(h) = Harness::shared_or_skip("quad_perm") else {
+        return;
+    };
+    // fwidth() as ACO lowers it: DPP quad_perm:[0,0,0,0], [1,1,1,1] and
+    // [2,2,2,2] inside a per-lane (v_cmpx) region.
+    let path = "cli/tests/fixtures/ps-derivatives";
+    assert_every_word_matches(&run(h, path, &FragmentOptions::default()));
+    // Negative control: the horizontal neighbour of the named lane.
+    let broken = FragmentOptions {
+        quad_lane_flipped: true,
+        ..Default::default()
+    };
+    let r = run(h, path, &broken);
+    assert!(r.mismatches > 0, "a flipped quad lane went unnoticed");
+}
+
+#[test]
+fn quad_permutations_of_the_pixel_coordinates_give_every_pixel_its_quad_neighbours() {
+    let Some(h) = Harness::shared_or_skip("quad_layout") else {
+        return;
+    };
+    // frag_pos.x/y through quad_perm [1,0,3,2], [2,3,0,1], [3,2,1,0] and
+    // [0,0,3,1]: every word is a neighbour's coordinate, so this checks the
+    // device's quads pixel by pixel.
+    let path = "cli/tests/fixtures/ps-quad-layout";
+    assert_every_word_matches(&run(h, path, &FragmentOptions::default()));
+    let broken = FragmentOptions {
+        quad_lane_flipped: true,
+        ..Default::default()
+    };
+    let r = run(h, path, &broken);
+    // Both x words come from the other column; the y words keep their row.
+    assert_eq!(r.mismatches, 2 * PIXELS);
 }

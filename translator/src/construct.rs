@@ -142,6 +142,10 @@ pub enum CrossLane {
     /// inside a per-lane branch, or under a branch that can differ between
     /// the waves of a workgroup.
     DivergentWaveOp,
+    /// Pixel shaders: a DPP quad permutation whose value is defined where
+    /// some invocations of the quad may be inactive on the host (inside a
+    /// per-lane branch, or after an export that may discard).
+    DivergentQuadOp,
     /// `s_wqm` of a mask that may leave lanes of a quad off (it turns on
     /// the lanes of every quad with one lane on).
     WholeQuad,
@@ -464,6 +468,7 @@ impl fmt::Display for CrossLane {
             CrossLane::VccBranch => "a branch on whether every lane's VCC bit is 0 needs all lanes",
             CrossLane::MaskHalves => "a lane mask whose halves come from different values",
             CrossLane::DivergentWaveOp => "a cross-lane operation where not every invocation of the workgroup arrives (inside a per-lane branch, or under a branch that may differ between waves): its workgroup barriers would not be uniform",
+            CrossLane::DivergentQuadOp => "a DPP quad permutation of a value defined where not every lane of the quad is active on the host (inside a per-lane branch, or after a discarding export)",
             CrossLane::WholeQuad => "whole quad mode (s_wqm) of a mask that may leave part of a quad off",
         })
     }
@@ -799,6 +804,7 @@ mod tests {
                 CrossLane::VccBranch,
                 CrossLane::MaskHalves,
                 CrossLane::DivergentWaveOp,
+                CrossLane::DivergentQuadOp,
             ]
             .map(Construct::from),
         );

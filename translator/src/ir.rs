@@ -324,6 +324,16 @@ pub enum LaneOp {
         /// Byte address.
         addr: Value,
     },
+    /// Pixel shaders: DPP `quad_perm` with every source lane fetched
+    /// (`fi`, or a quad known to be all on): `value` in the lane of this
+    /// lane's quad whose position (`x & 1 | (y & 1) << 1` of the pixel,
+    /// the hardware's order of a quad's lanes) is `perm[own position]`.
+    Quad {
+        /// The value (U32 or F32 bits).
+        value: Value,
+        /// The source position for each position.
+        perm: [u8; 4],
+    },
 }
 
 /// How a pixel-shader input is interpolated.
@@ -840,6 +850,7 @@ impl Func {
                     LaneOp::ReadFirst { value, active } => out.extend([value, active]),
                     LaneOp::ReadLane { value, lane } => out.extend([value, lane]),
                     LaneOp::LdsRead { addr } => out.push(addr),
+                    LaneOp::Quad { value, .. } => out.push(value),
                 },
             },
             Op::Effect(i) => match self.effects[i as usize] {
@@ -976,6 +987,7 @@ impl Func {
                         *lane = m(*lane);
                     }
                     LaneOp::LdsRead { addr } => *addr = m(*addr),
+                    LaneOp::Quad { value, .. } => *value = m(*value),
                 },
                 Load::Global { addr, .. } => map_global(addr, m),
                 Load::Image { .. } => {}

@@ -278,6 +278,9 @@ pub struct PsFaults {
     /// Drop discards: a mask operation writing EXEC in a pixel shader
     /// leaves EXEC as it was, and exports ignore the exec bit.
     pub drop_discard: bool,
+    /// DPP `quad_perm` reads the horizontal neighbour of the lane it
+    /// names (position `p ^ 1` for `p`).
+    pub quad_lane_flipped: bool,
 }
 
 /// [`translate`] with broken rules (tests only).
@@ -517,6 +520,14 @@ fn translate_model(
     passes::resolve(&mut f, &opts.faults);
     passes::fold(&mut f);
     passes::dce(&mut f);
+    if input.stage == Stage::Ps {
+        // Per-lane regions: selections on conditions known there.
+        if passes::known_conditions(&mut f) > 0 {
+            passes::fold(&mut f);
+            passes::dce(&mut f);
+        }
+        lift::hoist_quads(&mut f);
+    }
     // Loops with several exits or back edges become single-latch loops;
     // dead-code removal again for what the rewrite added.
     let loop_faults = structure::LoopFaults {
@@ -551,6 +562,10 @@ fn translate_model(
         let lanes = if input.wave_size == 32 { 32 } else { 64 };
         let single_wave = c.invocations().is_some_and(|n| n <= lanes);
         problems.extend(wave::uniform::check(&f, t, single_wave));
+    }
+    if let (Stage::Ps, Ok(t)) = (input.stage, &tree) {
+        // Quad operations need every invocation of the quad active.
+        problems.extend(wave::uniform::check(&f, t, false));
     }
     let tree = match tree {
         Ok(t) => t,
@@ -649,6 +664,14 @@ fn ir_with(
     passes::resolve(&mut f, &opts.faults);
     passes::fold(&mut f);
     passes::dce(&mut f);
+    if input.stage == Stage::Ps {
+        // Per-lane regions: selections on conditions known there.
+        if passes::known_conditions(&mut f) > 0 {
+            passes::fold(&mut f);
+            passes::dce(&mut f);
+        }
+        lift::hoist_quads(&mut f);
+    }
     // The loop rewrite as `translate` does it (a loop it refuses stays as
     // it is, with the loops rewritten before it).
     let _ = structure::normalize_loops(&mut f, structure::LoopFaults::default());
@@ -897,7 +920,11 @@ pub fn validate(spirv: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo)
     }
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::IMMEDIATES | naga::valid::Capabilities::FLOAT64,
+        // SUBGROUP: pixel shaders' DPP quad permutations are subgroup
+        // shuffles (fragment stage).
+        naga::valid::Capabilities::IMMEDIATES
+            | naga::valid::Capabilities::FLOAT64
+            | naga::valid::Capabilities::SUBGROUP,
     )
     .validate(&module)
     .map_err(|e| format!("{:?}", e.into_inner()))?;
@@ -1116,8 +1143,14 @@ fn layout(
             }
             Op::Input(Input::FragCoord(_)) => frag_coord = true,
             Op::Load(l) => {
-                // Images read through their own bindings.
-                any_load |= !matches!(f.loads[l as usize], Load::Image { .. });
+                // Images read through their own bindings; quad operations
+                // find their quad position from the pixel's.
+                any_load |= !matches!(
+                    f.loads[l as usize],
+                    Load::Image { .. } | Load::Lanes(_, ir::LaneOp::Quad { .. })
+                );
+                frag_coord |=
+                    matches!(f.loads[l as usize], Load::Lanes(_, ir::LaneOp::Quad { .. }));
                 match f.loads[l as usize] {
                     Load::Buffer(BufferAccess {
                         binding: Some(b), ..

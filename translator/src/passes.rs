@@ -227,3 +227,200 @@ pub fn check(
     }
     out
 }
+
+/// A Bool value as (the value under its `BNot`s, whether their number is
+/// odd).
+fn bool_base(f: &Func, mut v: Value) -> (Value, bool) {
+    let mut odd = false;
+    while let Op::Un(crate::ir::Un::BNot, a) = f.inst(v).op {
+        v = a;
+        odd = !odd;
+    }
+    (v, odd)
+}
+
+/// An edge into a block: its source and, for one side of a two-way
+/// branch, the condition and its value there.
+type InEdge = (usize, Option<(Value, bool)>);
+
+/// What a Bool is known to be, from the branches that lead to a place: the
+/// value under its `BNot`s and that value's truth.
+type Known = HashMap<Value, bool>;
+
+/// The truth of `c` where `known` holds, if it follows.
+fn known_truth(f: &Func, known: &Known, c: Value) -> Option<bool> {
+    let (base, odd) = bool_base(f, c);
+    known.get(&base).map(|&t| t != odd)
+}
+
+/// Selections on branch conditions that are known where they are computed.
+///
+/// A block reached only through one edge of a two-way branch (its single
+/// predecessor edge), and every block it dominates, knows the branch's
+/// condition (and its negations). There a `select` on it is its chosen
+/// operand. A block parameter whose every use is such a selection that,
+/// on an incoming edge, is known to choose the other operand does not need
+/// that edge's argument: it becomes 0 (a pixel shader's per-lane EXEC
+/// regions leave such arguments: a register the region overwrites only
+/// under EXEC, merged with the path where the lane skipped the region,
+/// then overwritten under the opposite EXEC). Values only; returns how
+/// many selections and arguments were replaced.
+pub fn known_conditions(f: &mut Func) -> usize {
+    use petgraph::algo::dominators::simple_fast;
+    use petgraph::graph::{DiGraph, NodeIndex};
+    let nb = f.blocks.len();
+    if nb == 0 {
+        return 0;
+    }
+    // Predecessor edges: (source, the condition and its value on the edge).
+    let mut preds: Vec<Vec<InEdge>> = vec![Vec::new(); nb];
+    let mut g: DiGraph<(), ()> = DiGraph::new();
+    let nodes: Vec<NodeIndex> = (0..nb).map(|_| g.add_node(())).collect();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        match &b.term {
+            Term::Jump(e) => {
+                preds[e.block.0 as usize].push((bi, None));
+                g.add_edge(nodes[bi], nodes[e.block.0 as usize], ());
+            }
+            Term::Branch { cond, then, els } => {
+                let two = then.block != els.block;
+                for (e, t) in [(then, true), (els, false)] {
+                    preds[e.block.0 as usize].push((bi, two.then_some((*cond, t))));
+                    g.add_edge(nodes[bi], nodes[e.block.0 as usize], ());
+                }
+            }
+            _ => {}
+        }
+    }
+    let dom = simple_fast(&g, nodes[0]);
+    let add = |f: &Func, known: &mut Known, (c, t): (Value, bool)| {
+        let (base, odd) = bool_base(f, c);
+        known.insert(base, t != odd);
+    };
+    // What each block knows: the single-edge entries of its dominators.
+    let mut known: Vec<Known> = vec![Known::new(); nb];
+    for (bi, k) in known.iter_mut().enumerate() {
+        let mut d = Some(nodes[bi]);
+        while let Some(n) = d {
+            let i = n.index();
+            if let [(_, Some(edge))] = preds[i].as_slice() {
+                add(f, k, *edge);
+            }
+            d = dom.immediate_dominator(n);
+        }
+    }
+    // Selections.
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for &v in &b.insts {
+            if let Op::Tri(Tri::Select, c, a, e) = f.inst(v).op {
+                if let Some(t) = known_truth(f, &known[bi], c) {
+                    map.insert(v, if t { a } else { e });
+                }
+            }
+        }
+    }
+    let mut n = map.len();
+    if !map.is_empty() {
+        let m = |x: Value| {
+            let mut x = x;
+            while let Some(&y) = map.get(&x) {
+                x = y;
+            }
+            x
+        };
+        for i in 0..f.insts.len() {
+            f.map_operands(Value(i as u32), &m);
+        }
+        for b in &mut f.blocks {
+            match &mut b.term {
+                Term::Jump(e) => e.args.iter_mut().for_each(|a| *a = m(*a)),
+                Term::Branch { cond, then, els } => {
+                    *cond = m(*cond);
+                    then.args.iter_mut().for_each(|a| *a = m(*a));
+                    els.args.iter_mut().for_each(|a| *a = m(*a));
+                }
+                _ => {}
+            }
+        }
+    }
+    // Uses of each value by instructions (terminator uses: `None`).
+    let mut uses: HashMap<Value, Vec<Option<Value>>> = HashMap::new();
+    let mut ops = Vec::new();
+    for b in &f.blocks {
+        for &v in &b.insts {
+            ops.clear();
+            f.operands(v, &mut ops);
+            for &o in &ops {
+                uses.entry(o).or_default().push(Some(v));
+            }
+        }
+        match &b.term {
+            Term::Jump(e) => e
+                .args
+                .iter()
+                .for_each(|a| uses.entry(*a).or_default().push(None)),
+            Term::Branch { cond, then, els } => {
+                for a in then.args.iter().chain(&els.args).chain([cond]) {
+                    uses.entry(*a).or_default().push(None);
+                }
+            }
+            _ => {}
+        }
+    }
+    // Block parameters whose argument on an edge is never chosen.
+    let mut zeros: HashMap<crate::ir::Ty, Value> = HashMap::new();
+    for (j, into) in preds.iter().enumerate() {
+        for k in 0..f.blocks[j].params.len() {
+            let p = f.blocks[j].params[k];
+            let Some(us) = uses.get(&p) else {
+                continue;
+            };
+            for &(src, edge) in into {
+                let mut at = known[src].clone();
+                if let Some(e) = edge {
+                    add(f, &mut at, e);
+                }
+                let unused = us.iter().all(|u| {
+                    let Some(u) = u else {
+                        return false;
+                    };
+                    match f.inst(*u).op {
+                        Op::Tri(Tri::Select, c, a, e) if c != p && (a == p) != (e == p) => {
+                            known_truth(f, &at, c) == Some(e == p)
+                        }
+                        _ => false,
+                    }
+                });
+                if !unused {
+                    continue;
+                }
+                let ty = f.ty(p);
+                let zero = *zeros.entry(ty).or_insert_with(|| {
+                    f.insts.push(crate::ir::Inst {
+                        op: Op::Const(0),
+                        ty,
+                    });
+                    Value(f.insts.len() as u32 - 1)
+                });
+                let b = &mut f.blocks[src];
+                let edges: Vec<&mut crate::ir::Edge> = match &mut b.term {
+                    Term::Jump(e) => vec![e],
+                    Term::Branch { then, els, .. } => match edge {
+                        Some((_, true)) => vec![then],
+                        Some((_, false)) => vec![els],
+                        None => vec![then, els],
+                    },
+                    _ => vec![],
+                };
+                for e in edges {
+                    if e.block.0 as usize == j && e.args.get(k).is_some_and(|a| *a != zero) {
+                        e.args[k] = zero;
+                        n += 1;
+                    }
+                }
+            }
+        }
+    }
+    n
+}

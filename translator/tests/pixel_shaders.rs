@@ -86,3 +86,93 @@ fn a_flat_input_comes_from_v_interp_mov_p0() {
         (2, "flat", 2)
     );
 }
+
+/// `s_mov_b32 m0, s2; v_interp_p1/p2_f32 v3, v0/v1, attr0.x`: v3 is an
+/// interpolated input.
+const INTERP_V3: [u32; 3] = [0xbefc_0302, 0xc80c_0000, 0xc80d_0001];
+/// `exp mrt0 v4, v4, v4, v4 done vm`.
+const EXPORT_V4: [u32; 2] = [0xf800_180f, 0x0404_0404];
+/// `v_sub_f32_dpp v4, v3, v3 quad_perm:[1,1,3,3] row_mask:0xf bank_mask:0xf
+/// bound_ctrl:1` (no `fi`: at the entry every lane is on).
+const DPP_QUAD: [u32; 2] = [0x0808_06fa, 0xff08_f503];
+/// `v_sub_f32_dpp v5, v3, v3 row_shr:1 row_mask:0xf bank_mask:0xf`.
+const DPP_ROW_SHR: [u32; 2] = [0x080a_06fa, 0xff01_1103];
+/// `v_cmpx_gt_f32 0.5, v3; s_cbranch_execz 3`: a per-lane region over the
+/// next three dwords.
+const REGION: [u32; 2] = [0x7c28_06f0, 0xbf88_0003];
+
+fn program(parts: &[&[u32]]) -> Vec<u8> {
+    words(&parts.concat())
+}
+
+/// The words of a SPIR-V module holding instruction `opcode`.
+fn has_op(spirv: &[u32], opcode: u32) -> bool {
+    let mut i = 5;
+    while i < spirv.len() {
+        let n = (spirv[i] >> 16) as usize;
+        if spirv[i] & 0xffff == opcode {
+            return true;
+        }
+        i += n.max(1);
+    }
+    false
+}
+
+#[test]
+fn dpp_quad_perm_reads_the_quad_through_subgroup_shuffles() {
+    let code = program(&[&INTERP_V3, &DPP_QUAD, &EXPORT_V4, &[END]]);
+    let t = translate(&ps(&code), None, &Options::default()).unwrap();
+    // OpGroupNonUniformShuffle.
+    assert!(has_op(&t.spirv, 345));
+}
+
+#[test]
+fn dpp_row_controls_stay_refused() {
+    let code = program(&[
+        &INTERP_V3,
+        &DPP_ROW_SHR,
+        &[0xf800_180f, 0x0505_0505],
+        &[END],
+    ]);
+    let r = refusals(&code);
+    assert!(
+        r.iter()
+            .any(|(pc, c, t)| *pc == 12 && *c == "cross-lane" && t.contains("DPP")),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn dpp_in_a_per_lane_region_of_a_value_defined_before_it_translates() {
+    // v_mov_b32_dpp v4, v3 quad_perm:[0,0,0,0] ... bound_ctrl:1 fi:1
+    let dpp = [0x7e08_02fa, 0xff0c_0003];
+    let code = program(&[
+        &INTERP_V3,
+        &REGION,
+        &[0x0608_06f2],
+        &dpp,
+        &EXPORT_V4,
+        &[END],
+    ]);
+    assert_eq!(refusals(&code), Vec::new());
+}
+
+#[test]
+fn dpp_of_a_value_defined_inside_a_per_lane_region_is_refused() {
+    // v_add_f32 v6, 1.0, v3; v_mov_b32_dpp v4, v6 quad_perm:[0,0,0,0] ... fi:1
+    let dpp = [0x7e08_02fa, 0xff0c_0006];
+    let code = program(&[
+        &INTERP_V3,
+        &REGION,
+        &[0x060c_06f2],
+        &dpp,
+        &EXPORT_V4,
+        &[END],
+    ]);
+    let r = refusals(&code);
+    assert!(
+        r.iter()
+            .any(|(pc, c, t)| *pc == 24 && *c == "cross-lane" && t.contains("quad permutation")),
+        "{r:?}"
+    );
+}

@@ -13,10 +13,10 @@ const OP_CAPABILITY: u32 = 17;
 /// The SPIR-V capabilities a module may declare on a device: `Matrix` and
 /// `Shader` always; `Float64`, `Int64`, `Int16` with the features of the
 /// same names; the `GroupNonUniform*` families the device supports in the
-/// vertex stage.
+/// stage the module is for (`subgroup_ops`).
 pub(crate) fn allowed_capabilities(
     features: &ash::vk::PhysicalDeviceFeatures,
-    subgroup_vertex_ops: ash::vk::SubgroupFeatureFlags,
+    subgroup_ops: ash::vk::SubgroupFeatureFlags,
 ) -> Vec<u32> {
     use ash::vk::{SubgroupFeatureFlags as S, TRUE};
     use spirv::Capability as C;
@@ -55,7 +55,7 @@ pub(crate) fn allowed_capabilities(
         (S::CLUSTERED, C::GroupNonUniformClustered),
         (S::QUAD, C::GroupNonUniformQuad),
     ] {
-        if subgroup_vertex_ops.contains(flag) {
+        if subgroup_ops.contains(flag) {
             caps.push(cap as u32);
         }
     }

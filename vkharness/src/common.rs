@@ -104,7 +104,11 @@ impl Harness {
                 &bindings,
                 &image_bindings,
                 push_bytes,
-                &self.capabilities,
+                if stage == naga::ShaderStage::Fragment {
+                    &self.fragment_capabilities
+                } else {
+                    &self.capabilities
+                },
             )?;
         }
         let layout = self.layout(&bindings, &images, push_bytes)?;

@@ -86,8 +86,12 @@ pub struct Harness {
     pub(crate) robust: bool,
     /// `fragmentStoresAndAtomics` is enabled (fragment programs need it).
     pub(crate) fragment_stores: bool,
-    /// SPIR-V capabilities a module may declare.
+    /// SPIR-V capabilities a module may declare (the subgroup families:
+    /// those of the vertex stage).
     pub(crate) capabilities: Vec<u32>,
+    /// The same for fragment modules (the fragment stage's subgroup
+    /// families).
+    pub(crate) fragment_capabilities: Vec<u32>,
     /// Lanes per subgroup.
     subgroup_size: u32,
     /// Memory type indices that are host-visible and host-coherent, best
@@ -286,14 +290,20 @@ impl Harness {
         // SAFETY: a Vulkan 1.1 instance and device (checked above); the
         // chained structure is valid and writable.
         unsafe { instance.get_physical_device_properties2(pd, &mut props2) };
-        let subgroup_vertex_ops = if subgroup
-            .supported_stages
-            .contains(vk::ShaderStageFlags::VERTEX)
-        {
-            subgroup.supported_operations
-        } else {
-            vk::SubgroupFeatureFlags::empty()
+        // The subgroup operations the device offers in `stage` (none when
+        // the stage has no subgroup operations).
+        let ops_in = |stage: vk::ShaderStageFlags| {
+            if subgroup.supported_stages.contains(stage) {
+                subgroup.supported_operations
+            } else {
+                vk::SubgroupFeatureFlags::empty()
+            }
         };
+        let subgroup_vertex_ops = ops_in(vk::ShaderStageFlags::VERTEX);
+        // Fragment modules may use what the fragment stage offers
+        // (translated DPP quad permutations are subgroup shuffles); a
+        // module using more is refused.
+        let subgroup_fragment_ops = ops_in(vk::ShaderStageFlags::FRAGMENT);
         let subgroup_size = subgroup.subgroup_size;
         if features.vertex_pipeline_stores_and_atomics == vk::FALSE {
             return Err(unsupported("no vertexPipelineStoresAndAtomics".into()));
@@ -365,6 +375,10 @@ impl Harness {
             robust: features.robust_buffer_access == vk::TRUE,
             fragment_stores: features.fragment_stores_and_atomics == vk::TRUE,
             capabilities: crate::check::allowed_capabilities(&enabled, subgroup_vertex_ops),
+            fragment_capabilities: crate::check::allowed_capabilities(
+                &enabled,
+                subgroup_fragment_ops,
+            ),
             subgroup_size,
             host_types: host_types.into_iter().map(|(_, i)| i).collect(),
             render_pass: vk::RenderPass::null(),

@@ -57,6 +57,9 @@ pub struct FragmentOptions {
     pub swap_ij_in_reference: bool,
     /// Translate with discards dropped (`translator::PsFaults::drop_discard`).
     pub drop_discard: bool,
+    /// Translate DPP `quad_perm` reading the horizontal neighbour of the
+    /// named lane (`translator::PsFaults::quad_lane_flipped`).
+    pub quad_lane_flipped: bool,
     /// Give the interpreter every scene image with its rows in reverse
     /// order (a wrong row address).
     pub flip_texel_rows_in_reference: bool,
@@ -240,6 +243,7 @@ pub fn execute_fragment(
         },
         PsFaults {
             drop_discard: opts.drop_discard,
+            quad_lane_flipped: opts.quad_lane_flipped,
         },
     )
     .map_err(|e| named(&e))?;
@@ -421,8 +425,12 @@ pub fn execute_fragment(
     let t0 = Instant::now();
     let half = 0.5f32;
     let span = (2 * EXTENT) as f32;
-    let px: Vec<Pixel> = (0..EXTENT)
-        .flat_map(|y| (0..EXTENT).map(move |x| (x, y)))
+    // Lanes in quad order, as the hardware packs them: the 2×2 quads in
+    // rows, each quad's pixels (x, y), (x+1, y), (x, y+1), (x+1, y+1), so
+    // lane 4q + p is position p of quad q (DPP `quad_perm` reads by it).
+    let px: Vec<Pixel> = (0..EXTENT / 2)
+        .flat_map(|qy| (0..EXTENT / 2).map(move |qx| (qx, qy)))
+        .flat_map(|(qx, qy)| (0..4).map(move |p| (2 * qx + (p & 1), 2 * qy + (p >> 1))))
         .map(|(x, y)| {
             let i = (x as f32 + half) / span;
             let j = (y as f32 + half) / span;
@@ -476,6 +484,11 @@ pub fn execute_fragment(
         else {
             continue;
         };
+        // The pixel's record: y · E + x.
+        let Some(q) = px.get(p) else {
+            continue;
+        };
+        let p = (q.y * EXTENT + q.x) as usize;
         last.insert((p, e.target), *e);
     }
     let mut d = DrawReport {

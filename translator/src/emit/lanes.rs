@@ -147,6 +147,7 @@ impl Emitter<'_> {
         let one = self.const_u32(1);
         let mine = self.wg_ptr(v.vals, idx)?;
         match *op {
+            LaneOp::Quad { .. } => Err(EmitError("a quad operation outside a pixel shader".into())),
             LaneOp::LdsRead { addr } => {
                 let a = self.vals[addr.0 as usize];
                 let k2 = self.const_u32(2);

@@ -313,6 +313,7 @@ impl Emitter<'_> {
                 let word = self.read(binding, l, h)?;
                 Ok(self.b.select(u, None, ok, word, zero)?)
             }
+            Load::Lanes(_, crate::ir::LaneOp::Quad { value, perm }) => self.quad_op(value, perm),
             Load::Lanes(_, op) => self.lane_op(&op),
             Load::Global { addr, dword, .. } => {
                 let (lo, hi) = self.global_addr(&addr, dword)?;

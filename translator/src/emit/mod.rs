@@ -215,6 +215,9 @@ struct Emitter<'a> {
     in_vars: HashMap<u8, Word>,
     /// Pixel shaders: the `FragCoord` variable.
     frag_coord: Word,
+    /// Pixel shaders with quad operations: the `SubgroupLocalInvocationId`
+    /// variable.
+    subgroup_id: Word,
     /// Per image binding: its variables and types.
     image_vars: Vec<image::ImageVars>,
     /// The result of each image operation emitted so far (by

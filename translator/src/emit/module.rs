@@ -32,6 +32,11 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
     if uses_fma {
         b.capability(Capability::Float64);
     }
+    // Pixel shaders' DPP quad permutations: subgroup shuffles.
+    if super::fragment::uses_quad(f) {
+        b.capability(Capability::GroupNonUniform);
+        b.capability(Capability::GroupNonUniformShuffle);
+    }
     let glsl = b.ext_inst_import("GLSL.std.450");
     b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
     let void = b.type_void();
@@ -85,6 +90,7 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
         lanes: None,
         in_vars: HashMap::new(),
         frag_coord: 0,
+        subgroup_id: 0,
         image_vars: Vec::new(),
         image_results: HashMap::new(),
         flushed: Default::default(),

@@ -70,6 +70,7 @@ use analysis::trace::ShaderTrace;
 pub(crate) use control::exec_bit_implies;
 pub(crate) use image::{host_images, implicit_lod_in_regions, HostImage};
 use isa::{Abi, Formatter, Instruction, OpSpace, Operand, Stage, Target};
+pub(crate) use ps::hoist_quads;
 use state::{Half, Sgpr, State};
 use std::collections::{HashMap, HashSet};
 pub use support::{support, Support};

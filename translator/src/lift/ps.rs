@@ -20,7 +20,7 @@
 //! both computations are exact; `shaderlift run` chooses such scenes.
 
 use super::Lifter;
-use crate::ir::{Bin, Input, InterpMode, Ty, Un, Value};
+use crate::ir::{Bin, Input, InterpMode, LaneOp, Load, Ty, Un, Value};
 use crate::{CrossLane, Export, Form, Interp};
 use isa::{op, Bary, Instruction, Modifiers, Operand, PsInput};
 use std::collections::HashMap;
@@ -272,6 +272,68 @@ impl Lifter<'_> {
         }
     }
 
+    /// DPP16 in a pixel shader: the source position of each quad position
+    /// when the control is `quad_perm` writing every lane (all rows and
+    /// banks enabled) and every source lane is fetched (`fi`, or every lane
+    /// known to be on). Then src0 is [`LaneOp::Quad`] of the register and
+    /// the instruction is otherwise an ordinary VOP1/VOP2/VOPC. `None` for
+    /// any other DPP form (the row shifts, rotations, mirrors, shares,
+    /// DPP8, a fetch that depends on other lanes' EXEC bits).
+    pub(super) fn dpp_quad(&mut self, inst: &Instruction) -> Option<[u8; 4]> {
+        if self.o.stage != isa::Stage::Ps {
+            return None;
+        }
+        let Modifiers::Dpp16(m) = inst.mods else {
+            return None;
+        };
+        let isa::family::vop_ext::DppCtrl::QuadPerm(mut perm) = m.ctrl else {
+            return None;
+        };
+        let rows = if self.o.wave64 { 0xf } else { 0x3 };
+        if m.row_mask & rows != rows || m.bank_mask & 0xf != 0xf {
+            return None;
+        }
+        let act = self.active();
+        if !m.fi && self.b.func.konst(act) != Some(1) {
+            return None;
+        }
+        if self.o.ps_faults.quad_lane_flipped {
+            // Negative control: the horizontal neighbour of the named lane.
+            for p in &mut perm {
+                *p ^= 1;
+            }
+        }
+        Some(perm.map(|p| p & 3))
+    }
+
+    /// The DPP `quad_perm` source operand `s` (a VGPR): the register's value
+    /// in the quad lane `perm` names, then `s`'s modifiers and selection.
+    pub(super) fn dpp_quad_src(
+        &mut self,
+        s: &isa::Slot,
+        sel: Option<(u32, u32)>,
+        perm: [u8; 4],
+    ) -> Value {
+        let Operand::Reg { code, .. } = s.op else {
+            return self.unsup(Ty::U32, CrossLane::Dpp);
+        };
+        let Some(r) = (code as usize).checked_sub(256).filter(|&r| r < 256) else {
+            return self.unsup(Ty::U32, CrossLane::Dpp);
+        };
+        let old = self.st.v[r];
+        // The identity permutation, or a value every lane holds.
+        let q = if perm == [0, 1, 2, 3] || self.uniform(old) {
+            old
+        } else {
+            self.b
+                .load(Load::Lanes(self.pc, LaneOp::Quad { value: old, perm }))
+        };
+        self.st.v[r] = q;
+        let v = self.src_sel(s, sel);
+        self.st.v[r] = old;
+        v
+    }
+
     /// `v_cvt_pkrtz_f16_f32` (VOP2, or VOP3 without clamp/omod/op_sel):
     /// both f32 sources rounded toward zero to f16, packed low/high.
     pub(super) fn cvt_pkrtz(&mut self, inst: &Instruction) {
@@ -428,5 +490,51 @@ impl Lifter<'_> {
             *o = Some(self.f16_to_f32(h));
         }
         Some(out)
+    }
+}
+
+/// Pixel shaders: move every quad operation ([`LaneOp::Quad`]) to just
+/// after the definition of the value it reads (the start of the entry block
+/// for a constant or an input, of the block for a block parameter). The
+/// value is one SSA value, so every lane of the quad holds it from its
+/// definition on: reading it there gives what the hardware's DPP reads
+/// later, also where the DPP sits in a per-lane region some of the quad's
+/// lanes skip on the host (the hardware's lanes with EXEC off still hold
+/// the register, and `fi` fetches it). Uses stay dominated (the definition
+/// dominates the old place). Whether the new place is quad-uniform is
+/// checked afterwards ([`crate::wave::uniform::check`]).
+pub(crate) fn hoist_quads(f: &mut crate::ir::Func) {
+    use crate::ir::{Block, Op};
+    let quads: Vec<(Value, Value)> = (0..f.insts.len())
+        .filter_map(|i| match f.insts[i].op {
+            Op::Load(l) => match f.loads[l as usize] {
+                Load::Lanes(_, LaneOp::Quad { value, .. }) => Some((Value(i as u32), value)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let find = |f: &crate::ir::Func, v: Value| -> Option<(usize, usize)> {
+        f.blocks
+            .iter()
+            .enumerate()
+            .find_map(|(b, d)| d.insts.iter().position(|&x| x == v).map(|i| (b, i)))
+    };
+    for (q, value) in quads {
+        let at = match f.inst(value).op {
+            Op::Const(_) | Op::Input(_) => Some((0, 0)),
+            Op::BlockParam(Block(b), _) => Some((b as usize, 0)),
+            _ => find(f, value).map(|(b, i)| (b, i + 1)),
+        };
+        let (Some((to, idx)), Some((from, old))) = (at, find(f, q)) else {
+            continue;
+        };
+        f.blocks[from].insts.remove(old);
+        let idx = if from == to && old < idx {
+            idx - 1
+        } else {
+            idx
+        };
+        f.blocks[to].insts.insert(idx, q);
     }
 }

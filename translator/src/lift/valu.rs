@@ -11,13 +11,17 @@ use isa::{
 
 impl Lifter<'_> {
     pub(super) fn valu(&mut self, code: Opcode, inst: &Instruction) {
-        match inst.family {
-            Family::Dpp16 | Family::Dpp8 => {
-                self.problem(CrossLane::Dpp);
-                return;
-            }
-            _ => {}
-        }
+        // DPP: only `quad_perm` in pixel shaders (src0 from the quad).
+        let quad = match inst.family {
+            Family::Dpp16 | Family::Dpp8 => match self.dpp_quad(inst) {
+                Some(perm) if !super::half::is_half(code) => Some(perm),
+                _ => {
+                    self.problem(CrossLane::Dpp);
+                    return;
+                }
+            },
+            _ => None,
+        };
         if super::half::is_half(code) {
             self.valu16(code, inst);
             return;
@@ -72,6 +76,7 @@ impl Lifter<'_> {
             return;
         }
         if imp.contains(isa::Implicit::CROSS_LANE)
+            && quad.is_none()
             && !matches!(code, op::V_READLANE_B32 | op::V_READFIRSTLANE_B32)
         {
             self.problem(CrossLane::Registers);
@@ -90,7 +95,11 @@ impl Lifter<'_> {
                 masks.push(self.mask_operand(s.op));
             } else {
                 let sel = sdwa.and_then(|f| f.get(vals.len()).copied().filter(|_| vals.len() < 2));
-                vals.push(self.src_sel(s, sel));
+                let v = match quad {
+                    Some(perm) if vals.is_empty() => self.dpp_quad_src(s, sel, perm),
+                    _ => self.src_sel(s, sel),
+                };
+                vals.push(v);
             }
         }
         let x = |i: usize| vals.get(i).copied();

@@ -1,6 +1,8 @@
 //! Where the lane operations of a compute shader may go: each runs
 //! between workgroup barriers, so every invocation of the host workgroup
-//! must reach it together. That holds in workgroup-uniform control flow:
+//! must reach it together. The same holds for a pixel shader's quad
+//! operations (every invocation of the quad must be active), where in
+//! addition an export that may discard ends the uniform part. That holds in workgroup-uniform control flow:
 //! outside every selection and loop whose condition may differ between
 //! the invocations of a workgroup.
 //!
@@ -106,29 +108,35 @@ pub(crate) fn check(f: &Func, tree: &[Node], single_wave: bool) -> Vec<Unsupport
     let uniform_blocks = uniform_control(f, tree, &varying);
     let mut out = Vec::new();
     for (bi, b) in f.blocks.iter().enumerate() {
-        if uniform_blocks.contains(&bi) {
-            continue;
-        }
-        for &v in &b.insts {
+        // In a uniform block, what follows a discarding export is not.
+        let from = match uniform_blocks.contains(&bi) {
+            true => match b.insts.iter().position(|&v| kills(f, v)) {
+                Some(k) => k + 1,
+                None => continue,
+            },
+            false => 0,
+        };
+        for &v in &b.insts[from..] {
             if !f.is_live(v) {
                 continue;
             }
             let pc = match f.inst(v).op {
                 Op::Load(l) => match f.loads[l as usize] {
-                    Load::Lanes(pc, _) => Some(pc),
+                    Load::Lanes(pc, LaneOp::Quad { .. }) => Some((pc, CrossLane::DivergentQuadOp)),
+                    Load::Lanes(pc, _) => Some((pc, CrossLane::DivergentWaveOp)),
                     _ => None,
                 },
                 Op::Effect(e) => match f.effects[e as usize] {
-                    Effect::Barrier { pc } => Some(pc),
+                    Effect::Barrier { pc } => Some((pc, CrossLane::DivergentWaveOp)),
                     _ => None,
                 },
                 _ => None,
             };
-            if let Some(pc) = pc {
+            if let Some((pc, why)) = pc {
                 out.push(Unsupported {
                     pc,
                     inst: format!("(cross-lane operation in the block at pc {:#x})", b.pc),
-                    construct: CrossLane::DivergentWaveOp.into(),
+                    construct: why.into(),
                 });
             }
         }
@@ -136,13 +144,32 @@ pub(crate) fn check(f: &Func, tree: &[Node], single_wave: bool) -> Vec<Unsupport
     out
 }
 
+/// Whether `v` is a live pixel-shader export that may discard the
+/// invocation (`done` with an exec bit that is not known to be on): after
+/// it, some invocations of a quad may have ended.
+fn kills(f: &Func, v: Value) -> bool {
+    match f.inst(v).op {
+        Op::Effect(e) => {
+            matches!(
+                f.effects[e as usize],
+                Effect::Export { done: true, cond, .. } if f.konst(cond) != Some(1)
+            ) && f.is_live(v)
+        }
+        _ => false,
+    }
+}
+
 /// The blocks in workgroup-uniform control flow: not inside a selection or
 /// loop whose condition varies, and not after a varying selection in which
-/// some invocations may have ended the program.
+/// some invocations may have ended the program, nor after a block with an
+/// export that may discard (pixel shaders).
 fn uniform_control(f: &Func, tree: &[Node], varying: &[bool]) -> HashSet<usize> {
     fn returns(f: &Func, nodes: &[Node]) -> bool {
         nodes.iter().any(|n| match n {
-            Node::Block(b) => matches!(f.blocks[b.0 as usize].term, Term::Return),
+            Node::Block(b) => {
+                let d = &f.blocks[b.0 as usize];
+                matches!(d.term, Term::Return) || d.insts.iter().any(|&v| kills(f, v))
+            }
             Node::If { then, els, .. } => returns(f, then) || returns(f, els),
             Node::Loop { body, .. } => returns(f, body),
             Node::Continue { .. } => false,
@@ -160,6 +187,9 @@ fn uniform_control(f: &Func, tree: &[Node], varying: &[bool]) -> HashSet<usize> 
                 Node::Block(b) => {
                     if uniform {
                         out.insert(b.0 as usize);
+                    }
+                    if f.blocks[b.0 as usize].insts.iter().any(|&v| kills(f, v)) {
+                        uniform = false;
                     }
                 }
                 Node::If {
