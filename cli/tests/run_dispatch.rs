@@ -5,7 +5,9 @@
 //! broken entry lowering (the local ids one VGPR late) and a broken mbcnt
 //! (counting the lanes at or below) turn the check red. Loops with several
 //! exits or back edges match too, and exits that pick the wrong selector
-//! turn the check red.
+//! turn the check red. EXEC raises proven inside per-lane exec regions and
+//! divergent loops run with the wave's own branches match; accepting an
+//! unproven raise or leaving a loop with its first lane turns it red.
 //!
 //! One Vulkan device serves the whole test binary. Without Vulkan the tests
 //! print a note and pass, unless `SHADERLIFT_REQUIRE_VULKAN` is set. The
@@ -370,7 +372,7 @@ fn a_reversed_loop_exit_selector_is_caught() {
 }
 
 /// EXEC raised inside per-lane exec regions, as ACO's if/else does it
-/// (`tests/dispatch/exec-raise-else/code.s`: an `else` that turns on
+/// (`tests/dispatch/exec-raise-else-w32/code.s`, two waves per workgroup: an `else` that turns on
 /// `saved & !exec`, a restore of a mask saved inside the region): the
 /// translation proves each raise turns on only lanes active at the branch
 /// and the run matches the interpreter.
@@ -379,16 +381,17 @@ fn exec_raises_implied_by_a_saved_mask_match() {
     let Some(h) = Harness::shared_or_skip("exec_raises_implied_by_a_saved_mask_match") else {
         return;
     };
-    assert_all_identical(h, "loops", &fixtures(&["exec-raise-else"]));
+    assert_all_identical(h, "loops", &fixtures(&["exec-raise-else-w32"]));
 }
 
 /// The negative control: a raise to a mask saved before the region
-/// (`tests/dispatch/exec-raise-unproven/code.s`) is refused; accepted
+/// (`tests/dispatch/exec-raise-unproven-w32/code.s`, two waves per
+/// workgroup, so no wave-branch retranslation applies) is refused; accepted
 /// without the proof, the lanes the hardware turns back on miss their
 /// writes and the run turns red.
 #[test]
 fn unproven_exec_raises_are_refused_and_accepting_them_is_caught() {
-    let c = fixture("exec-raise-unproven");
+    let c = fixture("exec-raise-unproven-w32");
     let entry = c.compute_entry().unwrap();
     let err =
         translator::translate_compute(&c.shader_input(), &entry, &translator::Options::default())
@@ -408,6 +411,45 @@ fn unproven_exec_raises_are_refused_and_accepting_them_is_caught() {
         ..ComputeFaults::default()
     };
     let r = run_broken(h, "loops", &c, faults);
-    eprint!("exec-raise-unproven (accepted):\n{}", r.text());
+    eprint!("exec-raise-unproven-w32 (accepted):\n{}", r.text());
     assert!(r.mismatches > 0, "the unproven raise went unnoticed");
+}
+
+/// Divergent loops in a workgroup of one wave
+/// (`tests/dispatch/wave-loop-*/code.s`): lanes leave one by one
+/// (`s_andn2_b64 exec, exec, vcc` + `s_cbranch_execz`), a uniform loop has
+/// per-lane `continue` regions and breaks collected in a mask, and the
+/// wave's iteration count written inside the loop is read after it. The
+/// per-lane translation refuses them; with the wave's own exec branches
+/// (`LiftOptions::wave_branches`) the loop runs until no lane is active and
+/// the run matches the interpreter.
+#[test]
+fn divergent_loops_run_until_no_lane_is_active() {
+    let Some(h) = Harness::shared_or_skip("divergent_loops_run_until_no_lane_is_active") else {
+        return;
+    };
+    assert_all_identical(
+        h,
+        "loops",
+        &fixtures(&["wave-loop-lanes", "wave-loop-break"]),
+    );
+}
+
+/// The negative control: a wave branch that is taken unless every lane of
+/// EXEC is on leaves the loop with its first lane; the run turns red.
+#[test]
+fn a_loop_that_leaves_with_its_first_lane_is_caught() {
+    let Some(h) = Harness::shared_or_skip("a_loop_that_leaves_with_its_first_lane_is_caught")
+    else {
+        return;
+    };
+    for shader in ["wave-loop-lanes", "wave-loop-break"] {
+        let faults = ComputeFaults {
+            wave_branch_all_lanes: true,
+            ..ComputeFaults::default()
+        };
+        let r = run_broken(h, "loops", &fixture(shader), faults);
+        eprint!("{shader} (leaves with the first lane):\n{}", r.text());
+        assert!(r.mismatches > 0, "{shader}: the early exit went unnoticed");
+    }
 }

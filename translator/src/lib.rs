@@ -328,14 +328,35 @@ fn compute_with(
         test_outputs: false,
         ..*opts
     };
-    translate_with(
+    let per_lane = translate_with(
         input,
         None,
         &opts,
         Some(*entry),
         faults,
         PsFaults::default(),
-    )
+    );
+    // A workgroup of one wave whose per-lane translation is refused: again
+    // with the wave's own exec branches (`LiftOptions::wave_branches`),
+    // exact where the per-lane reading is not (loops that run until no lane
+    // is active, scalar state written inside exec regions).
+    let lanes = if input.wave_size == 32 { 32 } else { 64 };
+    let single_wave = entry.invocations().is_some_and(|n| n <= lanes);
+    match per_lane {
+        Err(TranslateError::Unsupported(_)) if single_wave && input.stage == Stage::Cs => {
+            translate_model(
+                input,
+                None,
+                &opts,
+                Some(*entry),
+                None,
+                faults,
+                PsFaults::default(),
+                true,
+            )
+        }
+        r => r,
+    }
 }
 
 /// [`translate_compute`] with deliberately broken lowerings (negative
@@ -358,7 +379,7 @@ fn translate_with(
     faults: wave::ComputeFaults,
     ps_faults: PsFaults,
 ) -> Result<Translation, TranslateError> {
-    translate_model(input, trace, opts, compute, None, faults, ps_faults)
+    translate_model(input, trace, opts, compute, None, faults, ps_faults, false)
 }
 
 /// Translate an NGG vertex shader (`input.stage` must be [`Stage::Ngg`])
@@ -466,9 +487,11 @@ fn ngg_with(
         Some(*entry),
         faults,
         PsFaults::default(),
+        false,
     )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn translate_model(
     input: &ShaderInput<'_>,
     trace: Option<&ShaderTrace>,
@@ -477,6 +500,7 @@ fn translate_model(
     ngg: Option<wave::NggEntry>,
     faults: wave::ComputeFaults,
     ps_faults: PsFaults,
+    wave_branches: bool,
 ) -> Result<Translation, TranslateError> {
     let ngg = ngg.filter(|_| input.stage == Stage::Ngg);
     let compute = compute.filter(|_| input.stage == Stage::Cs || ngg.is_some());
@@ -488,6 +512,7 @@ fn translate_model(
         checked: opts.checked,
         compute,
         ngg,
+        wave_branches,
         ps_faults,
         faults,
         alu_faults: opts.faults,
@@ -655,6 +680,7 @@ fn ir_with(
         checked: opts.checked,
         compute,
         ngg: None,
+        wave_branches: false,
         faults: wave::ComputeFaults::default(),
         ps_faults: PsFaults::default(),
         alu_faults: opts.faults,
@@ -690,6 +716,7 @@ pub fn translate_ngg_ir(input: &ShaderInput<'_>, entry: &wave::NggEntry) -> Func
         checked: false,
         compute: Some(ngg_pass_entry(input)),
         ngg: Some(*entry),
+        wave_branches: false,
         faults: wave::ComputeFaults::default(),
         ps_faults: PsFaults::default(),
         alu_faults: Faults::default(),

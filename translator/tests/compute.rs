@@ -1,9 +1,10 @@
 //! Compute translation: a cross-lane operation (here `s_bcnt1` of a lane
 //! mask, a ballot through workgroup memory and barriers) translates in
 //! workgroup-uniform control flow and is refused inside a per-lane EXEC
-//! region, where not every invocation reaches its barriers, and under a
-//! branch on a ballot's result when the workgroup has several waves (the
-//! result differs between them).
+//! region of a workgroup of several waves, where not every invocation
+//! reaches its barriers (one wave: the region is the wave's branch, and it
+//! translates), and under a branch on a ballot's result when the workgroup
+//! has several waves (the result differs between them).
 
 #[path = "support/inputs.rs"]
 mod inputs;
@@ -59,9 +60,16 @@ fn a_ballot_in_uniform_control_flow_translates_with_barriers() {
     assert!(barriers >= 3, "{barriers} barriers");
 }
 
+/// Two waves per workgroup: the per-lane model, whose exec regions are
+/// per-lane selections.
+const TWO_WAVES: ComputeEntry = ComputeEntry {
+    workgroup_size: [128, 1, 1],
+    ..ENTRY
+};
+
 #[test]
 fn a_ballot_inside_a_per_lane_exec_region_is_refused() {
-    match translate(IN_EXEC_REGION) {
+    match translate_with(IN_EXEC_REGION, &TWO_WAVES) {
         Err(TranslateError::Unsupported(list)) => {
             assert!(
                 list.0.iter().any(|u| u.construct
@@ -72,6 +80,18 @@ fn a_ballot_inside_a_per_lane_exec_region_is_refused() {
         }
         Ok(_) => panic!("translated a barrier that not every invocation reaches"),
         Err(e) => panic!("{e}"),
+    }
+}
+
+/// In a workgroup of one wave the per-lane refusal is translated again
+/// with the wave's own exec branches: every invocation reaches the region's
+/// barriers together, so the ballot and the LDS atomic in it translate.
+#[test]
+fn exec_regions_of_a_one_wave_workgroup_are_wave_branches() {
+    for code in [IN_EXEC_REGION, LDS_ADD_IN_EXEC_REGION] {
+        let t = translate(code).unwrap_or_else(|e| panic!("{e}"));
+        let barriers = count_ops(&t.spirv, spirv::Op::ControlBarrier);
+        assert!(barriers >= 2, "{barriers} barriers");
     }
 }
 
@@ -147,7 +167,7 @@ const LDS_ADD_IN_EXEC_REGION: &[u8] = &[
 /// must reach.
 #[test]
 fn an_lds_atomic_inside_a_per_lane_exec_region_is_refused() {
-    let r = refusals(translate(LDS_ADD_IN_EXEC_REGION));
+    let r = refusals(translate_with(LDS_ADD_IN_EXEC_REGION, &TWO_WAVES));
     assert!(
         r.iter()
             .any(|(pc, c)| *pc == 8 && *c == Construct::CrossLane(CrossLane::DivergentWaveOp)),

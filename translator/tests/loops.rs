@@ -7,8 +7,9 @@
 //! and spirv-val accept them, and their IR
 //! after the rewrite is pinned. (`cli/tests/run_dispatch.rs` runs them on
 //! lavapipe against the interpreter, with the wrong-selector negative
-//! control.) An irreducible graph and a per-lane loop exit are typed
-//! refusals.
+//! control.) An irreducible graph and, in a workgroup of several waves, a
+//! per-lane loop exit are typed refusals; in a workgroup of one wave a
+//! per-lane loop exit translates with the wave's own exec branches.
 
 #[path = "support/inputs.rs"]
 mod inputs;
@@ -78,8 +79,12 @@ const ENTRY: ComputeEntry = ComputeEntry {
 };
 
 fn refusal(code: &[u8]) -> Vec<Construct> {
+    refusal_with(code, &ENTRY)
+}
+
+fn refusal_with(code: &[u8], entry: &ComputeEntry) -> Vec<Construct> {
     let input = inputs::cs(code);
-    match translate_compute(&input, &ENTRY, &Options::default()) {
+    match translate_compute(&input, entry, &Options::default()) {
         Err(TranslateError::Unsupported(l)) => l.0.into_iter().map(|u| u.construct).collect(),
         other => panic!("expected a refusal, got {:?}", other.map(|_| ())),
     }
@@ -123,9 +128,14 @@ fn an_irreducible_loop_is_a_typed_refusal() {
     );
 }
 
+/// In a workgroup of several waves (the per-lane model).
 #[test]
 fn a_per_lane_loop_exit_is_a_typed_refusal() {
-    let r = refusal(PER_LANE_EXIT);
+    let two_waves = ComputeEntry {
+        workgroup_size: [128, 1, 1],
+        ..ENTRY
+    };
+    let r = refusal_with(PER_LANE_EXIT, &two_waves);
     assert!(
         r.iter().any(|c| matches!(
             c,
@@ -136,4 +146,25 @@ fn a_per_lane_loop_exit_is_a_typed_refusal() {
         )),
         "{r:?}"
     );
+}
+
+/// In a workgroup of one wave the same loop, and ACO's divergent loops of
+/// `cli/tests/dispatch/wave-loop-*`, translate with the wave's own exec
+/// branches (`LiftOptions::wave_branches`): naga and spirv-val accept them.
+#[test]
+fn divergent_loops_of_a_one_wave_workgroup_translate_with_wave_branches() {
+    let input = inputs::cs(PER_LANE_EXIT);
+    let t =
+        translate_compute(&input, &ENTRY, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(count_ops(&t.spirv, spirv::Op::LoopMerge), 1);
+    for name in ["wave-loop-lanes", "wave-loop-break"] {
+        let c = fixture(name);
+        let entry = c.compute_entry().unwrap();
+        let t = translate_compute(&c.shader_input(), &entry, &Options::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        if let Some(r) = spirv_val("spirv_val_wave_loops", name, &t.spirv) {
+            r.unwrap_or_else(|e| panic!("{name}: spirv-val: {e}"));
+        }
+        assert_eq!(count_ops(&t.spirv, spirv::Op::LoopMerge), 1, "{name}");
+    }
 }

@@ -173,10 +173,22 @@ impl Lifter<'_> {
             }
             _ => {
                 let act = self.active();
-                // NGG compute pass (one wave per workgroup): the wave's
-                // branch, on whether any lane of EXEC is on.
-                if self.o.ngg.is_some() && self.b.func.konst(act).is_none() {
-                    let any = self.any_lane_of(act);
+                // NGG compute pass and wave branches (one wave per
+                // workgroup): the wave's branch, on whether any lane of
+                // EXEC is on.
+                if (self.o.ngg.is_some() || self.o.wave_branches)
+                    && self.b.func.konst(act).is_none()
+                {
+                    let any = if self.o.faults.wave_branch_all_lanes {
+                        // Negative control: "every lane of EXEC is on"
+                        // instead of "any": a loop leaves when its first
+                        // lane does.
+                        let off = self.b.un(Un::BNot, act);
+                        let some_off = self.any_lane_of(off);
+                        self.b.un(Un::BNot, some_off)
+                    } else {
+                        self.any_lane_of(act)
+                    };
                     return if code == op::S_CBRANCH_EXECZ {
                         (self.b.un(Un::BNot, any), false)
                     } else {

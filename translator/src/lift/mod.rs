@@ -95,6 +95,13 @@ pub struct LiftOptions {
     /// then one wave of lanes, and the entry state is computed from the
     /// draw.
     pub ngg: Option<crate::wave::NggEntry>,
+    /// Compute shaders whose workgroup is one wave: `s_cbranch_execz/
+    /// execnz` is the wave's branch on whether any lane of EXEC is on (a
+    /// ballot), not a per-lane selection, so control flow stays uniform
+    /// across the workgroup, a divergent loop runs until no lane is active
+    /// and scalar state written inside an exec region is exact (the NGG
+    /// pass branches so too).
+    pub wave_branches: bool,
     /// Broken lowerings (negative controls only; none otherwise).
     pub faults: crate::wave::ComputeFaults,
     /// Broken pixel-shader rules (negative controls).

@@ -122,6 +122,10 @@ pub struct ComputeFaults {
     /// proof that it turns on only lanes active at the region's branch
     /// (`lift::exec_bit_implies`).
     pub unproven_exec_raises: bool,
+    /// Wave branches (`LiftOptions::wave_branches`): `s_cbranch_execz`
+    /// is taken unless every lane of EXEC is on, so a divergent loop
+    /// leaves when its first lane does.
+    pub wave_branch_all_lanes: bool,
 }
 
 /// The manifest's dispatch section: how the host runs a translated compute
