@@ -85,6 +85,11 @@ pub enum Values {
     /// Integers 1..=16 (counts, indices, and floats every consumer flushes
     /// alike).
     SmallIntegers,
+    /// Integers 1..=16 in the windows only scalar loads read (uniform
+    /// constants: counts, flags), floats 1.0..=16.0 in the others (data
+    /// the shader computes with, exactly while sums and products stay
+    /// small).
+    Mixed,
 }
 
 impl SceneLayout {
@@ -100,14 +105,14 @@ impl SceneLayout {
         small_free_words: false,
     };
     /// A compute dispatch's inputs: windows of 64 KiB from
-    /// `0x8000_0100_0000`, next to RADV's tables, small integers, 64-bit
+    /// `0x8000_0100_0000`, next to RADV's tables, [`Values::Mixed`], 64-bit
     /// user pointers high half `0x8000`, their tables' first 256 bytes
     /// pointers into the windows, free user-data words small; no draws.
     pub const COMPUTE: SceneLayout = SceneLayout {
         data: 0x8000_0100_0000,
         window: 64 << 10,
         materialized: 64 << 10,
-        values: Values::SmallIntegers,
+        values: Values::Mixed,
         pointer_hi: 0x8000,
         pointer_fill: 256,
         draws: false,
@@ -132,6 +137,8 @@ pub struct SceneMemory {
     words: BTreeMap<u64, u32>,
     windows: u64,
     layout: Option<SceneLayout>,
+    /// Windows that only scalar loads read ([`Values::Mixed`]).
+    scalar_windows: Vec<u64>,
 }
 
 impl SceneMemory {
@@ -173,6 +180,13 @@ impl SceneMemory {
                 x.to_bits()
             }
             Values::SmallIntegers => h % 16 + 1,
+            Values::Mixed => {
+                if self.scalar_windows.contains(&((a - l.data) / l.window)) {
+                    h % 16 + 1
+                } else {
+                    ((h % 16 + 1) as f32).to_bits()
+                }
+            }
         })
     }
 }
@@ -423,6 +437,7 @@ pub fn synthesize_with(trace: &ShaderTrace, abi: &Abi, layout: &SceneLayout) -> 
     }
     // Descriptors.
     let mut windows = 0u64;
+    let mut scalar_windows = Vec::new();
     for d in &trace.descriptors {
         let accesses: Vec<_> = trace
             .accesses
@@ -448,6 +463,9 @@ pub fn synthesize_with(trace: &ShaderTrace, abi: &Abi, layout: &SceneLayout) -> 
             ok &= l.assign(*w, value);
         }
         if ok {
+            if accesses.iter().all(|a| a.opcode.starts_with("s_")) {
+                scalar_windows.push(windows);
+            }
             windows += 1;
         }
     }
@@ -461,6 +479,7 @@ pub fn synthesize_with(trace: &ShaderTrace, abi: &Abi, layout: &SceneLayout) -> 
         words: BTreeMap::new(),
         windows,
         layout: Some(*layout),
+        scalar_windows,
     };
     if fill {
         let span = windows * layout.window;

@@ -190,10 +190,9 @@ pub fn execute(
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[doc(hidden)]
 pub struct DispatchFaults {
-    /// Give the interpreter every dword of the file's multi-dword memory
-    /// blocks (the data, not the single-word table entries) plus one, so
-    /// the reference computes from other inputs than the device.
-    pub skew_reference_memory: bool,
+    /// Give the interpreter every user-data word plus one, so the reference
+    /// computes from other inputs than the device.
+    pub skew_reference_user_data: bool,
 }
 
 /// [`execute`] with a given translation of the capture (a test's broken
@@ -277,18 +276,11 @@ fn execute_translation_with(
         .compute_program(&tr.spirv, &interface)
         .map_err(|e| super::harness_error(&capture.name, e))?;
     let mem = draws.memory_with_code(&capture.code_and_constants());
-    let reference_mem = if faults.skew_reference_memory {
-        let mut skewed = draws.clone();
-        for b in skewed.memory.iter_mut().filter(|b| b.words.len() > 1) {
-            for w in &mut b.words {
-                w.0 = w.0.wrapping_add(1);
-            }
-        }
-        skewed.memory_with_code(&capture.code_and_constants())
-    } else {
-        mem.clone()
-    };
     let user_data = draws.user_data();
+    let reference_user_data: Vec<u32> = user_data
+        .iter()
+        .map(|w| w.wrapping_add(u32::from(faults.skew_reference_user_data)))
+        .collect();
     // The window: every memory block of the file.
     let lo = draws.memory.iter().map(|b| b.addr.0).min().unwrap_or(0);
     let hi = draws
@@ -378,7 +370,7 @@ fn execute_translation_with(
             .map(<[u8]>::to_vec)
             .unwrap_or_else(|| window_bytes.clone());
         let t = Instant::now();
-        let obs = interp::run_dispatch(&iprog, &reference_mem, &user_data, groups, &icfg)
+        let obs = interp::run_dispatch(&iprog, &mem, &reference_user_data, groups, &icfg)
             .map_err(|e| named(&format!("dispatch {index}: interpreter: {e}")))?;
         dr.interp_seconds = t.elapsed().as_secs_f64();
         dr.findings = obs.findings.len() + obs.findings_dropped as usize;

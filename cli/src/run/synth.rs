@@ -18,7 +18,9 @@
 //! trace's pointers, so it gets a table of pointers too.
 //!
 //! The dispatches are [`GROUPS`] (one workgroup, a row of two, a 2×2×2
-//! cube), fewer when the workgroup is so large that they would pass
+//! cube), with one workgroup along each dimension whose workgroup id the
+//! shader does not receive (its workgroups would race on the same stores),
+//! fewer when the workgroup is so large that they would pass
 //! [`super::dispatch`]'s invocation limit.
 
 use super::dispatch::{self, DispatchFaults, DispatchRunReport, Dispatches};
@@ -76,14 +78,18 @@ fn synthesize_with(capture: &Capture, layout: &SceneLayout) -> Result<Dispatches
     let scene = interp::scene::synthesize_with(&trace, &capture.abi(), layout);
     let file = scene.to_draws_file();
     let per_group = u64::from(entry.invocations().unwrap_or(1).max(1));
-    let groups = GROUPS
+    // A dimension whose workgroup id the shader does not receive gets one
+    // workgroup: more would repeat each other's stores (a race whose
+    // winner the device and the interpreter may pick differently).
+    let mut groups: Vec<[u32; 3]> = GROUPS
         .iter()
-        .copied()
-        .filter(|g| {
+        .map(|g| std::array::from_fn(|d| if entry.workgroup_id[d] { g[d] } else { 1 }))
+        .filter(|g: &[u32; 3]| {
             g.iter().map(|&x| u64::from(x)).product::<u64>() * per_group
                 <= super::dispatch::MAX_DISPATCH_INVOCATIONS
         })
         .collect();
+    groups.dedup();
     Ok((file, groups))
 }
 

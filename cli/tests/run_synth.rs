@@ -1,0 +1,171 @@
+//! `shaderlift run` of compute shaders on synthesized dispatches
+//! (`run::synth`) and of whole capture trees (`run::tree`), on lavapipe:
+//! the bundled compute shaders and the buffer-device-address fixtures write
+//! exactly the interpreter's words from inputs laid out from their traces
+//! alone; a reference that computes from skewed inputs (a fault in the
+//! comparison) turns the runs red; the bundled corpus runs as a tree with
+//! every entry clean.
+//!
+//! One Vulkan device serves the whole test binary. Without Vulkan the tests
+//! print a note and pass, unless `SHADERLIFT_REQUIRE_VULKAN` is set.
+
+use corpus::{Capture, CaptureOptions};
+use shaderlift_cli::run::dispatch::{self, DispatchFaults, DispatchRunReport};
+use shaderlift_cli::run::synth;
+use shaderlift_cli::run::tree::{self, Inputs, Outcome};
+use vkharness::Harness;
+
+fn root() -> &'static str {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+}
+
+fn open(rel: &str) -> Capture {
+    Capture::open(format!("{}/{rel}", root()), &CaptureOptions::default()).unwrap()
+}
+
+/// The bundled compute shaders and the fixtures whose inputs the synthesis
+/// must find by itself (a 64-bit user pointer offset by the workgroup id).
+const SHADERS: [&str; 6] = [
+    "corpus/radv/compute",
+    "corpus/radv/compute-w32",
+    "cli/tests/dispatch/bda-update-vbo",
+    "cli/tests/dispatch/bda-update-vbo-w32",
+    "cli/tests/dispatch/device-fault-update-vbo",
+    "cli/tests/dispatch/device-fault-update-vbo-w32",
+];
+
+fn assert_clean(shader: &str, r: &DispatchRunReport) {
+    eprint!("{shader}:\n{}", r.text());
+    assert!(r.dispatches.len() >= 2, "{shader}");
+    assert!(r.words > 0, "{shader}: nothing compared");
+    for d in &r.dispatches {
+        assert_eq!(
+            (d.mismatches, d.findings),
+            (0, 0),
+            "{shader} dispatch {}: {:?}",
+            d.index,
+            d.first_mismatches
+        );
+    }
+}
+
+#[test]
+fn compute_shaders_write_the_interpreters_words_on_synthesized_dispatches() {
+    let Some(h) = Harness::shared_or_skip(
+        "compute_shaders_write_the_interpreters_words_on_synthesized_dispatches",
+    ) else {
+        return;
+    };
+    for shader in SHADERS {
+        let (_, r) = synth::execute(&open(shader), h, DispatchFaults::default())
+            .unwrap_or_else(|e| panic!("{shader}: {e}"));
+        assert_clean(shader, &r);
+    }
+}
+
+#[test]
+fn a_reference_run_on_skewed_user_data_turns_the_synthesized_runs_red() {
+    let Some(h) = Harness::shared_or_skip(
+        "a_reference_run_on_skewed_user_data_turns_the_synthesized_runs_red",
+    ) else {
+        return;
+    };
+    let faults = DispatchFaults {
+        skew_reference_user_data: true,
+    };
+    for shader in SHADERS {
+        let (_, r) =
+            synth::execute(&open(shader), h, faults).unwrap_or_else(|e| panic!("{shader}: {e}"));
+        eprintln!(
+            "{shader} (skewed reference): {} mismatches, {} findings",
+            r.mismatches, r.findings
+        );
+        assert!(
+            r.mismatches + r.findings as u64 > 0,
+            "{shader}: the fault went unnoticed"
+        );
+    }
+}
+
+#[test]
+fn a_user_pointer_offset_by_the_workgroup_id_gets_a_table_of_pointers() {
+    for shader in &SHADERS[2..] {
+        assert_eq!(synth::user_pointers(&open(shader)), vec![0], "{shader}");
+    }
+    // The bundled compute shader reads its descriptor set through RADV's
+    // 32-bit pointer, which the trace already follows.
+    assert!(synth::user_pointers(&open("corpus/radv/compute")).is_empty());
+}
+
+#[test]
+fn a_flag_that_stores_through_a_wild_address_is_retried_with_zero_free_words() {
+    let Some(h) = Harness::shared_or_skip(
+        "a_flag_that_stores_through_a_wild_address_is_retried_with_zero_free_words",
+    ) else {
+        return;
+    };
+    let c = open("cli/tests/dispatch/device-fault-update-vbo");
+    // The first inputs set `trigger_device_fault_invalid_address`: the
+    // shader stores a million records past its buffer, outside guest memory.
+    let (file, groups) = synth::synthesize(&c).unwrap();
+    let r = dispatch::execute(&c, &file, &groups, h).unwrap();
+    assert!(
+        r.dispatches
+            .iter()
+            .flat_map(|d| &d.first_mismatches)
+            .any(|m| m.device.is_none()),
+        "{}",
+        r.text()
+    );
+    let (inputs, r) = synth::execute(&c, h, DispatchFaults::default()).unwrap();
+    assert_eq!(inputs, synth::synthesize_zero_free_words(&c).unwrap());
+    assert_clean("device-fault-update-vbo", &r);
+}
+
+#[test]
+fn emitted_dispatches_read_back_as_the_same_inputs() {
+    for shader in SHADERS {
+        let d = synth::synthesize(&open(shader)).unwrap();
+        let text = synth::to_json(&d).to_string();
+        let back = dispatch::split(&text).unwrap().expect("dispatches");
+        assert_eq!(back, d, "{shader}");
+    }
+}
+
+#[test]
+fn the_bundled_corpus_runs_as_a_tree_with_every_entry_clean() {
+    let Some(h) =
+        Harness::shared_or_skip("the_bundled_corpus_runs_as_a_tree_with_every_entry_clean")
+    else {
+        return;
+    };
+    let dir = format!("{}/corpus/radv", root());
+    assert!(tree::is_tree(std::path::Path::new(&dir)));
+    let r = tree::run_tree(
+        std::path::Path::new(&dir),
+        None,
+        &CaptureOptions::default(),
+        h,
+    )
+    .unwrap();
+    eprint!("{}", r.text());
+    let t = &r.totals;
+    assert_eq!(t.entries, 13);
+    assert_eq!((t.ran, t.clean, t.mismatches, t.failed), (13, 13, 0, 0));
+    for e in &r.entries {
+        if e.stage == "cs" {
+            assert!(
+                matches!(
+                    e.outcome,
+                    Outcome::Ran {
+                        inputs: Inputs::Synthesized,
+                        ..
+                    }
+                ),
+                "{}: {:?}",
+                e.name,
+                e.outcome
+            );
+        }
+    }
+}
