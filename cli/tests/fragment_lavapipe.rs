@@ -5,7 +5,9 @@
 //! reference (interpolation), the discard dropped (`PsFaults::drop_discard`),
 //! DPP `quad_perm` reading the horizontal neighbour
 //! (`PsFaults::quad_lane_flipped`), on `fwidth` and on the pixel coordinates
-//! (which checks the device's quads pixel by pixel).
+//! (which checks the device's quads pixel by pixel), and a block argument that
+//! known branch conditions select away on one edge dropped on every edge
+//! (`PsFaults::known_argument_every_edge`).
 //!
 //! Without Vulkan the tests print a note and pass, unless
 //! `SHADERLIFT_REQUIRE_VULKAN` is set.
@@ -244,6 +246,18 @@ fn quad_permutations_read_the_quad_lanes_the_interpreter_reads_and_a_flipped_nei
     };
     let r = run(h, path, &broken);
     assert!(r.mismatches > 0, "a flipped quad lane went unnoticed");
+    // Negative control of the block arguments known branch conditions select
+    // away (the barycentric VGPR the v_cmpx region overwrites): dropped on
+    // every edge, also where the region's value is chosen.
+    let broken = FragmentOptions {
+        known_argument_every_edge: true,
+        ..Default::default()
+    };
+    let r = run(h, path, &broken);
+    assert!(
+        r.mismatches > 0,
+        "arguments dropped on every edge went unnoticed"
+    );
 }
 
 #[test]

@@ -281,6 +281,9 @@ pub struct PsFaults {
     /// DPP `quad_perm` reads the horizontal neighbour of the lane it
     /// names (position `p ^ 1` for `p`).
     pub quad_lane_flipped: bool,
+    /// A block argument that the selections on known branch conditions
+    /// never choose on one incoming edge is dropped (0) on every edge.
+    pub known_argument_every_edge: bool,
 }
 
 /// [`translate`] with broken rules (tests only).
@@ -547,7 +550,7 @@ fn translate_model(
     passes::dce(&mut f);
     if input.stage == Stage::Ps {
         // Per-lane regions: selections on conditions known there.
-        if passes::known_conditions(&mut f) > 0 {
+        if passes::known_conditions(&mut f, ps_faults.known_argument_every_edge) > 0 {
             passes::fold(&mut f);
             passes::dce(&mut f);
         }
@@ -692,7 +695,7 @@ fn ir_with(
     passes::dce(&mut f);
     if input.stage == Stage::Ps {
         // Per-lane regions: selections on conditions known there.
-        if passes::known_conditions(&mut f) > 0 {
+        if passes::known_conditions(&mut f, false) > 0 {
             passes::fold(&mut f);
             passes::dce(&mut f);
         }

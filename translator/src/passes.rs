@@ -264,8 +264,10 @@ fn known_truth(f: &Func, known: &Known, c: Value) -> Option<bool> {
 /// regions leave such arguments: a register the region overwrites only
 /// under EXEC, merged with the path where the lane skipped the region,
 /// then overwritten under the opposite EXEC). Values only; returns how
-/// many selections and arguments were replaced.
-pub fn known_conditions(f: &mut Func) -> usize {
+/// many selections and arguments were replaced. `every_edge` is the
+/// negative control's broken rule: an argument not needed on one edge is
+/// dropped on every edge.
+pub fn known_conditions(f: &mut Func, every_edge: bool) -> usize {
     use petgraph::algo::dominators::simple_fast;
     use petgraph::graph::{DiGraph, NodeIndex};
     let nb = f.blocks.len();
@@ -403,20 +405,27 @@ pub fn known_conditions(f: &mut Func) -> usize {
                     });
                     Value(f.insts.len() as u32 - 1)
                 });
-                let b = &mut f.blocks[src];
-                let edges: Vec<&mut crate::ir::Edge> = match &mut b.term {
-                    Term::Jump(e) => vec![e],
-                    Term::Branch { then, els, .. } => match edge {
-                        Some((_, true)) => vec![then],
-                        Some((_, false)) => vec![els],
-                        None => vec![then, els],
-                    },
-                    _ => vec![],
+                let sources: Vec<(usize, Option<(Value, bool)>)> = if every_edge {
+                    into.clone()
+                } else {
+                    vec![(src, edge)]
                 };
-                for e in edges {
-                    if e.block.0 as usize == j && e.args.get(k).is_some_and(|a| *a != zero) {
-                        e.args[k] = zero;
-                        n += 1;
+                for (src, edge) in sources {
+                    let b = &mut f.blocks[src];
+                    let edges: Vec<&mut crate::ir::Edge> = match &mut b.term {
+                        Term::Jump(e) => vec![e],
+                        Term::Branch { then, els, .. } => match edge {
+                            Some((_, true)) => vec![then],
+                            Some((_, false)) => vec![els],
+                            None => vec![then, els],
+                        },
+                        _ => vec![],
+                    };
+                    for e in edges {
+                        if e.block.0 as usize == j && e.args.get(k).is_some_and(|a| *a != zero) {
+                            e.args[k] = zero;
+                            n += 1;
+                        }
                     }
                 }
             }

@@ -60,6 +60,10 @@ pub struct FragmentOptions {
     /// Translate DPP `quad_perm` reading the horizontal neighbour of the
     /// named lane (`translator::PsFaults::quad_lane_flipped`).
     pub quad_lane_flipped: bool,
+    /// Translate with a block argument that known branch conditions select
+    /// away on one edge dropped on every edge
+    /// (`translator::PsFaults::known_argument_every_edge`).
+    pub known_argument_every_edge: bool,
     /// Give the interpreter every scene image with its rows in reverse
     /// order (a wrong row address).
     pub flip_texel_rows_in_reference: bool,
@@ -244,6 +248,7 @@ pub fn execute_fragment(
         PsFaults {
             drop_discard: opts.drop_discard,
             quad_lane_flipped: opts.quad_lane_flipped,
+            known_argument_every_edge: opts.known_argument_every_edge,
         },
     )
     .map_err(|e| named(&e))?;
