@@ -277,43 +277,41 @@ fn run_capture_inner(
                 }
             };
             let input = capture.shader_input();
-            match translator::translate(&input, None, &translator::Options::default()) {
-                Err(TranslateError::Unsupported(list))
-                    if translator::wants_ngg_pass(&input, &list) =>
-                {
-                    let entry = translator::ngg_entry_of(&input);
-                    let opts = translator::Options {
-                        precise: true,
-                        ..translator::Options::default()
-                    };
-                    let tr = match translator::translate_ngg(&input, &entry, &opts) {
-                        Ok(t) => t,
-                        Err(TranslateError::Unsupported(list)) => return Ok(untranslatable(&list)),
-                        Err(e) => return Err(CliError::Input(format!("{name}: {e}"))),
-                    };
-                    let r = ngg::execute_translation(capture, &file, harness, &tr)?;
-                    Ok(Outcome::Ran {
-                        inputs,
-                        units: r.vertices,
-                        unit: super::VERTICES,
-                        words: r.words,
-                        mismatches: r.mismatches,
-                        findings: r.findings,
-                    })
-                }
-                Err(TranslateError::Unsupported(list)) => Ok(untranslatable(&list)),
-                _ => {
-                    let r = super::execute(capture, &file, &super::RunOptions::default(), harness)?;
-                    Ok(Outcome::Ran {
-                        inputs,
-                        units: r.vertices,
-                        unit: super::VERTICES,
-                        words: r.words,
-                        mismatches: r.mismatches,
-                        findings: 0,
-                    })
-                }
-            }
+            let (units, words, mismatches, findings) =
+                match translator::translate(&input, None, &translator::Options::default()) {
+                    Err(TranslateError::Unsupported(list))
+                        if translator::wants_ngg_pass(&input, &list) =>
+                    {
+                        let entry = translator::ngg_entry_of(&input);
+                        let opts = translator::Options {
+                            precise: true,
+                            ..translator::Options::default()
+                        };
+                        let tr = match translator::translate_ngg(&input, &entry, &opts) {
+                            Ok(t) => t,
+                            Err(TranslateError::Unsupported(list)) => {
+                                return Ok(untranslatable(&list))
+                            }
+                            Err(e) => return Err(CliError::Input(format!("{name}: {e}"))),
+                        };
+                        let r = ngg::execute_translation(capture, &file, harness, &tr)?;
+                        (r.vertices, r.words, r.mismatches, r.findings)
+                    }
+                    Err(TranslateError::Unsupported(list)) => return Ok(untranslatable(&list)),
+                    _ => {
+                        let r =
+                            super::execute(capture, &file, &super::RunOptions::default(), harness)?;
+                        (r.vertices, r.words, r.mismatches, 0)
+                    }
+                };
+            Ok(Outcome::Ran {
+                inputs,
+                units,
+                unit: super::VERTICES,
+                words,
+                mismatches,
+                findings,
+            })
         }
     }
 }
