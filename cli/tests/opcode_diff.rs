@@ -1199,6 +1199,15 @@ fn broken_alu_lowerings_turn_the_differential_run_red() {
                 ..f()
             },
         ),
+        (
+            // An f16 result into a word (lift/half.rs):
+            // v_cvt_f16_f32_sdwa v24, v10 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:DWORD
+            sdwa([0x7e30_14f9, 0x0006_150a]),
+            translator::Faults {
+                sdwa_preserve_zero_fill: true,
+                ..f()
+            },
+        ),
     ]);
     for (case, faults) in cases {
         lifts(&case).unwrap_or_else(|why| panic!("{} is not lifted: {why}", case.name));

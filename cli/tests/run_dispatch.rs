@@ -453,3 +453,70 @@ fn a_loop_that_leaves_with_its_first_lane_is_caught() {
         assert!(r.mismatches > 0, "{shader}: the early exit went unnoticed");
     }
 }
+
+/// Registers undefined on some edges into a join or a loop head
+/// (`translator/src/lift/undef.rs`): `undef-join` writes v7 only in the odd
+/// lanes' region and reads it in a second region of the same lanes;
+/// `undef-loop-head` writes v7 first in a loop's body and v8's low half
+/// only (its high half undefined on entry, never read). Both translate and
+/// write exactly the interpreter's words, every one of them defined.
+#[test]
+fn registers_undefined_on_some_paths_match() {
+    let Some(h) = Harness::shared_or_skip("registers_undefined_on_some_paths_match") else {
+        return;
+    };
+    assert_all_identical(h, "loops", &fixtures(&["undef-join", "undef-loop-head"]));
+}
+
+/// The negative control of the join rule: 0 on the defined edges too
+/// leaves the odd lanes' v5 at 0.
+#[test]
+fn an_undefined_join_that_zeroes_the_defined_value_is_caught() {
+    let Some(h) =
+        Harness::shared_or_skip("an_undefined_join_that_zeroes_the_defined_value_is_caught")
+    else {
+        return;
+    };
+    let faults = ComputeFaults {
+        undefined_join_zeroes_defined: true,
+        ..ComputeFaults::default()
+    };
+    let r = run_broken(h, "loops", &fixture("undef-join"), faults);
+    eprint!("undef-join (defined edges zeroed):\n{}", r.text());
+    assert!(r.mismatches > 0, "the zeroed defined value went unnoticed");
+}
+
+/// `undef-demanded` reads v7 in a loop's first iteration, where it is
+/// undefined: the translator refuses it, naming the register. The negative control skips
+/// the proof: the translation is accepted and its run stores words the
+/// interpreter calls undefined.
+#[test]
+fn an_undefined_value_that_is_demanded_is_refused() {
+    let c = fixture("undef-demanded");
+    let entry = c.compute_entry().unwrap();
+    let opts = translator::Options {
+        precise: true,
+        ..translator::Options::default()
+    };
+    let err = translator::translate_compute(&c.shader_input(), &entry, &opts)
+        .expect_err("a demanded undefined value must be refused");
+    let text = err.to_string();
+    assert!(
+        text.contains("v7 is read before the shader writes it"),
+        "{text}"
+    );
+    let Some(h) = Harness::shared_or_skip("an_undefined_value_that_is_demanded_is_refused") else {
+        return;
+    };
+    let faults = ComputeFaults {
+        undefined_never_demanded: true,
+        ..ComputeFaults::default()
+    };
+    let r = run_broken(h, "loops", &c, faults);
+    eprint!("undef-demanded (no proof):\n{}", r.text());
+    let undefined: u64 = r.dispatches.iter().map(|d| d.undefined).sum();
+    assert!(
+        undefined > 0 || r.mismatches > 0,
+        "the unproven translation ran green"
+    );
+}

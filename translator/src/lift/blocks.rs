@@ -542,19 +542,26 @@ impl Lifter<'_> {
                     continue;
                 }
                 let p = self.b.block_param(blk, Ty::U32);
-                // An undefined entry value meeting a defined one: the lanes
-                // on its path hold whatever the hardware left (the
-                // interpreter calls them undefined and `run` does not
-                // compare them), so 0 is as good a value as any. Only a read
-                // that is undefined on every path stays unsupported.
+                // An undefined entry value meeting a defined one at a
+                // forward join: the lanes on its path hold whatever the
+                // hardware left (the interpreter calls them undefined and
+                // `run` does not compare them), so 0 is as good a value as
+                // any. Where every edge known now carries it (a loop head's
+                // entry), it goes along as it is and `undef::settle` decides
+                // once the back edges are there.
                 let some_defined = incoming.iter().any(|x| !self.undefined.contains(&x.2.v[r]));
+                let zero_all = some_defined
+                    && self.o.faults.undefined_join_zeroes_defined
+                    && incoming.iter().any(|x| self.undefined.contains(&x.2.v[r]));
                 for (i, x) in incoming.iter().enumerate() {
                     let a = x.2.v[r];
-                    args[i].push(if some_defined && self.undefined.contains(&a) {
-                        self.b.u32(0)
-                    } else {
-                        a
-                    });
+                    args[i].push(
+                        if zero_all || (some_defined && self.undefined.contains(&a)) {
+                            self.b.u32(0)
+                        } else {
+                            a
+                        },
+                    );
                 }
                 st.v[r] = p;
                 kinds.push((128 + r, None));

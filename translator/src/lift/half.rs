@@ -140,11 +140,23 @@ impl Lifter<'_> {
 
     /// The 16-bit instructions of `is_half`.
     pub(super) fn valu16(&mut self, code: Opcode, inst: &Instruction) {
+        // SDWA: source selects and the destination field, as the
+        // interpreter's (a select other than DWORD replaces the half rule).
+        let mut sdwa = None;
         let (clamp, omod, opsel_dst) = match inst.mods {
             Modifiers::Vop3(m) => (m.clamp, m.omod, m.opsel_dst),
             Modifiers::None => (false, 0, false),
+            Modifiers::Sdwa(m) if code.facts().cmp.is_none() => {
+                if m.clamp || m.omod != 0 {
+                    self.problem(Form::SdwaModifier);
+                    return;
+                }
+                let f = Self::sdwa_field;
+                sdwa = Some(([f(m.src0_sel), f(m.src1_sel)], f(m.dst_sel), m.dst_unused));
+                (false, 0, false)
+            }
             _ => {
-                // SDWA/DPP forms of 16-bit instructions.
+                // DPP forms and SDWA compares of 16-bit instructions.
                 self.problem(Form::OperandSelection);
                 return;
             }
@@ -194,7 +206,18 @@ impl Lifter<'_> {
             return;
         }
         let mut v = Vec::new();
-        for s in &srcs {
+        for (i, s) in srcs.iter().enumerate() {
+            let sel = sdwa.and_then(|(sels, ..)| sels.get(i).copied());
+            if let Some(field @ (_, w)) = sel.filter(|&(_, w)| w < 32) {
+                // The field (zero- or sign-extended); its low bits are
+                // the 16-bit operand.
+                if s.mods.intersects(OpMods::ABS | OpMods::NEG) || w < 16 && is16(s.ty) {
+                    self.problem(Form::OperandSelection);
+                    return;
+                }
+                v.push(self.src_sel(s, Some(field)));
+                continue;
+            }
             match self.src_any(s) {
                 Some(x) => v.push(x),
                 None => {
@@ -231,7 +254,15 @@ impl Lifter<'_> {
                 } else {
                     f
                 };
+                let f = match sdwa {
+                    Some((_, field, unused)) => self.sdwa_dst(f, Some(&dst), field, unused),
+                    None => f,
+                };
                 self.write_v(&dst, 0, f);
+                return;
+            }
+            _ if sdwa.is_some() && matches!(code, op::V_PACK_B32_F16 | op::V_PK_FMAC_F16) => {
+                self.problem(Form::OperandSelection);
                 return;
             }
             op::V_PACK_B32_F16 => {
@@ -326,7 +357,15 @@ impl Lifter<'_> {
             }
         };
         // The 16-bit result into one half; the other keeps its bits.
-        let r = self.merge16(old, r16, opsel_dst);
+        let r = match sdwa {
+            // The 16-bit result, zero-extended, into the field.
+            Some((_, field, unused)) => {
+                let m = self.const_u32(0xffff);
+                let r16 = self.b.bin(Bin::And, r16, m);
+                self.sdwa_dst(r16, Some(&dst), field, unused)
+            }
+            None => self.merge16(old, r16, opsel_dst),
+        };
         self.write_v(&dst, 0, r);
     }
 

@@ -60,6 +60,7 @@ mod ps;
 mod salu;
 mod state;
 mod support;
+mod undef;
 mod valu;
 
 use crate::ir::{Block, Builder, Effect, Input, Source, Ty, Unsupported, Value};
@@ -304,6 +305,16 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         l.ngg_entry(e);
     }
     l.run(program, cfg);
+    let zero = l.b.u32(0);
+    undef::settle(
+        &mut l.b.func,
+        &l.undefined,
+        zero,
+        undef::UndefFaults {
+            zeroes_defined: o.faults.undefined_join_zeroes_defined,
+            never_demanded: o.faults.undefined_never_demanded,
+        },
+    );
     Lifted {
         b: l.b,
         problems: l.problems,

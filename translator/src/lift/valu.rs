@@ -22,18 +22,7 @@ impl Lifter<'_> {
             self.valu16(code, inst);
             return;
         }
-        let field = |sel: isa::family::vop_ext::SdwaSel| -> (u32, u32) {
-            use isa::family::vop_ext::SdwaSel::*;
-            match sel {
-                Byte0 => (0, 8),
-                Byte1 => (8, 8),
-                Byte2 => (16, 8),
-                Byte3 => (24, 8),
-                Word0 => (0, 16),
-                Word1 => (16, 16),
-                Dword => (0, 32),
-            }
-        };
+        let field = Self::sdwa_field;
         let mut sdwa: Option<[(u32, u32); 3]> = None;
         let mut sdwa_unused = isa::family::vop_ext::DstUnused::Pad;
         if inst.family == Family::Sdwa {
@@ -740,48 +729,8 @@ impl Lifter<'_> {
             r
         };
         let r = match sdwa {
-            Some([_, _, (off, width)]) if width < 32 => {
-                use isa::family::vop_ext::DstUnused;
-                // The result's low bits at the field; the other bits are
-                // zeros (UNUSED_PAD), the old register's (UNUSED_PRESERVE,
-                // and the reserved value, as isa's operand access), or
-                // zeros below and copies of the field's top bit above
-                // (UNUSED_SEXT).
-                let fmask = ((1u64 << width) - 1) as u32;
-                let m = self.const_u32(fmask);
-                let t = self.b.bin(Bin::And, r, m);
-                let o = self.const_u32(off);
-                let placed = self.b.bin(Bin::Shl, t, o);
-                match sdwa_unused {
-                    DstUnused::Pad => placed,
-                    _ if self.o.alu_faults.sdwa_preserve_zero_fill => placed,
-                    DstUnused::Sext => {
-                        let above = off + width;
-                        if above >= 32 {
-                            placed
-                        } else {
-                            let sh = self.const_u32(width - 1);
-                            let top = self.b.bin(Bin::ShrL, t, sh);
-                            let one = self.const_u32(1);
-                            let top = self.b.bin(Bin::And, top, one);
-                            let set = self.b.icmp(ICmp::Ne, top, zero);
-                            let fill = self.const_u32(u32::MAX << above);
-                            let fill = self.b.select(set, fill, zero);
-                            self.b.bin(Bin::Or, placed, fill)
-                        }
-                    }
-                    DstUnused::Preserve | DstUnused::Reserved => {
-                        let old = match defs.first() {
-                            Some(d) => self.old_dst(d),
-                            None => zero,
-                        };
-                        let keep = self.const_u32(!(fmask << off));
-                        let kept = self.b.bin(Bin::And, old, keep);
-                        self.b.bin(Bin::Or, placed, kept)
-                    }
-                }
-            }
-            _ => r,
+            Some([_, _, field]) => self.sdwa_dst(r, defs.first(), field, sdwa_unused),
+            None => r,
         };
         if let Some(d) = defs.first() {
             self.write_v(d, 0, r);
@@ -961,4 +910,71 @@ pub(super) fn fcmp_mask(cond: CmpCond) -> Option<u8> {
         CmpCond::Tru => 15,
         CmpCond::Ne | CmpCond::Class => return None,
     })
+}
+
+impl Lifter<'_> {
+    /// An SDWA destination: the result's low bits at the field `(offset,
+    /// width)`; the other bits are zeros (UNUSED_PAD), the old register's
+    /// (UNUSED_PRESERVE, and the reserved value, as isa's operand access),
+    /// or zeros below and copies of the field's top bit above (UNUSED_SEXT).
+    pub(super) fn sdwa_dst(
+        &mut self,
+        r: Value,
+        dst: Option<&Slot>,
+        (off, width): (u32, u32),
+        unused: isa::family::vop_ext::DstUnused,
+    ) -> Value {
+        use isa::family::vop_ext::DstUnused;
+        if width >= 32 {
+            return r;
+        }
+        let zero = self.const_u32(0);
+        let fmask = ((1u64 << width) - 1) as u32;
+        let m = self.const_u32(fmask);
+        let t = self.b.bin(Bin::And, r, m);
+        let o = self.const_u32(off);
+        let placed = self.b.bin(Bin::Shl, t, o);
+        match unused {
+            DstUnused::Pad => placed,
+            _ if self.o.alu_faults.sdwa_preserve_zero_fill => placed,
+            DstUnused::Sext => {
+                let above = off + width;
+                if above >= 32 {
+                    placed
+                } else {
+                    let sh = self.const_u32(width - 1);
+                    let top = self.b.bin(Bin::ShrL, t, sh);
+                    let one = self.const_u32(1);
+                    let top = self.b.bin(Bin::And, top, one);
+                    let set = self.b.icmp(ICmp::Ne, top, zero);
+                    let fill = self.const_u32(u32::MAX << above);
+                    let fill = self.b.select(set, fill, zero);
+                    self.b.bin(Bin::Or, placed, fill)
+                }
+            }
+            DstUnused::Preserve | DstUnused::Reserved => {
+                let old = match dst {
+                    Some(d) => self.old_dst(d),
+                    None => zero,
+                };
+                let keep = self.const_u32(!(fmask << off));
+                let kept = self.b.bin(Bin::And, old, keep);
+                self.b.bin(Bin::Or, placed, kept)
+            }
+        }
+    }
+
+    /// An SDWA operand select as `(offset, width)`.
+    pub(super) fn sdwa_field(sel: isa::family::vop_ext::SdwaSel) -> (u32, u32) {
+        use isa::family::vop_ext::SdwaSel::*;
+        match sel {
+            Byte0 => (0, 8),
+            Byte1 => (8, 8),
+            Byte2 => (16, 8),
+            Byte3 => (24, 8),
+            Word0 => (0, 16),
+            Word1 => (16, 16),
+            Dword => (0, 32),
+        }
+    }
 }

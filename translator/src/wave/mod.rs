@@ -126,6 +126,13 @@ pub struct ComputeFaults {
     /// is taken unless every lane of EXEC is on, so a divergent loop
     /// leaves when its first lane does.
     pub wave_branch_all_lanes: bool,
+    /// Where a register is undefined on some edges into a join or loop
+    /// head, 0 goes along every edge, the defined ones too
+    /// (`lift/undef.rs`).
+    pub undefined_join_zeroes_defined: bool,
+    /// An undefined register becomes 0 at joins without the proof that
+    /// nothing demands it there (`lift/undef.rs`).
+    pub undefined_never_demanded: bool,
 }
 
 /// The manifest's dispatch section: how the host runs a translated compute
