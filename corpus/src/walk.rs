@@ -28,7 +28,10 @@ pub fn bundled() -> Result<Vec<Capture>, CaptureError> {
 ///   the walk does not look inside it.
 /// - A file starting with the ELF magic is a capture (ELF form or code
 ///   object), whatever its name.
-/// - Any other file named `*.bin` is a capture of raw code.
+/// - Any other file named `*.bin` is a capture of raw code, unless it
+///   starts with a Vulkan pipeline-cache header (`pipeline_cache.bin` as
+///   drivers and capture tools save it: a driver's cache, not shader code),
+///   which the walk skips below `root`.
 ///
 /// Names starting with `.` are skipped, and symbolic links to directories
 /// are not followed. `root` itself may be a capture.
@@ -125,10 +128,28 @@ fn walk(
                     Err(source) => out.push(Err(CaptureError::Io { path, source })),
                 }
             }
-        } else if path.is_file() && is_capture_file(&path) {
+        } else if path.is_file() && is_capture_file(&path) && !is_pipeline_cache(&path) {
             out.push(Ok(path));
         }
     }
+}
+
+/// Whether `path` starts with a `VkPipelineCacheHeaderVersionOne`: header
+/// size (32 or more), header version 1, a PCI vendor id (16 bits, nonzero),
+/// then the device id and the cache UUID. As raw gfx10 code those words
+/// would be three VOP2 instructions; a capture of raw code that begins so
+/// must be named directly instead of being found by a walk.
+fn is_pipeline_cache(path: &Path) -> bool {
+    let mut head = [0u8; 12];
+    if fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_err()
+    {
+        return false;
+    }
+    let word = |i: usize| u32::from_le_bytes([head[i], head[i + 1], head[i + 2], head[i + 3]]);
+    let (size, version, vendor) = (word(0), word(4), word(8));
+    (32..=4096).contains(&size) && version == 1 && vendor != 0 && vendor <= 0xffff
 }
 
 #[cfg(test)]
@@ -159,6 +180,35 @@ mod tests {
         assert_eq!(items[2].as_ref().unwrap(), &root.join("c/x.bin"));
         // find_captures stays strict.
         assert_eq!(find_captures(&root).unwrap().len(), 3);
+        let _ = fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_vulkan_pipeline_cache_below_the_root_is_not_a_capture_but_raw_code_is() {
+        let root = std::env::temp_dir().join(format!("corpus-cache-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(&root).unwrap();
+        // VkPipelineCacheHeaderVersionOne: 32, version 1, AMD, device, UUID.
+        let mut cache = vec![];
+        for w in [32u32, 1, 0x1002, 0x73a0] {
+            cache.extend_from_slice(&w.to_le_bytes());
+        }
+        cache.extend_from_slice(&[0x5a; 16 + 64]);
+        fs::write(root.join("pipeline_cache.bin"), &cache).unwrap();
+        // The same words with header version 2 are raw code again
+        // (negative control of the version check).
+        cache[4] = 2;
+        fs::write(root.join("raw.bin"), &cache).unwrap();
+        fs::write(root.join("s_endpgm.bin"), [0, 0, 0x81, 0xbf]).unwrap();
+        let found = find_captures(&root).unwrap();
+        assert_eq!(found, [root.join("raw.bin"), root.join("s_endpgm.bin")]);
+        // Named directly, the file is still read (as raw code).
+        assert_eq!(
+            find_captures(root.join("pipeline_cache.bin"))
+                .unwrap()
+                .len(),
+            1
+        );
         let _ = fs::remove_dir_all(&root);
     }
 }

@@ -184,6 +184,7 @@ impl Exec<'_, '_> {
             len,
             value,
             defined: def,
+            order_free: false,
         });
         for k in 0..u64::from(len) {
             self.obs
@@ -250,5 +251,8 @@ impl Exec<'_, '_> {
         };
         let def = odef && xd == 0xf && order_free;
         self.store_bytes(lane, addr, 4, new, def);
+        if let Some(s) = self.obs.stores.last_mut() {
+            s.order_free = order_free;
+        }
     }
 }

@@ -707,6 +707,7 @@ impl Exec<'_, '_> {
                 len: len as u8,
                 value,
                 defined,
+                order_free: false,
             });
             at += 4;
         }

@@ -60,6 +60,11 @@ pub struct Store {
     pub value: u32,
     /// Every written byte was defined.
     pub defined: bool,
+    /// Written by an atomic whose final value does not depend on the order
+    /// of the lanes and workgroups that apply it (add, and, or, xor, min,
+    /// max): concurrent writers are not a race.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub order_free: bool,
 }
 
 /// One export by one lane.

@@ -193,6 +193,9 @@ pub struct DispatchFaults {
     /// Give the interpreter every user-data word plus one, so the reference
     /// computes from other inputs than the device.
     pub skew_reference_user_data: bool,
+    /// Compare bytes that stores of two workgroups leave at different
+    /// values (the interpreter's order) instead of counting them undefined.
+    pub ignore_workgroup_races: bool,
 }
 
 /// [`execute`] with a given translation of the capture (a test's broken
@@ -374,14 +377,9 @@ fn execute_translation_with(
             .map_err(|e| named(&format!("dispatch {index}: interpreter: {e}")))?;
         dr.interp_seconds = t.elapsed().as_secs_f64();
         dr.findings = obs.findings.len() + obs.findings_dropped as usize;
-        // The interpreter's written bytes, later stores winning.
-        let mut written: BTreeMap<u64, (u8, bool)> = BTreeMap::new();
-        for s in &obs.stores {
-            for k in 0..u64::from(s.len) {
-                let byte = (s.value >> (8 * k)) as u8;
-                written.insert(s.addr + k, (byte, s.defined));
-            }
-        }
+        let [sx, sy, sz] = icfg.workgroup_size;
+        let waves_per_group = (sx * sy * sz).div_ceil(if icfg.wave64 { 64 } else { 32 });
+        let written = written_bytes(&obs.stores, waves_per_group, faults.ignore_workgroup_races);
         let mut dwords: BTreeMap<u64, ([u8; 4], u8, u8)> = BTreeMap::new();
         for (&a, &(byte, def)) in &written {
             let e = dwords.entry(a & !3).or_insert(([0; 4], 0, 0));
@@ -493,4 +491,80 @@ fn guest_bytes(mem: &SparseMemory, base: u64, len: u64) -> Vec<u8> {
         }
     }
     out
+}
+
+/// The interpreter's written bytes with whether each is defined, later
+/// stores winning. The interpreter runs workgroups one after another, but a
+/// device runs them in any order: a byte that stores of two workgroups
+/// (`wave / waves_per_group`) leave at different values is order-dependent,
+/// so it counts as undefined (not compared), unless every write after the
+/// first is an order-free atomic. `ignore_races` is the negative control.
+fn written_bytes(
+    stores: &[interp::record::Store],
+    waves_per_group: u32,
+    ignore_races: bool,
+) -> BTreeMap<u64, (u8, bool)> {
+    // Per byte: value, defined, last plain writer's workgroup.
+    let mut written: BTreeMap<u64, (u8, bool, u32)> = BTreeMap::new();
+    for s in stores {
+        let group = s.wave / waves_per_group.max(1);
+        for k in 0..u64::from(s.len) {
+            let byte = (s.value >> (8 * k)) as u8;
+            let mut defined = s.defined;
+            if let Some(&(old, old_def, old_group)) = written.get(&(s.addr + k)) {
+                let racy = old_group != group && old != byte && !s.order_free;
+                defined &= old_def || s.order_free;
+                if racy && !ignore_races {
+                    defined = false;
+                }
+            }
+            written.insert(s.addr + k, (byte, defined, group));
+        }
+    }
+    written
+        .into_iter()
+        .map(|(a, (b, d, _))| (a, (b, d)))
+        .collect()
+}
+
+#[cfg(test)]
+mod race_tests {
+    use super::written_bytes;
+    use interp::record::Store;
+
+    fn store(wave: u32, value: u32, order_free: bool) -> Store {
+        Store {
+            pc: 0,
+            wave,
+            lane: 0,
+            addr: 0x100,
+            len: 4,
+            value,
+            defined: true,
+            order_free,
+        }
+    }
+
+    fn defined(stores: &[Store], ignore: bool) -> bool {
+        written_bytes(stores, 2, ignore).values().all(|&(_, d)| d)
+    }
+
+    #[test]
+    fn different_values_from_two_workgroups_are_undefined_and_ignoring_races_is_caught() {
+        // Waves 0 and 2 are workgroups 0 and 1 (two waves per group).
+        let race = [store(0, 1, false), store(2, 2, false)];
+        assert!(!defined(&race, false));
+        // Negative control: without the rule the later group's value would
+        // be compared, and the device may have run the groups the other way.
+        assert!(defined(&race, true));
+    }
+
+    #[test]
+    fn one_workgroup_equal_values_and_order_free_atomics_stay_defined() {
+        assert!(defined(&[store(0, 1, false), store(1, 2, false)], false));
+        assert!(defined(&[store(0, 7, false), store(2, 7, false)], false));
+        assert!(defined(&[store(0, 1, true), store(2, 3, true)], false));
+        // A plain store after another group's atomic is still a race.
+        assert!(!defined(&[store(0, 1, true), store(2, 3, false)], false));
+    }
 }

@@ -183,10 +183,16 @@ pub fn user_pointers(capture: &Capture) -> Vec<u8> {
 /// Whether a run's stores left guest memory (a word outside the window):
 /// the synthesized inputs led the shader through a wild address.
 fn stored_outside(r: &DispatchRunReport) -> bool {
+    first_store_outside(r).is_some()
+}
+
+/// The first word the interpreter stored outside the window, if any.
+fn first_store_outside(r: &DispatchRunReport) -> Option<u64> {
     r.dispatches
         .iter()
         .flat_map(|d| &d.first_mismatches)
-        .any(|m| m.device.is_none())
+        .find(|m| m.device.is_none())
+        .map(|m| m.addr)
 }
 
 /// Run a compute capture's synthesized dispatches; when their stores leave
@@ -205,5 +211,15 @@ pub fn execute(
     }
     let again = synthesize_zero_free_words(capture).map_err(|e| named(&e))?;
     let r = dispatch::execute_with_faults(capture, &again.0, &again.1, harness, faults)?;
+    if let Some(a) = first_store_outside(&r) {
+        // The interpreter itself stored outside every block of the scene: a
+        // word the synthesis filled with a small number is a pointer. Neither
+        // side can be judged on such inputs, so the run is not a verdict.
+        return Err(CliError::NotRun(format!(
+            "{}: the synthesized inputs send a store outside guest memory (first at {a:#x}): \
+             a pointer the synthesis does not model; give the dispatch a DRAWS file",
+            capture.name
+        )));
+    }
     Ok((again, r))
 }
