@@ -278,3 +278,20 @@ fn quad_permutations_of_the_pixel_coordinates_give_every_pixel_its_quad_neighbou
     // Both x words come from the other column; the y words keep their row.
     assert_eq!(r.mismatches, 2 * PIXELS);
 }
+
+#[test]
+fn a_loop_the_scene_makes_too_long_for_the_interpreter_is_a_typed_not_run() {
+    let Some(h) = Harness::shared_or_skip("scene_loop_bound") else {
+        return;
+    };
+    // The light loop's count is a UBO word the pixel scene makes large: the
+    // interpreter reaches its step bound, so there is no verdict either way.
+    let path = "cli/tests/fixtures/ps-scene-loop-bound";
+    let e = execute_fragment(&open(path), h, &FragmentOptions::default())
+        .and_then(|o| o.report())
+        .expect_err("the interpreter cannot finish this scene");
+    assert!(
+        matches!(&e, shaderlift_cli::CliError::NotRun(why) if why.contains("step bound")),
+        "{e}"
+    );
+}

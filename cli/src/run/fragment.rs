@@ -475,7 +475,17 @@ pub fn execute_fragment(
         code_addr: 0,
         attrs: &attrs,
     };
-    let run = run_pixels(&iprog, imem, &user_data, &px, &cfg).map_err(|e| named(&e))?;
+    let run = run_pixels(&iprog, imem, &user_data, &px, &cfg).map_err(|e| match e {
+        // The scene's words made a loop longer than the oracle's bound (a
+        // loop count read from a data word): no verdict either way.
+        interp::InterpError::StepLimit { .. } | interp::InterpError::RunStepLimit { .. } => {
+            CliError::NotRun(format!(
+                "{}: the interpreter's step bound on the pixel scene ({e}): a loop bounded by a scene word",
+                capture.name
+            ))
+        }
+        e => named(&e),
+    })?;
     let interp_seconds = t0.elapsed().as_secs_f64();
 
     // The last export of each (pixel, target).
