@@ -69,7 +69,11 @@
 //! - `image_get_resinfo`: width, height, depth or layers, levels of the
 //!   requested mip, packed by dmask.
 //!
-//! Anything outside the model (a tiled image, linear filtering, a16/d16,
+//! A d16 store reads two f16 components per VGPR (the first in the low
+//! half) and widens each exactly to f32 before the format conversion.
+//!
+//! Anything outside the model (a tiled image, linear filtering, a16, d16
+//! results, integer-format d16 stores,
 //! cube maps, MSAA) is an [`ImageError`], reported as a
 //! [`Finding::Unmodelled`]: the destination becomes undefined in the active
 //! lanes ("not compared"), nothing is guessed.
