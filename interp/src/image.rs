@@ -69,7 +69,11 @@
 //! - `image_get_resinfo`: width, height, depth or layers, levels of the
 //!   requested mip, packed by dmask.
 //!
-//! Anything outside the model (a tiled image, linear filtering, a16/d16,
+//! A d16 store reads two f16 components per VGPR (the first in the low
+//! half) and widens each exactly to f32 before the format conversion.
+//!
+//! Anything outside the model (a tiled image, linear filtering, a16, d16
+//! results, integer-format d16 stores,
 //! cube maps, MSAA) is an [`ImageError`], reported as a
 //! [`Finding::Unmodelled`]: the destination becomes undefined in the active
 //! lanes ("not compared"), nothing is guessed.
@@ -571,7 +575,8 @@ impl Exec<'_, '_> {
         if m.a16 {
             return Err(ImageError::Form("16-bit addresses (a16)"));
         }
-        if m.d16 && info.kind != MimgKind::ResInfo {
+        // d16 stores are modelled (`image_store`); d16 results are not.
+        if m.d16 && !matches!(info.kind, MimgKind::ResInfo | MimgKind::Store) {
             return Err(ImageError::Form("16-bit data (d16)"));
         }
         if info.g16 {
@@ -675,15 +680,28 @@ impl Exec<'_, '_> {
         let Some((first, _)) = ops.data else {
             return Ok(());
         };
-        // The dmask's components, in order, from consecutive VGPRs.
+        if m.d16 && matches!(l.format.num, Num::Uint | Num::Sint) {
+            return Err(ImageError::Form("16-bit integer image data (d16)"));
+        }
+        // The dmask's components, in order, from consecutive VGPRs; with
+        // d16, two f16 components per VGPR (the first in the low half), each
+        // widened exactly to f32 before the format conversion.
         let mut vals = [0u32; 4];
         let mut defined = true;
         let mut k = 0usize;
         for (ci, v) in vals.iter_mut().enumerate() {
             if m.dmask & (1 << ci) != 0 {
-                let (x, d) = w.read_v(first + k, lane);
-                *v = x;
-                defined &= d == 0xf;
+                if m.d16 {
+                    let (x, d) = w.read_v(first + k / 2, lane);
+                    let hi = k % 2 == 1;
+                    *v = crate::float::f16_to_f32((x >> (16 * hi as u32)) as u16);
+                    let bytes = if hi { 0xc } else { 0x3 };
+                    defined &= d & bytes == bytes;
+                } else {
+                    let (x, d) = w.read_v(first + k, lane);
+                    *v = x;
+                    defined &= d == 0xf;
+                }
                 k += 1;
             }
         }

@@ -25,6 +25,8 @@ const SAMPLE: [u32; 2] = [0xf080_0f08, 0x0082_0004];
 const GATHER_Y: [u32; 2] = [0xf11c_0208, 0x0082_0004];
 /// image_store v[0:3], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D unorm
 const STORE: [u32; 2] = [0xf020_1f08, 0x0002_0004];
+/// image_store v[0:1], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D unorm d16
+const STORE_D16: [u32; 2] = [0xf020_1f08, 0x8002_0004];
 /// image_get_resinfo v[0:2], v4, s[8:15] dmask:0xb dim:SQ_RSRC_IMG_2D unorm
 const RESINFO_XYW: [u32; 2] = [0xf038_1b08, 0x0002_0004];
 /// image_sample_c_lz v0, v[4:6], s[8:15], s[16:19] dmask:0x1 dim:SQ_RSRC_IMG_2D
@@ -261,6 +263,31 @@ fn image_store_records_the_encoded_texel_bytes() {
             (3, BASE + 3 * 256, 0x3380_ff00)
         ]
     );
+}
+
+#[test]
+fn a_d16_store_reads_two_f16_components_per_vgpr_low_half_first() {
+    // x = 0.5 and y = -1.0 in v0, z = 2^-24 (an f16 denormal) and w = +inf
+    // in v1: each f16 widened exactly, then the format's conversion.
+    let t = tsharp(FMT_32X4_FLOAT, 4, 4, IDENTITY, 1);
+    let mut w = wave(t, [0; 4], [1; 4], [2; 4], [0; 4]);
+    w.set_exec(1);
+    w.set_vgpr(0, 0, 0xbc00_3800);
+    w.set_vgpr(1, 0, 0x7c00_0001);
+    let obs = run(STORE_D16, &mut w, &Mem::default());
+    assert!(obs.findings.is_empty(), "{:?}", obs.findings);
+    let got: Vec<u32> = obs.stores.iter().map(|s| s.value).collect();
+    assert_eq!(got, [0x3f00_0000, 0xbf80_0000, 0x3380_0000, 0x7f80_0000]);
+    assert_eq!(obs.stores[0].addr, BASE + 2 * 256 + 16);
+    // The same components into 8_8_8_8_UNORM: (0, 1, 0.5, 0.2 as f16).
+    let t = tsharp(FMT_8X4_UNORM, 4, 4, IDENTITY, 1);
+    let mut w = wave(t, [0; 4], [1; 4], [2; 4], [0; 4]);
+    w.set_exec(1);
+    w.set_vgpr(0, 0, 0x3c00_0000);
+    w.set_vgpr(1, 0, 0x3266_3800);
+    let obs = run(STORE_D16, &mut w, &Mem::default());
+    let got: Vec<u32> = obs.stores.iter().map(|s| s.value).collect();
+    assert_eq!(got, [0x3380_ff00]);
 }
 
 #[test]

@@ -144,6 +144,9 @@ pub struct Faults {
     /// Image results: pack the dmask components into the data VGPRs in
     /// reverse order (the last enabled component in the first VGPR).
     pub image_dmask_reversed: bool,
+    /// d16 image stores: read the first component of each VGPR from its
+    /// high half (the halves swapped).
+    pub image_d16_halves_swapped: bool,
     /// f16 and f64 compares: treat a NaN operand as ordered (the `n*`/`u`
     /// conditions lose their unordered case).
     pub float_compare_nan_ordered: bool,
@@ -1568,7 +1571,7 @@ fn layout(
         notes.push("the feedback and test-output buffers are written from the fragment stage: the device needs fragmentStoresAndAtomics".into());
     }
     if !images.is_empty() {
-        notes.push("images: a `sampled` binding is a combined image sampler (the module reads it through an image and a sampler variable on that one binding); a `storage` binding is declared Rgba32f (the host view must be R32G32B32A32_SFLOAT whose texel components hold the 32-bit words the hardware's image_load returns for the guest texel, an integer format's bits included; stores write those words); sampled_type float is assumed (the shader's use of the results is not checked for integers); image_load/image_store read and write mip 0; a store writes 0 to the components outside its dmask".into());
+        notes.push("images: a `sampled` binding is a combined image sampler (the module reads it through an image and a sampler variable on that one binding); a `storage` binding is declared Rgba32f (the host view must be R32G32B32A32_SFLOAT whose texel components hold the 32-bit words the hardware's image_load returns for the guest texel, an integer format's bits included; stores write those words); sampled_type float is assumed (the shader's use of the results is not checked for integers); image_load/image_store read and write mip 0; a d16 image_store's f16 components (two per VGPR, the first in the low half) are written widened exactly to f32, which assumes a float, unorm or snorm guest format (16-bit integer data is not distinguished; the interpreter refuses it); a store writes 0 to the components outside its dmask".into());
     }
     if !dropped.is_empty() {
         notes.push("dropped instructions have no host counterpart (see `dropped`)".into());

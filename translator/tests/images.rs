@@ -359,6 +359,61 @@ fn a_store_writes_the_dmask_components_from_consecutive_vgprs() {
     );
 }
 
+/// The store data of `image_store v[0:1], v[2:3], s[4:11] dmask:0xf d16`
+/// after v0 = 0xbc00_3800 (x 0.5, y -1.0) and v1 = 0x7c00_0001 (z 2^-24,
+/// w +inf), folded to constants.
+fn d16_store_data(faults: Faults) -> [Option<u32>; 4] {
+    let code: Vec<u8> = [
+        &[0xf0, 0x02, 0x04, 0x7e, 0xf0, 0x02, 0x06, 0x7e][..],
+        &[0xff, 0x02, 0x00, 0x7e, 0x00, 0x38, 0x00, 0xbc],
+        &[0xff, 0x02, 0x02, 0x7e, 0x01, 0x00, 0x00, 0x7c],
+        &[0x08, 0x1f, 0x20, 0xf0, 0x02, 0x00, 0x01, 0x80],
+        &[0x00, 0x00, 0x81, 0xbf],
+    ]
+    .concat();
+    let opts = Options {
+        faults,
+        ..Options::default()
+    };
+    let f = translator::translate_ir(&ps(&code), None, &opts);
+    assert_eq!(f.images.len(), 1);
+    f.images[0].data.map(|d| d.and_then(|v| f.konst(v)))
+}
+
+/// The words the interpreter stores for the same d16 store into a
+/// 32_32_32_32_FLOAT texel (interp/tests/image.rs,
+/// `a_d16_store_reads_two_f16_components_per_vgpr_low_half_first`).
+const D16_ORACLE: [Option<u32>; 4] = [
+    Some(0x3f00_0000),
+    Some(0xbf80_0000),
+    Some(0x3380_0000),
+    Some(0x7f80_0000),
+];
+
+#[test]
+fn a_d16_store_widens_two_f16_components_per_vgpr_low_half_first() {
+    assert_eq!(d16_store_data(Faults::default()), D16_ORACLE);
+    // Translated (no longer refused) and valid.
+    let code: Vec<u8> = [
+        &[0xf0, 0x02, 0x04, 0x7e, 0xf0, 0x02, 0x06, 0x7e][..],
+        &[0xf0, 0x02, 0x00, 0x7e, 0xf0, 0x02, 0x02, 0x7e],
+        &[0x08, 0x17, 0x20, 0xf0, 0x02, 0x00, 0x01, 0x80],
+        &[0x00, 0x00, 0x81, 0xbf],
+    ]
+    .concat();
+    let t = translate(&ps(&code), None, &Options::default()).unwrap();
+    assert_eq!(t.manifest.images.len(), 1);
+}
+
+#[test]
+fn negative_control_swapped_d16_halves_are_caught() {
+    let faults = Faults {
+        image_d16_halves_swapped: true,
+        ..Faults::default()
+    };
+    assert_ne!(d16_store_data(faults), D16_ORACLE);
+}
+
 #[test]
 fn implicit_derivatives_inside_a_per_lane_exec_region_are_refused() {
     // v_cmp_lt_f32 vcc, 0.5, v2 (frag_pos.x); s_and_saveexec_b64 s[20:21], vcc;

@@ -128,7 +128,7 @@ impl Lifter<'_> {
     }
 
     /// An f16 (low bits) as f32 bits, exactly.
-    fn widen16(&mut self, h: Value) -> Value {
+    pub(super) fn widen16(&mut self, h: Value) -> Value {
         small_float(&mut self.b, h, 10, true)
     }
 
@@ -383,7 +383,7 @@ impl Lifter<'_> {
         }
     }
 
-    fn half_of(&mut self, w: Value, hi: bool) -> Value {
+    pub(super) fn half_of(&mut self, w: Value, hi: bool) -> Value {
         let w = if hi {
             let s16 = self.const_u32(16);
             self.b.bin(Bin::ShrL, w, s16)

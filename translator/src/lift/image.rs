@@ -256,10 +256,22 @@ impl Lifter<'_> {
                 self.problem(Image::Opcode);
                 return;
             };
+            let swap = self.o.alu_faults.image_d16_halves_swapped;
             for (c, s) in slots.iter().enumerate() {
                 if let Some(k) = s {
-                    let r = (dcode as usize).wrapping_sub(256) + *k as usize;
-                    data[c] = self.st.v.get(r).copied();
+                    let base = (dcode as usize).wrapping_sub(256);
+                    data[c] = if m.d16 {
+                        // Two f16 components per VGPR, the first in the
+                        // low half; each widened exactly to f32 (the host
+                        // storage texel holds the f32 the format converts).
+                        let w = self.st.v.get(base + *k as usize / 2).copied();
+                        w.map(|w| {
+                            let h = self.half_of(w, (*k % 2 == 1) != swap);
+                            self.widen16(h)
+                        })
+                    } else {
+                        self.st.v.get(base + *k as usize).copied()
+                    };
                 }
             }
         }
@@ -329,7 +341,7 @@ impl Lifter<'_> {
         let sampling = matches!(form.what, What::Sample | What::Gather);
         Some(if m.a16 {
             Image::A16
-        } else if m.d16 {
+        } else if m.d16 && form.what != What::Store {
             Image::D16
         } else if m.lwe || (m.tfe && (form.what == What::Store || m.dmask & 0xf == 0)) {
             Image::Status
