@@ -42,6 +42,15 @@ fn circle_user_data() -> Vec<u32> {
 
 const PIXELS: u64 = (EXTENT * EXTENT) as u64;
 
+/// `path` matches on every word of the default scene, and `broken` turns
+/// it red (`what` names the broken rule); the broken run's report.
+fn clean_then_red(h: &Harness, path: &str, broken: &FragmentOptions, what: &str) -> RunReport {
+    assert_every_word_matches(&run(h, path, &FragmentOptions::default()));
+    let r = run(h, path, broken);
+    assert!(r.mismatches > 0, "{path}: {what} went unnoticed");
+    r
+}
+
 /// Every pixel's four mrt0 words compared, all equal.
 fn assert_every_word_matches(r: &RunReport) {
     assert_eq!(r.words, 4 * PIXELS, "every pixel's four mrt0 words");
@@ -128,14 +137,12 @@ fn a_sampled_texture_reaches_the_exports_exactly_and_flipped_rows_turn_it_red() 
     // texture(base_color_texture, in_uv) × factors: nearest texels of the
     // scene image (run::images), a quarter texel from every border.
     let path = "translator/tests/fixtures/images/base-frag";
-    assert_every_word_matches(&run(h, path, &FragmentOptions::default()));
     // Negative control: the interpreter's texture with its rows reversed.
     let broken = FragmentOptions {
         flip_texel_rows_in_reference: true,
         ..Default::default()
     };
-    let r = run(h, path, &broken);
-    assert!(r.mismatches > 0, "flipped texel rows went unnoticed");
+    clean_then_red(h, path, &broken, "flipped texel rows");
 }
 
 #[test]
@@ -238,14 +245,12 @@ fn quad_permutations_read_the_quad_lanes_the_interpreter_reads_and_a_flipped_nei
     // fwidth() as ACO lowers it: DPP quad_perm:[0,0,0,0], [1,1,1,1] and
     // [2,2,2,2] inside a per-lane (v_cmpx) region.
     let path = "cli/tests/fixtures/ps-derivatives";
-    assert_every_word_matches(&run(h, path, &FragmentOptions::default()));
     // Negative control: the horizontal neighbour of the named lane.
     let broken = FragmentOptions {
         quad_lane_flipped: true,
         ..Default::default()
     };
-    let r = run(h, path, &broken);
-    assert!(r.mismatches > 0, "a flipped quad lane went unnoticed");
+    clean_then_red(h, path, &broken, "a flipped quad lane");
     // Negative control of the block arguments known branch conditions select
     // away (the barycentric VGPR the v_cmpx region overwrites): dropped on
     // every edge, also where the region's value is chosen.
@@ -269,12 +274,11 @@ fn quad_permutations_of_the_pixel_coordinates_give_every_pixel_its_quad_neighbou
     // [0,0,3,1]: every word is a neighbour's coordinate, so this checks the
     // device's quads pixel by pixel.
     let path = "cli/tests/fixtures/ps-quad-layout";
-    assert_every_word_matches(&run(h, path, &FragmentOptions::default()));
     let broken = FragmentOptions {
         quad_lane_flipped: true,
         ..Default::default()
     };
-    let r = run(h, path, &broken);
+    let r = clean_then_red(h, path, &broken, "a flipped quad lane");
     // Both x words come from the other column; the y words keep their row.
     assert_eq!(r.mismatches, 2 * PIXELS);
 }
