@@ -41,6 +41,16 @@ pub fn refuse_input(output: &Path, inputs: &[&Path], what: &str) -> Result<(), C
     Ok(())
 }
 
+/// The files a capture at `path` is read from, for [`refuse_input`]: the
+/// path itself, and for a capture directory its `code.bin` and `meta.json`.
+pub fn capture_inputs(path: &Path) -> Vec<PathBuf> {
+    let mut inputs = vec![path.to_path_buf()];
+    if path.is_dir() {
+        inputs.extend([path.join("code.bin"), path.join("meta.json")]);
+    }
+    inputs
+}
+
 /// Outputs written to temporary files, renamed over their destinations by
 /// [`Staged::commit`]; dropping it uncommitted removes the temporaries.
 #[derive(Debug, Default)]

@@ -260,14 +260,21 @@ pub fn run(args: Args) -> Result<(), CliError> {
     } else {
         let Some(path) = &args.draws else {
             if capture.stage() == isa::Stage::Cs {
+                if let Some(out) = &args.emit_dispatch {
+                    // Checked before the run: never overwrite the capture.
+                    let files = crate::output::capture_inputs(&capture.path);
+                    let inputs: Vec<&std::path::Path> = files.iter().map(|p| p.as_path()).collect();
+                    crate::output::refuse_input(out, &inputs, "--emit-dispatch")?;
+                }
                 let harness = open_device(&args)?;
                 let (inputs, report) =
                     synth::execute(&capture, &harness, dispatch::DispatchFaults::default())?;
                 if let Some(out) = &args.emit_dispatch {
-                    let text =
-                        serde_json::to_string_pretty(&synth::to_json(&inputs)).unwrap_or_default();
-                    std::fs::write(out, text + "\n")
+                    let text = serde_json::to_string_pretty(&synth::to_json(&inputs))
                         .map_err(|e| CliError::Input(format!("{}: {e}", out.display())))?;
+                    let mut staged = crate::output::Staged::new();
+                    staged.write_bytes(out, (text + "\n").as_bytes())?;
+                    staged.commit()?;
                 }
                 return judge_dispatches(&args, &report);
             }

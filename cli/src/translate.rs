@@ -128,14 +128,8 @@ pub fn run(args: Args) -> Result<(), CliError> {
         None => None,
     };
     // Never overwrite an input: the capture (its files, for a directory).
-    let dir_files = [
-        capture.path.join("code.bin"),
-        capture.path.join("meta.json"),
-    ];
-    let mut inputs: Vec<&Path> = vec![&capture.path];
-    if capture.path.is_dir() {
-        inputs.extend(dir_files.iter().map(PathBuf::as_path));
-    }
+    let capture_files = output::capture_inputs(&capture.path);
+    let inputs: Vec<&Path> = capture_files.iter().map(PathBuf::as_path).collect();
     output::refuse_input(&out, &inputs, what)?;
     if let Some(m) = &mpath {
         output::refuse_input(m, &inputs, "the manifest")?;

@@ -245,3 +245,26 @@ fn run_writes_its_synthesized_dispatches_and_reads_them_back() {
     assert_eq!(v["totals"]["mismatches"], 0);
     assert_eq!(v["totals"]["ran"], 13);
 }
+
+#[test]
+fn emit_dispatch_never_overwrites_the_capture_it_runs() {
+    // A copy of the bundled compute capture; the refusal comes before any
+    // device is opened, so this needs no Vulkan.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("run_synth_refuse");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["code.bin", "meta.json"] {
+        std::fs::copy(format!("{}/corpus/radv/compute/{f}", root()), dir.join(f)).unwrap();
+    }
+    let meta = dir.join("meta.json");
+    let before = std::fs::read(&meta).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_shaderlift"))
+        .args(["run", dir.to_str().unwrap(), "--emit-dispatch"])
+        .arg(&meta)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is an input of this command"), "{err}");
+    assert_eq!(std::fs::read(&meta).unwrap(), before);
+}
