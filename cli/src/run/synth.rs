@@ -180,13 +180,8 @@ pub fn user_pointers(capture: &Capture) -> Vec<u8> {
     found
 }
 
-/// Whether a run's stores left guest memory (a word outside the window):
-/// the synthesized inputs led the shader through a wild address.
-fn stored_outside(r: &DispatchRunReport) -> bool {
-    first_store_outside(r).is_some()
-}
-
-/// The first word the interpreter stored outside the window, if any.
+/// The first word the interpreter stored outside the window (guest memory
+/// left: the synthesized inputs led the shader through a wild address).
 fn first_store_outside(r: &DispatchRunReport) -> Option<u64> {
     r.dispatches
         .iter()
@@ -206,7 +201,7 @@ pub fn execute(
     let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
     let first = synthesize(capture).map_err(|e| named(&e))?;
     let r = dispatch::execute_with_faults(capture, &first.0, &first.1, harness, faults)?;
-    if !stored_outside(&r) {
+    if first_store_outside(&r).is_none() {
         return Ok((first, r));
     }
     let again = synthesize_zero_free_words(capture).map_err(|e| named(&e))?;
