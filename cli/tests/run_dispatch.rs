@@ -8,6 +8,9 @@
 //! turn the check red. EXEC raises proven inside per-lane exec regions and
 //! divergent loops run with the wave's own branches match; accepting an
 //! unproven raise or leaving a loop with its first lane turns it red.
+//! Workgroups of two whole waves run one wave per host workgroup, each
+//! leaving its loop on its own; every host workgroup taken for the first
+//! wave turns it red.
 //!
 //! One Vulkan device serves the whole test binary. Without Vulkan the tests
 //! print a note and pass, unless `SHADERLIFT_REQUIRE_VULKAN` is set. The
@@ -385,14 +388,19 @@ fn exec_raises_implied_by_a_saved_mask_match() {
 }
 
 /// The negative control: a raise to a mask saved before the region
-/// (`tests/dispatch/exec-raise-unproven-w32/code.s`, two waves per
-/// workgroup, so no wave-branch retranslation applies) is refused; accepted
-/// without the proof, the lanes the hardware turns back on miss their
-/// writes and the run turns red.
+/// (`tests/dispatch/exec-raise-unproven-w32/code.s`) is refused by the
+/// per-lane model (shown with a workgroup of 48 invocations, whose partial
+/// second wave rules out one wave per host workgroup); accepted without the
+/// proof, the lanes the hardware turns back on miss their writes and the
+/// run turns red. With its own two whole waves, each run as its own host
+/// workgroup with the wave's own exec branches, it translates exactly.
 #[test]
 fn unproven_exec_raises_are_refused_and_accepting_them_is_caught() {
     let c = fixture("exec-raise-unproven-w32");
-    let entry = c.compute_entry().unwrap();
+    let entry = translator::wave::ComputeEntry {
+        workgroup_size: [48, 1, 1],
+        ..c.compute_entry().unwrap()
+    };
     let err =
         translator::translate_compute(&c.shader_input(), &entry, &translator::Options::default())
             .expect_err("an unproven raise is refused");
@@ -413,6 +421,64 @@ fn unproven_exec_raises_are_refused_and_accepting_them_is_caught() {
     let r = run_broken(h, "loops", &c, faults);
     eprint!("exec-raise-unproven-w32 (accepted):\n{}", r.text());
     assert!(r.mismatches > 0, "the unproven raise went unnoticed");
+    assert_all_identical(h, "loops", &[("exec-raise-unproven-w32", c)]);
+}
+
+/// Workgroups of two whole waves (`tests/dispatch/wave-split-*`, GLSL built
+/// by the RADV corpus tool: 64 invocations in wave32, 128 in wave64) with a
+/// loop whose trip count differs per lane and between the waves: each wave
+/// leaves it on its own iteration, with its own loop counter (an SGPR) and,
+/// in wave64, its own active-lane counts (`s_bcnt1` of EXEC) and first
+/// lanes (`v_readfirstlane`). The per-lane model refuses the loop; each wave
+/// runs as its own host workgroup with its own exec branches
+/// (`wave::Dispatch::waves_per_group` = 2) and writes the interpreter's
+/// words over dispatches of 1, 2 and 3 workgroups (the last one partly past
+/// the push-constant count).
+#[test]
+fn waves_of_a_workgroup_leave_a_loop_each_on_its_own_iteration() {
+    let shaders = fixtures(&["wave-split-loop-w32", "wave-split-ballot"]);
+    for (name, c) in &shaders {
+        let entry = c.compute_entry().unwrap();
+        let t = translator::translate_compute(
+            &c.shader_input(),
+            &entry,
+            &translator::Options::default(),
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let d = t.manifest.dispatch.expect("a dispatch section");
+        assert_eq!(d.waves_per_group, 2, "{name}");
+    }
+    let Some(h) =
+        Harness::shared_or_skip("waves_of_a_workgroup_leave_a_loop_each_on_its_own_iteration")
+    else {
+        return;
+    };
+    assert_all_identical(h, "wave-split", &shaders);
+}
+
+/// The negative control: every host workgroup taken for the first wave of
+/// its guest workgroup (`ComputeFaults::wave_split_wave_zero`) redoes that
+/// wave's lanes and leaves the second wave's words unwritten: the run
+/// turns red.
+#[test]
+fn a_wave_split_that_runs_every_wave_as_the_first_is_caught() {
+    let Some(h) =
+        Harness::shared_or_skip("a_wave_split_that_runs_every_wave_as_the_first_is_caught")
+    else {
+        return;
+    };
+    for shader in ["wave-split-loop-w32", "wave-split-ballot"] {
+        let faults = ComputeFaults {
+            wave_split_wave_zero: true,
+            ..ComputeFaults::default()
+        };
+        let r = run_broken(h, "wave-split", &fixture(shader), faults);
+        eprint!("{shader} (every wave the first):\n{}", r.text());
+        assert!(
+            r.mismatches > 0,
+            "{shader}: the second wave's lanes went unnoticed"
+        );
+    }
 }
 
 /// Divergent loops in a workgroup of one wave

@@ -149,6 +149,11 @@ pub enum CrossLane {
     /// `s_wqm` of a mask that may leave lanes of a quad off (it turns on
     /// the lanes of every quad with one lane on).
     WholeQuad,
+    /// Compute, a workgroup of several waves run one wave per host
+    /// workgroup (so that each wave branches on its own EXEC): LDS or
+    /// `s_barrier`, which the guest's waves share and separate host
+    /// workgroups would not.
+    SharedAcrossWaves,
 }
 
 /// Scalar state or EXEC inside a region a per-lane EXEC branch skips.
@@ -470,6 +475,7 @@ impl fmt::Display for CrossLane {
             CrossLane::DivergentWaveOp => "a cross-lane operation where not every invocation of the workgroup arrives (inside a per-lane branch, or under a branch that may differ between waves): its workgroup barriers would not be uniform",
             CrossLane::DivergentQuadOp => "a DPP quad permutation of a value defined where not every lane of the quad is active on the host (inside a per-lane branch, or after a discarding export)",
             CrossLane::WholeQuad => "whole quad mode (s_wqm) of a mask that may leave part of a quad off",
+            CrossLane::SharedAcrossWaves => "LDS or s_barrier in a workgroup of several waves that branch separately: run one wave per host workgroup, the waves would not share them",
         })
     }
 }

@@ -342,15 +342,22 @@ fn compute_with(
         faults,
         PsFaults::default(),
     );
-    // A workgroup of one wave whose per-lane translation is refused: again
-    // with the wave's own exec branches (`LiftOptions::wave_branches`),
-    // exact where the per-lane reading is not (loops that run until no lane
-    // is active, scalar state written inside exec regions).
+    // A per-lane translation that is refused: again with the wave's own
+    // exec branches (`LiftOptions::wave_branches`), exact where the
+    // per-lane reading is not (loops that run until no lane is active,
+    // scalar state written inside exec regions). A workgroup of one wave is
+    // one host workgroup; one of several whole waves runs one wave per host
+    // workgroup (`WaveModel::WavePerWorkgroup`), unless its waves share LDS
+    // or barriers, where the per-lane refusal stands.
     let lanes = if input.wave_size == 32 { 32 } else { 64 };
-    let single_wave = entry.invocations().is_some_and(|n| n <= lanes);
-    match per_lane {
-        Err(TranslateError::Unsupported(_)) if single_wave && input.stage == Stage::Cs => {
-            translate_model(
+    let model = match entry.invocations() {
+        Some(n) if n <= lanes => Some(WaveModel::WaveBranches),
+        Some(n) if n % lanes == 0 => Some(WaveModel::WavePerWorkgroup(n / lanes)),
+        _ => None,
+    };
+    match (per_lane, model) {
+        (Err(TranslateError::Unsupported(refused)), Some(model)) if input.stage == Stage::Cs => {
+            let again = translate_model(
                 input,
                 None,
                 &opts,
@@ -358,11 +365,39 @@ fn compute_with(
                 None,
                 faults,
                 PsFaults::default(),
-                true,
-            )
+                model,
+            );
+            match again {
+                Err(TranslateError::Unsupported(list))
+                    if list.0.iter().any(|u| {
+                        u.construct == Construct::CrossLane(CrossLane::SharedAcrossWaves)
+                    }) =>
+                {
+                    Err(TranslateError::Unsupported(refused))
+                }
+                r => r,
+            }
         }
-        r => r,
+        (r, _) => r,
     }
+}
+
+/// How a compute shader's EXEC branches and waves map to the host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WaveModel {
+    /// `s_cbranch_execz/execnz` per lane; one host workgroup per guest
+    /// workgroup (and every other stage).
+    PerLane,
+    /// The wave's own exec branches (`LiftOptions::wave_branches`) in a
+    /// workgroup of one wave.
+    WaveBranches,
+    /// The wave's own exec branches in a workgroup of this many whole
+    /// waves, each run as its own host workgroup (`wave::Dispatch::
+    /// waves_per_group`): every host workgroup is one wave, so each wave
+    /// branches on its own EXEC and keeps its own scalar state. Sound only
+    /// when the waves share nothing but guest memory: live LDS or
+    /// `s_barrier` is `CrossLane::SharedAcrossWaves`.
+    WavePerWorkgroup(u32),
 }
 
 /// [`translate_compute`] with deliberately broken lowerings (negative
@@ -385,7 +420,16 @@ fn translate_with(
     faults: wave::ComputeFaults,
     ps_faults: PsFaults,
 ) -> Result<Translation, TranslateError> {
-    translate_model(input, trace, opts, compute, None, faults, ps_faults, false)
+    translate_model(
+        input,
+        trace,
+        opts,
+        compute,
+        None,
+        faults,
+        ps_faults,
+        WaveModel::PerLane,
+    )
 }
 
 /// Translate an NGG vertex shader (`input.stage` must be [`Stage::Ngg`])
@@ -494,7 +538,7 @@ fn ngg_with(
         Some(*entry),
         faults,
         PsFaults::default(),
-        false,
+        WaveModel::PerLane,
     )
 }
 
@@ -507,7 +551,7 @@ fn translate_model(
     ngg: Option<wave::NggEntry>,
     faults: wave::ComputeFaults,
     ps_faults: PsFaults,
-    wave_branches: bool,
+    model: WaveModel,
 ) -> Result<Translation, TranslateError> {
     let ngg = ngg.filter(|_| input.stage == Stage::Ngg);
     let compute = compute.filter(|_| input.stage == Stage::Cs || ngg.is_some());
@@ -519,7 +563,7 @@ fn translate_model(
         checked: opts.checked,
         compute,
         ngg,
-        wave_branches,
+        wave_branches: model != WaveModel::PerLane,
         ps_faults,
         faults,
         alu_faults: opts.faults,
@@ -592,8 +636,13 @@ fn translate_model(
     problems.extend(passes::check(&f, &merges, &lifted.scalar_params));
     if let (Some(c), Ok(t)) = (compute, &tree) {
         let lanes = if input.wave_size == 32 { 32 } else { 64 };
-        let single_wave = c.invocations().is_some_and(|n| n <= lanes);
+        // One wave per host workgroup: the host's workgroup is one wave.
+        let single_wave = c.invocations().is_some_and(|n| n <= lanes)
+            || matches!(model, WaveModel::WavePerWorkgroup(_));
         problems.extend(wave::uniform::check(&f, t, single_wave));
+    }
+    if let WaveModel::WavePerWorkgroup(_) = model {
+        problems.extend(wave::shared_across_waves(&f));
     }
     if let (Stage::Ps, Ok(t)) = (input.stage, &tree) {
         // Quad operations need every invocation of the quad active.
@@ -630,7 +679,7 @@ fn translate_model(
         problems.dedup();
         return Err(TranslateError::Unsupported(UnsupportedList(problems)));
     }
-    let (mut plan, manifest) = layout(
+    let (mut plan, mut manifest) = layout(
         &f,
         trace,
         &derived,
@@ -645,6 +694,17 @@ fn translate_model(
     // The compute model flushes f32 denormals itself (the host may keep
     // them in compute); the negative control leaves that to the host.
     plan.flush_denormals = plan.compute.is_some() && !faults.keep_denormals;
+    if let (WaveModel::WavePerWorkgroup(waves), Some(c)) = (model, compute) {
+        // One wave per host workgroup.
+        let lanes = plan.compute_lanes;
+        plan.compute = Some([lanes, 1, 1]);
+        plan.wave_split = Some(emit::WaveSplit {
+            guest_size: c.workgroup_size,
+            waves,
+            wave_zero: faults.wave_split_wave_zero,
+        });
+        manifest.dispatch = Some(wave::Dispatch::new(c, waves, lanes));
+    }
     let spirv = emit::emit(&f, &tree, &plan)?;
     if opts.validate {
         validate(&spirv).map_err(TranslateError::Naga)?;
@@ -1645,7 +1705,9 @@ fn layout(
         system_sgprs: system_sgprs.to_vec(),
         dropped: dropped.to_vec(),
         notes,
-        dispatch: compute.filter(|_| ngg.is_none()).map(wave::Dispatch::new),
+        dispatch: compute
+            .filter(|_| ngg.is_none())
+            .map(|c| wave::Dispatch::new(c, 1, plan.compute_lanes)),
         ngg: ngg_out,
         global_reads,
     };

@@ -1,10 +1,11 @@
 //! Compute translation: a cross-lane operation (here `s_bcnt1` of a lane
 //! mask, a ballot through workgroup memory and barriers) translates in
 //! workgroup-uniform control flow and is refused inside a per-lane EXEC
-//! region of a workgroup of several waves, where not every invocation
-//! reaches its barriers (one wave: the region is the wave's branch, and it
-//! translates), and under a branch on a ballot's result when the workgroup
-//! has several waves (the result differs between them).
+//! region of a workgroup of several waves that share an `s_barrier` or LDS,
+//! where not every invocation reaches its barriers (one wave, or whole
+//! waves that share nothing, each its own host workgroup: the region is the
+//! wave's branch, and it translates), and under a branch on a ballot's
+//! result in such a workgroup (the result differs between its waves).
 
 #[path = "support/inputs.rs"]
 mod inputs;
@@ -67,20 +68,41 @@ const TWO_WAVES: ComputeEntry = ComputeEntry {
     ..ENTRY
 };
 
+/// `s_barrier` followed by [`IN_EXEC_REGION`] (the branch's offset is
+/// relative, so it still skips to `s_endpgm`).
+fn after_a_barrier(code: &[u8]) -> Vec<u8> {
+    let mut v = vec![0x00, 0x00, 0x8a, 0xbf];
+    v.extend_from_slice(code);
+    v
+}
+
+/// The ballot's barriers inside a per-lane region are refused; the
+/// workgroup's waves cannot branch separately either, as an `s_barrier`
+/// (which they share) keeps them in one host workgroup.
 #[test]
 fn a_ballot_inside_a_per_lane_exec_region_is_refused() {
-    match translate_with(IN_EXEC_REGION, &TWO_WAVES) {
+    match translate_with(&after_a_barrier(IN_EXEC_REGION), &TWO_WAVES) {
         Err(TranslateError::Unsupported(list)) => {
             assert!(
                 list.0.iter().any(|u| u.construct
                     == Construct::CrossLane(CrossLane::DivergentWaveOp)
-                    && u.pc == 8),
+                    && u.pc == 12),
                 "{list}"
             );
         }
         Ok(_) => panic!("translated a barrier that not every invocation reaches"),
         Err(e) => panic!("{e}"),
     }
+}
+
+/// Without the `s_barrier` the two waves share nothing but memory: each
+/// runs as its own host workgroup, where the region is the wave's branch.
+#[test]
+fn a_ballot_inside_an_exec_region_of_two_waves_runs_one_wave_per_host_workgroup() {
+    let t = translate_with(IN_EXEC_REGION, &TWO_WAVES).unwrap_or_else(|e| panic!("{e}"));
+    let d = t.manifest.dispatch.expect("a dispatch section");
+    assert_eq!((d.local_size, d.waves_per_group), ([64, 1, 1], 2));
+    assert!(count_ops(&t.spirv, spirv::Op::ControlBarrier) >= 2);
 }
 
 /// In a workgroup of one wave the per-lane refusal is translated again
@@ -108,18 +130,19 @@ const AFTER_BALLOT_BRANCH: &[u8] = &[
 fn a_branch_on_a_ballot_is_uniform_only_in_a_single_wave_workgroup() {
     // 64 invocations, one wave: the branch is the same for all of them.
     translate_with(AFTER_BALLOT_BRANCH, &ENTRY).unwrap_or_else(|e| panic!("{e}"));
-    // 128 invocations, two waves: each wave may branch its own way, so the
-    // second ballot's barriers are refused.
+    // 128 invocations, two waves that share an `s_barrier` (one host
+    // workgroup): each wave may branch its own way, so the second ballot's
+    // barriers are refused.
     let two_waves = ComputeEntry {
         workgroup_size: [128, 1, 1],
         ..ENTRY
     };
-    match translate_with(AFTER_BALLOT_BRANCH, &two_waves) {
+    match translate_with(&after_a_barrier(AFTER_BALLOT_BRANCH), &two_waves) {
         Err(TranslateError::Unsupported(list)) => {
             assert!(
                 list.0.iter().any(|u| u.construct
                     == Construct::CrossLane(CrossLane::DivergentWaveOp)
-                    && u.pc == 16),
+                    && u.pc == 20),
                 "{list}"
             );
         }

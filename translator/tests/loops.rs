@@ -7,9 +7,11 @@
 //! and spirv-val accept them, and their IR
 //! after the rewrite is pinned. (`cli/tests/run_dispatch.rs` runs them on
 //! lavapipe against the interpreter, with the wrong-selector negative
-//! control.) An irreducible graph and, in a workgroup of several waves, a
-//! per-lane loop exit are typed refusals; in a workgroup of one wave a
-//! per-lane loop exit translates with the wave's own exec branches.
+//! control.) An irreducible graph and, in a workgroup of several waves the
+//! last of which is partial, a per-lane loop exit are typed refusals; in a
+//! workgroup of one wave, or of whole waves each run as its own host
+//! workgroup, a per-lane loop exit translates with the wave's own exec
+//! branches.
 
 #[path = "support/inputs.rs"]
 mod inputs;
@@ -128,14 +130,15 @@ fn an_irreducible_loop_is_a_typed_refusal() {
     );
 }
 
-/// In a workgroup of several waves (the per-lane model).
+/// In a workgroup of several waves whose last one is partial (the
+/// per-lane model: one wave per host workgroup needs whole waves).
 #[test]
 fn a_per_lane_loop_exit_is_a_typed_refusal() {
-    let two_waves = ComputeEntry {
-        workgroup_size: [128, 1, 1],
+    let partial = ComputeEntry {
+        workgroup_size: [96, 1, 1],
         ..ENTRY
     };
-    let r = refusal_with(PER_LANE_EXIT, &two_waves);
+    let r = refusal_with(PER_LANE_EXIT, &partial);
     assert!(
         r.iter().any(|c| matches!(
             c,
@@ -146,6 +149,29 @@ fn a_per_lane_loop_exit_is_a_typed_refusal() {
         )),
         "{r:?}"
     );
+}
+
+/// In a workgroup of two whole waves the same loop translates with each
+/// wave its own host workgroup (`wave::Dispatch::waves_per_group`): the
+/// module's local size is one wave and the host dispatches twice the
+/// guest's groups along x.
+#[test]
+fn a_per_lane_loop_exit_of_two_whole_waves_runs_one_wave_per_host_workgroup() {
+    let two_waves = ComputeEntry {
+        workgroup_size: [128, 1, 1],
+        ..ENTRY
+    };
+    let input = inputs::cs(PER_LANE_EXIT);
+    let t = translate_compute(&input, &two_waves, &Options::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(count_ops(&t.spirv, spirv::Op::LoopMerge), 1);
+    let d = t.manifest.dispatch.expect("a dispatch section");
+    assert_eq!((d.local_size, d.waves_per_group), ([64, 1, 1], 2));
+    assert_eq!(d.host_groups([3, 2, 1]), Some([6, 2, 1]));
+    assert_eq!(d.host_groups([u32::MAX, 1, 1]), None);
+    if let Some(r) = spirv_val("spirv_val_wave_split", "per-lane-exit", &t.spirv) {
+        r.unwrap_or_else(|e| panic!("spirv-val: {e}"));
+    }
 }
 
 /// In a workgroup of one wave the same loop, and ACO's divergent loops of

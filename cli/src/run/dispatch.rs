@@ -363,9 +363,19 @@ fn execute_translation_with(
                 _ => Binding::input(b.binding, &[]),
             })
             .collect();
+        // One wave per host workgroup: x times the waves of a workgroup.
+        let host_groups = match &tr.manifest.dispatch {
+            Some(d) => d.host_groups(groups).ok_or_else(|| {
+                named(&format!(
+                    "dispatch {index}: {groups:?} workgroups of {} waves overflow the host's group count",
+                    d.waves_per_group
+                ))
+            })?,
+            None => groups,
+        };
         let t = Instant::now();
         let out = program
-            .dispatch(groups, &buffers, &push)
+            .dispatch(host_groups, &buffers, &push)
             .map_err(|e| super::harness_error(&capture.name, e))?;
         dr.device_seconds = t.elapsed().as_secs_f64();
         let device_window: Vec<u8> = window_binding

@@ -17,7 +17,7 @@
 //! ballot.
 
 use super::{EmitError, Emitter};
-use crate::ir::{Input, LaneOp};
+use crate::ir::LaneOp;
 use spirv::{GlslStd450Op, StorageClass, Word};
 
 /// The workgroup arrays of the lane operations.
@@ -136,7 +136,7 @@ impl Emitter<'_> {
         let u = self.t.u32_;
         let bl = self.t.bool_;
         let lanes = self.plan.compute_lanes.max(1);
-        let idx = self.input(Input::LocalIndex)?;
+        let idx = self.host_local_index()?;
         let kl = self.const_u32(lanes);
         let wave = self.b.u_div(u, None, idx, kl)?;
         let lane = self.b.u_mod(u, None, idx, kl)?;

@@ -81,6 +81,9 @@ pub struct Plan {
     pub flush_denormals: bool,
     /// Compute: guest lanes per wave (for the lane operations).
     pub compute_lanes: u32,
+    /// Compute, a guest workgroup of several waves run one wave per host
+    /// workgroup: how the guest's ids come from the host's.
+    pub wave_split: Option<WaveSplit>,
     /// NGG compute pass: the output buffer.
     pub ngg: Option<NggPlan>,
     /// NGG compute pass: the push member with the draw's vertex count.
@@ -107,6 +110,21 @@ pub struct Plan {
     /// The image binding (index in `images`) of each image operation
     /// ([`crate::ir::Func::images`] index).
     pub image_of_op: HashMap<u32, usize>,
+}
+
+/// A guest workgroup of `waves` waves run one wave per host workgroup
+/// (`local_size` = one wave): host workgroup `g` is wave `g.x % waves` of
+/// guest workgroup `(g.x / waves, g.y, g.z)`, and the guest's local index
+/// is `wave · lanes + LocalInvocationId.x`.
+#[derive(Clone, Copy, Debug)]
+pub struct WaveSplit {
+    /// The guest workgroup size (for the guest's local ids).
+    pub guest_size: [u32; 3],
+    /// Waves per guest workgroup (> 1).
+    pub waves: u32,
+    /// Negative control (`ComputeFaults::wave_split_wave_zero`): every
+    /// host workgroup is wave 0.
+    pub wave_zero: bool,
 }
 
 /// One image binding as the module declares it.

@@ -370,6 +370,30 @@ impl Emitter<'_> {
                     None => x,
                 }
             }
+            Input::WorkgroupId(0) if self.plan.wave_split.is_some() => self.split_ids()?.0,
+            Input::LocalId(k) if self.plan.wave_split.is_some() => {
+                // The guest's local id from its local index.
+                let Some(sp) = self.plan.wave_split else {
+                    return Err(EmitError("no wave split".into()));
+                };
+                let [sx, sy, _] = sp.guest_size;
+                let idx = self.split_ids()?.1;
+                let u = self.t.u32_;
+                let ksx = self.const_u32(sx.max(1));
+                let ksy = self.const_u32(sy.max(1));
+                match k {
+                    0 => self.b.u_mod(u, None, idx, ksx)?,
+                    1 => {
+                        let q = self.b.u_div(u, None, idx, ksx)?;
+                        self.b.u_mod(u, None, q, ksy)?
+                    }
+                    _ => {
+                        let ksxy = self.const_u32(sx.max(1).saturating_mul(sy.max(1)));
+                        self.b.u_div(u, None, idx, ksxy)?
+                    }
+                }
+            }
+            Input::LocalIndex if self.plan.wave_split.is_some() => self.split_ids()?.1,
             Input::WorkgroupId(k) | Input::LocalId(k) => {
                 let var = if matches!(i, Input::WorkgroupId(_)) {
                     self.wgid
@@ -429,6 +453,43 @@ impl Emitter<'_> {
 }
 
 impl Emitter<'_> {
+    /// One wave per host workgroup ([`super::WaveSplit`]): the guest's
+    /// workgroup id x and local index.
+    fn split_ids(&mut self) -> Result<(Word, Word), EmitError> {
+        let Some(sp) = self.plan.wave_split else {
+            return Err(EmitError("no wave split".into()));
+        };
+        let u = self.t.u32_;
+        let v3 = self.b.type_vector(u, 3);
+        let g = self.b.load(v3, None, self.wgid, None, vec![])?;
+        let gx = self.b.composite_extract(u, None, g, vec![0])?;
+        let l = self.b.load(v3, None, self.lid, None, vec![])?;
+        let lx = self.b.composite_extract(u, None, l, vec![0])?;
+        let kw = self.const_u32(sp.waves.max(1));
+        let group = self.b.u_div(u, None, gx, kw)?;
+        let wave = if sp.wave_zero {
+            self.const_u32(0)
+        } else {
+            self.b.u_mod(u, None, gx, kw)?
+        };
+        let kl = self.const_u32(self.plan.compute_lanes.max(1));
+        let base = self.b.i_mul(u, None, wave, kl)?;
+        let index = self.b.i_add(u, None, base, lx)?;
+        Ok((group, index))
+    }
+
+    /// The invocation's index in the host workgroup (the lane operations'
+    /// arrays are per host workgroup).
+    pub(super) fn host_local_index(&mut self) -> Result<Word, EmitError> {
+        if self.plan.wave_split.is_none() {
+            return self.input(Input::LocalIndex);
+        }
+        let u = self.t.u32_;
+        let v3 = self.b.type_vector(u, 3);
+        let l = self.b.load(v3, None, self.lid, None, vec![])?;
+        Ok(self.b.composite_extract(u, None, l, vec![0])?)
+    }
+
     /// The rest of [`Emitter::module`] for a compute shader: the
     /// `WorkgroupId` and `LocalInvocationId` inputs, the helper functions,
     /// `main` and a GLCompute entry point of the plan's local size.

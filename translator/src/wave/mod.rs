@@ -15,6 +15,12 @@
 //! still refused here: they are the part of the wave model that needs
 //! workgroup memory and barriers in uniform control flow, not yet built.
 //!
+//! A workgroup of several whole waves whose per-lane translation is
+//! refused may run one wave per host workgroup ([`Dispatch::waves_per_group`]):
+//! each wave then branches on its own EXEC and keeps its own scalar state,
+//! which is sound only while its waves share nothing but guest memory (no
+//! LDS, no `s_barrier`: [`shared_across_waves`]).
+//!
 //! Memory is one writable window over guest memory (no per-descriptor
 //! bindings), so a store and a later load of the same guest address meet
 //! in one host buffer whatever descriptor each went through. Dword stores
@@ -23,6 +29,8 @@
 //! check shows it); byte/short stores and 32-bit atomics are SPIR-V atomics
 //! (`lift/atomic.rs`); format stores are refused.
 
+use crate::ir::{AtomicTarget, Effect, Func, LaneOp, Load, Op, Unsupported, Value};
+use crate::CrossLane;
 use serde::{Deserialize, Serialize};
 
 pub mod ngg;
@@ -134,6 +142,11 @@ pub struct ComputeFaults {
     /// head, 0 goes along every edge, the defined ones too
     /// (`lift/undef.rs`).
     pub undefined_join_zeroes_defined: bool,
+    /// One wave per host workgroup ([`Dispatch::waves_per_group`]): every
+    /// host workgroup takes itself for the guest workgroup's first wave
+    /// (the wave index of its local ids is 0), so the other waves' lanes
+    /// redo the first wave's work.
+    pub wave_split_wave_zero: bool,
     /// An undefined register becomes 0 at joins without the proof that
     /// nothing demands it there (`lift/undef.rs`).
     pub undefined_never_demanded: bool,
@@ -145,18 +158,86 @@ pub struct ComputeFaults {
 pub struct Dispatch {
     /// The guest entry it was translated for.
     pub entry: ComputeEntry,
-    /// The module's `LocalSize` (the guest workgroup size).
+    /// The module's `LocalSize`: the guest workgroup size, or one wave
+    /// (`[lanes, 1, 1]`) when `waves_per_group` > 1.
     pub local_size: [u32; 3],
+    /// Host workgroups per guest workgroup, along x: 1, or the guest
+    /// workgroup's waves when each host workgroup is one wave (a workgroup
+    /// of several waves whose waves branch separately, see
+    /// [`Dispatch::host_groups`]).
+    #[serde(default = "one")]
+    pub waves_per_group: u32,
     /// How the host runs it.
     pub how: String,
 }
 
+fn one() -> u32 {
+    1
+}
+
 impl Dispatch {
-    pub(crate) fn new(entry: ComputeEntry) -> Dispatch {
+    /// The dispatch of a module for `entry`; `waves` > 1 when each host
+    /// workgroup is one of that many waves of a guest workgroup of `lanes`
+    /// lanes each.
+    pub(crate) fn new(entry: ComputeEntry, waves: u32, lanes: u32) -> Dispatch {
+        if waves > 1 {
+            return Dispatch {
+                entry,
+                local_size: [lanes, 1, 1],
+                waves_per_group: waves,
+                how: format!("vkCmdDispatch(groups) with the guest's group counts, x times {waves} (host_groups): host workgroup (g.x, g.y, g.z) is wave g.x % {waves} of guest workgroup (g.x / {waves}, g.y, g.z), and the module computes the guest's ids from that; the window binding is read and written (copy it back to guest memory after the dispatch)"),
+            };
+        }
         Dispatch {
             entry,
             local_size: entry.workgroup_size,
+            waves_per_group: 1,
             how: "vkCmdDispatch(groups) with the guest's group counts: WorkgroupId = the guest workgroup id, LocalInvocationId = the guest local id; the window binding is read and written (copy it back to guest memory after the dispatch)".into(),
         }
     }
+
+    /// The host's workgroup counts for the guest's `groups`: x times
+    /// `waves_per_group` (`None` when that overflows).
+    pub fn host_groups(&self, groups: [u32; 3]) -> Option<[u32; 3]> {
+        let x = groups[0].checked_mul(self.waves_per_group.max(1))?;
+        Some([x, groups[1], groups[2]])
+    }
+}
+
+/// What the waves of a workgroup share besides guest memory, live in `f`:
+/// every LDS access and `s_barrier`, as [`CrossLane::SharedAcrossWaves`]
+/// at its pc (0 for an LDS write, which keeps none). A workgroup run one
+/// wave per host workgroup must have none.
+pub(crate) fn shared_across_waves(f: &Func) -> Vec<Unsupported> {
+    let mut out = Vec::new();
+    for (i, inst) in f.insts.iter().enumerate() {
+        if !f.is_live(Value(i as u32)) {
+            continue;
+        }
+        let pc = match inst.op {
+            Op::Load(l) => match f.loads[l as usize] {
+                Load::Lanes(pc, LaneOp::LdsRead { .. }) => Some(pc),
+                _ => None,
+            },
+            Op::Effect(e) => match f.effects[e as usize] {
+                Effect::Barrier { pc }
+                | Effect::Atomic {
+                    pc,
+                    target: AtomicTarget::Lds(_),
+                    ..
+                } => Some(pc),
+                Effect::LdsWrite { .. } | Effect::LdsWriteByte { .. } => Some(0),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(pc) = pc {
+            out.push(Unsupported {
+                pc,
+                inst: "(LDS or s_barrier)".into(),
+                construct: CrossLane::SharedAcrossWaves.into(),
+            });
+        }
+    }
+    out
 }
