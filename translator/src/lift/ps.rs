@@ -35,8 +35,9 @@ pub(super) struct PsState {
     /// `v_interp_p1` results: (pair, attribute, channel, the VGPR's value
     /// before it, for inactive lanes).
     p1: HashMap<Value, (Bary, u8, u8, Value)>,
-    /// `v_interp_p1ll_f16` results: (pair, attribute, channel, high half).
-    p1_16: HashMap<Value, (Bary, u8, u8, bool)>,
+    /// `v_interp_p1ll_f16` results: (pair, attribute, channel, high half,
+    /// the lane's EXEC bit then).
+    p1_16: HashMap<Value, (Bary, u8, u8, bool, Value)>,
     /// The mode each attribute is interpolated with, and its f16 half
     /// (`None`: the word as f32).
     modes: HashMap<u8, (InterpMode, Option<bool>)>,
@@ -208,7 +209,8 @@ impl Lifter<'_> {
     /// `P20·j + s2` into the low half of `d` (`op_sel` bit 3: the high
     /// half), the other half keeping its bits. A `p2_f16` whose `s2` holds
     /// a `p1ll_f16` of the same attribute channel and half with the i of
-    /// the pair whose j it reads is the host's f32 interpolation of that
+    /// the pair whose j it reads, under the same EXEC, is the host's f32
+    /// interpolation of that
     /// half's value ([`Input::Interp`] with `f16`), rounded to f16 (nearest
     /// even). Modifiers (`neg`, `abs`, `clamp`, `omod`) are refused, and so
     /// is `v_interp_p1lv_f16` (its P0 comes from a VGPR).
@@ -241,7 +243,8 @@ impl Lifter<'_> {
                 return;
             };
             let v = self.unsup(Ty::U32, Interp::Partial);
-            self.ps.p1_16.insert(v, (b, attr, chan, high));
+            let act = self.active();
+            self.ps.p1_16.insert(v, (b, attr, chan, high, act));
             self.st.v[dst] = v;
             return;
         }
@@ -249,9 +252,12 @@ impl Lifter<'_> {
             self.problem(Interp::Form);
             return;
         };
+        // The same EXEC as at the p1 (a lane on now but off then would
+        // read the register's older value as s2).
+        let act = self.active();
         let b = match (self.ps.p1_16.get(&self.st.v[s2]), bary) {
-            (Some(&(b, at, ch, hi)), Some((bj, 1)))
-                if b == bj && at == attr && ch == chan && hi == high =>
+            (Some(&(b, at, ch, hi, a1)), Some((bj, 1)))
+                if b == bj && at == attr && ch == chan && hi == high && a1 == act =>
             {
                 b
             }
