@@ -7,7 +7,9 @@
 //! (`PsFaults::quad_lane_flipped`), on `fwidth` and on the pixel coordinates
 //! (which checks the device's quads pixel by pixel), and a block argument that
 //! known branch conditions select away on one edge dropped on every edge
-//! (`PsFaults::known_argument_every_edge`).
+//! (`PsFaults::known_argument_every_edge`), and 16-bit interpolation
+//! reading the other half of the parameter words
+//! (`PsFaults::interp16_other_half`).
 //!
 //! Without Vulkan the tests print a note and pass, unless
 //! `SHADERLIFT_REQUIRE_VULKAN` is set.
@@ -298,4 +300,22 @@ fn a_loop_the_scene_makes_too_long_for_the_interpreter_is_a_typed_not_run() {
         matches!(&e, shaderlift_cli::CliError::NotRun(why) if why.contains("step bound")),
         "{e}"
     );
+}
+
+#[test]
+fn f16_interpolation_rounds_the_named_half_to_f16_and_the_other_half_turns_red() {
+    let Some(h) = Harness::shared_or_skip("f16_interp") else {
+        return;
+    };
+    // f16vec3 inputs through v_interp_p1ll_f16 + v_interp_p2_f16 (low
+    // halves), the scene's 16-bit attributes holding different values in
+    // their two halves.
+    let path = "cli/tests/fixtures/ps-f16-interp";
+    let broken = FragmentOptions {
+        interp16_other_half: true,
+        ..Default::default()
+    };
+    let r = clean_then_red(h, path, &broken, "the other f16 half");
+    // Every word holds interpolated f16 colour halves.
+    assert_eq!(r.mismatches, 4 * PIXELS);
 }

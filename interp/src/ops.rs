@@ -555,7 +555,8 @@ pub(crate) enum Kind {
     Global(GlobalOp),
     /// EXP.
     Exp,
-    /// `v_interp_p1/p2/mov_f32` (`crate::ps`).
+    /// `v_interp_p1/p2/mov_f32` and the VOP3 16-bit forms
+    /// `v_interp_p1ll/p1lv/p2_f16` (`crate::ps`).
     Interp,
     /// An image instruction (`image_load*`, `image_store*`,
     /// `image_sample*`, `image_gather4*`, `image_get_resinfo`): see
@@ -578,6 +579,14 @@ pub(crate) fn kind_of(code: Opcode) -> Kind {
         OpSpace::Sop1 | OpSpace::Sop2 | OpSpace::Sopk | OpSpace::Sopc => scalar(code),
         OpSpace::Sopp => program_control(code),
         OpSpace::Smem => smem(code),
+        OpSpace::Vop
+            if matches!(
+                code,
+                op::V_INTERP_P1LL_F16 | op::V_INTERP_P1LV_F16 | op::V_INTERP_P2_F16
+            ) =>
+        {
+            Kind::Interp
+        }
         OpSpace::Vop | OpSpace::Vop3p => match vector(code) {
             Some(op) => Kind::Valu(op),
             None => Kind::Unsupported("vector ALU instruction not modelled"),

@@ -273,6 +273,11 @@ pub enum Input {
         chan: u8,
         /// How it is interpolated.
         mode: InterpMode,
+        /// `None`: the channel's word as f32 (`v_interp_p1/p2_f32`);
+        /// `Some(high)`: the value of the f16 in that half of the word
+        /// (`v_interp_p1ll_f16` + `v_interp_p2_f16`), as f32 bits, which
+        /// the host interpolates in f32.
+        f16: Option<bool>,
     },
     /// Pixel shaders: `gl_FragCoord` component 0 (x) or 1 (y), f32 bits.
     FragCoord(u8),
@@ -1244,6 +1249,25 @@ impl Builder {
         self.push(Op::Un(op, a), ty)
     }
 
+    /// `h` when `v` is `(x & 0xffff0000) | h` (either order): the
+    /// low 16 bits of `v` are those of `h`.
+    fn low_half_source(&self, v: Value) -> Option<Value> {
+        let Op::Bin(Bin::Or, p, q) = self.func.inst(v).op else {
+            return None;
+        };
+        let high_only = |w: Value| match self.func.inst(w).op {
+            Op::Bin(Bin::And, _, m) => self.k(m) == Some(0xffff_0000),
+            _ => false,
+        };
+        if high_only(p) {
+            Some(q)
+        } else if high_only(q) {
+            Some(p)
+        } else {
+            None
+        }
+    }
+
     /// A two-operand operation, folded when possible.
     pub fn bin(&mut self, op: Bin, a: Value, b: Value) -> Value {
         let ty = bin_ty(op);
@@ -1263,6 +1287,13 @@ impl Builder {
             Bin::Add | Bin::Or | Bin::Xor if ka == Some(0) => return b,
             Bin::And | Bin::Mul if kb == Some(0) || ka == Some(0) => return self.u32(0),
             Bin::And if kb == Some(u32::MAX) => return a,
+            // The low half of a word whose high half was kept and low half
+            // replaced (`(old & 0xffff0000) | h`): the low half of `h`.
+            Bin::And if kb == Some(0xffff) => {
+                if let Some(h) = self.low_half_source(a) {
+                    return self.push(Op::Bin(Bin::And, h, b), ty);
+                }
+            }
             Bin::And if ka == Some(u32::MAX) => return b,
             Bin::Or if kb == Some(u32::MAX) || ka == Some(u32::MAX) => return self.u32(u32::MAX),
             Bin::Mul if kb == Some(1) => return a,

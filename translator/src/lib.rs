@@ -287,6 +287,9 @@ pub struct PsFaults {
     /// A block argument that the selections on known branch conditions
     /// never choose on one incoming edge is dropped (0) on every edge.
     pub known_argument_every_edge: bool,
+    /// `v_interp_p2_f16` interpolates the other half of the parameter
+    /// words than its `high` bit names.
+    pub interp16_other_half: bool,
 }
 
 /// [`translate`] with broken rules (tests only).
@@ -1218,7 +1221,7 @@ fn layout(
     let mut any_load = false;
     let mut outputs = BTreeSet::new();
     let fragment = input.stage == Stage::Ps;
-    let mut frag_inputs: BTreeMap<u8, (ir::InterpMode, u8)> = BTreeMap::new();
+    let mut frag_inputs: BTreeMap<u8, (ir::InterpMode, u8, Option<bool>)> = BTreeMap::new();
     let mut frag_coord = fragment && opts.test_outputs;
     for (i, inst) in f.insts.iter().enumerate() {
         if !f.is_live(ir::Value(i as u32)) {
@@ -1234,8 +1237,13 @@ fn layout(
             Op::Input(Input::Param(s)) => {
                 params.insert(s);
             }
-            Op::Input(Input::Interp { attr, chan, mode }) => {
-                frag_inputs.entry(attr).or_insert((mode, 0)).1 |= 1 << chan;
+            Op::Input(Input::Interp {
+                attr,
+                chan,
+                mode,
+                f16,
+            }) => {
+                frag_inputs.entry(attr).or_insert((mode, 0, f16)).1 |= 1 << chan;
             }
             Op::Input(Input::FragCoord(_)) => frag_coord = true,
             Op::Load(l) if matches!(f.loads[l as usize], Load::NggList { .. }) => {
@@ -1295,7 +1303,7 @@ fn layout(
     }
     plan.fragment = fragment;
     plan.frag_coord = frag_coord;
-    plan.inputs = frag_inputs.iter().map(|(a, (m, _))| (*a, *m)).collect();
+    plan.inputs = frag_inputs.iter().map(|(a, (m, _, _))| (*a, *m)).collect();
     if uses_vid {
         plan.vertex_id_offset = Some(member(PushKind::VertexIdOffset, &mut push));
     }
@@ -1609,7 +1617,7 @@ fn layout(
         .collect();
     let inputs = frag_inputs
         .iter()
-        .map(|(a, (m, ch))| manifest::FragmentInput {
+        .map(|(a, (m, ch, f16))| manifest::FragmentInput {
             location: *a as u32,
             interpolation: match m {
                 ir::InterpMode::Flat => "flat",
@@ -1624,6 +1632,7 @@ fn layout(
             }
             .into(),
             channels: *ch,
+            f16_half: f16.map(|hi| if hi { "high" } else { "low" }.into()),
         })
         .collect();
     let mut notes = vec![

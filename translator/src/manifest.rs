@@ -284,6 +284,13 @@ pub struct FragmentInput {
     pub interpolation: String,
     /// The channels the shader reads (bit c = channel c).
     pub channels: u8,
+    /// 16-bit interpolation (`v_interp_p1ll_f16` + `v_interp_p2_f16`):
+    /// each channel of the location carries the value, as f32, of the f16
+    /// in this half (`low`/`high`) of the guest's parameter word, and the
+    /// shader rounds the interpolated value to f16 (nearest even). Absent:
+    /// the channel is the guest's word as f32.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub f16_half: Option<String>,
 }
 
 /// A system SGPR value the translation assumed.

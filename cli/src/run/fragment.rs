@@ -64,6 +64,9 @@ pub struct FragmentOptions {
     /// away on one edge dropped on every edge
     /// (`translator::PsFaults::known_argument_every_edge`).
     pub known_argument_every_edge: bool,
+    /// Translate `v_interp_p2_f16` interpolating the other half of the
+    /// parameter words (`translator::PsFaults::interp16_other_half`).
+    pub interp16_other_half: bool,
     /// Give the interpreter every scene image with its rows in reverse
     /// order (a wrong row address).
     pub flip_texel_rows_in_reference: bool,
@@ -100,6 +103,21 @@ fn attr_value(attr: u32, c: u32, k: usize, images: bool) -> f32 {
         1 => p0 + 2.0 * (c + 1) as f32,
         _ => p0 - (3 + attr) as f32,
     }
+}
+
+/// A 16-bit attribute's channel `c` at vertex `k`: the values of its low
+/// and high f16. Small integers (magnitude below 16), so every
+/// interpolated value (i and j multiples of 1/(4E)) is exact in f16 and
+/// the f16 deltas are exact; the halves differ, so reading the wrong one
+/// shows.
+fn attr_value16(attr: u32, c: u32, k: usize) -> (f32, f32) {
+    let p0 = ((attr + c) % 4 + 1) as f32;
+    let lo = match k {
+        0 => p0,
+        1 => p0 + (c + 1) as f32,
+        _ => p0 - 3.0,
+    };
+    (lo, lo + 4.0 - k as f32)
 }
 
 /// Vertex positions in clip space (w = 1).
@@ -249,6 +267,7 @@ pub fn execute_fragment(
             drop_discard: opts.drop_discard,
             quad_lane_flipped: opts.quad_lane_flipped,
             known_argument_every_edge: opts.known_argument_every_edge,
+            interp16_other_half: opts.interp16_other_half,
         },
     )
     .map_err(|e| named(&e))?;
@@ -386,11 +405,22 @@ pub fn execute_fragment(
         for x in position(k) {
             data.extend_from_slice(&x.to_le_bytes());
         }
-        for &l in &locations {
+        for input in &m.inputs {
+            let l = input.location;
             for c in 0..4 {
-                let v = attr_value(l, c, k, has_images);
-                data.extend_from_slice(&v.to_le_bytes());
-                attrs[l as usize][k][c as usize] = v.to_bits();
+                let (host, guest) = match input.f16_half.as_deref() {
+                    None => {
+                        let v = attr_value(l, c, k, has_images);
+                        (v, v.to_bits())
+                    }
+                    Some(half) => {
+                        let (lo, hi) = attr_value16(l, c, k);
+                        let h = |x: f32| interp::float::f32_to_f16(x.to_bits(), false) as u32;
+                        (if half == "high" { hi } else { lo }, h(lo) | h(hi) << 16)
+                    }
+                };
+                data.extend_from_slice(&host.to_le_bytes());
+                attrs[l as usize][k][c as usize] = guest;
             }
         }
     }
@@ -474,6 +504,11 @@ pub fn execute_fragment(
         limits: interp::Limits::default(),
         code_addr: 0,
         attrs: &attrs,
+        fp16_attrs: m
+            .inputs
+            .iter()
+            .filter(|i| i.f16_half.is_some() && i.location < 64)
+            .fold(0, |a, i| a | 1 << i.location),
     };
     let run = run_pixels(&iprog, imem, &user_data, &px, &cfg).map_err(|e| match e {
         // The scene's words made a loop longer than the oracle's bound (a

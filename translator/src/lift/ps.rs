@@ -13,7 +13,9 @@
 //! `p2` reads the j of one pair, is [`Input::Interp`] with that pair's
 //! mode (perspective or linear; centre, centroid or sample); the host
 //! location is the attribute number. `v_interp_mov_f32 … p0` is the
-//! provoking vertex's value, a flat input. Anything else that touches a
+//! provoking vertex's value, a flat input. The 16-bit forms
+//! (`v_interp_p1ll_f16` + `v_interp_p2_f16`, [`Lifter::interp16`]) are
+//! recognised the same way, per half of the parameter word. Anything else that touches a
 //! barycentric VGPR or a half-done `p1` is an unsupported value, an error
 //! only if it stays live. The host's interpolation rounds on its own
 //! (plane equations on lavapipe), so the values agree exactly only where
@@ -33,8 +35,12 @@ pub(super) struct PsState {
     /// `v_interp_p1` results: (pair, attribute, channel, the VGPR's value
     /// before it, for inactive lanes).
     p1: HashMap<Value, (Bary, u8, u8, Value)>,
-    /// The mode each attribute is interpolated with.
-    modes: HashMap<u8, InterpMode>,
+    /// `v_interp_p1ll_f16` results: (pair, attribute, channel, high half,
+    /// the lane's EXEC bit then).
+    p1_16: HashMap<Value, (Bary, u8, u8, bool, Value)>,
+    /// The mode each attribute is interpolated with, and its f16 half
+    /// (`None`: the word as f32).
+    modes: HashMap<u8, (InterpMode, Option<bool>)>,
     /// SCC as a scalar instruction that wrote EXEC left it ("any lane
     /// on"), with this lane's bit of that EXEC.
     exec_scc: Option<(Value, Value)>,
@@ -141,14 +147,16 @@ impl Lifter<'_> {
                     self.problem(Interp::Unpaired);
                     return;
                 };
-                self.interp_input(dst, m.attr, m.chan, InterpMode::Bary(b), prev);
+                let v = self.interp_value(m.attr, m.chan, InterpMode::Bary(b), None);
+                self.set_interp(dst, v, prev);
             }
             op::V_INTERP_MOV_F32_E32 => {
                 // vsrc is the parameter slot: 0 p10, 1 p20, 2 p0.
                 match inst.operands.get(1).map(|s| s.op) {
                     Some(Operand::Imm(2)) => {
                         let prev = self.st.v[dst];
-                        self.interp_input(dst, m.attr, m.chan, InterpMode::Flat, prev);
+                        let v = self.interp_value(m.attr, m.chan, InterpMode::Flat, None);
+                        self.set_interp(dst, v, prev);
                     }
                     _ => self.problem(Interp::MovParam),
                 }
@@ -157,17 +165,36 @@ impl Lifter<'_> {
         }
     }
 
-    fn interp_input(&mut self, dst: usize, attr: u8, chan: u8, mode: InterpMode, prev: Value) {
+    /// The host input for channel `chan` of `attr` (`f16`: the half of
+    /// the word whose f16 value it is), after checking the attribute is
+    /// interpolated one way only; `None` after a conflict (a problem).
+    fn interp_value(
+        &mut self,
+        attr: u8,
+        chan: u8,
+        mode: InterpMode,
+        f16: Option<bool>,
+    ) -> Option<Value> {
         match self.ps.modes.get(&attr) {
-            Some(&m) if m != mode => {
+            Some(&m) if m != (mode, f16) => {
                 self.problem(Interp::ModeConflict { attr });
-                return;
+                return None;
             }
             _ => {
-                self.ps.modes.insert(attr, mode);
+                self.ps.modes.insert(attr, (mode, f16));
             }
         }
-        let v = self.b.input(Input::Interp { attr, chan, mode });
+        Some(self.b.input(Input::Interp {
+            attr,
+            chan,
+            mode,
+            f16,
+        }))
+    }
+
+    /// `v` into `dst` in the active lanes; the others keep `prev`.
+    fn set_interp(&mut self, dst: usize, v: Option<Value>, prev: Value) {
+        let Some(v) = v else { return };
         let act = self.active();
         self.st.v[dst] = if self.undefined.contains(&prev) {
             v
@@ -176,10 +203,85 @@ impl Lifter<'_> {
         };
     }
 
+    /// `v_interp_p1ll_f16 d, i, attrN.c [high]` (VOP3): `d` (f32) =
+    /// `P10·i + P0` of the f16s in one half of the channel's parameter
+    /// words; and `v_interp_p2_f16 d, j, attrN.c, s2 [high]`: the f16
+    /// `P20·j + s2` into the low half of `d` (`op_sel` bit 3: the high
+    /// half), the other half keeping its bits. A `p2_f16` whose `s2` holds
+    /// a `p1ll_f16` of the same attribute channel and half with the i of
+    /// the pair whose j it reads, under the same EXEC, is the host's f32
+    /// interpolation of that
+    /// half's value ([`Input::Interp`] with `f16`), rounded to f16 (nearest
+    /// even). Modifiers (`neg`, `abs`, `clamp`, `omod`) are refused, and so
+    /// is `v_interp_p1lv_f16` (its P0 comes from a VGPR).
+    fn interp16(&mut self, code: isa::Opcode, inst: &Instruction) {
+        let Modifiers::Vop3(m) = inst.mods else {
+            self.problem(Interp::Form);
+            return;
+        };
+        let ops = inst.operands.as_slice();
+        let attr = ops.iter().find_map(|s| match s.op {
+            Operand::Imm(a) if s.is_use() => Some(a as u32),
+            _ => None,
+        });
+        let p2 = code == op::V_INTERP_P2_F16;
+        let (Some(dst), Some(src), Some(a)) = (Self::vreg(inst, 0), Self::vreg(inst, 1), attr)
+        else {
+            self.problem(Interp::Form);
+            return;
+        };
+        let plain = ops.iter().all(|s| s.mods.is_empty());
+        if m.clamp || m.omod != 0 || (m.opsel_dst && !p2) || !plain {
+            self.problem(Interp::Form);
+            return;
+        }
+        let (attr, chan, high) = ((a & 0x3f) as u8, ((a >> 6) & 3) as u8, m.high);
+        let bary = self.ps.bary.get(&self.st.v[src]).copied();
+        if !p2 {
+            let Some((b, 0)) = bary else {
+                self.problem(Interp::Unpaired);
+                return;
+            };
+            let v = self.unsup(Ty::U32, Interp::Partial);
+            let act = self.active();
+            self.ps.p1_16.insert(v, (b, attr, chan, high, act));
+            self.st.v[dst] = v;
+            return;
+        }
+        let Some(s2) = Self::vreg(inst, 3) else {
+            self.problem(Interp::Form);
+            return;
+        };
+        // The same EXEC as at the p1 (a lane on now but off then would
+        // read the register's older value as s2).
+        let act = self.active();
+        let b = match (self.ps.p1_16.get(&self.st.v[s2]), bary) {
+            (Some(&(b, at, ch, hi, a1)), Some((bj, 1)))
+                if b == bj && at == attr && ch == chan && hi == high && a1 == act =>
+            {
+                b
+            }
+            _ => {
+                self.problem(Interp::Unpaired);
+                return;
+            }
+        };
+        // Negative control: the other half of the parameter words.
+        let half = high ^ self.o.ps_faults.interp16_other_half;
+        let Some(v) = self.interp_value(attr, chan, InterpMode::Bary(b), Some(half)) else {
+            return;
+        };
+        let h = self.f32_to_f16(v);
+        let old = self.st.v[dst];
+        let r = self.merge16(old, h, m.opsel_dst);
+        self.set_interp(dst, Some(r), old);
+    }
+
     /// The vector ALU instructions of this file; false for the others.
     pub(super) fn ps_valu(&mut self, code: isa::Opcode, inst: &Instruction) -> bool {
         match code {
             op::V_CVT_PKRTZ_F16_F32 => self.cvt_pkrtz(inst),
+            op::V_INTERP_P1LL_F16 | op::V_INTERP_P2_F16 => self.interp16(code, inst),
             _ => return false,
         }
         true

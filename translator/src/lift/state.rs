@@ -6,7 +6,7 @@
 use super::Lifter;
 use crate::ir::{Bin, Tri, Ty, Un, Unsupported, Value};
 use crate::{Construct, CrossLane, Form};
-use isa::operand::{inline_b32, inline_b64};
+use isa::operand::{inline_b32, inline_b64, inline_f16};
 use isa::{OpMods, Operand, Slot, ValType};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,6 +289,12 @@ impl Lifter<'_> {
             Operand::Reg { code, .. } if code >= 256 => self.st.v[(code - 256) as usize],
             Operand::Reg { code, .. } => self.read_s32(code),
             Operand::Inline(c) => match s.ty {
+                // An f16 slot's inline constant: its f16 value in the low
+                // half, 0 above (an SDWA selection then picks a field).
+                ValType::F16 if sel.is_some() => match inline_f16(c) {
+                    Some(x) => self.const_u32(x as u32),
+                    None => return self.unsup(Ty::U32, Form::UnknownInlineConstant),
+                },
                 ValType::F16 | ValType::V2F16 | ValType::F64 | ValType::B64 => {
                     return self.unsup(Ty::U32, Form::WideConstant)
                 }

@@ -355,6 +355,8 @@ pub(super) fn valu(code: Opcode) -> Support {
         | op::V_CVT_FLR_I32_F32
         | op::V_CVT_I32_F32
         | op::V_CVT_PKRTZ_F16_F32
+        | op::V_INTERP_P1LL_F16
+        | op::V_INTERP_P2_F16
         | op::V_CVT_RPI_I32_F32
         | op::V_CVT_U32_F32
         | op::V_EXP_F32
