@@ -176,6 +176,9 @@ pub struct Faults {
     /// Image `tfe`: write 1 (not resident) into the status dword instead
     /// of 0.
     pub image_status_nonresident: bool,
+    /// Images at a per-lane table slot (manifest `lane_tables`): the
+    /// operation for slot j reads the descriptor of slot j + 1.
+    pub lane_table_off_by_one: bool,
 }
 
 impl Default for Options {
@@ -629,7 +632,7 @@ fn translate_model(
         problems.dedup();
         return Err(TranslateError::Unsupported(UnsupportedList(problems)));
     }
-    let (mut plan, manifest) = layout(
+    let (mut plan, mut manifest) = layout(
         &f,
         trace,
         &derived,
@@ -641,6 +644,20 @@ fn translate_model(
         compute,
         ngg,
     )?;
+    // Expanded image instructions that survived dead-code removal.
+    manifest.lane_tables = lifted
+        .lane_tables
+        .iter()
+        .filter(|t| {
+            images
+                .iter()
+                .any(|h| h.ops.iter().any(|&o| f.images[o as usize].pc == t.pc))
+        })
+        .cloned()
+        .collect();
+    if !manifest.lane_tables.is_empty() {
+        manifest.notes.push(format!("images at a per-lane table slot (see `lane_tables`): every slot below `slots` is sampled (one image binding each) and each lane takes its own slot's result; a lane whose slot is not below `slots` reads 0, so unless `proved` the host keeps the index below it (at most {})", lift::LANE_TABLE_SLOTS));
+    }
     // The compute model flushes f32 denormals itself (the host may keep
     // them in compute); the negative control leaves that to the host.
     plan.flush_denormals = plan.compute.is_some() && !faults.keep_denormals;
@@ -1629,6 +1646,7 @@ fn layout(
         dispatch: compute.filter(|_| ngg.is_none()).map(wave::Dispatch::new),
         ngg: ngg_out,
         global_reads,
+        lane_tables: Vec::new(),
     };
     Ok((plan, manifest))
 }

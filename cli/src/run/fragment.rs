@@ -388,9 +388,20 @@ pub fn execute_fragment(
         }
         for &l in &locations {
             for c in 0..4 {
-                let v = attr_value(l, c, k, has_images);
+                // A flat input that selects a per-lane table slot holds
+                // the scene's index (an integer), so the slot it names is
+                // bound and its neighbours are the other slots' images.
+                let index = m
+                    .lane_tables
+                    .iter()
+                    .any(|t| t.input == Some([l as u8, c as u8]));
+                let v = if index {
+                    super::images::SCENE_INDEX
+                } else {
+                    attr_value(l, c, k, has_images).to_bits()
+                };
                 data.extend_from_slice(&v.to_le_bytes());
-                attrs[l as usize][k][c as usize] = v.to_bits();
+                attrs[l as usize][k][c as usize] = v;
             }
         }
     }

@@ -135,7 +135,7 @@ impl Lifter<'_> {
                 if !need(self, 1) {
                     return;
                 }
-                if self.uniform(vals[0]) {
+                if self.uniform(vals[0]) || self.primitive_uniform(vals[0]) {
                     vals[0]
                 } else {
                     self.unsup(Ty::U32, CrossLane::Readlane)
@@ -860,6 +860,11 @@ impl Lifter<'_> {
         true
     }
 
+    /// Pixel shaders: [`primitive_uniform`] (false in other stages).
+    pub(super) fn primitive_uniform(&self, v: Value) -> bool {
+        self.o.stage == isa::Stage::Ps && primitive_uniform(&self.b.func, v)
+    }
+
     /// A `v_cmp*` of f32, i32 or u32 (`None` for other types and `class`).
     pub(super) fn compare(&mut self, c: Compare, a: Value, b: Value) -> Option<Value> {
         if !support::compare_lifted(c) {
@@ -986,4 +991,50 @@ impl Lifter<'_> {
             Dword => (0, 32),
         }
     }
+}
+
+/// Pixel shaders: whether a value is the same in every lane of a wave
+/// that holds one primitive's pixels: built only from what
+/// `Lifter::uniform` accepts and flat (`v_interp_mov … p0`) inputs,
+/// through lane-local operations. The hardware may pack a wave with one
+/// primitive's quads (a small primitive, the end of a draw), and the
+/// interpreter's pixel scene is one primitive: for that packing a
+/// `v_readfirstlane`/`v_readlane` of such a value is the value itself,
+/// whatever EXEC holds. Another packing would put the first lane's
+/// primitive value in every lane: which primitives share a wave is the
+/// hardware's choice, not the program's, so a result depending on it is
+/// one the guest itself does not fix (RADV emits this for indices the
+/// source declares dynamically uniform).
+pub(crate) fn primitive_uniform(f: &crate::ir::Func, v: Value) -> bool {
+    use crate::ir::{InterpMode, Op};
+    let mut stack = vec![v];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        match f.inst(x).op {
+            Op::Const(_)
+            | Op::Input(Input::Param(_))
+            | Op::Input(Input::Interp {
+                mode: InterpMode::Flat,
+                ..
+            }) => {}
+            Op::Input(_) | Op::BlockParam(..) | Op::Unsupported(_) | Op::Effect(_) => return false,
+            Op::Load(i) => match f.loads[i as usize] {
+                Load::Scalar { lo, hi, offset, .. } => stack.extend([lo, hi, offset]),
+                Load::ScalarBuf { desc, offset, .. } => {
+                    stack.extend(desc);
+                    stack.push(offset)
+                }
+                Load::Buffer(_) | Load::Lanes(..) | Load::Global { .. } | Load::Image { .. } => {
+                    return false
+                }
+            },
+            Op::Un(_, a) => stack.push(a),
+            Op::Bin(_, a, b) => stack.extend([a, b]),
+            Op::Tri(_, a, b, c) => stack.extend([a, b, c]),
+        }
+    }
+    true
 }
