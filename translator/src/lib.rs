@@ -66,6 +66,9 @@ pub mod host;
 pub mod ir;
 pub mod lift;
 pub mod manifest;
+/// Slots a per-lane descriptor table slot is expanded over (manifest
+/// `lane_tables`).
+pub use lift::LANE_TABLE_SLOTS;
 pub mod passes;
 pub mod structure;
 pub mod wave;
