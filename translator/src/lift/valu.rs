@@ -828,36 +828,7 @@ impl Lifter<'_> {
     /// constants, parameters and scalar loads (not from ids, buffer loads,
     /// lane bits or block parameters).
     pub(super) fn uniform(&self, v: Value) -> bool {
-        use crate::ir::Op;
-        let f = &self.b.func;
-        let mut stack = vec![v];
-        let mut seen = std::collections::HashSet::new();
-        while let Some(x) = stack.pop() {
-            if !seen.insert(x) {
-                continue;
-            }
-            match f.inst(x).op {
-                Op::Const(_) | Op::Input(Input::Param(_)) => {}
-                Op::Input(_) | Op::BlockParam(..) | Op::Unsupported(_) | Op::Effect(_) => {
-                    return false
-                }
-                Op::Load(i) => match f.loads[i as usize] {
-                    Load::Scalar { lo, hi, offset, .. } => stack.extend([lo, hi, offset]),
-                    Load::ScalarBuf { desc, offset, .. } => {
-                        stack.extend(desc);
-                        stack.push(offset)
-                    }
-                    Load::Buffer(_)
-                    | Load::Lanes(..)
-                    | Load::Global { .. }
-                    | Load::Image { .. } => return false,
-                },
-                Op::Un(_, a) => stack.push(a),
-                Op::Bin(_, a, b) => stack.extend([a, b]),
-                Op::Tri(_, a, b, c) => stack.extend([a, b, c]),
-            }
-        }
-        true
+        same_in_lanes(&self.b.func, v, false)
     }
 
     /// Pixel shaders: [`primitive_uniform`] (false in other stages).
@@ -1004,8 +975,16 @@ impl Lifter<'_> {
 /// primitive value in every lane: which primitives share a wave is the
 /// hardware's choice, not the program's, so a result depending on it is
 /// one the guest itself does not fix (RADV emits this for indices the
-/// source declares dynamically uniform).
+/// source declares dynamically uniform). Such a value is the same in the
+/// four lanes of a quad too: a quad is one primitive's pixels, on the
+/// guest and on the host.
 pub(crate) fn primitive_uniform(f: &crate::ir::Func, v: Value) -> bool {
+    same_in_lanes(f, v, true)
+}
+
+/// Whether `v` is built only from constants, parameters, scalar loads and
+/// (with `flat`) flat inputs, through lane-local operations.
+fn same_in_lanes(f: &crate::ir::Func, v: Value, flat: bool) -> bool {
     use crate::ir::{InterpMode, Op};
     let mut stack = vec![v];
     let mut seen = std::collections::HashSet::new();
@@ -1014,12 +993,11 @@ pub(crate) fn primitive_uniform(f: &crate::ir::Func, v: Value) -> bool {
             continue;
         }
         match f.inst(x).op {
-            Op::Const(_)
-            | Op::Input(Input::Param(_))
-            | Op::Input(Input::Interp {
+            Op::Const(_) | Op::Input(Input::Param(_)) => {}
+            Op::Input(Input::Interp {
                 mode: InterpMode::Flat,
                 ..
-            }) => {}
+            }) if flat => {}
             Op::Input(_) | Op::BlockParam(..) | Op::Unsupported(_) | Op::Effect(_) => return false,
             Op::Load(i) => match f.loads[i as usize] {
                 Load::Scalar { lo, hi, offset, .. } => stack.extend([lo, hi, offset]),
