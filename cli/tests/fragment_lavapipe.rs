@@ -223,6 +223,30 @@ fn descriptors_at_a_per_draw_table_index_bind_the_slot_the_draw_selects_and_the_
 }
 
 #[test]
+fn descriptors_at_a_per_lane_table_slot_sample_the_slot_each_lane_selects_and_the_next_slot_turns_red(
+) {
+    let Some(h) = Harness::shared_or_skip("lane_table_descriptors") else {
+        return;
+    };
+    // `texture(textures[in_texture_index], uv)` with a flat index: RADV
+    // reads the T# and S# at `table(ud0) + v_readfirstlane(index·0x60)`.
+    // The translation samples each of the first slots (one image binding
+    // each, distinct texels in the scene) and every lane takes its own
+    // slot's result; the scene gives the flat index the value 1.
+    let path = "translator/tests/fixtures/images/multi-draw-indirect-multi-draw-indirect-frag";
+    let r = run_clean(h, path);
+    assert_eq!(r.words, 4 * PIXELS);
+    // Negative control: slot j's operation reads slot j + 1's descriptor
+    // (`Faults::lane_table_off_by_one`).
+    let broken = with_faults(translator::Faults {
+        lane_table_off_by_one: true,
+        ..Default::default()
+    });
+    let r = run(h, path, &broken);
+    assert!(r.mismatches > 0, "the neighbouring slot went unnoticed");
+}
+
+#[test]
 fn the_tfe_status_dword_is_resident_on_both_sides_and_a_nonresident_status_turns_red() {
     let Some(h) = Harness::shared_or_skip("image_status") else {
         return;

@@ -66,6 +66,9 @@ pub mod host;
 pub mod ir;
 pub mod lift;
 pub mod manifest;
+/// Slots a per-lane descriptor table slot is expanded over (manifest
+/// `lane_tables`).
+pub use lift::LANE_TABLE_SLOTS;
 pub mod passes;
 pub mod structure;
 pub mod wave;
@@ -176,6 +179,9 @@ pub struct Faults {
     /// Image `tfe`: write 1 (not resident) into the status dword instead
     /// of 0.
     pub image_status_nonresident: bool,
+    /// Images at a per-lane table slot (manifest `lane_tables`): the
+    /// operation for slot j reads the descriptor of slot j + 1.
+    pub lane_table_off_by_one: bool,
 }
 
 impl Default for Options {
@@ -694,6 +700,20 @@ fn translate_model(
         compute,
         ngg,
     )?;
+    // Expanded image instructions that survived dead-code removal.
+    manifest.lane_tables = lifted
+        .lane_tables
+        .iter()
+        .filter(|t| {
+            images
+                .iter()
+                .any(|h| h.ops.iter().any(|&o| f.images[o as usize].pc == t.pc))
+        })
+        .cloned()
+        .collect();
+    if !manifest.lane_tables.is_empty() {
+        manifest.notes.push(format!("images at a per-lane table slot (see `lane_tables`): every slot below `slots` is sampled (one image binding each) and each lane takes its own slot's result; a lane whose slot is not below `slots` reads 0, so unless `proved` the host keeps the index below it (at most {})", lift::LANE_TABLE_SLOTS));
+    }
     // The compute model flushes f32 denormals itself (the host may keep
     // them in compute); the negative control leaves that to the host.
     plan.flush_denormals = plan.compute.is_some() && !faults.keep_denormals;
@@ -1719,6 +1739,7 @@ fn layout(
             .map(|c| wave::Dispatch::new(c, 1, plan.compute_lanes)),
         ngg: ngg_out,
         global_reads,
+        lane_tables: Vec::new(),
     };
     Ok((plan, manifest))
 }

@@ -394,6 +394,30 @@ pub struct ImageBinding {
     pub accesses: Vec<u32>,
 }
 
+/// An image instruction whose T# (and S#) a per-lane slot of a table
+/// selects (`s_load … s[table], sN` with `sN` a `v_readfirstlane` of a
+/// lane value, `slot · scale` bytes): the translation samples each of the
+/// slots `0..slots` (one [`ImageBinding`] each, its words at that slot's
+/// constant offsets) and every lane takes the result of its own slot. A
+/// lane whose slot is not below `slots` reads 0: unless `proved`, the host
+/// must keep the index below `slots`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LaneTable {
+    /// pc of the instruction.
+    pub pc: u32,
+    /// Bytes per slot.
+    pub scale: u32,
+    /// Slots bound (`0..slots`).
+    pub slots: u32,
+    /// The shader masks the index below `slots` (else a bound the host
+    /// keeps).
+    pub proved: bool,
+    /// The flat input (attribute, channel) that is the index, when it is
+    /// one directly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<[u8; 2]>,
+}
+
 /// The layout manifest.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -456,6 +480,10 @@ pub struct Manifest {
     /// descriptor span; bytes outside the window read 0. Absent when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub global_reads: Vec<u32>,
+    /// Pixel shaders: image instructions whose descriptor a per-lane table
+    /// slot selects. Absent when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lane_tables: Vec<LaneTable>,
 }
 
 /// The guest range bound at one descriptor binding for a draw (from

@@ -33,6 +33,7 @@ const FIXTURES: &[&str] = &[
     "timeline-semaphore-game-of-life-update-comp",
     "descriptor-indexing-update-after-bind-quads-frag",
     "texture-mipmap-generation-texture-frag",
+    "multi-draw-indirect-multi-draw-indirect-frag",
 ];
 
 fn translate_capture(c: &corpus::Capture) -> Result<translator::Translation, TranslateError> {
@@ -581,4 +582,112 @@ fn every_lifted_image_form_translates_and_validates_with_naga_and_spirv_val() {
     l2.sort_unstable();
     listed.sort_unstable();
     assert_eq!(l2, listed);
+}
+
+// ---- per-lane descriptor slots (pixel shaders) ----
+
+/// `v_readfirstlane_b32 s0, v2` of an attribute channel, then `v_mov_b32
+/// v3, s0; exp mrt0 v3, v3, v3, v3 done vm; s_endpgm`: `interp` is
+/// `v_interp_mov_f32 v2, p0, attr0.x` (flat) or the `p1`/`p2` pair.
+fn read_first_lane_of(interp: &[u8]) -> Vec<u8> {
+    let mut c = interp.to_vec();
+    c.extend_from_slice(&[
+        0x02, 0x05, 0x00, 0x7e, 0x00, 0x02, 0x06, 0x7e, 0x0f, 0x18, 0x00, 0xf8, 0x03, 0x03, 0x03,
+        0x03, 0x00, 0x00, 0x81, 0xbf,
+    ]);
+    c
+}
+
+/// `v_interp_mov_f32 v2, p0, attr0.x`
+const FLAT: &[u8] = &[0x02, 0x00, 0x0a, 0xc8];
+/// `v_interp_p1_f32 v2, v0, attr0.x; v_interp_p2_f32 v2, v1, attr0.x`
+const INTERPOLATED: &[u8] = &[0x00, 0x00, 0x08, 0xc8, 0x01, 0x00, 0x09, 0xc8];
+
+#[test]
+fn read_first_lane_of_a_flat_input_is_its_value_and_of_an_interpolated_one_is_refused() {
+    // One primitive's flat input is the same in every lane of a wave of
+    // that primitive's quads.
+    assert_eq!(refusals(&read_first_lane_of(FLAT)), []);
+    // An interpolated value differs between lanes: the first lane's value
+    // needs the others.
+    let r = refusals(&read_first_lane_of(INTERPOLATED));
+    assert!(
+        r.iter()
+            .any(|(pc, code, _)| *pc == 8 && *code == "cross-lane"),
+        "{r:?}"
+    );
+}
+
+/// `interp` (v2), then `v_mov_b32 v3, 0.5; v_mov_b32 v4, 0.5; s_mov_b64
+/// s[0:1], exec; v_cmpx_lt_f32 0, v2; s_cbranch_execz skip; image_sample
+/// v[5:8], v[3:4], s[4:11], s[12:15] dmask:0xf dim:SQ_RSRC_IMG_2D; skip:
+/// s_mov_b64 exec, s[0:1]; exp mrt0 v5, v6, v7, v8 done vm; s_endpgm`.
+fn sample_in_region_on(interp: &[u8]) -> Vec<u8> {
+    let mut c = interp.to_vec();
+    c.extend_from_slice(&[
+        0xf0, 0x02, 0x06, 0x7e, 0xf0, 0x02, 0x08, 0x7e, 0x7e, 0x04, 0x80, 0xbe, 0x80, 0x04, 0x22,
+        0x7c, 0x02, 0x00, 0x88, 0xbf, 0x08, 0x0f, 0x80, 0xf0, 0x03, 0x05, 0x61, 0x00, 0x00, 0x04,
+        0xfe, 0xbe, 0x0f, 0x18, 0x00, 0xf8, 0x05, 0x06, 0x07, 0x08, 0x00, 0x00, 0x81, 0xbf,
+    ]);
+    c
+}
+
+#[test]
+fn implicit_derivatives_in_a_region_on_a_flat_input_translate_and_on_an_interpolated_one_are_refused(
+) {
+    // A quad is one primitive's pixels: a condition on a flat input keeps
+    // the quad together in the region.
+    assert_eq!(refusals(&sample_in_region_on(FLAT)), []);
+    let r = refusals(&sample_in_region_on(INTERPOLATED));
+    assert!(
+        r.iter().any(|(_, code, t)| *code == "image"
+            && t.starts_with("implicit-derivative sampling inside the per-lane region")),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn descriptors_at_a_per_lane_table_slot_are_sampled_once_per_slot() {
+    use translator::manifest::{LaneTable, WordExpr};
+    // `texture(textures[in_texture_index], uv)`, the index flat: T# at
+    // `table(ud0) + readfirstlane(index · 0x60)`, S# 0x50 further.
+    let t = translate_capture(&fixture("multi-draw-indirect-multi-draw-indirect-frag")).unwrap();
+    assert_eq!(
+        t.manifest.lane_tables,
+        [LaneTable {
+            pc: 0x50,
+            scale: 0x60,
+            slots: translator::LANE_TABLE_SLOTS,
+            proved: false,
+            input: Some([1, 0]),
+        }]
+    );
+    assert_eq!(
+        t.manifest.images.len(),
+        translator::LANE_TABLE_SLOTS as usize
+    );
+    for (j, b) in t.manifest.images.iter().enumerate() {
+        let offset = |w: &WordExpr| match w {
+            WordExpr::TableWord { offset, .. } => *offset,
+            other => panic!("slot {j}: {other:?}"),
+        };
+        let slot = 0x60 * j as u32;
+        assert_eq!(offset(&b.texture[0]), slot);
+        assert_eq!(offset(&b.sampler.as_ref().unwrap()[0]), slot + 0x50);
+    }
+    // Slot j of the broken lowering reads slot j + 1.
+    let broken = Options {
+        faults: Faults {
+            lane_table_off_by_one: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let c = fixture("multi-draw-indirect-multi-draw-indirect-frag");
+    let input = c.shader_input();
+    let t = translate(&input, translator::trace_for(&input).as_ref(), &broken).unwrap();
+    let WordExpr::TableWord { offset, .. } = &t.manifest.images[0].texture[0] else {
+        panic!()
+    };
+    assert_eq!(*offset, 0x60);
 }

@@ -408,7 +408,18 @@ pub fn execute_fragment(
         for input in &m.inputs {
             let l = input.location;
             for c in 0..4 {
+                // A flat input that selects a per-lane table slot holds
+                // the scene's index (an integer), so the slot it names is
+                // bound and its neighbours are the other slots' images.
+                let index = m
+                    .lane_tables
+                    .iter()
+                    .any(|t| t.input == Some([l as u8, c as u8]));
                 let (host, guest) = match input.f16_half.as_deref() {
+                    _ if index => (
+                        f32::from_bits(super::images::SCENE_INDEX),
+                        super::images::SCENE_INDEX,
+                    ),
                     None => {
                         let v = attr_value(l, c, k, has_images);
                         (v, v.to_bits())

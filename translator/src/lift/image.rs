@@ -15,10 +15,116 @@
 use super::support::{self, Support};
 use super::Lifter;
 use crate::construct::Image;
-use crate::ir::{Effect, ImageLod, ImageOp, ImageOpKind, Load, Value};
+use crate::ir::{Bin, Effect, ICmp, ImageLod, ImageOp, ImageOpKind, Load, Op, Value};
 use crate::manifest::ImageDim;
 use isa::family::mimg::{addr_dwords, dim_info, mimg_info, MimgMods};
 use isa::{op, Instruction, Modifiers, Opcode, Operand, Stage};
+
+/// Slots of a table an image instruction with a per-lane descriptor slot
+/// is expanded over when its index is not proved below fewer: the host
+/// binds that many descriptors of the table (manifest `lane_tables`).
+pub const LANE_TABLE_SLOTS: u32 = 8;
+
+/// A descriptor's words as scalar loads from one table at per-lane byte
+/// offsets `base + consts[k]`.
+#[derive(Clone, Debug)]
+struct LaneWords {
+    lo: Value,
+    hi: Value,
+    base: Value,
+    consts: Vec<u32>,
+    pcs: Vec<u32>,
+}
+
+/// How an image instruction with a per-lane descriptor slot is expanded.
+#[derive(Clone, Debug)]
+struct LaneSlots {
+    tex: LaneWords,
+    sampler: Option<LaneWords>,
+    scale: u32,
+    slots: u32,
+    proved: bool,
+    input: Option<[u8; 2]>,
+}
+
+/// `v` (where `active` holds) as a non-constant part plus a constant
+/// (through adds).
+fn split_const(f: &crate::ir::Func, v: Value, active: Value) -> (Option<Value>, u32) {
+    let v = where_active(f, v, active);
+    if let Some(c) = f.konst(v) {
+        return (None, c);
+    }
+    if let Op::Bin(Bin::Add, a, b) = f.inst(v).op {
+        let (ba, ca) = split_const(f, a, active);
+        let (bb, cb) = split_const(f, b, active);
+        match (ba, bb) {
+            (Some(x), None) | (None, Some(x)) => return (Some(x), ca.wrapping_add(cb)),
+            (None, None) => return (None, ca.wrapping_add(cb)),
+            (Some(_), Some(_)) => {}
+        }
+    }
+    (Some(v), 0)
+}
+
+/// `v` as `index · scale` (a multiply or a left shift by a constant).
+fn scaled_index(f: &crate::ir::Func, v: Value) -> Option<(Value, u32)> {
+    match f.inst(v).op {
+        Op::Bin(Bin::Mul, a, b) => match (f.konst(a), f.konst(b)) {
+            (Some(k), _) => Some((b, k)),
+            (_, Some(k)) => Some((a, k)),
+            _ => None,
+        },
+        Op::Bin(Bin::Shl, a, b) => Some((a, 1u32.checked_shl(f.konst(b)? & 31)?)),
+        _ => None,
+    }
+}
+
+/// `v` where `active` holds: the new value of a `select(active, new, old)`
+/// (a VGPR written under the EXEC that is still on), repeatedly.
+fn where_active(f: &crate::ir::Func, mut v: Value, active: Value) -> Value {
+    while let Op::Tri(crate::ir::Tri::Select, c, a, _) = f.inst(v).op {
+        if c != active {
+            break;
+        }
+        v = a;
+    }
+    v
+}
+
+/// The words as scalar loads through one pointer at `base + constant`
+/// offsets, one `base` for all (as the lanes where `active` holds see
+/// them: the others' results are not written).
+fn lane_words(f: &crate::ir::Func, words: &[Value], active: Value) -> Option<LaneWords> {
+    let mut out: Option<LaneWords> = None;
+    for &w in words {
+        let Op::Load(i) = f.inst(w).op else {
+            return None;
+        };
+        let Load::Scalar { pc, lo, hi, offset } = f.loads[i as usize] else {
+            return None;
+        };
+        let (Some(base), c) = split_const(f, offset, active) else {
+            return None;
+        };
+        match out.as_mut() {
+            None => {
+                out = Some(LaneWords {
+                    lo,
+                    hi,
+                    base,
+                    consts: vec![c],
+                    pcs: vec![pc],
+                })
+            }
+            Some(x) if x.lo == lo && x.hi == hi && x.base == base => {
+                x.consts.push(c);
+                x.pcs.push(pc);
+            }
+            Some(_) => return None,
+        }
+    }
+    out
+}
 
 /// What an opcode's address holds and what it does: the lifted forms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,36 +395,149 @@ impl Lifter<'_> {
         };
         let text = self.txt();
         self.image_texts.insert(self.pc, text);
-        self.b.func.images.push(op);
-        let index = self.b.func.images.len() as u32 - 1;
         let cond = self.active();
-        match form.what {
-            What::Store => {
-                self.b.effect(Effect::ImageStore { op: index, cond });
+        if form.what == What::Store {
+            self.b.func.images.push(op);
+            let index = self.b.func.images.len() as u32 - 1;
+            self.b.effect(Effect::ImageStore { op: index, cond });
+            return;
+        }
+        // (data VGPR, component) of each result dword.
+        let outs: Vec<(u8, u8)> = if form.what == What::Gather {
+            // Four texels of one component: x, y, z, w of the result.
+            (0..4).map(|c| (c, c)).collect()
+        } else {
+            slots
+                .iter()
+                .enumerate()
+                .filter_map(|(c, s)| s.map(|k| (k, c as u8)))
+                .collect()
+        };
+        let vals: Vec<(u8, Value)> = match self.lane_slots(&op, cond) {
+            Some(lane) => self.lane_table_results(op, &lane, &outs),
+            None => {
+                self.b.func.images.push(op);
+                let index = self.b.func.images.len() as u32 - 1;
+                outs.iter()
+                    .map(|&(k, c)| (k, self.b.load(Load::Image { op: index, comp: c })))
+                    .collect()
             }
-            What::Gather => {
-                // Four texels of one component: x, y, z, w of the result.
-                let vals: Vec<Value> = (0..4)
-                    .map(|c| self.b.load(Load::Image { op: index, comp: c }))
-                    .collect();
-                for (k, v) in vals.into_iter().enumerate() {
-                    self.write_v(&vdata, k as u8, v);
+        };
+        for (k, v) in vals {
+            self.write_v(&vdata, k, v);
+        }
+        self.image_status(&vdata, outs.len() as u8, m.tfe);
+    }
+
+    /// The T# (and S#) of `op` read by scalar loads from one table at a
+    /// per-lane slot, `slot · scale + c` bytes with `slot` a lane value:
+    /// how to expand it ([`Self::lane_table_results`]). `None` when any
+    /// word is not such a load (or the slot is uniform: a per-draw index,
+    /// `Source::IndexedTableWord`).
+    fn lane_slots(&self, op: &ImageOp, active: Value) -> Option<LaneSlots> {
+        let f = &self.b.func;
+        let tex = lane_words(f, &op.texture[..op.texture_words as usize], active)?;
+        if self.uniform(tex.base) || !self.uniform(tex.lo) || !self.uniform(tex.hi) {
+            return None;
+        }
+        let sampler = match op.sampler {
+            None => None,
+            Some(w) => match lane_words(f, &w, active) {
+                // The S# at the same per-lane slot (a combined image
+                // sampler's descriptor), or one S# for every lane.
+                Some(s) if s.base == tex.base && self.uniform(s.lo) && self.uniform(s.hi) => {
+                    Some(s)
                 }
-                self.image_status(&vdata, 4, m.tfe);
+                Some(_) => return None,
+                None if w.iter().all(|&x| self.uniform(x)) => None,
+                None => return None,
+            },
+        };
+        let (index, scale) = scaled_index(f, tex.base)?;
+        if scale == 0 {
+            return None;
+        }
+        // An index masked to m + 1 values is proved in range.
+        let proved = match f.inst(index).op {
+            Op::Bin(Bin::And, a, b) => f.konst(a).or(f.konst(b)).map(|m| m as u64 + 1),
+            _ => None,
+        };
+        let (slots, proved) = match proved {
+            Some(n) if n <= LANE_TABLE_SLOTS as u64 => (n as u32, true),
+            _ => (LANE_TABLE_SLOTS, false),
+        };
+        let input = match f.inst(index).op {
+            Op::Input(crate::ir::Input::Interp {
+                attr,
+                chan,
+                mode: crate::ir::InterpMode::Flat,
+                f16: None,
+            }) => Some([attr, chan]),
+            _ => None,
+        };
+        Some(LaneSlots {
+            tex,
+            sampler,
+            scale,
+            slots,
+            proved,
+            input,
+        })
+    }
+
+    /// One image operation per slot `0..slots` (its T#/S# words read at the
+    /// slot's constant offsets, so the host binds each slot's descriptor),
+    /// all in the instruction's place and control flow (implicit
+    /// derivatives are the quad's, as on the guest), and each result the
+    /// one of the slot this lane's offset names (`base == slot · scale`,
+    /// the byte offset the hardware reads, so wrapping indices agree). A
+    /// lane whose slot is not below `slots` reads 0: the manifest's
+    /// `lane_tables` says the host must keep the index below it.
+    fn lane_table_results(
+        &mut self,
+        op: ImageOp,
+        lane: &LaneSlots,
+        outs: &[(u8, u8)],
+    ) -> Vec<(u8, Value)> {
+        let shift = u32::from(self.o.alu_faults.lane_table_off_by_one);
+        let zero = self.const_u32(0);
+        let mut acc: Vec<Value> = vec![zero; outs.len()];
+        for j in 0..lane.slots {
+            let slot = j.wrapping_add(shift);
+            let mut o = op;
+            let words = |l: &mut Self, w: &LaneWords, out: &mut [Value]| {
+                for (x, (&c, &pc)) in out.iter_mut().zip(w.consts.iter().zip(&w.pcs)) {
+                    let at = l.const_u32(drawbind::word::slot_offset(slot, lane.scale, c));
+                    *x = l.b.load(Load::Scalar {
+                        pc,
+                        lo: w.lo,
+                        hi: w.hi,
+                        offset: at,
+                    });
+                }
+            };
+            let n = op.texture_words as usize;
+            words(self, &lane.tex, &mut o.texture[..n]);
+            if let (Some(s), Some(w)) = (&lane.sampler, o.sampler.as_mut()) {
+                words(self, s, w);
             }
-            _ => {
-                let vals: Vec<(u8, Value)> = slots
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(c, s)| s.map(|k| (k, c as u8)))
-                    .map(|(k, c)| (k, self.b.load(Load::Image { op: index, comp: c })))
-                    .collect();
-                for (k, v) in vals {
-                    self.write_v(&vdata, k, v);
-                }
-                self.image_status(&vdata, (m.dmask & 0xf).count_ones() as u8, m.tfe);
+            self.b.func.images.push(o);
+            let index = self.b.func.images.len() as u32 - 1;
+            let at = self.const_u32(j.wrapping_mul(lane.scale));
+            let mine = self.b.icmp(ICmp::Eq, lane.tex.base, at);
+            for (a, &(_, c)) in acc.iter_mut().zip(outs) {
+                let v = self.b.load(Load::Image { op: index, comp: c });
+                *a = self.b.select(mine, v, *a);
             }
         }
+        self.lane_tables.push(crate::manifest::LaneTable {
+            pc: self.pc,
+            scale: lane.scale,
+            slots: lane.slots,
+            proved: lane.proved,
+            input: lane.input,
+        });
+        outs.iter().zip(acc).map(|(&(k, _), v)| (k, v)).collect()
     }
 
     /// `tfe` (texture fail enable): the status dword after the `n` result
@@ -532,9 +751,17 @@ pub(crate) fn implicit_lod_in_regions(
             Node::Loop { body, .. } => implicit_lod_in_regions(f, body, div, texts, out),
             Node::Continue { .. } => {}
             Node::If {
-                from, then, els, ..
+                from,
+                cond,
+                then,
+                els,
+                ..
             } => {
-                if let Some(&branch) = div.get(from) {
+                // A condition the same in every lane of a primitive is the
+                // same in a quad (one primitive's pixels, on the guest and
+                // on the host): the quad runs the region together.
+                let quad_uniform = super::valu::primitive_uniform(f, *cond);
+                if let Some(&branch) = div.get(from).filter(|_| !quad_uniform) {
                     let mut inner = Vec::new();
                     blocks(then, &mut inner);
                     blocks(els, &mut inner);

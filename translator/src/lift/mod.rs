@@ -69,6 +69,7 @@ use crate::{Construct, Lds, Memory, OpcodeClass};
 use analysis::cfg::{Cfg, Program};
 use analysis::trace::ShaderTrace;
 pub(crate) use control::exec_bit_implies;
+pub use image::LANE_TABLE_SLOTS;
 pub(crate) use image::{host_images, implicit_lod_in_regions, HostImage};
 use isa::{Abi, Formatter, Instruction, OpSpace, Operand, Stage, Target};
 pub(crate) use ps::hoist_quads;
@@ -138,6 +139,9 @@ pub struct Lifted {
     /// The text of each image instruction, by pc (for refusals decided
     /// after the passes).
     pub image_texts: HashMap<u32, String>,
+    /// Image instructions whose descriptor a per-lane slot of a table
+    /// selects (expanded over the slots, `image::LANE_TABLE_SLOTS`).
+    pub lane_tables: Vec<crate::manifest::LaneTable>,
 }
 
 struct Lifter<'a> {
@@ -164,6 +168,7 @@ struct Lifter<'a> {
     ps: ps::PsState,
     /// The text of each image instruction, by pc.
     image_texts: HashMap<u32, String>,
+    lane_tables: Vec<crate::manifest::LaneTable>,
 }
 
 /// Values of the NGG system SGPRs: a full wave of vertices and primitives,
@@ -301,6 +306,7 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         undefined: HashSet::new(),
         ps: ps::PsState::default(),
         image_texts: HashMap::new(),
+        lane_tables: Vec::new(),
     };
     if let Some(e) = o.ngg {
         l.ngg_entry(e);
@@ -326,6 +332,7 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         raises_exec: l.raises_exec,
         branch_exec: l.branch_exec,
         image_texts: l.image_texts,
+        lane_tables: l.lane_tables,
     }
 }
 

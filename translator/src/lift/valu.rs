@@ -135,7 +135,7 @@ impl Lifter<'_> {
                 if !need(self, 1) {
                     return;
                 }
-                if self.uniform(vals[0]) {
+                if self.uniform(vals[0]) || self.primitive_uniform(vals[0]) {
                     vals[0]
                 } else {
                     self.unsup(Ty::U32, CrossLane::Readlane)
@@ -828,37 +828,12 @@ impl Lifter<'_> {
     /// constants, parameters and scalar loads (not from ids, buffer loads,
     /// lane bits or block parameters).
     pub(super) fn uniform(&self, v: Value) -> bool {
-        use crate::ir::Op;
-        let f = &self.b.func;
-        let mut stack = vec![v];
-        let mut seen = std::collections::HashSet::new();
-        while let Some(x) = stack.pop() {
-            if !seen.insert(x) {
-                continue;
-            }
-            match f.inst(x).op {
-                Op::Const(_) | Op::Input(Input::Param(_)) => {}
-                Op::Input(_) | Op::BlockParam(..) | Op::Unsupported(_) | Op::Effect(_) => {
-                    return false
-                }
-                Op::Load(i) => match f.loads[i as usize] {
-                    Load::Scalar { lo, hi, offset, .. } => stack.extend([lo, hi, offset]),
-                    Load::ScalarBuf { desc, offset, .. } => {
-                        stack.extend(desc);
-                        stack.push(offset)
-                    }
-                    Load::Buffer(_)
-                    | Load::Lanes(..)
-                    | Load::Global { .. }
-                    | Load::NggList { .. }
-                    | Load::Image { .. } => return false,
-                },
-                Op::Un(_, a) => stack.push(a),
-                Op::Bin(_, a, b) => stack.extend([a, b]),
-                Op::Tri(_, a, b, c) => stack.extend([a, b, c]),
-            }
-        }
-        true
+        same_in_lanes(&self.b.func, v, false)
+    }
+
+    /// Pixel shaders: [`primitive_uniform`] (false in other stages).
+    pub(super) fn primitive_uniform(&self, v: Value) -> bool {
+        self.o.stage == isa::Stage::Ps && primitive_uniform(&self.b.func, v)
     }
 
     /// A `v_cmp*` of f32, i32 or u32 (`None` for other types and `class`).
@@ -987,4 +962,61 @@ impl Lifter<'_> {
             Dword => (0, 32),
         }
     }
+}
+
+/// Pixel shaders: whether a value is the same in every lane of a wave
+/// that holds one primitive's pixels: built only from what
+/// `Lifter::uniform` accepts and flat (`v_interp_mov … p0`) inputs,
+/// through lane-local operations. The hardware may pack a wave with one
+/// primitive's quads (a small primitive, the end of a draw), and the
+/// interpreter's pixel scene is one primitive: for that packing a
+/// `v_readfirstlane`/`v_readlane` of such a value is the value itself,
+/// whatever EXEC holds. Another packing would put the first lane's
+/// primitive value in every lane: which primitives share a wave is the
+/// hardware's choice, not the program's, so a result depending on it is
+/// one the guest itself does not fix (RADV emits this for indices the
+/// source declares dynamically uniform). Such a value is the same in the
+/// four lanes of a quad too: a quad is one primitive's pixels, on the
+/// guest and on the host.
+pub(crate) fn primitive_uniform(f: &crate::ir::Func, v: Value) -> bool {
+    same_in_lanes(f, v, true)
+}
+
+/// Whether `v` is built only from constants, parameters, scalar loads and
+/// (with `flat`) flat inputs, through lane-local operations.
+fn same_in_lanes(f: &crate::ir::Func, v: Value, flat: bool) -> bool {
+    use crate::ir::{InterpMode, Op};
+    let mut stack = vec![v];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        match f.inst(x).op {
+            Op::Const(_) | Op::Input(Input::Param(_)) => {}
+            Op::Input(Input::Interp {
+                mode: InterpMode::Flat,
+                ..
+            }) if flat => {}
+            Op::Input(_) | Op::BlockParam(..) | Op::Unsupported(_) | Op::Effect(_) => return false,
+            Op::Load(i) => match f.loads[i as usize] {
+                Load::Scalar { lo, hi, offset, .. } => stack.extend([lo, hi, offset]),
+                Load::ScalarBuf { desc, offset, .. } => {
+                    stack.extend(desc);
+                    stack.push(offset)
+                }
+                Load::Buffer(_)
+                | Load::Lanes(..)
+                | Load::Global { .. }
+                | Load::NggList { .. }
+                | Load::Image { .. } => {
+                    return false
+                }
+            },
+            Op::Un(_, a) => stack.push(a),
+            Op::Bin(_, a, b) => stack.extend([a, b]),
+            Op::Tri(_, a, b, c) => stack.extend([a, b, c]),
+        }
+    }
+    true
 }
