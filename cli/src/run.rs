@@ -101,6 +101,13 @@ pub struct Args {
     /// may differ by the host's error (README: "Precise and fast mode").
     #[arg(long)]
     pub fast: bool,
+
+    /// Trust that every per-lane descriptor table index stays below 8 where
+    /// the shader does not prove it (an image read at a per-lane table slot
+    /// is then expanded over 8 slots; an index past them would read 0, not
+    /// the guest's descriptor). Without it such a shader is refused.
+    #[arg(long)]
+    pub trust_lane_table_slots: bool,
 }
 
 /// Bytes of guest memory the fallback window may span.
@@ -124,6 +131,8 @@ pub struct RunOptions {
     /// device's approximate operations then differ from the interpreter's
     /// correctly rounded ones by the host's error.
     pub fast: bool,
+    /// [`translator::Options::trust_lane_table_slots`].
+    pub trust_lane_table_slots: bool,
     /// Negative controls of the translator's lowerings
     /// ([`translator::Faults`]); none by default.
     #[doc(hidden)]
@@ -255,8 +264,15 @@ pub fn run(args: Args) -> Result<(), CliError> {
             ));
         }
         let harness = open_device(&args)?;
-        fragment::execute_fragment(&capture, &harness, &fragment::FragmentOptions::default())?
-            .report()?
+        fragment::execute_fragment(
+            &capture,
+            &harness,
+            &fragment::FragmentOptions {
+                trust_lane_table_slots: args.trust_lane_table_slots,
+                ..Default::default()
+            },
+        )?
+        .report()?
     } else {
         let Some(path) = &args.draws else {
             if capture.stage() == isa::Stage::Cs {
@@ -306,6 +322,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             checked: args.checked,
             one_record_short: args.one_record_short,
             fast: args.fast,
+            trust_lane_table_slots: args.trust_lane_table_slots,
             ..RunOptions::default()
         };
         execute(&capture, &draws, &opts, &harness)?
@@ -714,6 +731,7 @@ pub fn execute(
             test_outputs: true,
             validate: true,
             precise: !opts.fast,
+            trust_lane_table_slots: opts.trust_lane_table_slots,
             faults: opts.translator_faults,
         },
     )

@@ -49,6 +49,13 @@ pub struct Args {
     #[arg(long)]
     pub precise: bool,
 
+    /// Trust that every per-lane descriptor table index stays below 8 where
+    /// the shader does not prove it (an image read at a per-lane table slot
+    /// is then expanded over 8 slots; an index past them would read 0, not
+    /// the guest's descriptor). Without it such a shader is refused.
+    #[arg(long)]
+    pub trust_lane_table_slots: bool,
+
     /// Print naga's WGSL of the module on stdout.
     #[arg(long)]
     pub wgsl: bool,
@@ -89,6 +96,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         test_outputs: args.test_outputs,
         validate: true,
         precise: args.precise,
+        trust_lane_table_slots: args.trust_lane_table_slots,
         faults: Default::default(),
     };
     if args.ir {

@@ -232,18 +232,47 @@ fn descriptors_at_a_per_lane_table_slot_sample_the_slot_each_lane_selects_and_th
     // reads the T# and S# at `table(ud0) + v_readfirstlane(index·0x60)`.
     // The translation samples each of the first slots (one image binding
     // each, distinct texels in the scene) and every lane takes its own
-    // slot's result; the scene gives the flat index the value 1.
+    // slot's result; the scene gives the flat index the value 1. The index
+    // is not masked, so the expansion stands on the host's word
+    // (`trust_lane_table_slots`).
     let path = "translator/tests/fixtures/images/multi-draw-indirect-multi-draw-indirect-frag";
-    let r = run_clean(h, path);
-    assert_eq!(r.words, 4 * PIXELS);
+    let trusted = FragmentOptions {
+        trust_lane_table_slots: true,
+        ..Default::default()
+    };
+    let r = run(h, path, &trusted);
+    assert_eq!((r.words, r.mismatches, r.undefined), (4 * PIXELS, 0, 0));
     // Negative control: slot j's operation reads slot j + 1's descriptor
     // (`Faults::lane_table_off_by_one`).
-    let broken = with_faults(translator::Faults {
-        lane_table_off_by_one: true,
-        ..Default::default()
-    });
+    let broken = FragmentOptions {
+        translator_faults: translator::Faults {
+            lane_table_off_by_one: true,
+            ..Default::default()
+        },
+        ..trusted
+    };
     let r = run(h, path, &broken);
     assert!(r.mismatches > 0, "the neighbouring slot went unnoticed");
+}
+
+/// Without the host's word, an index the shader does not bound could name
+/// a slot past the expansion: the shader is refused, not translated.
+#[test]
+fn an_unbounded_per_lane_table_slot_is_refused_without_the_hosts_word() {
+    let path = "translator/tests/fixtures/images/multi-draw-indirect-multi-draw-indirect-frag";
+    let c = open(path);
+    let err = translator::translate(&c.shader_input(), None, &translator::Options::default())
+        .expect_err("an unproved slot translated");
+    let translator::TranslateError::Unsupported(list) = err else {
+        panic!("{err}");
+    };
+    assert!(
+        list.0.iter().any(|u| matches!(
+            u.construct,
+            translator::Construct::Image(translator::Image::UnprovedTableSlot { slots: 8 })
+        )),
+        "{list:?}"
+    );
 }
 
 #[test]

@@ -665,6 +665,13 @@ pub enum Image {
     /// `image_load_mip`/`image_store_mip` with a level that is not a
     /// constant 0 (storage images have one level on the host).
     MipLevel,
+    /// A descriptor read from a table at a per-lane slot whose index the
+    /// shader does not prove below the slots the translation expands over
+    /// (`Options::trust_lane_table_slots` accepts the host's promise).
+    UnprovedTableSlot {
+        /// The slots the expansion would cover.
+        slots: u32,
+    },
     /// A T# word is not traced to user data, a table word or a constant.
     UntracedTexture {
         /// The word (0..=7).
@@ -708,6 +715,10 @@ impl fmt::Display for Image {
             }
             Image::MipLevel => f.write_str(
                 "a storage-image mip level that is not a constant 0 (the host image has one level)",
+            ),
+            Image::UnprovedTableSlot { slots } => write!(
+                f,
+                "a descriptor at a per-lane table slot whose index is not proved below {slots} (no mask bounds it; Options::trust_lane_table_slots takes the host's word)"
             ),
             Image::UntracedTexture { word } => write!(
                 f,

@@ -122,6 +122,13 @@ pub struct Options {
     /// Off by default: the fast mode uses the host's f32 built-ins, whose
     /// error the README bounds.
     pub precise: bool,
+    /// Trust the host to keep every per-lane descriptor table index below
+    /// [`LANE_TABLE_SLOTS`] when the shader does not prove it (an image
+    /// read from a table at a per-lane slot is expanded over that many
+    /// slots; a lane past them would read 0, not the guest's descriptor).
+    /// Off by default: such an instruction is refused
+    /// (`construct::Image::UnprovedTableSlot`).
+    pub trust_lane_table_slots: bool,
     /// Deliberately wrong lowerings, for the negative controls only (all
     /// off by default).
     #[doc(hidden)]
@@ -191,6 +198,7 @@ impl Default for Options {
             test_outputs: false,
             validate: true,
             precise: false,
+            trust_lane_table_slots: false,
             faults: Faults::default(),
         }
     }
@@ -576,6 +584,7 @@ fn translate_model(
         ps_faults,
         faults,
         alu_faults: opts.faults,
+        trust_lane_table_slots: opts.trust_lane_table_slots,
     };
     let (program, cfg) = decode(input);
     let lifted = lift::lift(&program, &cfg, trace, lo);
@@ -774,6 +783,7 @@ fn ir_with(
         faults: wave::ComputeFaults::default(),
         ps_faults: PsFaults::default(),
         alu_faults: opts.faults,
+        trust_lane_table_slots: opts.trust_lane_table_slots,
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, trace, lo).b.func;
@@ -810,6 +820,7 @@ pub fn translate_ngg_ir(input: &ShaderInput<'_>, entry: &wave::NggEntry) -> Func
         faults: wave::ComputeFaults::default(),
         ps_faults: PsFaults::default(),
         alu_faults: Faults::default(),
+        trust_lane_table_slots: false,
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, None, lo).b.func;

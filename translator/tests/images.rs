@@ -38,13 +38,15 @@ const FIXTURES: &[&str] = &[
 
 fn translate_capture(c: &corpus::Capture) -> Result<translator::Translation, TranslateError> {
     let input = c.shader_input();
+    // Fixtures with an unmasked per-lane table index translate on the
+    // host's word (`an_unmasked_per_lane_table_slot_is_refused_by_default`).
+    let opts = Options {
+        trust_lane_table_slots: true,
+        ..Default::default()
+    };
     match c.compute_entry() {
-        Some(entry) => translate_compute(&input, &entry, &Options::default()),
-        None => translate(
-            &input,
-            translator::trace_for(&input).as_ref(),
-            &Options::default(),
-        ),
+        Some(entry) => translate_compute(&input, &entry, &opts),
+        None => translate(&input, translator::trace_for(&input).as_ref(), &opts),
     }
 }
 
@@ -681,6 +683,7 @@ fn descriptors_at_a_per_lane_table_slot_are_sampled_once_per_slot() {
             lane_table_off_by_one: true,
             ..Default::default()
         },
+        trust_lane_table_slots: true,
         ..Default::default()
     };
     let c = fixture("multi-draw-indirect-multi-draw-indirect-frag");
@@ -690,4 +693,17 @@ fn descriptors_at_a_per_lane_table_slot_are_sampled_once_per_slot() {
         panic!()
     };
     assert_eq!(*offset, 0x60);
+}
+
+#[test]
+fn an_unmasked_per_lane_table_slot_is_refused_by_default() {
+    let c = fixture("multi-draw-indirect-multi-draw-indirect-frag");
+    let input = c.shader_input();
+    let err = translate(
+        &input,
+        translator::trace_for(&input).as_ref(),
+        &Options::default(),
+    )
+    .expect_err("an index no mask bounds was trusted by default");
+    assert!(err.to_string().contains("not proved below 8"), "{err}");
 }

@@ -77,6 +77,8 @@ pub struct FragmentOptions {
     /// ([`translator::Faults`]); none by default.
     #[doc(hidden)]
     pub translator_faults: translator::Faults,
+    /// [`translator::Options::trust_lane_table_slots`].
+    pub trust_lane_table_slots: bool,
 }
 
 /// The value of attribute `attr`, channel `c`, at vertex `k`.
@@ -261,6 +263,7 @@ pub fn execute_fragment(
             // The interpreter computes the approximate ops correctly
             // rounded; so does the translation in precise mode.
             precise: true,
+            trust_lane_table_slots: opts.trust_lane_table_slots,
             faults: opts.translator_faults,
         },
         PsFaults {

@@ -414,6 +414,12 @@ impl Lifter<'_> {
                 .collect()
         };
         let vals: Vec<(u8, Value)> = match self.lane_slots(&op, cond) {
+            // Soundness: an index not proved below the slots could name a
+            // descriptor the expansion does not cover.
+            Some(lane) if !lane.proved && !self.o.trust_lane_table_slots => {
+                self.problem(Image::UnprovedTableSlot { slots: lane.slots });
+                return;
+            }
             Some(lane) => self.lane_table_results(op, &lane, &outs),
             None => {
                 self.b.func.images.push(op);

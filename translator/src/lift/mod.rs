@@ -111,6 +111,8 @@ pub struct LiftOptions {
     /// Negative-control faults of the ALU and format lowerings
     /// ([`crate::Faults`]).
     pub alu_faults: crate::Faults,
+    /// [`crate::Options::trust_lane_table_slots`].
+    pub trust_lane_table_slots: bool,
 }
 
 /// The lifted function and what was found on the way.

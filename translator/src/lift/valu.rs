@@ -1009,9 +1009,7 @@ fn same_in_lanes(f: &crate::ir::Func, v: Value, flat: bool) -> bool {
                 | Load::Lanes(..)
                 | Load::Global { .. }
                 | Load::NggList { .. }
-                | Load::Image { .. } => {
-                    return false
-                }
+                | Load::Image { .. } => return false,
             },
             Op::Un(_, a) => stack.push(a),
             Op::Bin(_, a, b) => stack.extend([a, b]),
