@@ -185,6 +185,31 @@ fn a_translation_with_reversed_image_components_turns_the_image_runs_red() {
 }
 
 #[test]
+fn a_loop_counted_by_a_float_window_word_is_retried_on_integer_windows() {
+    let Some(h) = Harness::shared_or_skip(
+        "a_loop_counted_by_a_float_window_word_is_retried_on_integer_windows",
+    ) else {
+        return;
+    };
+    let c = open("cli/tests/dispatch/shading-rate-loop");
+    // Its loop bounds are storage-buffer words a vector load reads: floats
+    // 1.0..=16.0 in the first inputs, about 10^9 iterations as integers.
+    let (file, groups) = synth::synthesize(&c).unwrap();
+    match dispatch::execute(&c, &file, &groups, h) {
+        Err(shaderlift_cli::CliError::NotRun(why)) => assert!(why.contains("step bound"), "{why}"),
+        other => panic!("expected the step bound: {other:?}"),
+    }
+    let (inputs, r) = synth::execute(&c, h, DispatchFaults::default()).unwrap();
+    assert_eq!(inputs, synth::synthesize_integer_windows(&c).unwrap());
+    assert_clean("shading-rate-loop", &r);
+    assert!(
+        r.dispatches.iter().all(|d| d.image_words > 0),
+        "{}",
+        r.text()
+    );
+}
+
+#[test]
 fn a_user_pointer_offset_by_the_workgroup_id_gets_a_table_of_pointers() {
     for shader in &SHADERS[2..] {
         assert_eq!(synth::user_pointers(&open(shader)), vec![0], "{shader}");
@@ -284,9 +309,9 @@ fn the_dispatch_fixtures_run_as_a_tree_on_synthesized_inputs_without_mismatches(
     .unwrap();
     eprint!("{}", r.text());
     let t = &r.totals;
-    // 32 fixtures; the two the translator must refuse (`exec-raise-unproven-w32`,
+    // 33 fixtures; the two the translator must refuse (`exec-raise-unproven-w32`,
     // `undef-demanded`: negative controls of run_dispatch.rs) are not run.
-    assert_eq!((t.entries, t.ran, t.mismatches, t.failed), (32, 30, 0, 0));
+    assert_eq!((t.entries, t.ran, t.mismatches, t.failed), (33, 31, 0, 0));
     let refused: Vec<&str> = r
         .entries
         .iter()
@@ -304,7 +329,7 @@ fn the_dispatch_fixtures_run_as_a_tree_on_synthesized_inputs_without_mismatches(
         .map(|e| e.name.as_str())
         .collect();
     assert_eq!(unclean, ["compute-memops", "compute-memops-w32"]);
-    assert_eq!(t.clean, 28);
+    assert_eq!(t.clean, 29);
 }
 
 #[test]

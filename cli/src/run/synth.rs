@@ -64,6 +64,20 @@ pub fn synthesize_zero_free_words(capture: &Capture) -> Result<Dispatches, Synth
     )
 }
 
+/// [`synthesize`] with integers 1..=16 in every window (not floats in the
+/// windows vector loads read): the retry when the first inputs cannot be
+/// run (a loop counted by a window word read as a float's bits runs past
+/// the interpreter's step bound).
+pub fn synthesize_integer_windows(capture: &Capture) -> Result<Dispatches, SynthError> {
+    synthesize_with(
+        capture,
+        &SceneLayout {
+            values: interp::scene::Values::SmallIntegers,
+            ..SceneLayout::COMPUTE
+        },
+    )
+}
+
 /// [`synthesize`] with the free words (the user-data words the layout
 /// leaves free and the push-constant words it writes into tables) floats
 /// instead of small integers: word `k` (a table word: dword `k` of its
@@ -315,7 +329,8 @@ fn first_store_outside(r: &DispatchRunReport) -> Option<u64> {
         .map(|m| m.addr)
 }
 
-/// Run a compute capture's synthesized dispatches; when their stores leave
+/// Run a compute capture's synthesized dispatches (when they cannot be run,
+/// [`synthesize_integer_windows`]'s); when their stores leave
 /// guest memory, run [`synthesize_zero_free_words`]'s instead, and when
 /// every word they store is undefined, [`synthesize_float_free_words`]'s
 /// (kept if it compares words). The inputs run and the report.
@@ -326,7 +341,21 @@ pub fn execute(
 ) -> Result<(Dispatches, DispatchRunReport), CliError> {
     let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
     let first = synthesize(capture).map_err(|e| named(&e))?;
-    let r = dispatch::execute_with_faults(capture, &first.0, &first.1, harness, faults)?;
+    let (first, r) =
+        match dispatch::execute_with_faults(capture, &first.0, &first.1, harness, faults) {
+            Ok(r) => (first, r),
+            // Inputs the run cannot judge: integer windows once, else the
+            // first reason stands.
+            Err(CliError::NotRun(why)) => {
+                let ints = synthesize_integer_windows(capture).map_err(|e| named(&e))?;
+                match dispatch::execute_with_faults(capture, &ints.0, &ints.1, harness, faults) {
+                    Ok(r) if r.words > 0 => (ints, r),
+                    Ok(_) | Err(CliError::NotRun(_)) => return Err(CliError::NotRun(why)),
+                    Err(e) => return Err(e),
+                }
+            }
+            Err(e) => return Err(e),
+        };
     if first_store_outside(&r).is_none() {
         let undefined: u64 = r.dispatches.iter().map(|d| d.undefined).sum();
         if r.words > 0 || undefined == 0 {
