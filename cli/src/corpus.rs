@@ -287,6 +287,35 @@ fn run_on_device(
                     capture.abi(),
                     capture.wave_size() == WaveSize::W32,
                 );
+                // Compute shaders run the dispatches `shaderlift run`
+                // synthesizes from the trace.
+                if capture.stage() == isa::Stage::Cs {
+                    use super::run::tree::{run_capture, Outcome};
+                    return match run_capture(&capture, None, &harness) {
+                        Outcome::Ran {
+                            units,
+                            unit,
+                            words,
+                            mismatches,
+                            findings,
+                            ..
+                        } => {
+                            if mismatches > 0 || findings > 0 {
+                                Err(format!(
+                                    "{units} {unit}, {mismatches} mismatches, {findings} findings"
+                                ))
+                            } else if words == 0 {
+                                Ok(Err("the synthesized dispatches compared no word".into()))
+                            } else {
+                                Ok(Ok(format!(
+                                    "{units} {unit}, {words} words, 0 mismatches (synthesized)"
+                                )))
+                            }
+                        }
+                        Outcome::NotRun { detail, .. } => Ok(Err(detail)),
+                        Outcome::Failed { error } => Err(error),
+                    };
+                }
                 if capture.stage() == isa::Stage::Ps {
                     let outcome = super::run::fragment::execute_fragment(
                         &capture,
@@ -310,7 +339,7 @@ fn run_on_device(
                 let scene = synthesize(&trace, &capture.abi()).to_draws_file();
                 // NGG shaders the direct path refuses for cross-lane
                 // constructs run as the NGG compute pass on the same scene
-                // (its split and indexed draws are not modelled: named).
+                // (an indexed draw without an index buffer is named).
                 if super::run::needs_ngg_pass(&capture) {
                     let report = match super::run::ngg::execute(&capture, &scene, &harness) {
                         Ok(r) => r,
@@ -329,7 +358,10 @@ fn run_on_device(
                     let skipped = if report.skipped_draws.is_empty() {
                         String::new()
                     } else {
-                        format!("; draws {:?} not modelled", report.skipped_draws)
+                        format!(
+                            "; draws {:?} not run: unknown vertex ids",
+                            report.skipped_draws
+                        )
                     };
                     return Ok(Ok(format!(
                         "{} vertices, 0 mismatches (NGG compute pass{skipped})",

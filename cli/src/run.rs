@@ -991,7 +991,7 @@ impl Session<'_> {
                     buffers.push((b.binding, Vec::new(), 0, false))
                 }
                 // The NGG compute pass runs through `run::ngg`, never here.
-                BindingKind::NggOutput => {
+                BindingKind::NggOutput | BindingKind::NggSubgroups => {
                     return Err("an NGG compute-pass module in the vertex runner".into())
                 }
             }

@@ -219,16 +219,24 @@ fn culling_shaders_match_on_the_synthesized_corpus_scene() {
         "instanced-nggc-w32",
     ] {
         let c = capture(shader);
-        let config = analysis::trace::TraceConfig::new(
-            c.stage(),
-            c.abi(),
-            c.wave_size() == corpus::WaveSize::W32,
-        );
-        let trace = analysis::trace::trace_code(&c.code, c.target(), &config);
-        let scene = interp::scene::synthesize(&trace, &c.abi()).to_draws_file();
-        let r = execute(&c, &scene, h).unwrap_or_else(|e| panic!("{shader}: {e}"));
+        let r = execute(&c, &scene(&c), h).unwrap_or_else(|e| panic!("{shader}: {e}"));
         eprint!("{shader} (synthesized scene):\n{}", r.text());
         assert!(r.words > 0, "{shader}: nothing compared");
+        // The scene's split draw runs chunk by chunk and its indexed draw
+        // as listed subgroups; nothing is skipped.
+        assert!(
+            r.skipped_draws.is_empty(),
+            "{shader}: {:?}",
+            r.skipped_draws
+        );
+        for kind in ["chunk 0", "chunk 1", "indexed"] {
+            assert!(
+                r.draws
+                    .iter()
+                    .any(|d| d.part.starts_with(kind) && d.words > 0 && d.primitives > 0),
+                "{shader}: no {kind} part compared"
+            );
+        }
         assert_eq!(
             (r.mismatches, r.findings),
             (0, 0),
@@ -238,6 +246,62 @@ fn culling_shaders_match_on_the_synthesized_corpus_scene() {
                 .map(|d| &d.first_mismatches)
                 .collect::<Vec<_>>()
         );
+    }
+}
+
+/// The scene `shaderlift corpus --run` synthesizes from the trace alone
+/// (`interp::scene`): an auto, a split, an instanced and an indexed draw
+/// whose 36 indices name 24 vertices.
+fn scene(c: &Capture) -> drawbind::draws::DrawsFile {
+    let config = analysis::trace::TraceConfig::new(
+        c.stage(),
+        c.abi(),
+        c.wave_size() == corpus::WaveSize::W32,
+    );
+    let trace = analysis::trace::trace_code(&c.code, c.target(), &config);
+    interp::scene::synthesize(&trace, &c.abi()).to_draws_file()
+}
+
+/// An indexed draw runs as listed subgroups (the interpreter's vertex
+/// reuse: 24 vertices for 36 indices); its primitives' vertex indices
+/// come from the list. Rotating them breaks only the indexed part, and
+/// shifting the vertex ids breaks it too.
+#[test]
+fn wrong_listed_subgroups_turn_the_indexed_draw_red() {
+    let Some(h) = harness() else { return };
+    let rotated = ComputeFaults {
+        ngg_listed_prims_rotated: true,
+        ..Default::default()
+    };
+    let shifted = ComputeFaults {
+        ngg_vertex_ids_shifted: true,
+        ..Default::default()
+    };
+    for shader in ["cube-nggc", "cube-nggc-w32"] {
+        let c = capture(shader);
+        let input = c.shader_input();
+        let entry = translator::ngg_entry_of(&input);
+        let opts = translator::Options {
+            precise: true,
+            ..Default::default()
+        };
+        for (what, faults) in [("rotated primitives", rotated), ("shifted ids", shifted)] {
+            let tr = translator::translate_ngg_with_faults(&input, &entry, &opts, faults).unwrap();
+            let r = execute_translation(&c, &scene(&c), h, &tr).unwrap();
+            eprint!("{shader} ({what}):\n{}", r.text());
+            let indexed = r
+                .draws
+                .iter()
+                .find(|d| d.part.starts_with("indexed"))
+                .expect("the scene has an indexed draw");
+            assert!(indexed.mismatches > 0, "{shader}: {what} went unnoticed");
+            if what == "rotated primitives" {
+                assert_eq!(
+                    r.mismatches, indexed.mismatches,
+                    "{shader}: the fault reached a counted subgroup"
+                );
+            }
+        }
     }
 }
 

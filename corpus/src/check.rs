@@ -144,7 +144,8 @@ pub struct CheckRow {
     /// [`CheckRow::error`] as a value, when the pipeline set it.
     #[serde(skip)]
     pub cause: Option<CheckError>,
-    /// A vertex or pixel shader that translated: a device run applies.
+    /// A vertex or pixel shader, or a compute shader with its entry state,
+    /// that translated: a device run applies.
     #[serde(skip)]
     pub runnable: bool,
 }
@@ -286,8 +287,10 @@ pub fn check_capture(capture: &Capture, opts: &CheckOptions) -> CheckRow {
             "error".into()
         }
     };
-    row.runnable =
-        (stage.is_vertex() || stage == isa::Stage::Ps) && row.translate.starts_with("ok");
+    row.runnable = (stage.is_vertex()
+        || stage == isa::Stage::Ps
+        || (stage == isa::Stage::Cs && capture.compute_entry().is_some()))
+        && row.translate.starts_with("ok");
     row.run = "not requested".into();
     row
 }

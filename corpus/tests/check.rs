@@ -23,11 +23,28 @@ fn a_vertex_shader_binds_verifies_and_translates() {
 }
 
 #[test]
-fn other_stages_are_traced_and_translated_but_not_bound() {
+fn compute_shaders_are_traced_and_translated_but_not_bound() {
     let row = check_capture(&open("compute"), &CheckOptions::default());
     assert_eq!(row.stage, "cs");
     assert_eq!(row.draws, 0);
-    assert!(!row.runnable);
+    assert_eq!(row.translate, "ok (naga)");
+    // With its entry state recorded, a dispatch can be synthesized.
+    assert!(row.runnable);
+}
+
+#[test]
+fn raw_compute_code_without_entry_state_is_not_runnable() {
+    let dir = bundled_root().join("compute");
+    let opts = CaptureOptions {
+        raw: true,
+        stage: Some(isa::Stage::Cs),
+        ..Default::default()
+    };
+    let c = Capture::open(dir.join("code.bin"), &opts).unwrap();
+    assert_eq!(c.stage(), isa::Stage::Cs);
+    assert!(c.compute_entry().is_none());
+    let row = check_capture(&c, &CheckOptions::default());
+    assert!(!row.runnable, "{row:?}");
 }
 
 #[test]

@@ -534,6 +534,20 @@ fn set_ids(w: &mut Wave, abi: &Abi, lane: u32, id: u32, instance: u32) {
     }
 }
 
+/// The NGG workgroups the driver forms for a triangle list of vertex ids
+/// `ids` (an indexed draw's): per workgroup, the vertex ids in thread
+/// order and the primitives as workgroup-relative indices (the module
+/// documentation gives the rule). A host that runs NGG workgroups itself
+/// (the NGG compute pass) forms the same ones, so both sides run one
+/// composition the hardware may choose.
+pub fn ngg_workgroups(
+    ids: &[u32],
+    group_prims: u32,
+    group_verts: u32,
+) -> Vec<(Vec<u32>, Vec<[u32; 3]>)> {
+    ngg_groups(&Seq::List(ids), group_prims, group_verts)
+}
+
 /// NGG workgroups of a sequence: (vertex ids in thread order, primitives
 /// as workgroup-relative indices).
 fn ngg_groups(seq: &Seq<'_>, group_prims: u32, group_verts: u32) -> Vec<(Vec<u32>, Vec<[u32; 3]>)> {

@@ -73,8 +73,8 @@ mod workgroup;
 pub use check::{check_draw, Binding, BindingCheck, DrawCheck, Violation, ViolationKind};
 pub use dispatch::{run_dispatch, DispatchConfig, DispatchError};
 pub use driver::{
-    index_buffer_ids, run_draw, Draw, DrawConfig, DrawError, DrawRun, LdsInit, PrimLayout,
-    WaveInfo, MAX_LDS_INIT,
+    index_buffer_ids, ngg_workgroups, run_draw, Draw, DrawConfig, DrawError, DrawRun, LdsInit,
+    PrimLayout, WaveInfo, MAX_LDS_INIT,
 };
 pub use exec::{run_wave, Env, Limits, Observations, MAX_FINDINGS};
 pub use image::{ImageError, Ssharp, Tsharp};

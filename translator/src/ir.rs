@@ -279,12 +279,16 @@ pub enum Input {
     /// The guest address of the shader's first byte, low (`false`) or high
     /// (`true`) half: what `s_getpc_b64` counts from.
     CodeAddr(bool),
-    /// NGG compute pass: the draw's first vertex id (push word
-    /// `VertexIdOffset`).
-    DrawFirstVertex,
     /// NGG compute pass: the draw's vertex count (push word
     /// `OutVertexCount`).
     DrawVertexCount,
+    /// NGG compute pass: the draw's first vertex id (push word
+    /// `VertexIdOffset`).
+    DrawFirstVertex,
+    /// NGG compute pass: 1 when the draw's subgroups are listed in the
+    /// `NggSubgroups` binding (indexed draws), 0 when they are counted
+    /// (push word `NggIndexed`).
+    NggIndexed,
     /// NGG compute pass: component 0..=2 of `NumWorkgroups`.
     GroupCount(u8),
 }
@@ -384,6 +388,12 @@ pub enum Load {
         addr: GlobalAddr,
         /// Which dword of the access (0..=3).
         dword: u8,
+    },
+    /// NGG compute pass: word `word` of the `NggSubgroups` binding (0 past
+    /// its end).
+    NggList {
+        /// The word index.
+        word: Value,
     },
     /// MIMG: component `comp` (0..=3, x..w) of the result of the image
     /// operation [`Func::images`]`[op]` (every component of one operation
@@ -844,6 +854,7 @@ impl Func {
                 }
                 Load::Buffer(a) => access_operands(&a, out),
                 Load::Global { addr, .. } => global_operands(&addr, out),
+                Load::NggList { word } => out.push(word),
                 Load::Image { op, .. } => image_operands(&self.images[op as usize], out),
                 Load::Lanes(_, l) => match l {
                     LaneOp::Ballot { bit, .. } => out.push(bit),
@@ -990,6 +1001,7 @@ impl Func {
                     LaneOp::Quad { value, .. } => *value = m(*value),
                 },
                 Load::Global { addr, .. } => map_global(addr, m),
+                Load::NggList { word } => *word = m(*word),
                 Load::Image { .. } => {}
             },
             Op::Effect(i) => match &mut self.effects[*i as usize] {

@@ -393,7 +393,8 @@ fn translate_with(
 /// is one NGG subgroup of one wave, writing the exported positions,
 /// parameters, primitives and the subgroup's `GS_ALLOC_REQ` counts to one
 /// output buffer (the manifest's `ngg` section gives its layout and how to
-/// dispatch). Only non-indexed triangle-list draws are modelled.
+/// dispatch). Triangle-list draws: counted subgroups for non-indexed
+/// draws, listed ones for indexed draws ([`wave::ngg`]).
 pub fn translate_ngg(
     input: &ShaderInput<'_>,
     entry: &wave::NggEntry,
@@ -1151,6 +1152,7 @@ fn layout(
     let mut uses_iid = false;
     let mut uses_code = false;
     let mut uses_count = false;
+    let mut uses_ngg_ids = false;
     let mut params = BTreeSet::new();
     let mut bindings = BTreeSet::new();
     let mut any_load = false;
@@ -1167,6 +1169,7 @@ fn layout(
             Op::Input(Input::InstanceId) => uses_iid = true,
             Op::Input(Input::CodeAddr(_)) => uses_code = true,
             Op::Input(Input::DrawFirstVertex) => uses_vid = true,
+            Op::Input(Input::NggIndexed) => uses_ngg_ids = true,
             Op::Input(Input::DrawVertexCount) => uses_count = true,
             Op::Input(Input::Param(s)) => {
                 params.insert(s);
@@ -1175,6 +1178,9 @@ fn layout(
                 frag_inputs.entry(attr).or_insert((mode, 0)).1 |= 1 << chan;
             }
             Op::Input(Input::FragCoord(_)) => frag_coord = true,
+            Op::Load(l) if matches!(f.loads[l as usize], Load::NggList { .. }) => {
+                uses_ngg_ids = true
+            }
             Op::Load(l) => {
                 // Images read through their own bindings; quad operations
                 // find their quad position from the pixel's.
@@ -1238,6 +1244,9 @@ fn layout(
     }
     if uses_count {
         plan.ngg_count = Some(member(PushKind::OutVertexCount, &mut push));
+    }
+    if uses_ngg_ids {
+        plan.ngg_indexed = Some(member(PushKind::NggIndexed, &mut push));
     }
     if uses_code {
         plan.code_addr = Some((
@@ -1360,6 +1369,15 @@ fn layout(
             kind: BindingKind::NggOutput,
             writable: true,
         });
+        if uses_ngg_ids {
+            plan.ngg_ids = Some(next_binding);
+            mbindings.push(Binding {
+                binding: next_binding,
+                kind: BindingKind::NggSubgroups,
+                writable: false,
+            });
+            next_binding += 1;
+        }
         ngg_out = Some(wave::NggOutput {
             entry: e,
             lanes,
@@ -1375,7 +1393,7 @@ fn layout(
             lane_words,
             group_words,
             how: format!(
-                "vkCmdDispatch(NggEntry::groups(vertex_count, {lanes}), instance_count, 1) for a non-indexed triangle-list draw; push VertexIdOffset = first vertex, OutVertexCount = vertex count; the output binding holds NggEntry::groups × instance_count × group_words words"
+                "vkCmdDispatch(NggEntry::groups(n, {lanes}), instance_count, 1) for a triangle-list draw of n vertex ids; non-indexed: push VertexIdOffset = first vertex, OutVertexCount = n, NggIndexed = 0; indexed: NggIndexed = 1, the NggSubgroups binding = NggEntry::list_words of the host's subgroups (vertex reuse within a subgroup), one workgroup per listed subgroup; split draws: one dispatch per chunk; the output binding holds subgroups × instance_count × group_words words"
             ),
         });
         outputs.clear();
@@ -1417,6 +1435,7 @@ fn layout(
     plan.instance_id_offset = plan.instance_id_offset.map(p);
     plan.code_addr = plan.code_addr.map(|(l, h)| (p(l), p(h)));
     plan.ngg_count = plan.ngg_count.map(p);
+    plan.ngg_indexed = plan.ngg_indexed.map(p);
     for v in plan.source_member.values_mut() {
         *v = p(*v);
     }

@@ -193,6 +193,11 @@ pub enum PushKind {
     /// Test outputs: records per instance. NGG compute pass: the draw's
     /// vertex count.
     OutVertexCount,
+    /// NGG compute pass: 1 when the draw's subgroups are listed in the
+    /// [`BindingKind::NggSubgroups`] binding (indexed draws), 0 when they
+    /// are counted from [`PushKind::VertexIdOffset`] and
+    /// [`PushKind::OutVertexCount`].
+    NggIndexed,
 }
 
 /// One push-constant word.
@@ -230,6 +235,10 @@ pub enum BindingKind {
     /// NGG compute pass: the exports and alloc counts of every subgroup
     /// (writable; layout in [`Manifest::ngg`]).
     NggOutput,
+    /// NGG compute pass: an indexed draw's subgroups, as
+    /// [`crate::wave::NggEntry::list_words`] lays them out (read-only; a
+    /// 4-byte dummy for a non-indexed draw).
+    NggSubgroups,
     /// Test mode: every export of every vertex, as raw 32-bit words:
     /// `record × (4 × outputs) + 4 × output + component`, where
     /// `record = (vertex_id − out_first_vertex) + instance_id ×
@@ -475,6 +484,9 @@ pub struct DrawParams {
     pub out_first_vertex: u32,
     /// Test mode: records per instance.
     pub out_vertex_count: u32,
+    /// NGG compute pass: the draw's subgroups are listed
+    /// ([`PushKind::NggIndexed`]).
+    pub ngg_indexed: bool,
 }
 
 impl Manifest {
@@ -551,6 +563,7 @@ impl Manifest {
                 PushKind::CodeAddrHi => (draw.code_addr >> 32) as u32,
                 PushKind::OutFirstVertex => draw.out_first_vertex,
                 PushKind::OutVertexCount => draw.out_vertex_count,
+                PushKind::NggIndexed => u32::from(draw.ngg_indexed),
             });
         }
         Ok(out)

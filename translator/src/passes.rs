@@ -70,7 +70,11 @@ pub fn resolve(f: &mut Func, faults: &crate::Faults) -> usize {
                     _ => None,
                 }
             }
-            Load::Buffer(_) | Load::Lanes(..) | Load::Global { .. } | Load::Image { .. } => None,
+            Load::Buffer(_)
+            | Load::Lanes(..)
+            | Load::Global { .. }
+            | Load::NggList { .. }
+            | Load::Image { .. } => None,
         };
         if let Some(s) = src {
             let idx = f.source(s);

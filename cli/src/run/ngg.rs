@@ -3,10 +3,13 @@
 //! `translator::wave::ngg`) on the device against the interpreter's NGG
 //! workgroups, draw by draw.
 //!
-//! Per non-indexed draw of the DRAWS.json:
+//! Per part of a draw of the DRAWS.json (a whole non-indexed draw, each
+//! chunk of a split one, an indexed draw's ids as the interpreter reads
+//! them from its index buffer):
 //! 1. one `vkCmdDispatch(groups, instance_count, 1)` of the module, with
-//!    the window over every memory block of the file and the output buffer
-//!    filled with [`FILL`];
+//!    the window over every memory block of the file, the ids (indexed
+//!    draws) in the vertex-id binding and the output buffer filled with
+//!    [`FILL`];
 //! 2. the interpreter runs the draw ([`interp::run_draw`]) with the same
 //!    subgroups (`group_prims` = ⌊lanes / 3⌋, `group_verts` = lanes);
 //! 3. every word of every export (positions, parameters, the primitive
@@ -15,8 +18,8 @@
 //!    compared with the device's word ([`super::compare::compare`]); a word
 //!    the device wrote that the interpreter did not is a mismatch too. Words
 //!    the interpreter left undefined are counted, not compared; findings
-//!    fail the run. Indexed and split draws are not modelled: they are
-//!    listed as skipped, not run. User-data words up to the ABI's count
+//!    fail the run. Indexed draws without an index buffer (unknown ids)
+//!    are listed as skipped, not run. User-data words up to the ABI's count
 //!    (at most 32) the file does not give are 0 on both sides (the culling
 //!    settings RADV appends: culling off), and the report says how many.
 
@@ -66,6 +69,9 @@ pub struct NggMismatch {
 pub struct NggDrawReport {
     /// Its index in the file.
     pub index: usize,
+    /// Which part of it (a split draw's chunk, an indexed draw's ids;
+    /// empty for a whole non-indexed draw).
+    pub part: String,
     /// Subgroups per instance.
     pub groups: u32,
     /// Instances.
@@ -109,7 +115,8 @@ pub struct NggRunReport {
     pub vertices: u64,
     /// Interpreter findings (all draws).
     pub findings: usize,
-    /// Draws the pass does not model (indexed and split draws), not run.
+    /// Draws not run: indexed draws without `index_addr` (their vertex
+    /// ids are unknown).
     pub skipped_draws: Vec<usize>,
     /// User-data words the file does not give, run as 0 on both sides.
     pub zero_user_data: usize,
@@ -129,8 +136,8 @@ impl NggRunReport {
         for d in &self.draws {
             let _ = writeln!(
                 s,
-                "draw {}: {} subgroups × {} instances: {} words, {} mismatches, {} within 1 ulp, {} undefined, {}/{} primitives culled, {} findings",
-                d.index, d.groups, d.instances, d.words, d.mismatches, d.within_ulp, d.undefined, d.culled, d.primitives, d.findings
+                "draw {}{}: {} subgroups × {} instances: {} words, {} mismatches, {} within 1 ulp, {} undefined, {}/{} primitives culled, {} findings",
+                d.index, if d.part.is_empty() { String::new() } else { format!(" ({})", d.part) }, d.groups, d.instances, d.words, d.mismatches, d.within_ulp, d.undefined, d.culled, d.primitives, d.findings
             );
             for m in &d.first_mismatches {
                 let show = |w: Option<u32>| match w {
@@ -158,7 +165,7 @@ impl NggRunReport {
         if !self.skipped_draws.is_empty() {
             let _ = writeln!(
                 s,
-                "not run (indexed or split draws, not modelled by the pass): draws {:?}",
+                "not run (indexed draws without index_addr: unknown vertex ids): draws {:?}",
                 self.skipped_draws
             );
         }
@@ -291,21 +298,25 @@ pub fn execute_with(
         skipped_draws: Vec::new(),
         zero_user_data: user_data.len().saturating_sub(given),
     };
-    for (index, d) in draws.draws.iter().enumerate() {
-        let (first_vertex, vertex_count, instance_count) = match d {
-            DrawSpec::Auto {
-                first_vertex,
-                vertex_count,
-                instance_count,
-                chunks,
-            } if chunks.is_empty() => (first_vertex, vertex_count, instance_count),
-            _ => {
-                report.skipped_draws.push(index);
-                continue;
-            }
+    for (index, part) in parts(draws, &mem, &mut report.skipped_draws)? {
+        let instances = part.instances;
+        let count = part.len();
+        // Indexed draws: the subgroups, as the interpreter's driver forms
+        // them, listed for the module.
+        let list = match &part.ids {
+            Some(ids) => Some(
+                NggEntry::list_words(
+                    &interp::ngg_workgroups(ids, NggEntry::prims_per_group(lanes), lanes),
+                    lanes,
+                )
+                .ok_or_else(|| named(&format!("draw {index}: a subgroup does not fit a wave")))?,
+            ),
+            None => None,
         };
-        let (first, count, instances) = (*first_vertex, *vertex_count, *instance_count);
-        let groups = NggEntry::groups(count, lanes);
+        let groups = match &list {
+            Some(words) => (words.len() as u32) / NggEntry::list_stride(lanes),
+            None => NggEntry::groups(count, lanes),
+        };
         if u64::from(groups) * u64::from(instances) > MAX_SUBGROUPS {
             return Err(named(&format!(
                 "draw {index}: {groups} subgroups × {instances} instances, more than {MAX_SUBGROUPS}"
@@ -313,6 +324,7 @@ pub fn execute_with(
         }
         let mut dr = NggDrawReport {
             index,
+            part: part.label(),
             groups,
             instances,
             words: 0,
@@ -327,10 +339,11 @@ pub fn execute_with(
             interp_seconds: 0.0,
         };
         let params = DrawParams {
-            vertex_id_offset: first,
+            vertex_id_offset: part.first(),
             out_vertex_count: count,
             window: (lo, window_len as u32),
             code_addr: draws.code_addr(),
+            ngg_indexed: part.ids.is_some(),
             ..DrawParams::default()
         };
         let mut read = guest_reader(&mem);
@@ -347,6 +360,11 @@ pub fn execute_with(
         let nwords = u64::from(groups) * u64::from(instances) * u64::from(layout.group_words);
         let out_bytes: Vec<u8> = std::iter::repeat_n(FILL.to_le_bytes(), nwords as usize)
             .flatten()
+            .collect();
+        let id_bytes: Vec<u8> = list
+            .iter()
+            .flatten()
+            .flat_map(|w| w.to_le_bytes())
             .collect();
         let buffers: Vec<Binding<'_>> = tr
             .manifest
@@ -366,6 +384,12 @@ pub fn execute_with(
                     read_back: true,
                 },
                 BindingKind::Params => Binding::input(b.binding, &param_bytes),
+                BindingKind::NggSubgroups => Binding {
+                    binding: b.binding,
+                    bytes: &id_bytes,
+                    size: (id_bytes.len() as u64).max(4),
+                    read_back: false,
+                },
                 _ => Binding::input(b.binding, &[]),
             })
             .collect();
@@ -382,12 +406,7 @@ pub fn execute_with(
         };
         dr.device_seconds = t.elapsed().as_secs_f64();
         let t = Instant::now();
-        let idraw = interp::Draw::Auto {
-            first_vertex: first,
-            vertex_count: count,
-            instance_count: instances,
-            chunks: Vec::new(),
-        };
+        let idraw = part.interp_draw();
         let run = interp::run_draw(
             &iprog,
             ref_mem.as_ref().unwrap_or(&mem),
@@ -529,6 +548,123 @@ pub fn execute_with(
         report.draws.push(dr);
     }
     Ok(report)
+}
+
+/// One dispatch sequence of a draw: a range of vertex ids (a whole
+/// non-indexed draw, or one chunk of a split one, which the hardware and
+/// the interpreter run on its own) or an indexed draw's ids.
+struct Part {
+    first: u32,
+    count: u32,
+    /// The ids of an indexed draw (restart indices removed, base vertex
+    /// added), as the interpreter reads them.
+    ids: Option<Vec<u32>>,
+    instances: u32,
+    label: String,
+}
+
+impl Part {
+    fn len(&self) -> u32 {
+        self.ids.as_ref().map_or(self.count, |ids| ids.len() as u32)
+    }
+
+    fn first(&self) -> u32 {
+        if self.ids.is_some() {
+            0
+        } else {
+            self.first
+        }
+    }
+
+    fn label(&self) -> String {
+        self.label.clone()
+    }
+
+    fn interp_draw(&self) -> interp::Draw {
+        match &self.ids {
+            Some(ids) => interp::Draw::Ids {
+                ids: ids.clone(),
+                instance_count: self.instances,
+            },
+            None => interp::Draw::Auto {
+                first_vertex: self.first,
+                vertex_count: self.count,
+                instance_count: self.instances,
+                chunks: Vec::new(),
+            },
+        }
+    }
+}
+
+/// The parts of every draw of the file, with the draw's index; indexed
+/// draws without an index buffer are listed in `skipped`.
+fn parts(
+    draws: &DrawsFile,
+    mem: &SparseMemory,
+    skipped: &mut Vec<usize>,
+) -> Result<Vec<(usize, Part)>, CliError> {
+    let mut out = Vec::new();
+    for (index, d) in draws.draws.iter().enumerate() {
+        match d {
+            DrawSpec::Auto {
+                first_vertex,
+                vertex_count,
+                instance_count,
+                chunks,
+            } => {
+                let whole = [(*first_vertex, *vertex_count)];
+                let ranges: &[(u32, u32)] = if chunks.is_empty() { &whole } else { chunks };
+                for (k, &(first, count)) in ranges.iter().enumerate() {
+                    out.push((
+                        index,
+                        Part {
+                            first,
+                            count,
+                            ids: None,
+                            instances: *instance_count,
+                            label: if chunks.is_empty() {
+                                String::new()
+                            } else {
+                                format!("chunk {k}: vertices {first}..{}", first + count)
+                            },
+                        },
+                    ));
+                }
+            }
+            DrawSpec::Indexed {
+                base_vertex,
+                instance_count,
+                ..
+            } => {
+                let Some((ib, restart)) = d.index_buffer() else {
+                    skipped.push(index);
+                    continue;
+                };
+                let ids = interp::index_buffer_ids(
+                    mem,
+                    ib.addr,
+                    ib.format.bytes() as u32,
+                    ib.first_index,
+                    ib.count,
+                    restart,
+                    *base_vertex,
+                )
+                .map_err(|e| CliError::Input(format!("draw {index}: index buffer: {e}")))?;
+                out.push((
+                    index,
+                    Part {
+                        first: 0,
+                        count: 0,
+                        label: format!("indexed: {} ids", ids.len()),
+                        ids: Some(ids),
+                        instances: *instance_count,
+                    },
+                ));
+            }
+            _ => skipped.push(index),
+        }
+    }
+    Ok(out)
 }
 
 /// `draws` with its code placed after its data: at the first 64 KiB

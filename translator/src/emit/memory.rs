@@ -320,6 +320,7 @@ impl Emitter<'_> {
                 self.read_unaligned(None, lo, hi)
             }
             Load::Image { op, comp } => self.image_component(op, comp),
+            Load::NggList { word } => self.ngg_list_word(word),
             Load::Buffer(a) => {
                 let (lo, hi, ok) = self.buffer_addr(&a)?;
                 let word = self.read_unaligned(a.binding, lo, hi)?;

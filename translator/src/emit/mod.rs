@@ -85,6 +85,12 @@ pub struct Plan {
     pub ngg: Option<NggPlan>,
     /// NGG compute pass: the push member with the draw's vertex count.
     pub ngg_count: Option<u32>,
+    /// NGG compute pass: the push member saying whether the draw is
+    /// indexed ([`crate::manifest::PushKind::NggIndexed`]).
+    pub ngg_indexed: Option<u32>,
+    /// NGG compute pass: the binding of the draw's vertex ids
+    /// ([`crate::manifest::BindingKind::NggVertexIds`]).
+    pub ngg_ids: Option<u32>,
     /// Precise mode ([`crate::Options::precise`]): the approximate
     /// operations as correctly rounded f64 sequences.
     pub precise: bool,

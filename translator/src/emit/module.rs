@@ -136,6 +136,9 @@ impl Emitter<'_> {
         if let Some(n) = &self.plan.ngg {
             sb_bindings.push((n.binding, true, "ngg_out".into()));
         }
+        if let Some(bnd) = self.plan.ngg_ids {
+            sb_bindings.push((bnd, false, "ngg_subgroups".into()));
+        }
         if let Some(bnd) = self.plan.params {
             sb_bindings.push((bnd, false, "params_spill".into()));
         }
@@ -396,6 +399,10 @@ impl Emitter<'_> {
             Input::DrawFirstVertex => match self.plan.vertex_id_offset {
                 Some(m) => self.push_load(m)?,
                 None => return Err(EmitError("the first vertex has no push slot".into())),
+            },
+            Input::NggIndexed => match self.plan.ngg_indexed {
+                Some(m) => self.push_load(m)?,
+                None => return Err(EmitError("the NGG list flag has no push slot".into())),
             },
             Input::DrawVertexCount => match self.plan.ngg_count {
                 Some(m) => self.push_load(m)?,

@@ -8,6 +8,27 @@ use crate::ir::{ExportTarget, Value};
 use spirv::{SelectionControl, Word};
 
 impl Emitter<'_> {
+    /// Word `word` of the NGG subgroup list ([`crate::ir::Load::NggList`]),
+    /// 0 past its end.
+    pub(super) fn ngg_list_word(&mut self, word: crate::ir::Value) -> Result<Word, EmitError> {
+        let Some(bnd) = self.plan.ngg_ids else {
+            return Err(EmitError("the NGG subgroup list has no binding".into()));
+        };
+        let u = self.t.u32_;
+        let bl = self.t.bool_;
+        let pos = self.vals[word.0 as usize];
+        let var = self.sb[&bnd];
+        let len = self.b.array_length(u, None, var, 0)?;
+        let inside = self.b.u_less_than(bl, None, pos, len)?;
+        let zero = self.const_u32(0);
+        let safe = self.b.select(u, None, inside, pos, zero)?;
+        let p = self
+            .b
+            .access_chain(self.t.p_sb_u32, None, var, vec![zero, safe])?;
+        let w = self.b.load(u, None, p, None, vec![])?;
+        Ok(self.b.select(u, None, inside, w, zero)?)
+    }
+
     /// An export of the NGG compute pass.
     pub(super) fn ngg_export(
         &mut self,

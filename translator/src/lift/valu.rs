@@ -850,6 +850,7 @@ impl Lifter<'_> {
                     Load::Buffer(_)
                     | Load::Lanes(..)
                     | Load::Global { .. }
+                    | Load::NggList { .. }
                     | Load::Image { .. } => return false,
                 },
                 Op::Un(_, a) => stack.push(a),

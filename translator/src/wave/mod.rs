@@ -112,9 +112,13 @@ pub struct ComputeFaults {
     /// A rewritten loop's exits pick their selectors backwards
     /// ([`crate::structure::LoopFaults::exit_selector_reversed`]).
     pub loop_exit_selector_reversed: bool,
-    /// NGG compute pass: the vertex-id VGPR of lane `l` holds the id of
-    /// vertex `l + 1` of the subgroup (an entry state computed wrong).
+    /// NGG compute pass: the vertex-id VGPR holds the lane's vertex id
+    /// plus 1 (in a counted subgroup, vertex `l + 1`'s: an entry state
+    /// computed wrong).
     pub ngg_vertex_ids_shifted: bool,
+    /// NGG compute pass, listed subgroups (indexed draws): each primitive
+    /// lane gets its vertex indices rotated (`i1, i2, i0`).
+    pub ngg_listed_prims_rotated: bool,
     /// f32 operations leave denormals to the host instead of flushing them
     /// (RADV's float mode) explicitly.
     pub keep_denormals: bool,

@@ -30,6 +30,18 @@
 //! for culling shaders, `v0 = i0 | i1 << 10 | i2 << 20` in passthrough
 //! mode). EXEC starts as the lanes below `V`.
 //!
+//! # Listed subgroups (indexed draws)
+//!
+//! An indexed draw's subgroups share vertices (an id repeated within a
+//! subgroup is one vertex, as the hardware's vertex reuse and the
+//! interpreter's driver form them: `interp::ngg_workgroups`), so they are
+//! not counted but listed: with push word `NggIndexed` = 1 the host binds
+//! [`NggEntry::list_words`] (per subgroup `V | P << 8`, the vertex id of
+//! each lane, the packed vertex indices of each primitive lane), and `V`,
+//! `P`, the vertex ids and the primitive indices come from subgroup
+//! `WorkgroupId.x`'s record instead. Split draws run chunk by chunk (each
+//! chunk is a draw of its own to the hardware).
+//!
 //! # Outputs
 //!
 //! One writable buffer (binding [`NggOutput::binding`]): subgroup
@@ -73,6 +85,37 @@ impl NggEntry {
         }
         let step = 3 * Self::prims_per_group(lanes);
         1 + n.saturating_sub(lanes).div_ceil(step.max(1))
+    }
+
+    /// Words per subgroup in the listed form ([`NggEntry::list_words`]).
+    pub fn list_stride(lanes: u32) -> u32 {
+        1 + 2 * lanes
+    }
+
+    /// The `NggSubgroups` binding of an indexed draw: the host's subgroups,
+    /// each `(vertex ids in lane order, primitives as subgroup-relative
+    /// vertex indices)` with at most `lanes` of each, as
+    /// [`NggEntry::list_stride`] words: `V | P << 8`, then per lane its
+    /// vertex id (0 past `V`), then per lane its primitive `i0 | i1 << 10 |
+    /// i2 << 20` (0 past `P`). `None` when a subgroup does not fit a wave.
+    pub fn list_words(groups: &[(Vec<u32>, Vec<[u32; 3]>)], lanes: u32) -> Option<Vec<u32>> {
+        let lanes_us = lanes as usize;
+        let mut out = Vec::with_capacity(groups.len() * Self::list_stride(lanes) as usize);
+        for (verts, prims) in groups {
+            let fits = |i: u32| (i as usize) < verts.len();
+            if verts.len() > lanes_us
+                || prims.len() > lanes_us
+                || !prims.iter().flatten().all(|&i| fits(i))
+            {
+                return None;
+            }
+            out.push(verts.len() as u32 | (prims.len() as u32) << 8);
+            out.extend((0..lanes_us).map(|l| verts.get(l).copied().unwrap_or(0)));
+            out.extend(
+                (0..lanes_us).map(|l| prims.get(l).map_or(0, |p| p[0] | p[1] << 10 | p[2] << 20)),
+            );
+        }
+        Some(out)
     }
 
     /// `(V, P)` of subgroup `g` of a draw of `n` vertices (the host-side

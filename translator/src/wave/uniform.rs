@@ -56,12 +56,15 @@ pub(crate) fn check(f: &Func, tree: &[Node], single_wave: bool) -> Vec<Unsupport
                     Input::Param(_)
                     | Input::WorkgroupId(_)
                     | Input::DrawFirstVertex
+                    | Input::NggIndexed
                     | Input::DrawVertexCount
                     | Input::GroupCount(_),
                 ) => false,
                 Op::Input(_) | Op::Unsupported(_) => true,
                 Op::Load(l) => match f.loads[l as usize] {
                     Load::Buffer(_) | Load::Global { .. } | Load::Image { .. } => true,
+                    // The subgroup list: uniform where its word index is.
+                    Load::NggList { word } => varying[word.0 as usize],
                     // A ballot or read lane is the same within a wave, not
                     // across waves; an LDS read is what its address says.
                     Load::Lanes(_, LaneOp::LdsRead { .. }) => {
