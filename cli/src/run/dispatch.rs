@@ -17,7 +17,13 @@
 //!    write is a mismatch too, and so is a store outside the window. Bytes
 //!    the interpreter left undefined are counted, not compared; a dispatch
 //!    the interpreter reports findings for (an undefined address, an
-//!    unmodelled access) fails.
+//!    unmodelled access) fails;
+//! 5. images ([`super::images::draws_images`]: the file's T#/S# where it
+//!    gives them, else the scene's) are bound as host images; every storage
+//!    image is read back and compared dword by dword with its initial
+//!    texels plus the interpreter's image stores (told from buffer stores
+//!    by their MIMG instruction, under the same race rule): each written
+//!    dword, and every other dword unchanged ([`DispatchReport::image_words`]).
 
 use super::compare::{compare, Verdict};
 use crate::CliError;
