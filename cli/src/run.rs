@@ -741,18 +741,7 @@ pub fn execute(
     // Images: the descriptors the draws' memory gives, or the scene's.
     let user_data = draws.user_data();
     let mut mem = draws.memory_with_code(&capture.code_and_constants());
-    let host_images = if tr.manifest.images.is_empty() {
-        Vec::new()
-    } else {
-        images::draws_images(
-            &tr.manifest,
-            &capture.code,
-            capture.target(),
-            &user_data,
-            &mut mem,
-        )
-        .map_err(|why| CliError::NotRun(format!("{}: images: {why}", capture.name)))?
-    };
+    let host_images = images::capture_images(capture, &tr.manifest, &user_data, &mut mem)?;
     let ref_mem = opts
         .flip_texel_rows_in_reference
         .then(|| images::flip_rows(&mem, &host_images));

@@ -586,3 +586,25 @@ fn an_undefined_value_that_is_demanded_is_refused() {
         "the unproven translation ran green"
     );
 }
+
+#[test]
+fn a_dispatch_file_gives_an_input_image_and_the_scene_the_missing_output_image() {
+    let Some(h) = Harness::shared_or_skip(
+        "a_dispatch_file_gives_an_input_image_and_the_scene_the_missing_output_image",
+    ) else {
+        return;
+    };
+    // `game-of-life-mutate.json`: the input T# (4×4 texels, 32_32_32_32_FLOAT,
+    // some texels black) in the set-1 table; the set-0 table holds no T#, so
+    // the run writes the scene's 16×16 output image there.
+    let (file, groups) = dispatch_file("game-of-life-mutate");
+    let c = fixture("game-of-life-mutate");
+    let r = execute(&c, &file, &groups, h).unwrap();
+    assert_identical("game-of-life-mutate", &r);
+    for d in &r.dispatches {
+        assert_eq!(
+            d.image_words,
+            256 * u64::from(d.groups.iter().product::<u32>())
+        );
+    }
+}

@@ -88,6 +88,127 @@ fn a_reference_run_on_skewed_user_data_turns_the_synthesized_runs_red() {
     }
 }
 
+/// Fixtures with images (copies of developer-set captures): an image load
+/// and a store of all four components (wave64 and wave32), a storage
+/// buffer read with a store whose dmask leaves the alpha out, and a
+/// sample (float push constants: the float retry) with a store.
+const IMAGE_SHADERS: [&str; 4] = [
+    "cli/tests/dispatch/game-of-life-mutate",
+    "cli/tests/dispatch/game-of-life-mutate-w32",
+    "cli/tests/dispatch/blob-image-store",
+    "cli/tests/dispatch/threshold-sample-store",
+];
+
+/// Per dispatch: (image words compared, mismatches, findings).
+fn image_counts(r: &DispatchRunReport) -> Vec<(u64, u64, usize)> {
+    r.dispatches
+        .iter()
+        .map(|d| (d.image_words, d.mismatches, d.findings))
+        .collect()
+}
+
+#[test]
+fn compute_shaders_with_images_write_the_interpreters_texels_on_synthesized_dispatches() {
+    let Some(h) = Harness::shared_or_skip(
+        "compute_shaders_with_images_write_the_interpreters_texels_on_synthesized_dispatches",
+    ) else {
+        return;
+    };
+    for shader in IMAGE_SHADERS {
+        let (_, r) = synth::execute(&open(shader), h, DispatchFaults::default())
+            .unwrap_or_else(|e| panic!("{shader}: {e}"));
+        assert_clean(shader, &r);
+        // Every invocation of the 8×8 workgroups stores one texel of 16
+        // bytes inside the 16×16 image: 64 · 4 dwords per workgroup.
+        let want: Vec<(u64, u64, usize)> = r
+            .dispatches
+            .iter()
+            .map(|d| (256 * d.groups.iter().product::<u32>() as u64, 0, 0))
+            .collect();
+        assert_eq!(image_counts(&r), want, "{shader}");
+    }
+}
+
+#[test]
+fn image_stores_placed_one_texel_right_turn_the_image_runs_red() {
+    let Some(h) =
+        Harness::shared_or_skip("image_stores_placed_one_texel_right_turn_the_image_runs_red")
+    else {
+        return;
+    };
+    let faults = DispatchFaults {
+        image_stores_one_texel_right: true,
+        ..DispatchFaults::default()
+    };
+    for shader in IMAGE_SHADERS {
+        let (_, r) =
+            synth::execute(&open(shader), h, faults).unwrap_or_else(|e| panic!("{shader}: {e}"));
+        eprintln!("{shader} (texel shifted): {}", r.text());
+        for d in &r.dispatches {
+            assert!(d.mismatches > 0, "{shader} dispatch {}: unnoticed", d.index);
+        }
+    }
+}
+
+#[test]
+fn a_translation_with_reversed_image_components_turns_the_image_runs_red() {
+    let Some(h) = Harness::shared_or_skip(
+        "a_translation_with_reversed_image_components_turns_the_image_runs_red",
+    ) else {
+        return;
+    };
+    // The game-of-life shader loads a texel and stores it back with all four
+    // components (a reversal on both sides cancels out), and the reversal
+    // does not show on the blob shader's synthesized inputs; the threshold
+    // shader samples three distinct components and stores them with an
+    // alpha of 1.
+    for shader in &IMAGE_SHADERS[3..] {
+        let c = open(shader);
+        let opts = translator::Options {
+            precise: true,
+            faults: translator::Faults {
+                image_dmask_reversed: true,
+                ..translator::Faults::default()
+            },
+            ..translator::Options::default()
+        };
+        let tr =
+            translator::translate_compute(&c.shader_input(), &c.compute_entry().unwrap(), &opts)
+                .unwrap();
+        // The inputs the sound run chose (the float retry).
+        let ((file, groups), clean) = synth::execute(&c, h, DispatchFaults::default()).unwrap();
+        assert_clean(shader, &clean);
+        let r = dispatch::execute_translation(&c, &file, &groups, h, &tr).unwrap();
+        eprintln!("{shader} (reversed dmask): {}", r.text());
+        assert!(r.mismatches > 0, "{shader}: the fault went unnoticed");
+    }
+}
+
+#[test]
+fn a_loop_counted_by_a_float_window_word_is_retried_on_integer_windows() {
+    let Some(h) = Harness::shared_or_skip(
+        "a_loop_counted_by_a_float_window_word_is_retried_on_integer_windows",
+    ) else {
+        return;
+    };
+    let c = open("cli/tests/dispatch/shading-rate-loop");
+    // Its loop bounds are storage-buffer words a vector load reads: floats
+    // 1.0..=16.0 in the first inputs, about 10^9 iterations as integers.
+    let (file, groups) = synth::synthesize(&c).unwrap();
+    match dispatch::execute(&c, &file, &groups, h) {
+        Err(shaderlift_cli::CliError::NotRun(why)) => assert!(why.contains("step bound"), "{why}"),
+        other => panic!("expected the step bound: {other:?}"),
+    }
+    let (inputs, r) = synth::execute(&c, h, DispatchFaults::default()).unwrap();
+    assert_eq!(inputs, synth::synthesize_integer_windows(&c).unwrap());
+    assert_clean("shading-rate-loop", &r);
+    assert!(
+        r.dispatches.iter().all(|d| d.image_words > 0),
+        "{}",
+        r.text()
+    );
+}
+
 #[test]
 fn a_user_pointer_offset_by_the_workgroup_id_gets_a_table_of_pointers() {
     for shader in &SHADERS[2..] {
@@ -188,10 +309,10 @@ fn the_dispatch_fixtures_run_as_a_tree_on_synthesized_inputs_without_mismatches(
     .unwrap();
     eprint!("{}", r.text());
     let t = &r.totals;
-    // 30 fixtures; the one the translator must refuse (`undef-demanded`, a
+    // 35 fixtures; the one the translator must refuse (`undef-demanded`, a
     // negative control of run_dispatch.rs) is not run. (`exec-raise-
     // unproven-w32`'s two whole waves run one wave per host workgroup.)
-    assert_eq!((t.entries, t.ran, t.mismatches, t.failed), (30, 29, 0, 0));
+    assert_eq!((t.entries, t.ran, t.mismatches, t.failed), (35, 34, 0, 0));
     let refused: Vec<&str> = r
         .entries
         .iter()
@@ -209,7 +330,7 @@ fn the_dispatch_fixtures_run_as_a_tree_on_synthesized_inputs_without_mismatches(
         .map(|e| e.name.as_str())
         .collect();
     assert_eq!(unclean, ["compute-memops", "compute-memops-w32"]);
-    assert_eq!(t.clean, 27);
+    assert_eq!(t.clean, 32);
 }
 
 #[test]

@@ -657,12 +657,6 @@ impl Exec<'_, '_> {
         lane: usize,
         ops: &Operands,
     ) -> Result<(), ImageError> {
-        let need = (1u8 << l.format.count) - 1;
-        if m.dmask & need != need {
-            return Err(ImageError::Form(
-                "a store of fewer components than the format",
-            ));
-        }
         let identity = (0..l.format.count).all(|i| t.dst_sel[i] == 4 + i as u8);
         if !identity {
             return Err(ImageError::Form("a store through a swizzled descriptor"));
@@ -685,7 +679,10 @@ impl Exec<'_, '_> {
         }
         // The dmask's components, in order, from consecutive VGPRs; with
         // d16, two f16 components per VGPR (the first in the low half), each
-        // widened exactly to f32 before the format conversion.
+        // widened exactly to f32 before the format conversion. A component
+        // outside the dmask is written as 0: ACO leaves constant-zero
+        // components out of a store's dmask (`imageStore(.., vec4(rgb,
+        // 0.0))` of RADV's captures stores with dmask 0x7), relying on that.
         let mut vals = [0u32; 4];
         let mut defined = true;
         let mut k = 0usize;

@@ -266,6 +266,24 @@ fn image_store_records_the_encoded_texel_bytes() {
 }
 
 #[test]
+fn a_store_of_fewer_components_than_the_format_writes_zero_for_the_others() {
+    // image_store v[0:2], v[4:5], s[8:15] dmask:0x7 into 32_32_32_32_FLOAT:
+    // ACO leaves a constant-zero alpha out of the dmask (RADV's
+    // `imageStore(.., vec4(rgb, 0.0))`), so the fourth dword is 0.
+    const STORE_XYZ: [u32; 2] = [0xf020_1708, 0x0002_0004];
+    let t = tsharp(FMT_32X4_FLOAT, 4, 4, IDENTITY, 1);
+    let mut w = wave(t, [0; 4], [1; 4], [2; 4], [0; 4]);
+    w.set_exec(1);
+    for (r, v) in [0.5f32, 1.0, 2.0].iter().enumerate() {
+        w.set_vgpr(r as u8, 0, v.to_bits());
+    }
+    let obs = run(STORE_XYZ, &mut w, &Mem::default());
+    assert!(obs.findings.is_empty(), "{:?}", obs.findings);
+    let got: Vec<u32> = obs.stores.iter().map(|s| s.value).collect();
+    assert_eq!(got, [0x3f00_0000, 0x3f80_0000, 0x4000_0000, 0]);
+}
+
+#[test]
 fn a_d16_store_reads_two_f16_components_per_vgpr_low_half_first() {
     // x = 0.5 and y = -1.0 in v0, z = 2^-24 (an f16 denormal) and w = +inf
     // in v1: each f16 widened exactly, then the format's conversion.

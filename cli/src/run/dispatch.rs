@@ -17,7 +17,13 @@
 //!    write is a mismatch too, and so is a store outside the window. Bytes
 //!    the interpreter left undefined are counted, not compared; a dispatch
 //!    the interpreter reports findings for (an undefined address, an
-//!    unmodelled access) fails.
+//!    unmodelled access) fails;
+//! 5. images ([`super::images::draws_images`]: the file's T#/S# where it
+//!    gives them, else the scene's) are bound as host images; every storage
+//!    image is read back and compared dword by dword with its initial
+//!    texels plus the interpreter's image stores (told from buffer stores
+//!    by their MIMG instruction, under the same race rule): each written
+//!    dword, and every other dword unchanged ([`DispatchReport::image_words`]).
 
 use super::compare::{compare, Verdict};
 use crate::CliError;
@@ -104,8 +110,12 @@ pub struct DispatchReport {
     pub mismatches: u64,
     /// Written bytes the interpreter left undefined (not compared).
     pub undefined: u64,
-    /// Interpreter findings (undefined addresses, unmodelled accesses).
+    /// Interpreter findings (undefined addresses, unmodelled accesses; a
+    /// sample point too near a texel border is not one: its words are
+    /// undefined).
     pub findings: usize,
+    /// Of `words`, the storage-image dwords compared.
+    pub image_words: u64,
     /// The first mismatches.
     pub first_mismatches: Vec<WordMismatch>,
     /// Seconds on the device.
@@ -145,9 +155,14 @@ impl DispatchRunReport {
             self.window.0 + self.window.1
         );
         for d in &self.dispatches {
+            let images = if d.image_words > 0 {
+                format!(" ({} in images)", d.image_words)
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 s,
-                "dispatch {} {:?}: {} words, {} mismatches, {} within 1 ulp, {} undefined bytes, {} findings",
+                "dispatch {} {:?}: {} words{images}, {} mismatches, {} within 1 ulp, {} undefined bytes, {} findings",
                 d.index, d.groups, d.words, d.mismatches, d.within_ulp, d.undefined, d.findings
             );
             for m in &d.first_mismatches {
@@ -196,6 +211,9 @@ pub struct DispatchFaults {
     /// Compare bytes that stores of two workgroups leave at different
     /// values (the interpreter's order) instead of counting them undefined.
     pub ignore_workgroup_races: bool,
+    /// Place the interpreter's image stores one texel further in x (the
+    /// last texel's are dropped) before comparing the storage images.
+    pub image_stores_one_texel_right: bool,
 }
 
 /// [`execute`] with a given translation of the capture (a test's broken
@@ -264,22 +282,21 @@ fn execute_translation_with(
     let Some(entry) = capture.compute_entry() else {
         return Err(named(&"not a compute capture with its entry state"));
     };
-    if !tr.manifest.images.is_empty() {
-        return Err(CliError::NotRun(format!(
-            "{}: compute dispatches with images are not run yet (the DRAWS.json scene has no image model; pixel and vertex shaders with images run)",
-            capture.name
-        )));
-    }
+    let mut mem = draws.memory_with_code(&capture.code_and_constants());
+    let user_data = draws.user_data();
+    // Images: the descriptors the file gives, or the scene's (written into
+    // `mem` where the shader reads them, texels outside every block).
+    let host_images = super::images::capture_images(capture, &tr.manifest, &user_data, &mut mem)?;
+    let image_inputs: Vec<vkharness::ImageInput<'_>> =
+        host_images.iter().map(|h| h.input()).collect();
     let interface = Interface {
         entry_point: "main".into(),
         bindings: tr.manifest.bindings.iter().map(|b| b.binding).collect(),
         push_constant_bytes: tr.manifest.push_constant_bytes,
     };
     let program = harness
-        .compute_program(&tr.spirv, &interface)
+        .compute_program_with_images(&tr.spirv, &interface, &super::images::slots(&tr.manifest))
         .map_err(|e| super::harness_error(&capture.name, e))?;
-    let mem = draws.memory_with_code(&capture.code_and_constants());
-    let user_data = draws.user_data();
     let reference_user_data: Vec<u32> = user_data
         .iter()
         .map(|w| w.wrapping_add(u32::from(faults.skew_reference_user_data)))
@@ -310,6 +327,7 @@ fn execute_translation_with(
         .map_err(|e| named(&e))?;
     let param_bytes: Vec<u8> = param_words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let iprog = interp::Program::new(&capture.code, capture.target());
+    let image_pcs = mimg_pcs(&capture.code, capture.target());
     let icfg = interp::DispatchConfig {
         abi: capture.abi(),
         wave64: capture.wave_size() == WaveSize::W64,
@@ -340,6 +358,7 @@ fn execute_translation_with(
             mismatches: 0,
             undefined: 0,
             findings: 0,
+            image_words: 0,
             first_mismatches: Vec::new(),
             device_seconds: 0.0,
             interp_seconds: 0.0,
@@ -375,7 +394,7 @@ fn execute_translation_with(
         };
         let t = Instant::now();
         let out = program
-            .dispatch(host_groups, &buffers, &push)
+            .dispatch_with_images(host_groups, &buffers, &image_inputs, &push)
             .map_err(|e| super::harness_error(&capture.name, e))?;
         dr.device_seconds = t.elapsed().as_secs_f64();
         let device_window: Vec<u8> = window_binding
@@ -384,12 +403,31 @@ fn execute_translation_with(
             .unwrap_or_else(|| window_bytes.clone());
         let t = Instant::now();
         let obs = interp::run_dispatch(&iprog, &mem, &reference_user_data, groups, &icfg)
-            .map_err(|e| named(&format!("dispatch {index}: interpreter: {e}")))?;
+            .map_err(|e| match e {
+                // The inputs made a loop longer than the oracle's bound (a
+                // loop count read from a data word): no verdict either way.
+                interp::DispatchError::Interp {
+                    error:
+                        interp::InterpError::StepLimit { .. }
+                        | interp::InterpError::RunStepLimit { .. },
+                    ..
+                } => CliError::NotRun(format!(
+                    "{}: dispatch {index}: the interpreter's step bound ({e}): a loop bounded by an input word",
+                    capture.name
+                )),
+                e => named(&format!("dispatch {index}: interpreter: {e}")),
+            })?;
         dr.interp_seconds = t.elapsed().as_secs_f64();
-        dr.findings = obs.findings.len() + obs.findings_dropped as usize;
+        dr.findings = super::images::failing_findings(&obs);
         let [sx, sy, sz] = icfg.workgroup_size;
         let waves_per_group = (sx * sy * sz).div_ceil(if icfg.wave64 { 64 } else { 32 });
-        let written = written_bytes(&obs.stores, waves_per_group, faults.ignore_workgroup_races);
+        let (image_stores, buffer_stores): (Vec<_>, Vec<_>) =
+            obs.stores.iter().partition(|s| image_pcs.contains(&s.pc));
+        let written = written_bytes(
+            buffer_stores,
+            waves_per_group,
+            faults.ignore_workgroup_races,
+        );
         let mut dwords: BTreeMap<u64, ([u8; 4], u8, u8)> = BTreeMap::new();
         for (&a, &(byte, def)) in &written {
             let e = dwords.entry(a & !3).or_insert(([0; 4], 0, 0));
@@ -439,19 +477,7 @@ fn execute_translation_with(
                 }
             }
             let reference = u32::from_le_bytes(r);
-            let verdict = if cmp_mask == 0xf {
-                compare(dev, reference)
-            } else {
-                // Compare only the defined written bytes.
-                let m = (0..4)
-                    .filter(|k| cmp_mask & (1 << k) != 0)
-                    .fold(0u32, |m, k| m | (0xff << (8 * k)));
-                if dev & m == reference & m {
-                    Verdict::Exact
-                } else {
-                    Verdict::Mismatch
-                }
-            };
+            let verdict = compare_bytes(dev, reference, cmp_mask);
             match verdict {
                 Verdict::Exact => {}
                 Verdict::WithinUlp => dr.within_ulp += 1,
@@ -484,6 +510,11 @@ fn execute_translation_with(
                 );
             }
         }
+        if !host_images.is_empty() {
+            let written =
+                written_bytes(image_stores, waves_per_group, faults.ignore_workgroup_races);
+            compare_images(&mut dr, &host_images, &out, &written, faults).map_err(|e| named(&e))?;
+        }
         report.words += dr.words;
         report.mismatches += dr.mismatches;
         report.findings += dr.findings;
@@ -509,8 +540,8 @@ fn guest_bytes(mem: &SparseMemory, base: u64, len: u64) -> Vec<u8> {
 /// (`wave / waves_per_group`) leave at different values is order-dependent,
 /// so it counts as undefined (not compared), unless every write after the
 /// first is an order-free atomic. `ignore_races` is the negative control.
-fn written_bytes(
-    stores: &[interp::record::Store],
+fn written_bytes<'s>(
+    stores: impl IntoIterator<Item = &'s interp::record::Store>,
     waves_per_group: u32,
     ignore_races: bool,
 ) -> BTreeMap<u64, (u8, bool)> {
@@ -535,6 +566,152 @@ fn written_bytes(
         .into_iter()
         .map(|(a, (b, d, _))| (a, (b, d)))
         .collect()
+}
+
+/// Compare a device dword with the reference in the bytes `mask` names
+/// (bit k: byte k): the whole word as [`compare`] does, else the bytes
+/// exactly.
+fn compare_bytes(dev: u32, reference: u32, mask: u8) -> Verdict {
+    if mask == 0xf {
+        return compare(dev, reference);
+    }
+    let m = (0..4)
+        .filter(|k| mask & (1 << k) != 0)
+        .fold(0u32, |m, k| m | (0xff << (8 * k)));
+    if dev & m == reference & m {
+        Verdict::Exact
+    } else {
+        Verdict::Mismatch
+    }
+}
+
+/// The byte offsets of the code's MIMG instructions (a straight decode:
+/// the interpreter's stores at these pcs are image stores).
+fn mimg_pcs(code: &[u8], target: isa::Target) -> std::collections::BTreeSet<u32> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut pc = 0usize;
+    while pc < code.len() {
+        let Ok(inst) = isa::decode(&code[pc..], target) else {
+            pc += 4;
+            continue;
+        };
+        if inst.family == isa::Family::Mimg {
+            out.insert(pc as u32);
+        }
+        pc += usize::from(inst.len).max(4);
+    }
+    out
+}
+
+/// Compare every storage image the device read back with its initial
+/// texels with the interpreter's image stores (`written`: guest byte →
+/// value, defined) applied. A dword the interpreter wrote is compared
+/// (only its defined written bytes when some are undefined); a dword it
+/// did not write must be unchanged; an image store outside every storage
+/// image is a mismatch.
+fn compare_images(
+    dr: &mut DispatchReport,
+    images: &[super::images::HostImage],
+    out: &vkharness::RunOutput,
+    written: &BTreeMap<u64, (u8, bool)>,
+    faults: DispatchFaults,
+) -> Result<(), String> {
+    let note = |dr: &mut DispatchReport, m: WordMismatch| {
+        dr.mismatches += 1;
+        if dr.first_mismatches.len() < LISTED {
+            dr.first_mismatches.push(m);
+        }
+    };
+    let mut placed = std::collections::BTreeSet::new();
+    for h in images.iter().filter(|h| h.storage) {
+        let got = out
+            .image(h.binding)
+            .ok_or_else(|| format!("storage image {} was not read back", h.binding))?;
+        if got.len() != h.texels.len() {
+            return Err(format!(
+                "storage image {} read back {} bytes, not {}",
+                h.binding,
+                got.len(),
+                h.texels.len()
+            ));
+        }
+        let shift = if faults.image_stores_one_texel_right {
+            h.texel_bytes()
+        } else {
+            0
+        };
+        // Per dword: the bytes, which were written, which defined.
+        let mut want: Vec<([u8; 4], u8, u8)> = h
+            .texels
+            .chunks_exact(4)
+            .map(|c| ([c[0], c[1], c[2], c[3]], 0, 0))
+            .collect();
+        for (&a, &(byte, def)) in written {
+            if h.texel_offset(a, 1).is_none() {
+                continue;
+            }
+            placed.insert(a);
+            let Some(o) = h.texel_offset(a + shift, 1) else {
+                continue;
+            };
+            let w = &mut want[o / 4];
+            w.0[o % 4] = byte;
+            w.1 |= 1 << (o % 4);
+            if def {
+                w.2 |= 1 << (o % 4);
+            }
+        }
+        for (i, (&(bytes, wrote, def), g)) in want.iter().zip(got.chunks_exact(4)).enumerate() {
+            let dev = u32::from_le_bytes([g[0], g[1], g[2], g[3]]);
+            let reference = u32::from_le_bytes(bytes);
+            let addr = h.guest_address(4 * i);
+            dr.undefined += u64::from((wrote & !def).count_ones());
+            let verdict = match wrote & def {
+                // Not written (or nothing defined): the texel stays.
+                0 if wrote == 0 => {
+                    if dev == reference {
+                        continue;
+                    }
+                    Verdict::Mismatch
+                }
+                0 => continue,
+                m => compare_bytes(dev, reference, m),
+            };
+            dr.words += 1;
+            dr.image_words += 1;
+            match verdict {
+                Verdict::Exact => {}
+                Verdict::WithinUlp => dr.within_ulp += 1,
+                Verdict::Mismatch => note(
+                    dr,
+                    WordMismatch {
+                        addr,
+                        device: Some(dev),
+                        reference: (wrote != 0).then_some(reference),
+                    },
+                ),
+            }
+        }
+    }
+    // Image stores outside every storage image (the device has no such
+    // texel).
+    let mut outside: BTreeMap<u64, u32> = BTreeMap::new();
+    for (&a, &(byte, _)) in written.iter().filter(|(a, _)| !placed.contains(*a)) {
+        *outside.entry(a & !3).or_insert(0) |= u32::from(byte) << (8 * (a & 3));
+    }
+    for (addr, v) in outside {
+        dr.words += 1;
+        dr.image_words += 1;
+        note(
+            dr,
+            WordMismatch {
+                addr,
+                device: None,
+                reference: Some(v),
+            },
+        );
+    }
+    Ok(())
 }
 
 #[cfg(test)]

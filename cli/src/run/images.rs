@@ -576,6 +576,21 @@ pub fn draws_images(
     host_images(m, user_data, mem)
 }
 
+/// [`draws_images`] for a capture's run: none without image bindings, and
+/// what the images cannot be run with is [`crate::CliError::NotRun`].
+pub fn capture_images(
+    capture: &corpus::Capture,
+    m: &Manifest,
+    user_data: &[u32],
+    mem: &mut SparseMemory,
+) -> Result<Vec<HostImage>, crate::CliError> {
+    if m.images.is_empty() {
+        return Ok(Vec::new());
+    }
+    draws_images(m, &capture.code, capture.target(), user_data, mem)
+        .map_err(|why| crate::CliError::NotRun(format!("{}: images: {why}", capture.name)))
+}
+
 /// The image slots of a manifest's images (the harness's interface).
 pub fn slots(m: &Manifest) -> Vec<vkharness::ImageSlot> {
     m.images
@@ -783,6 +798,44 @@ pub fn host_images(
         .collect()
 }
 
+impl HostImage {
+    /// Bytes per texel row of the host image (rows are packed).
+    pub fn row_bytes(&self) -> u64 {
+        let rows = u64::from(self.extent[1]) * u64::from(self.extent[2]);
+        self.texels.len() as u64 / rows.max(1)
+    }
+
+    /// Bytes per texel.
+    pub fn texel_bytes(&self) -> u64 {
+        self.row_bytes() / u64::from(self.extent[0]).max(1)
+    }
+
+    /// The guest address of byte `offset` of [`HostImage::texels`].
+    pub fn guest_address(&self, offset: usize) -> u64 {
+        let (base, pitch, slice) = self.guest;
+        let (row, x) = (
+            offset as u64 / self.row_bytes().max(1),
+            offset as u64 % self.row_bytes().max(1),
+        );
+        let rows = u64::from(self.extent[1]).max(1);
+        base + (row / rows) * slice + (row % rows) * pitch + x
+    }
+
+    /// Where the guest bytes `addr..addr + len` are in [`HostImage::texels`]
+    /// (`None`: not all inside one row of the image).
+    pub fn texel_offset(&self, addr: u64, len: u64) -> Option<usize> {
+        let (base, pitch, slice) = self.guest;
+        let off = addr.checked_sub(base)?;
+        let (z, in_slice) = (off / slice.max(1), off % slice.max(1));
+        let (y, x) = (in_slice / pitch.max(1), in_slice % pitch.max(1));
+        let rows = u64::from(self.extent[1]);
+        if z >= u64::from(self.extent[2]) || y >= rows || x + len > self.row_bytes() {
+            return None;
+        }
+        usize::try_from((z * rows + y) * self.row_bytes() + x).ok()
+    }
+}
+
 /// What a storage image should hold after the run by the interpreter:
 /// the initial texels with every store record inside the image applied
 /// (the last store of a byte wins), and whether each dword was stored
@@ -790,19 +843,10 @@ pub fn host_images(
 pub fn expected_texels(img: &HostImage, stores: &[interp::Store]) -> (Vec<u8>, Vec<bool>) {
     let mut bytes = img.texels.clone();
     let mut undefined = vec![false; bytes.len() / 4];
-    let (base, pitch, slice) = img.guest;
-    let row_bytes = img.extent[0] as u64 * 16;
-    let rows = img.extent[1] as u64;
     for s in stores {
-        let Some(off) = s.addr.checked_sub(base) else {
+        let Some(at) = img.texel_offset(s.addr, u64::from(s.len)) else {
             continue;
         };
-        let (z, in_slice) = (off / slice, off % slice);
-        let (y, x) = (in_slice / pitch, in_slice % pitch);
-        if z >= img.extent[2] as u64 || y >= rows || x + s.len as u64 > row_bytes {
-            continue;
-        }
-        let at = ((z * rows + y) * row_bytes + x) as usize;
         for i in 0..s.len as usize {
             bytes[at + i] = (s.value >> (8 * i)) as u8;
         }
@@ -827,6 +871,17 @@ pub fn flip_rows(mem: &SparseMemory, images: &[HostImage]) -> SparseMemory {
         }
     }
     out
+}
+
+/// The interpreter findings that fail a run: all but a sample point too
+/// near a texel border (its words are undefined, not compared).
+pub fn failing_findings(obs: &interp::Observations) -> usize {
+    let near_border = interp::ImageError::NearBorder.to_string();
+    obs.findings
+        .iter()
+        .filter(|f| !matches!(f, interp::Finding::Unmodelled { what, .. } if *what == near_border))
+        .count()
+        + obs.findings_dropped as usize
 }
 
 #[cfg(test)]

@@ -252,18 +252,7 @@ pub fn execute_with(
     }
     // Images: the descriptors the draws' memory gives, or the scene's
     // (`run::images::draws_images`, as the direct vertex path does).
-    let host_images = if tr.manifest.images.is_empty() {
-        Vec::new()
-    } else {
-        super::images::draws_images(
-            &tr.manifest,
-            &capture.code,
-            capture.target(),
-            &user_data,
-            &mut mem,
-        )
-        .map_err(|why| CliError::NotRun(format!("{}: images: {why}", capture.name)))?
-    };
+    let host_images = super::images::capture_images(capture, &tr.manifest, &user_data, &mut mem)?;
     let ref_mem =
         flip_texel_rows_in_reference.then(|| super::images::flip_rows(&mem, &host_images));
     let slots = super::images::slots(&tr.manifest);
@@ -429,16 +418,7 @@ pub fn execute_with(
         dr.interp_seconds = t.elapsed().as_secs_f64();
         // A sample point too near a texel border is not a failure: its
         // words are undefined (not compared).
-        let near_border = interp::ImageError::NearBorder.to_string();
-        dr.findings = run
-            .obs
-            .findings
-            .iter()
-            .filter(
-                |f| !matches!(f, interp::Finding::Unmodelled { what, .. } if *what == near_border),
-            )
-            .count()
-            + run.obs.findings_dropped as usize;
+        dr.findings = super::images::failing_findings(&run.obs);
         // The interpreter's words: (word index) → (value, defined, label).
         let mut expect: BTreeMap<u64, (u32, bool, NggMismatch)> = BTreeMap::new();
         let mut prims: BTreeMap<(u32, u32), bool> = BTreeMap::new();

@@ -64,6 +64,45 @@ pub fn synthesize_zero_free_words(capture: &Capture) -> Result<Dispatches, Synth
     )
 }
 
+/// [`synthesize`] with integers 1..=16 in every window (not floats in the
+/// windows vector loads read): the retry when the first inputs cannot be
+/// run (a loop counted by a window word read as a float's bits runs past
+/// the interpreter's step bound).
+pub fn synthesize_integer_windows(capture: &Capture) -> Result<Dispatches, SynthError> {
+    synthesize_with(
+        capture,
+        &SceneLayout {
+            values: interp::scene::Values::SmallIntegers,
+            ..SceneLayout::COMPUTE
+        },
+    )
+}
+
+/// [`synthesize`] with the free words (the user-data words the layout
+/// leaves free and the push-constant words it writes into tables) floats
+/// instead of small integers: word `k` (a table word: dword `k` of its
+/// table) holds `(2·(k mod 7) + 3) / 32`. The retry when the integer
+/// inputs leave every stored word undefined: a float push constant (an
+/// inverse resolution) that is a tiny denormal as an integer's bits puts
+/// every sample point on a texel border; with these, a texel coordinate
+/// `(x + ½) · 16 · w` is an odd multiple of ¼, never near a border.
+pub fn synthesize_float_free_words(capture: &Capture) -> Result<Dispatches, SynthError> {
+    let (mut file, groups) = synthesize(capture)?;
+    let (zero, _) = synthesize_zero_free_words(capture)?;
+    let float = |k: u32| ((2 * (k % 7) + 3) as f32 / 32.0).to_bits();
+    for (k, (w, z)) in file.user_data.iter_mut().zip(&zero.user_data).enumerate() {
+        if w != z {
+            w.0 = float(k as u32);
+        }
+    }
+    for (b, z) in file.memory.iter_mut().zip(&zero.memory) {
+        if b.addr == z.addr && b.words.len() == 1 && b.words != z.words {
+            b.words[0].0 = float(((b.addr.0 & 0xfff) / 4) as u32);
+        }
+    }
+    Ok((file, groups))
+}
+
 fn synthesize_with(capture: &Capture, layout: &SceneLayout) -> Result<Dispatches, SynthError> {
     let entry = capture.compute_entry().ok_or(SynthError::NotCompute)?;
     let mut trace = crate::trace::trace_capture(capture);
@@ -75,8 +114,37 @@ fn synthesize_with(capture: &Capture, layout: &SceneLayout) -> Result<Dispatches
                 .push(Ptr::new(lo, Word::ud(k.wrapping_add(1)), 0));
         }
     }
+    let tables = manifest_tables(capture, &entry);
+    for p in &tables.pointers {
+        if !trace.pointers.iter().any(|q| q.lo == p.lo) {
+            trace.pointers.push(*p);
+        }
+    }
     let scene = interp::scene::synthesize_with(&trace, &capture.abi(), layout);
-    let file = scene.to_draws_file();
+    let mut file = scene.to_draws_file();
+    // Push-constant words in tables the scene left unmapped: small
+    // integers, as the free user-data words (counts stay small).
+    let user_data = file.user_data();
+    let mem = file.memory_with_code(&[]);
+    for &(k, hi, offset) in &tables.data_words {
+        let Some(&lo) = user_data.get(usize::from(k)) else {
+            continue;
+        };
+        let a = drawbind::word::dword_address(drawbind::word::pointer(lo, hi, 0), offset);
+        if drawbind::GuestMemory::read_u32(&mem, a).is_none()
+            && !file.memory.iter().any(|b| b.addr.0 == a)
+        {
+            let v = if layout.small_free_words {
+                offset / 4 % 7 + 2
+            } else {
+                0
+            };
+            file.memory.push(drawbind::draws::MemoryBlock {
+                addr: drawbind::draws::Addr(a),
+                words: vec![drawbind::draws::Word32(v)],
+            });
+        }
+    }
     let per_group = u64::from(entry.invocations().unwrap_or(1).max(1));
     // A dimension whose workgroup id the shader does not receive gets one
     // workgroup: more would repeat each other's stores (a race whose
@@ -91,6 +159,77 @@ fn synthesize_with(capture: &Capture, layout: &SceneLayout) -> Result<Dispatches
         .collect();
     groups.dedup();
     Ok((file, groups))
+}
+
+/// What the translation reads through tables the trace does not follow
+/// (it follows buffer descriptors only): the T#/S# words of images and the
+/// push-constant words (RADV's push constants in memory), each a word of a
+/// table of a user-data word and a constant high half. Their pointers go
+/// into the trace, so the scene gives each a table of its own, where the
+/// dispatch run ([`super::images::draws_images`]) writes the scene's
+/// descriptors; the data words' offsets get small integers. Empty when the
+/// shader does not translate.
+struct ManifestTables {
+    pointers: Vec<Ptr>,
+    /// (user-data word, high half, byte offset) of each data word.
+    data_words: Vec<(u8, u32, u32)>,
+}
+
+fn manifest_tables(capture: &Capture, entry: &translator::wave::ComputeEntry) -> ManifestTables {
+    use translator::manifest::{PushKind, WordExpr};
+    let mut out = ManifestTables {
+        pointers: Vec::new(),
+        data_words: Vec::new(),
+    };
+    let opts = translator::Options {
+        precise: true,
+        ..translator::Options::default()
+    };
+    let Ok(tr) = translator::translate_compute(&capture.shader_input(), entry, &opts) else {
+        return out;
+    };
+    let m = &tr.manifest;
+    let table = |e: &WordExpr| match e {
+        WordExpr::TableWord { lo, hi, offset } => match (&**lo, &**hi) {
+            (WordExpr::UserData { k }, WordExpr::Const { value }) => Some((*k, *value, *offset)),
+            _ => None,
+        },
+        WordExpr::IndexedTableWord { lo, hi, .. } => match (&**lo, &**hi) {
+            (WordExpr::UserData { k }, WordExpr::Const { value }) => Some((*k, *value, u32::MAX)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let images = m
+        .images
+        .iter()
+        .flat_map(|b| b.texture.iter().chain(b.sampler.iter().flatten()));
+    let data: Vec<&WordExpr> = m
+        .push_constants
+        .iter()
+        .chain(&m.param_buffer)
+        .filter_map(|w| match &w.kind {
+            PushKind::Word { expr, .. } => Some(expr),
+            _ => None,
+        })
+        .collect();
+    let descriptor_words: Vec<(u8, u32, u32)> = images.clone().filter_map(table).collect();
+    for e in images.chain(data.iter().copied()) {
+        if let Some((k, hi, _)) = table(e) {
+            let p = Ptr::new(Word::ud(k), Word::konst(hi), 0);
+            if !out.pointers.contains(&p) {
+                out.pointers.push(p);
+            }
+        }
+    }
+    // Data words that are not descriptor words (a shader may read a T#
+    // word as data; the run writes the scene's descriptor there).
+    for e in data {
+        if let Some(t) = table(e).filter(|t| t.2 != u32::MAX && !descriptor_words.contains(t)) {
+            out.data_words.push(t);
+        }
+    }
+    out
 }
 
 /// The synthesized inputs as a DRAWS.json document (`--emit-dispatch`):
@@ -190,9 +329,11 @@ fn first_store_outside(r: &DispatchRunReport) -> Option<u64> {
         .map(|m| m.addr)
 }
 
-/// Run a compute capture's synthesized dispatches; when their stores leave
-/// guest memory, run [`synthesize_zero_free_words`]'s instead. The inputs
-/// run and the report.
+/// Run a compute capture's synthesized dispatches (when they cannot be run,
+/// [`synthesize_integer_windows`]'s); when their stores leave
+/// guest memory, run [`synthesize_zero_free_words`]'s instead, and when
+/// every word they store is undefined, [`synthesize_float_free_words`]'s
+/// (kept if it compares words). The inputs run and the report.
 pub fn execute(
     capture: &Capture,
     harness: &Harness,
@@ -200,9 +341,36 @@ pub fn execute(
 ) -> Result<(Dispatches, DispatchRunReport), CliError> {
     let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
     let first = synthesize(capture).map_err(|e| named(&e))?;
-    let r = dispatch::execute_with_faults(capture, &first.0, &first.1, harness, faults)?;
+    let (first, r) =
+        match dispatch::execute_with_faults(capture, &first.0, &first.1, harness, faults) {
+            Ok(r) => (first, r),
+            // Inputs the run cannot judge: integer windows once, else the
+            // first reason stands.
+            Err(CliError::NotRun(why)) => {
+                let ints = synthesize_integer_windows(capture).map_err(|e| named(&e))?;
+                match dispatch::execute_with_faults(capture, &ints.0, &ints.1, harness, faults) {
+                    Ok(r) if r.words > 0 => (ints, r),
+                    Ok(_) | Err(CliError::NotRun(_)) => return Err(CliError::NotRun(why)),
+                    Err(e) => return Err(e),
+                }
+            }
+            Err(e) => return Err(e),
+        };
     if first_store_outside(&r).is_none() {
-        return Ok((first, r));
+        let undefined: u64 = r.dispatches.iter().map(|d| d.undefined).sum();
+        if r.words > 0 || undefined == 0 {
+            return Ok((first, r));
+        }
+        // Every stored word undefined: retry with float free words, and
+        // keep that run when it compares words inside guest memory.
+        let floats = synthesize_float_free_words(capture).map_err(|e| named(&e))?;
+        match dispatch::execute_with_faults(capture, &floats.0, &floats.1, harness, faults) {
+            Ok(f) if f.words > 0 && first_store_outside(&f).is_none() => return Ok((floats, f)),
+            // No better inputs (a loop past the step bound, say): the
+            // first run stands.
+            Ok(_) | Err(CliError::NotRun(_)) => return Ok((first, r)),
+            Err(e) => return Err(e),
+        }
     }
     let again = synthesize_zero_free_words(capture).map_err(|e| named(&e))?;
     let r = dispatch::execute_with_faults(capture, &again.0, &again.1, harness, faults)?;
