@@ -18,7 +18,7 @@ use isa::{
 };
 use isa::{Mode, Slot};
 use std::fmt::Write as _;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Write};
 
 /// Disassemble a captured shader into LLVM 19 text, one instruction per
 /// line.
@@ -34,16 +34,37 @@ pub struct Args {
     pub json: bool,
 }
 
+/// Bytes of a raw file read per piece: the listing holds this much of
+/// the file at a time (a reused buffer, so a large file costs no page
+/// faults for a buffer of its size).
+const PIECE: usize = 1 << 16;
+
 /// Run `shaderlift disasm`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let capture = args.capture.open()?;
+    let (capture, rest) = match args.capture.open_raw_head(PIECE)? {
+        Some((capture, file)) => (capture, Some(file)),
+        None => (args.capture.open()?, None),
+    };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let style = if args.json { Style::Json } else { Style::Text };
     let mode = Mode::with_wave_size(capture.target(), capture.wave_size().lanes());
-    let listing = match write_listing(&capture.code, mode, style, &mut out) {
+    let listing = match rest {
+        None => write_listing(&capture.code, mode, style, &mut out).map_err(Failure::Write),
+        Some(file) => write_listing_read(capture.code, file, mode, style, &mut out),
+    };
+    let listing = match listing {
         Ok(l) => l,
-        Err(e) => return output_result(Err(e)),
+        Err(Failure::Read(source)) => {
+            // What was listed stays listed; the read error is the verdict.
+            output_result(out.flush())?;
+            return Err(corpus::CaptureError::Io {
+                path: capture.path,
+                source,
+            }
+            .into());
+        }
+        Err(Failure::Write(e)) => return output_result(Err(e)),
     };
     output_result(out.flush())?;
     match listing.truncated {
@@ -53,6 +74,71 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }),
         None => Ok(()),
     }
+}
+
+/// Why [`write_listing_read`] stopped.
+#[derive(Debug)]
+pub enum Failure {
+    /// Reading the code failed.
+    Read(io::Error),
+    /// Writing the listing failed.
+    Write(io::Error),
+}
+
+/// [`write_listing`] of code that starts with `head` and goes on in
+/// `rest`, read in pieces of [`PIECE`] bytes into one reused buffer. The
+/// listing is the one [`write_listing`] prints for the whole code: an
+/// instruction is decoded only when all of it is in the buffer (the
+/// longest is 20 bytes) or the code has ended.
+pub fn write_listing_read<R: Read, W: Write>(
+    head: Vec<u8>,
+    mut rest: R,
+    mode: Mode,
+    style: Style,
+    out: &mut W,
+) -> Result<Listing, Failure> {
+    /// The longest instruction, in bytes (VOP3 with a literal, MIMG NSA).
+    const LONGEST: usize = 20;
+    let mut lister = Lister::new(mode, style);
+    let mut buf = head;
+    // `buf` holds the code from offset `base`; listing resumes at `pos`.
+    let (mut base, mut pos) = (0usize, 0usize);
+    let mut ended = false;
+    loop {
+        if !ended {
+            // Keep the unlisted tail and fill the buffer behind it.
+            buf.drain(..pos);
+            base += pos;
+            pos = 0;
+            let have = buf.len();
+            buf.resize(have.max(PIECE), 0);
+            let mut n = have;
+            while n < buf.len() {
+                match rest.read(&mut buf[n..]) {
+                    Ok(0) => {
+                        ended = true;
+                        break;
+                    }
+                    Ok(k) => n += k,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(Failure::Read(e)),
+                }
+            }
+            buf.truncate(n);
+        }
+        let stop = if ended {
+            buf.len()
+        } else {
+            buf.len().saturating_sub(LONGEST - 1)
+        };
+        pos = lister
+            .list(&buf, base, pos, stop, out)
+            .map_err(Failure::Write)?;
+        if ended {
+            break;
+        }
+    }
+    lister.finish(out).map_err(Failure::Write)
 }
 
 /// How [`write_listing`] prints.
@@ -86,80 +172,137 @@ pub fn write_listing<W: Write>(
     style: Style,
     out: &mut W,
 ) -> io::Result<Listing> {
-    let fmt = Formatter::new(mode.target);
+    let mut lister = Lister::new(mode, style);
+    lister.list(code, 0, 0, code.len(), out)?;
+    lister.finish(out)
+}
+
+/// The state of a listing printed piece by piece.
+struct Lister {
+    fmt: Formatter,
+    mode: Mode,
+    style: Style,
     // Lines are formatted straight into `block` and handed to `out` in
     // large pieces; JSON objects and `.long` lines are built in `line`.
-    let mut block = Block::new();
-    let mut line = String::with_capacity(256);
-    let mut scratch = String::with_capacity(64);
-    let mut listing = Listing::default();
-    let mut inst = Instruction::default();
-    let mut decoder = Decoder::new(code, mode);
-    while let Some((pc, result)) = decoder.next_into(&mut inst) {
-        match result {
-            Ok(()) => match style {
-                Style::Text => {
-                    let room = block.room();
-                    if let Some(n) = fmt.write_into(&inst, room) {
-                        // `write_into` leaves 32 bytes unused past the
-                        // text: the newline goes there.
-                        if let Some(nl) = room.get_mut(n) {
-                            *nl = b'\n';
-                            block.commit(n + 1);
+    block: Block,
+    line: String,
+    scratch: String,
+    listing: Listing,
+    inst: Instruction,
+}
+
+impl Lister {
+    fn new(mode: Mode, style: Style) -> Lister {
+        Lister {
+            fmt: Formatter::new(mode.target),
+            mode,
+            style,
+            block: Block::new(),
+            line: String::with_capacity(256),
+            scratch: String::with_capacity(64),
+            listing: Listing::default(),
+            inst: Instruction::default(),
+        }
+    }
+
+    /// List the instructions of `code` (the code from offset `base`) that
+    /// start at `from` or later and before `stop`; returns where the next
+    /// one starts.
+    fn list<W: Write>(
+        &mut self,
+        code: &[u8],
+        base: usize,
+        from: usize,
+        stop: usize,
+        out: &mut W,
+    ) -> io::Result<usize> {
+        let Lister {
+            fmt,
+            block,
+            line,
+            scratch,
+            listing,
+            inst,
+            ..
+        } = self;
+        let style = self.style;
+        let mut decoder = Decoder::new(code, self.mode);
+        decoder.seek(from);
+        while decoder.offset() < stop {
+            let Some((pc, result)) = decoder.next_into(inst) else {
+                break;
+            };
+            match result {
+                Ok(()) => match style {
+                    Style::Text => {
+                        let room = block.room();
+                        if let Some(n) = fmt.write_into(inst, room) {
+                            // `write_into` leaves 32 bytes unused past the
+                            // text: the newline goes there.
+                            if let Some(nl) = room.get_mut(n) {
+                                *nl = b'\n';
+                                block.commit(n + 1);
+                            } else {
+                                block.commit(n);
+                                block.push(b"\n", out)?;
+                            }
+                            block.flush_if_full(out)?;
+                            listing.lines += 1;
+                            continue;
                         } else {
-                            block.commit(n);
-                            block.push(b"\n", out)?;
+                            // Longer than the room left: through a String.
+                            line.clear();
+                            let _ = fmt.write(inst, line);
+                            block.push(line.as_bytes(), out)?;
                         }
-                        block.flush_if_full(out)?;
-                        listing.lines += 1;
-                        continue;
-                    } else {
-                        // Longer than the room left: through a String.
-                        line.clear();
-                        let _ = fmt.write(&inst, &mut line);
-                        block.push(line.as_bytes(), out)?;
                     }
-                }
-                Style::Json => {
-                    let bytes = code.get(pc..pc + inst.len as usize).unwrap_or(&[]);
-                    line.clear();
-                    json_inst(&fmt, pc, bytes, &inst, &mut line, &mut scratch);
-                    block.push(line.as_bytes(), out)?;
-                }
-            },
-            Err(e) => {
-                listing.invalid += 1;
-                if matches!(e.kind, DecodeErrorKind::Truncated { .. })
-                    && listing.truncated.is_none()
-                {
-                    listing.truncated = Some(e);
-                }
-                // The decoder skips one dword, or the partial dword at the end.
-                let end = (pc + 4).min(code.len());
-                let bytes = code.get(pc..end).unwrap_or(&[]);
-                scratch.clear();
-                let _ = match *bytes {
-                    [a, b, c, d] => {
-                        fmt.write_invalid(u32::from_le_bytes([a, b, c, d]), &mut scratch)
-                    }
-                    _ => fmt.write_tail(bytes, &mut scratch),
-                };
-                match style {
-                    Style::Text => block.push(scratch.as_bytes(), out)?,
                     Style::Json => {
+                        let bytes = code.get(pc..pc + inst.len as usize).unwrap_or(&[]);
                         line.clear();
-                        json_invalid(pc, bytes, &scratch, &e, &mut line);
+                        json_inst(fmt, base + pc, bytes, inst, line, scratch);
                         block.push(line.as_bytes(), out)?;
+                    }
+                },
+                Err(mut e) => {
+                    e.offset += base;
+                    listing.invalid += 1;
+                    if matches!(e.kind, DecodeErrorKind::Truncated { .. })
+                        && listing.truncated.is_none()
+                    {
+                        listing.truncated = Some(e);
+                    }
+                    // The decoder skips one dword, or the partial dword at the end.
+                    let end = (pc + 4).min(code.len());
+                    let bytes = code.get(pc..end).unwrap_or(&[]);
+                    scratch.clear();
+                    let _ = match *bytes {
+                        [a, b, c, d] => {
+                            fmt.write_invalid(u32::from_le_bytes([a, b, c, d]), scratch)
+                        }
+                        _ => fmt.write_tail(bytes, scratch),
+                    };
+                    match style {
+                        Style::Text => block.push(scratch.as_bytes(), out)?,
+                        Style::Json => {
+                            line.clear();
+                            json_invalid(base + pc, bytes, scratch, &e, line);
+                            block.push(line.as_bytes(), out)?;
+                        }
                     }
                 }
             }
+            block.push(b"\n", out)?;
+            block.flush_if_full(out)?;
+            listing.lines += 1;
         }
-        block.push(b"\n", out)?;
-        block.flush_if_full(out)?;
-        listing.lines += 1;
+        Ok(decoder.offset())
     }
-    block.flush(out)?;
-    Ok(listing)
+
+    /// Write out what is left and say what the listing contained.
+    fn finish<W: Write>(mut self, out: &mut W) -> io::Result<Listing> {
+        self.block.flush(out)?;
+        Ok(self.listing)
+    }
 }
 
 /// Listing text collected before it is written out: a fixed, zeroed-once
