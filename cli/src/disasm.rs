@@ -100,39 +100,41 @@ pub fn write_listing_read<R: Read, W: Write>(
     /// The longest instruction, in bytes (VOP3 with a literal, MIMG NSA).
     const LONGEST: usize = 20;
     let mut lister = Lister::new(mode, style);
+    // `buf[..len]` holds the code from offset `base`; listing resumes at
+    // `pos`. The buffer is zeroed once and then only read into.
+    let mut len = head.len();
     let mut buf = head;
-    // `buf` holds the code from offset `base`; listing resumes at `pos`.
+    if buf.len() < PIECE {
+        buf.resize(PIECE, 0);
+    }
     let (mut base, mut pos) = (0usize, 0usize);
     let mut ended = false;
     loop {
         if !ended {
             // Keep the unlisted tail and fill the buffer behind it.
-            buf.drain(..pos);
+            buf.copy_within(pos..len, 0);
             base += pos;
+            len -= pos;
             pos = 0;
-            let have = buf.len();
-            buf.resize(have.max(PIECE), 0);
-            let mut n = have;
-            while n < buf.len() {
-                match rest.read(&mut buf[n..]) {
+            while len < buf.len() {
+                match rest.read(&mut buf[len..]) {
                     Ok(0) => {
                         ended = true;
                         break;
                     }
-                    Ok(k) => n += k,
+                    Ok(k) => len += k,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                     Err(e) => return Err(Failure::Read(e)),
                 }
             }
-            buf.truncate(n);
         }
         let stop = if ended {
-            buf.len()
+            len
         } else {
-            buf.len().saturating_sub(LONGEST - 1)
+            len.saturating_sub(LONGEST - 1)
         };
         pos = lister
-            .list(&buf, base, pos, stop, out)
+            .list(&buf[..len], base, pos, stop, out)
             .map_err(Failure::Write)?;
         if ended {
             break;
@@ -216,86 +218,90 @@ impl Lister {
         stop: usize,
         out: &mut W,
     ) -> io::Result<usize> {
-        let Lister {
-            fmt,
-            block,
-            line,
-            scratch,
-            listing,
-            inst,
-            ..
-        } = self;
-        let style = self.style;
+        // The loop runs on locals (moved out and back): state reached
+        // through `self` costs loads and stores per instruction.
+        let (fmt, style) = (self.fmt, self.style);
+        let mut block = std::mem::take(&mut self.block);
+        let mut line = std::mem::take(&mut self.line);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let mut listing = self.listing;
+        let mut inst = self.inst;
         let mut decoder = Decoder::new(code, self.mode);
         decoder.seek(from);
-        while decoder.offset() < stop {
-            let Some((pc, result)) = decoder.next_into(inst) else {
-                break;
-            };
-            match result {
-                Ok(()) => match style {
-                    Style::Text => {
-                        let room = block.room();
-                        if let Some(n) = fmt.write_into(inst, room) {
-                            // `write_into` leaves 32 bytes unused past the
-                            // text: the newline goes there.
-                            if let Some(nl) = room.get_mut(n) {
-                                *nl = b'\n';
-                                block.commit(n + 1);
+        decoder.stop_at(stop);
+        let r = (|| -> io::Result<usize> {
+            while let Some((pc, result)) = decoder.next_into(&mut inst) {
+                match result {
+                    Ok(()) => match style {
+                        Style::Text => {
+                            let room = block.room();
+                            if let Some(n) = fmt.write_into(&inst, room) {
+                                // `write_into` leaves 32 bytes unused past the
+                                // text: the newline goes there.
+                                if let Some(nl) = room.get_mut(n) {
+                                    *nl = b'\n';
+                                    block.commit(n + 1);
+                                } else {
+                                    block.commit(n);
+                                    block.push(b"\n", out)?;
+                                }
+                                block.flush_if_full(out)?;
+                                listing.lines += 1;
+                                continue;
                             } else {
-                                block.commit(n);
-                                block.push(b"\n", out)?;
+                                // Longer than the room left: through a String.
+                                line.clear();
+                                let _ = fmt.write(&inst, &mut line);
+                                block.push(line.as_bytes(), out)?;
                             }
-                            block.flush_if_full(out)?;
-                            listing.lines += 1;
-                            continue;
-                        } else {
-                            // Longer than the room left: through a String.
-                            line.clear();
-                            let _ = fmt.write(inst, line);
-                            block.push(line.as_bytes(), out)?;
                         }
-                    }
-                    Style::Json => {
-                        let bytes = code.get(pc..pc + inst.len as usize).unwrap_or(&[]);
-                        line.clear();
-                        json_inst(fmt, base + pc, bytes, inst, line, scratch);
-                        block.push(line.as_bytes(), out)?;
-                    }
-                },
-                Err(mut e) => {
-                    e.offset += base;
-                    listing.invalid += 1;
-                    if matches!(e.kind, DecodeErrorKind::Truncated { .. })
-                        && listing.truncated.is_none()
-                    {
-                        listing.truncated = Some(e);
-                    }
-                    // The decoder skips one dword, or the partial dword at the end.
-                    let end = (pc + 4).min(code.len());
-                    let bytes = code.get(pc..end).unwrap_or(&[]);
-                    scratch.clear();
-                    let _ = match *bytes {
-                        [a, b, c, d] => {
-                            fmt.write_invalid(u32::from_le_bytes([a, b, c, d]), scratch)
-                        }
-                        _ => fmt.write_tail(bytes, scratch),
-                    };
-                    match style {
-                        Style::Text => block.push(scratch.as_bytes(), out)?,
                         Style::Json => {
+                            let bytes = code.get(pc..pc + inst.len as usize).unwrap_or(&[]);
                             line.clear();
-                            json_invalid(base + pc, bytes, scratch, &e, line);
+                            json_inst(&fmt, base + pc, bytes, &inst, &mut line, &mut scratch);
                             block.push(line.as_bytes(), out)?;
+                        }
+                    },
+                    Err(mut e) => {
+                        e.offset += base;
+                        listing.invalid += 1;
+                        if matches!(e.kind, DecodeErrorKind::Truncated { .. })
+                            && listing.truncated.is_none()
+                        {
+                            listing.truncated = Some(e);
+                        }
+                        // The decoder skips one dword, or the partial dword at the end.
+                        let end = (pc + 4).min(code.len());
+                        let bytes = code.get(pc..end).unwrap_or(&[]);
+                        scratch.clear();
+                        let _ = match *bytes {
+                            [a, b, c, d] => {
+                                fmt.write_invalid(u32::from_le_bytes([a, b, c, d]), &mut scratch)
+                            }
+                            _ => fmt.write_tail(bytes, &mut scratch),
+                        };
+                        match style {
+                            Style::Text => block.push(scratch.as_bytes(), out)?,
+                            Style::Json => {
+                                line.clear();
+                                json_invalid(base + pc, bytes, &scratch, &e, &mut line);
+                                block.push(line.as_bytes(), out)?;
+                            }
                         }
                     }
                 }
+                block.push(b"\n", out)?;
+                block.flush_if_full(out)?;
+                listing.lines += 1;
             }
-            block.push(b"\n", out)?;
-            block.flush_if_full(out)?;
-            listing.lines += 1;
-        }
-        Ok(decoder.offset())
+            Ok(decoder.offset())
+        })();
+        self.block = block;
+        self.line = line;
+        self.scratch = scratch;
+        self.listing = listing;
+        self.inst = inst;
+        r
     }
 
     /// Write out what is left and say what the listing contained.
@@ -307,6 +313,7 @@ impl Lister {
 
 /// Listing text collected before it is written out: a fixed, zeroed-once
 /// buffer the formatter writes lines into directly.
+#[derive(Default)]
 struct Block {
     buf: Vec<u8>,
     len: usize,
