@@ -298,13 +298,28 @@ impl CaptureArgs {
     /// are a usage error.
     pub fn open(&self) -> Result<Capture, CliError> {
         let entry = self.compute_entry()?;
-        let mut capture = match Capture::open(&self.file, &self.options()?) {
-            Ok(c) => c,
-            Err(e @ corpus::CaptureError::BadOptions { .. }) => {
-                return Err(CliError::Usage(e.to_string()))
-            }
-            Err(e) => return Err(e.into()),
-        };
+        let capture = Capture::open(&self.file, &self.options()?).map_err(open_error)?;
+        self.finish_open(capture, entry)
+    }
+
+    /// [`CaptureArgs::open`] for a reader of raw code in pieces (see
+    /// [`Capture::open_raw_head`]): the capture holding the first `head`
+    /// bytes and the file positioned after them, or `None` when the file
+    /// is not raw code.
+    pub fn open_raw_head(&self, head: usize) -> Result<Option<(Capture, std::fs::File)>, CliError> {
+        let entry = self.compute_entry()?;
+        match Capture::open_raw_head(&self.file, &self.options()?, head).map_err(open_error)? {
+            Some((capture, file)) => Ok(Some((self.finish_open(capture, entry)?, file))),
+            None => Ok(None),
+        }
+    }
+
+    /// Check the compute entry flags against the capture and print its notes.
+    fn finish_open(
+        &self,
+        mut capture: Capture,
+        entry: Option<translator::wave::ComputeEntry>,
+    ) -> Result<Capture, CliError> {
         if let Some(entry) = entry {
             if capture.stage() != isa::Stage::Cs {
                 return Err(CliError::Usage(format!(
@@ -335,5 +350,13 @@ impl CaptureArgs {
         let capture = self.open()?;
         check_code_size(&capture)?;
         Ok(capture)
+    }
+}
+
+/// A capture error from opening: impossible options are a usage error.
+fn open_error(e: corpus::CaptureError) -> CliError {
+    match e {
+        e @ corpus::CaptureError::BadOptions { .. } => CliError::Usage(e.to_string()),
+        e => e.into(),
     }
 }

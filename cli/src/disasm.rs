@@ -18,7 +18,7 @@ use isa::{
 };
 use isa::{Mode, Slot};
 use std::fmt::Write as _;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Write};
 
 /// Disassemble a captured shader into LLVM 19 text, one instruction per
 /// line.
@@ -34,16 +34,37 @@ pub struct Args {
     pub json: bool,
 }
 
+/// Bytes of a raw file read per piece: the listing holds this much of
+/// the file at a time (a reused buffer, so a large file costs no page
+/// faults for a buffer of its size).
+const PIECE: usize = 1 << 16;
+
 /// Run `shaderlift disasm`.
 pub fn run(args: Args) -> Result<(), CliError> {
-    let capture = args.capture.open()?;
+    let (capture, rest) = match args.capture.open_raw_head(PIECE)? {
+        Some((capture, file)) => (capture, Some(file)),
+        None => (args.capture.open()?, None),
+    };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let style = if args.json { Style::Json } else { Style::Text };
     let mode = Mode::with_wave_size(capture.target(), capture.wave_size().lanes());
-    let listing = match write_listing(&capture.code, mode, style, &mut out) {
+    let listing = match rest {
+        None => write_listing(&capture.code, mode, style, &mut out).map_err(Failure::Write),
+        Some(file) => write_listing_read(capture.code, file, mode, style, &mut out),
+    };
+    let listing = match listing {
         Ok(l) => l,
-        Err(e) => return output_result(Err(e)),
+        Err(Failure::Read(source)) => {
+            // What was listed stays listed; the read error is the verdict.
+            output_result(out.flush())?;
+            return Err(corpus::CaptureError::Io {
+                path: capture.path,
+                source,
+            }
+            .into());
+        }
+        Err(Failure::Write(e)) => return output_result(Err(e)),
     };
     output_result(out.flush())?;
     match listing.truncated {
@@ -53,6 +74,73 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }),
         None => Ok(()),
     }
+}
+
+/// Why [`write_listing_read`] stopped.
+#[derive(Debug)]
+pub enum Failure {
+    /// Reading the code failed.
+    Read(io::Error),
+    /// Writing the listing failed.
+    Write(io::Error),
+}
+
+/// [`write_listing`] of code that starts with `head` and goes on in
+/// `rest`, read in pieces of [`PIECE`] bytes into one reused buffer. The
+/// listing is the one [`write_listing`] prints for the whole code: an
+/// instruction is decoded only when all of it is in the buffer (the
+/// longest is 20 bytes) or the code has ended.
+pub fn write_listing_read<R: Read, W: Write>(
+    head: Vec<u8>,
+    mut rest: R,
+    mode: Mode,
+    style: Style,
+    out: &mut W,
+) -> Result<Listing, Failure> {
+    /// The longest instruction, in bytes (VOP3 with a literal, MIMG NSA).
+    const LONGEST: usize = 20;
+    let mut lister = Lister::new(mode, style);
+    // `buf[..len]` holds the code from offset `base`; listing resumes at
+    // `pos`. The buffer is zeroed once and then only read into.
+    let mut len = head.len();
+    let mut buf = head;
+    if buf.len() < PIECE {
+        buf.resize(PIECE, 0);
+    }
+    let (mut base, mut pos) = (0usize, 0usize);
+    let mut ended = false;
+    loop {
+        if !ended {
+            // Keep the unlisted tail and fill the buffer behind it.
+            buf.copy_within(pos..len, 0);
+            base += pos;
+            len -= pos;
+            pos = 0;
+            while len < buf.len() {
+                match rest.read(&mut buf[len..]) {
+                    Ok(0) => {
+                        ended = true;
+                        break;
+                    }
+                    Ok(k) => len += k,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(Failure::Read(e)),
+                }
+            }
+        }
+        let stop = if ended {
+            len
+        } else {
+            len.saturating_sub(LONGEST - 1)
+        };
+        pos = lister
+            .list(&buf[..len], base, pos, stop, out)
+            .map_err(Failure::Write)?;
+        if ended {
+            break;
+        }
+    }
+    lister.finish(out).map_err(Failure::Write)
 }
 
 /// How [`write_listing`] prints.
@@ -86,84 +174,146 @@ pub fn write_listing<W: Write>(
     style: Style,
     out: &mut W,
 ) -> io::Result<Listing> {
-    let fmt = Formatter::new(mode.target);
+    let mut lister = Lister::new(mode, style);
+    lister.list(code, 0, 0, code.len(), out)?;
+    lister.finish(out)
+}
+
+/// The state of a listing printed piece by piece.
+struct Lister {
+    fmt: Formatter,
+    mode: Mode,
+    style: Style,
     // Lines are formatted straight into `block` and handed to `out` in
     // large pieces; JSON objects and `.long` lines are built in `line`.
-    let mut block = Block::new();
-    let mut line = String::with_capacity(256);
-    let mut scratch = String::with_capacity(64);
-    let mut listing = Listing::default();
-    let mut inst = Instruction::default();
-    let mut decoder = Decoder::new(code, mode);
-    while let Some((pc, result)) = decoder.next_into(&mut inst) {
-        match result {
-            Ok(()) => match style {
-                Style::Text => {
-                    let room = block.room();
-                    if let Some(n) = fmt.write_into(&inst, room) {
-                        // `write_into` leaves 32 bytes unused past the
-                        // text: the newline goes there.
-                        if let Some(nl) = room.get_mut(n) {
-                            *nl = b'\n';
-                            block.commit(n + 1);
-                        } else {
-                            block.commit(n);
-                            block.push(b"\n", out)?;
-                        }
-                        block.flush_if_full(out)?;
-                        listing.lines += 1;
-                        continue;
-                    } else {
-                        // Longer than the room left: through a String.
-                        line.clear();
-                        let _ = fmt.write(&inst, &mut line);
-                        block.push(line.as_bytes(), out)?;
-                    }
-                }
-                Style::Json => {
-                    let bytes = code.get(pc..pc + inst.len as usize).unwrap_or(&[]);
-                    line.clear();
-                    json_inst(&fmt, pc, bytes, &inst, &mut line, &mut scratch);
-                    block.push(line.as_bytes(), out)?;
-                }
-            },
-            Err(e) => {
-                listing.invalid += 1;
-                if matches!(e.kind, DecodeErrorKind::Truncated { .. })
-                    && listing.truncated.is_none()
-                {
-                    listing.truncated = Some(e);
-                }
-                // The decoder skips one dword, or the partial dword at the end.
-                let end = (pc + 4).min(code.len());
-                let bytes = code.get(pc..end).unwrap_or(&[]);
-                scratch.clear();
-                let _ = match *bytes {
-                    [a, b, c, d] => {
-                        fmt.write_invalid(u32::from_le_bytes([a, b, c, d]), &mut scratch)
-                    }
-                    _ => fmt.write_tail(bytes, &mut scratch),
-                };
-                match style {
-                    Style::Text => block.push(scratch.as_bytes(), out)?,
-                    Style::Json => {
-                        line.clear();
-                        json_invalid(pc, bytes, &scratch, &e, &mut line);
-                        block.push(line.as_bytes(), out)?;
-                    }
-                }
-            }
+    block: Block,
+    line: String,
+    scratch: String,
+    listing: Listing,
+    inst: Instruction,
+}
+
+impl Lister {
+    fn new(mode: Mode, style: Style) -> Lister {
+        Lister {
+            fmt: Formatter::new(mode.target),
+            mode,
+            style,
+            block: Block::new(),
+            line: String::with_capacity(256),
+            scratch: String::with_capacity(64),
+            listing: Listing::default(),
+            inst: Instruction::default(),
         }
-        block.push(b"\n", out)?;
-        block.flush_if_full(out)?;
-        listing.lines += 1;
     }
-    block.flush(out)?;
-    Ok(listing)
+
+    /// List the instructions of `code` (the code from offset `base`) that
+    /// start at `from` or later and before `stop`; returns where the next
+    /// one starts.
+    fn list<W: Write>(
+        &mut self,
+        code: &[u8],
+        base: usize,
+        from: usize,
+        stop: usize,
+        out: &mut W,
+    ) -> io::Result<usize> {
+        // The loop runs on locals (moved out and back): state reached
+        // through `self` costs loads and stores per instruction.
+        let (fmt, style) = (self.fmt, self.style);
+        let mut block = std::mem::take(&mut self.block);
+        let mut line = std::mem::take(&mut self.line);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let mut listing = self.listing;
+        let mut inst = self.inst;
+        let mut decoder = Decoder::new(code, self.mode);
+        decoder.seek(from);
+        decoder.stop_at(stop);
+        let r = (|| -> io::Result<usize> {
+            while let Some((pc, result)) = decoder.next_into(&mut inst) {
+                match result {
+                    Ok(()) => match style {
+                        Style::Text => {
+                            let room = block.room();
+                            if let Some(n) = fmt.write_into(&inst, room) {
+                                // `write_into` leaves 32 bytes unused past the
+                                // text: the newline goes there.
+                                if let Some(nl) = room.get_mut(n) {
+                                    *nl = b'\n';
+                                    block.commit(n + 1);
+                                } else {
+                                    block.commit(n);
+                                    block.push(b"\n", out)?;
+                                }
+                                block.flush_if_full(out)?;
+                                listing.lines += 1;
+                                continue;
+                            } else {
+                                // Longer than the room left: through a String.
+                                line.clear();
+                                let _ = fmt.write(&inst, &mut line);
+                                block.push(line.as_bytes(), out)?;
+                            }
+                        }
+                        Style::Json => {
+                            let bytes = code.get(pc..pc + inst.len as usize).unwrap_or(&[]);
+                            line.clear();
+                            json_inst(&fmt, base + pc, bytes, &inst, &mut line, &mut scratch);
+                            block.push(line.as_bytes(), out)?;
+                        }
+                    },
+                    Err(mut e) => {
+                        e.offset += base;
+                        listing.invalid += 1;
+                        if matches!(e.kind, DecodeErrorKind::Truncated { .. })
+                            && listing.truncated.is_none()
+                        {
+                            listing.truncated = Some(e);
+                        }
+                        // The decoder skips one dword, or the partial dword at the end.
+                        let end = (pc + 4).min(code.len());
+                        let bytes = code.get(pc..end).unwrap_or(&[]);
+                        scratch.clear();
+                        let _ = match *bytes {
+                            [a, b, c, d] => {
+                                fmt.write_invalid(u32::from_le_bytes([a, b, c, d]), &mut scratch)
+                            }
+                            _ => fmt.write_tail(bytes, &mut scratch),
+                        };
+                        match style {
+                            Style::Text => block.push(scratch.as_bytes(), out)?,
+                            Style::Json => {
+                                line.clear();
+                                json_invalid(base + pc, bytes, &scratch, &e, &mut line);
+                                block.push(line.as_bytes(), out)?;
+                            }
+                        }
+                    }
+                }
+                block.push(b"\n", out)?;
+                block.flush_if_full(out)?;
+                listing.lines += 1;
+            }
+            Ok(decoder.offset())
+        })();
+        self.block = block;
+        self.line = line;
+        self.scratch = scratch;
+        self.listing = listing;
+        self.inst = inst;
+        r
+    }
+
+    /// Write out what is left and say what the listing contained.
+    fn finish<W: Write>(mut self, out: &mut W) -> io::Result<Listing> {
+        self.block.flush(out)?;
+        Ok(self.listing)
+    }
 }
 
 /// Listing text collected before it is written out: a fixed, zeroed-once
 /// buffer the formatter writes lines into directly.
+#[derive(Default)]
 struct Block {
     buf: Vec<u8>,
     len: usize,

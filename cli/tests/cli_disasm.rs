@@ -438,3 +438,63 @@ fn mixed_program_json_snapshot() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     insta::assert_snapshot!(stdout(&o));
 }
+
+/// A reader handing out at most `step` bytes per call, as a pipe may.
+struct Trickle<'a> {
+    rest: &'a [u8],
+    step: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.step.min(buf.len()).min(self.rest.len());
+        buf[..n].copy_from_slice(&self.rest[..n]);
+        self.rest = &self.rest[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn raw_code_read_in_pieces_lists_as_the_whole_code() {
+    use shaderlift_cli::disasm::{write_listing, write_listing_read, Style};
+    // Random bytes: instructions of every length straddle the piece
+    // boundaries, undecodable dwords and (for odd lengths) a cut end.
+    for (len, seed) in [(2 * 65_536 + 18, 1), (65_536 + 3, 2), ((1 << 18) + 1, 3)] {
+        let b = random_bytes(len, 0x9_1ece + seed);
+        for wave64 in [false, true] {
+            let mode =
+                isa::Mode::with_wave_size(isa::Target::Gfx1030, if wave64 { 64 } else { 32 });
+            for style in [Style::Text, Style::Json] {
+                let mut whole = Vec::new();
+                let listed = write_listing(&b, mode, style, &mut whole).unwrap();
+                for (head, step) in [(65_536, 65_536), (4, 7), (65_536, 1000)] {
+                    let mut got = Vec::new();
+                    let rest = Trickle {
+                        rest: &b[head..],
+                        step,
+                    };
+                    let l = write_listing_read(b[..head].to_vec(), rest, mode, style, &mut got)
+                        .unwrap_or_else(|e| panic!("{e:?}"));
+                    assert!(got == whole, "length {len}, head {head}, step {step}");
+                    assert_eq!(l, listed, "length {len}, head {head}, step {step}");
+                }
+            }
+        }
+        // The command reads a raw file in pieces: the same listing, and
+        // the cut end's message and exit code.
+        let p = scratch_file(&format!("pieces-{seed}.bin"), &b);
+        let o = shaderlift(&["disasm", "--wave", "32", p.to_str().unwrap()]);
+        let mut whole = Vec::new();
+        let mode = isa::Mode::wave32(isa::Target::Gfx1030);
+        let listed = write_listing(&b, mode, Style::Text, &mut whole).unwrap();
+        assert!(o.stdout == whole, "length {len}");
+        assert_eq!(code(&o) == 1, listed.truncated.is_some(), "length {len}");
+        if let Some(e) = listed.truncated {
+            assert!(
+                stderr(&o).contains(&format!("offset {:#x}", e.offset)),
+                "{}",
+                stderr(&o)
+            );
+        }
+    }
+}

@@ -185,6 +185,61 @@ impl Capture {
         Capture::from_file_bytes(path, data, opts)
     }
 
+    /// Open a raw code file to be read in pieces (a listing of a large file
+    /// need not hold it whole, nor pay for faulting in a buffer of its
+    /// size). When `path` is raw code as [`Capture::open`] decides it
+    /// (`opts.raw` or a `.bin` name, and not a directory), returns the
+    /// capture holding the file's first bytes (up to `head`, rounded down
+    /// to whole dwords, at least four) and the file positioned after them:
+    /// the caller reads the rest. Anything else is `None` (open it with
+    /// [`Capture::open`]). Errors and notes are [`Capture::open`]'s for the
+    /// whole file.
+    pub fn open_raw_head(
+        path: impl AsRef<Path>,
+        opts: &CaptureOptions,
+        head: usize,
+    ) -> Result<Option<(Capture, fs::File)>, CaptureError> {
+        use std::io::Read as _;
+        let path = path.as_ref();
+        if !is_raw(path, opts) {
+            return Ok(None);
+        }
+        let io = |source| CaptureError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let md = fs::metadata(path).map_err(io)?;
+        if md.is_dir() {
+            return Ok(None);
+        }
+        let mut file = fs::File::open(path).map_err(io)?;
+        let mut data = vec![0u8; (head & !3).max(4)];
+        let mut n = 0;
+        while n < data.len() {
+            match file.read(&mut data[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(io(e)),
+            }
+        }
+        let more = n == data.len();
+        data.truncate(n);
+        let mut capture = Capture::from_file_bytes(path, data, opts)?;
+        // The head is whole dwords when more follows: the length note is
+        // the whole file's.
+        let total = md.len();
+        if more && !total.is_multiple_of(4) {
+            capture.notes.insert(
+                0,
+                Note::UnalignedLength {
+                    len: usize::try_from(total).unwrap_or(usize::MAX),
+                },
+            );
+        }
+        Ok(Some((capture, file)))
+    }
+
     /// Interpret the bytes of a file already read from `path` (raw or ELF;
     /// `path` names it in messages and decides the `.bin` rule).
     pub fn from_file_bytes(
@@ -193,16 +248,13 @@ impl Capture {
         opts: &CaptureOptions,
     ) -> Result<Capture, CaptureError> {
         let path = path.as_ref();
-        let is_bin = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("bin"));
         if data.is_empty() {
             return Err(CaptureError::EmptyCode {
                 path: path.to_path_buf(),
                 where_: String::new(),
             });
         }
-        if opts.raw || is_bin {
+        if is_raw(path, opts) {
             let meta = defaults(opts, None);
             return Capture::checked(path, Form::Raw, data, meta, Vec::new());
         }
@@ -438,6 +490,14 @@ fn check_version(path: &Path, where_: &str, meta: &Meta) -> Result<(), CaptureEr
 }
 
 /// Metadata for a form that records none: the options, else the defaults.
+/// Whether a file is raw code: `opts.raw` or a `.bin` name.
+fn is_raw(path: &Path, opts: &CaptureOptions) -> bool {
+    opts.raw
+        || path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("bin"))
+}
+
 fn defaults(opts: &CaptureOptions, target: Option<Target>) -> Meta {
     let stage = opts.stage.unwrap_or(Stage::Ngg);
     let mut meta = Meta::new(

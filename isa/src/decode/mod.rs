@@ -325,6 +325,8 @@ pub fn classify(d0: u32) -> Option<Family> {
 pub struct Decoder<'a> {
     bytes: &'a [u8],
     pos: usize,
+    /// No instruction starting here or later is decoded.
+    end: usize,
     mode: Mode,
 }
 
@@ -334,8 +336,18 @@ impl<'a> Decoder<'a> {
         Decoder {
             bytes,
             pos: 0,
+            end: bytes.len(),
             mode: mode.into(),
         }
+    }
+    /// Stop before the first instruction that starts at `end` or later
+    /// (clamped to the end of the bytes); an instruction that starts
+    /// before it still reads the bytes after it. For a caller that holds
+    /// a piece of a longer code: with at least 20 bytes (the longest
+    /// instruction) after `end`, every instruction decoded is the one the
+    /// whole code holds.
+    pub fn stop_at(&mut self, end: usize) {
+        self.end = end.min(self.bytes.len());
     }
     /// The offset of the next instruction.
     pub fn offset(&self) -> usize {
@@ -351,7 +363,7 @@ impl<'a> Decoder<'a> {
     /// moved). Returns its offset and whether it decoded; `None` at the end.
     #[inline(always)]
     pub fn next_into(&mut self, out: &mut Instruction) -> Option<(usize, Result<(), DecodeError>)> {
-        if self.pos >= self.bytes.len() {
+        if self.pos >= self.end {
             return None;
         }
         let at = self.pos;
