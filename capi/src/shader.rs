@@ -303,6 +303,7 @@ pub unsafe extern "C" fn shaderlift_translate(
             test_outputs: options.test_outputs != 0,
             validate: true,
             precise: false,
+            trust_lane_table_slots: false,
             faults: Default::default(),
         };
         // A compute capture that records its entry state translates under the

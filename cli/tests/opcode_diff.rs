@@ -336,6 +336,7 @@ fn lifts(case: &Case) -> Result<(), String> {
         test_outputs: true,
         validate: true,
         precise: true,
+        trust_lane_table_slots: false,
         faults: Default::default(),
     };
     match translate(&input, trace.as_ref(), &opts) {
@@ -955,6 +956,7 @@ fn scalar_sweep(h: &Harness, random: usize, step: usize) -> ScalarSummary {
         let opts = Options {
             test_outputs: true,
             precise: true,
+            trust_lane_table_slots: false,
             ..Options::default()
         };
         match translate(&input, trace.as_ref(), &opts) {

@@ -16,8 +16,11 @@
 use drawbind::{word, VSharp};
 use serde::{Deserialize, Serialize};
 
-/// Version of the manifest format.
-pub const MANIFEST_VERSION: u32 = 1;
+/// Version of the manifest format. 2: the NGG pass's listed subgroups
+/// (`NggIndexed`, `NggSubgroups`), `lane_tables`, the dispatch's
+/// `waves_per_group` and a fragment input's `f16_half`, each of which a
+/// host that reads version 1 would get wrong by ignoring.
+pub const MANIFEST_VERSION: u32 = 2;
 
 /// A guest word the host resolves per draw.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

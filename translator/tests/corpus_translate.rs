@@ -53,6 +53,7 @@ fn every_vertex_shader_translates_and_validates_with_naga_and_spirv_val() {
             test_outputs: true,
             validate: true,
             precise: false,
+            trust_lane_table_slots: false,
             faults: Default::default(),
         },
     ] {
@@ -306,6 +307,7 @@ fn with_the_tracer_each_binding_is_a_traced_descriptor() {
                 test_outputs: checked,
                 validate: true,
                 precise: false,
+                trust_lane_table_slots: false,
                 faults: Default::default(),
             };
             let t =

@@ -60,6 +60,7 @@ fn generated_programs_translate_or_fail_cleanly_and_successes_validate() {
             test_outputs: n % 5 == 0,
             validate: true,
             precise: false,
+            trust_lane_table_slots: false,
             faults: Default::default(),
         };
         let trace = if n % 4 == 1 {
