@@ -176,6 +176,9 @@ pub struct Faults {
     /// Image `tfe`: write 1 (not resident) into the status dword instead
     /// of 0.
     pub image_status_nonresident: bool,
+    /// `v_cubeid_f32`: give each axis's other face (positive and negative
+    /// swapped).
+    pub cube_face_swapped: bool,
 }
 
 impl Default for Options {
@@ -287,6 +290,10 @@ pub struct PsFaults {
     /// A block argument that the selections on known branch conditions
     /// never choose on one incoming edge is dropped (0) on every edge.
     pub known_argument_every_edge: bool,
+    /// The SCC of a lane-mask operation ("does any lane's bit hold") is
+    /// taken as 0 (no lane) whether or not the mask is known to be
+    /// constant (`passes::known`).
+    pub any_lane_assumed_none: bool,
 }
 
 /// [`translate`] with broken rules (tests only).
@@ -550,6 +557,7 @@ fn translate_model(
     let mut f = lifted.b.func;
     passes::resolve(&mut f, &opts.faults);
     passes::fold(&mut f);
+    passes::known::answer_any_lane(&mut f, ps_faults.any_lane_assumed_none);
     passes::dce(&mut f);
     if input.stage == Stage::Ps {
         // Per-lane regions: selections on conditions known there.
@@ -695,6 +703,7 @@ fn ir_with(
     let mut f = lift::lift(&program, &cfg, trace, lo).b.func;
     passes::resolve(&mut f, &opts.faults);
     passes::fold(&mut f);
+    passes::known::answer_any_lane(&mut f, false);
     passes::dce(&mut f);
     if input.stage == Stage::Ps {
         // Per-lane regions: selections on conditions known there.

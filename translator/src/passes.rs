@@ -8,6 +8,10 @@
 //! - [`fold`] re-folds operations whose operands became constant.
 //! - [`dce`] removes everything no effect or branch needs.
 //! - [`check`] reports the unsupported values that are still needed.
+//! - [`known::known_values`] proves values constant across loops and
+//!   answers the any-lane questions of constant lane masks.
+
+pub mod known;
 
 use crate::ir::{
     fold_bin, fold_un, Block, Func, Input, Load, Op, Source, SrcOrConst, Term, Tri, Unsupported,

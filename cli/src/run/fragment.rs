@@ -64,6 +64,9 @@ pub struct FragmentOptions {
     /// away on one edge dropped on every edge
     /// (`translator::PsFaults::known_argument_every_edge`).
     pub known_argument_every_edge: bool,
+    /// Translate with every lane-mask SCC taken as "no lane", constant
+    /// mask or not (`translator::PsFaults::any_lane_assumed_none`).
+    pub any_lane_assumed_none: bool,
     /// Give the interpreter every scene image with its rows in reverse
     /// order (a wrong row address).
     pub flip_texel_rows_in_reference: bool,
@@ -249,6 +252,7 @@ pub fn execute_fragment(
             drop_discard: opts.drop_discard,
             quad_lane_flipped: opts.quad_lane_flipped,
             known_argument_every_edge: opts.known_argument_every_edge,
+            any_lane_assumed_none: opts.any_lane_assumed_none,
         },
     )
     .map_err(|e| named(&e))?;
