@@ -152,6 +152,8 @@ struct Assign {
     next_table: u32,
     /// Buffers made for `buffer_word`s: (descriptor expressions, base).
     buffers: Vec<(Vec<WordExpr>, u64)>,
+    /// Small integer data words ([`data_value`]).
+    small: bool,
 }
 
 impl Assign {
@@ -325,7 +327,7 @@ impl Assign {
                         }
                     }
                 }
-                self.make(e, data_value(*offset))?;
+                self.make(e, data_value(*offset, self.small))?;
                 if let Some(&(a, _)) = self.mem.last() {
                     self.data.push(a);
                 }
@@ -339,7 +341,7 @@ impl Assign {
                     return Ok(());
                 }
                 self.data.push(a);
-                self.word(a, data_value(*offset))
+                self.word(a, data_value(*offset, self.small))
             }
             // Indexed words are read as data only after the images
             // (`tables`), so a descriptor at the same address wins.
@@ -350,7 +352,7 @@ impl Assign {
                     return Ok(());
                 }
                 self.data.push(a);
-                self.word(a, data_value(0))
+                self.word(a, data_value(0, self.small))
             }
         }
     }
@@ -365,8 +367,14 @@ pub const SCENE_INDEX: u32 = 1;
 const BUFFER_BASE: u64 = 0x0300_0000;
 
 /// The value the scene gives a data word at byte `offset` of its table or
-/// buffer: the f32 `(1 + (offset/4 mod 16)) / 16`, in (0, 1], dyadic.
-fn data_value(offset: u32) -> u32 {
+/// buffer: the f32 `(1 + (offset/4 mod 16)) / 16`, in (0, 1], dyadic; with
+/// `small` (the retry of a scene whose words made a loop too long for the
+/// interpreter, a loop count read as an integer) the integer
+/// `1 + (offset/4 mod 4)`.
+fn data_value(offset: u32, small: bool) -> u32 {
+    if small {
+        return 1 + (offset / 4) % 4;
+    }
     ((1 + (offset / 4) % 16) as f32 / 16.0).to_bits()
 }
 
@@ -377,8 +385,12 @@ pub fn scene(
     code: &[u8],
     target: isa::Target,
     user_data: &[u32],
+    small_data: bool,
 ) -> Result<ImageScene, String> {
-    let mut a = Assign::default();
+    let mut a = Assign {
+        small: small_data,
+        ..Assign::default()
+    };
     let mut out = ImageScene {
         memory: SparseMemory::new(),
         user_data: user_data.to_vec(),
