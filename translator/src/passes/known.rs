@@ -262,21 +262,7 @@ fn apply(f: &mut Func, fact: &[Fact]) -> usize {
         map.insert(v, k);
     }
     if !map.is_empty() {
-        let m = |x: Value| map.get(&x).copied().unwrap_or(x);
-        for i in 0..f.insts.len() {
-            f.map_operands(Value(i as u32), &m);
-        }
-        for b in &mut f.blocks {
-            match &mut b.term {
-                Term::Jump(e) => e.args.iter_mut().for_each(|a| *a = m(*a)),
-                Term::Branch { cond, then, els } => {
-                    *cond = m(*cond);
-                    then.args.iter_mut().for_each(|a| *a = m(*a));
-                    els.args.iter_mut().for_each(|a| *a = m(*a));
-                }
-                _ => {}
-            }
-        }
+        super::map_uses(f, &|x: Value| map.get(&x).copied().unwrap_or(x));
     }
     n
 }
