@@ -339,19 +339,82 @@ fn quad_permutations_of_the_pixel_coordinates_give_every_pixel_its_quad_neighbou
 }
 
 #[test]
-fn a_loop_the_scene_makes_too_long_for_the_interpreter_is_a_typed_not_run() {
+fn a_loop_counted_by_a_scene_word_runs_again_on_small_integer_words_and_matches() {
     let Some(h) = Harness::shared_or_skip("scene_loop_bound") else {
         return;
     };
-    // The light loop's count is a UBO word the pixel scene makes large: the
-    // interpreter reaches its step bound, so there is no verdict either way.
+    // The light loop's count is a UBO word: the pixel scene's f32 data word
+    // is a huge integer, the interpreter reaches its step bound, and the
+    // scene is built again with small integer data words (the count 1), on
+    // both sides.
     let path = "cli/tests/fixtures/ps-scene-loop-bound";
-    let e = execute_fragment(&open(path), h, &FragmentOptions::default())
+    let r = run_clean(h, path);
+    assert_eq!(r.words, 4 * PIXELS);
+}
+
+#[test]
+fn cube_samples_read_the_face_the_interpreter_reads_and_a_swapped_face_turns_red() {
+    let Some(h) = Harness::shared_or_skip("cube_samples") else {
+        return;
+    };
+    // `texture(samplerCube, d)` and `textureLod(.., -d, 0)` (GLSL, RADV's
+    // code): v_cubeid/sc/tc/ma_f32 and image_sample(_lz) dim CUBE. The
+    // scene's directions reach the +x, +y, +z faces and their opposites;
+    // sample points within 1/256 texel of a texel border (the face
+    // diagonals) are not compared.
+    for path in [
+        "cli/tests/fixtures/ps-cubemap",
+        "cli/tests/fixtures/ps-cubemap-w32",
+    ] {
+        let r = run(h, path, &FragmentOptions::default());
+        assert_eq!(r.mismatches, 0, "{path}: {:?}", r.draws[0].first_mismatches);
+        assert!(r.words >= 3 * PIXELS, "{path}: most words compared");
+        // Negative control: v_cubeid_f32 names the opposite face.
+        let broken = with_faults(translator::Faults {
+            cube_face_swapped: true,
+            ..Default::default()
+        });
+        let r = run(h, path, &broken);
+        assert!(
+            r.mismatches > PIXELS,
+            "{path}: a swapped cube face went unnoticed"
+        );
+    }
+}
+
+#[test]
+fn the_sparse_retry_loop_folds_on_the_resident_status_and_matches_the_interpreter() {
+    let Some(h) = Harness::shared_or_skip("sparse_retry") else {
+        return;
+    };
+    // sparseTextureLodARB in a loop retried while the texel is not
+    // resident: the status is the constant 0 on both sides, so the loop's
+    // "does any lane retry" SCC is the constant 0 (`passes::known`).
+    for path in [
+        "cli/tests/fixtures/ps-sparse-retry",
+        "cli/tests/fixtures/ps-sparse-retry-w32",
+    ] {
+        let r = run_clean(h, path);
+        assert_eq!(r.words, 4 * PIXELS);
+    }
+    // A loop of the same shape whose continuing lanes differ per pixel
+    // (`limit > n` with a per-pixel limit): the mask is not constant, so
+    // the SCC is refused ...
+    let lanes = "cli/tests/fixtures/ps-lane-loop";
+    let e = execute_fragment(&open(lanes), h, &FragmentOptions::default())
         .and_then(|o| o.report())
-        .expect_err("the interpreter cannot finish this scene");
+        .expect_err("a per-lane loop mask is refused");
+    assert!(e.to_string().contains("any lane's bit is set"), "{e}");
+    // ... and the negative control, which answers "no lane" for any mask,
+    // leaves the loop after one round where the interpreter goes on.
+    let broken = FragmentOptions {
+        any_lane_assumed_none: true,
+        ..Default::default()
+    };
+    let r = run(h, lanes, &broken);
     assert!(
-        matches!(&e, shaderlift_cli::CliError::NotRun(why) if why.contains("step bound")),
-        "{e}"
+        r.mismatches > 0,
+        "an any-lane answer for a per-lane mask went unnoticed"
     );
 }
 

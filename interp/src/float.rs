@@ -168,6 +168,39 @@ pub fn med3(a: u32, b: u32, c: u32, flush: bool) -> u32 {
     out(max_f(min_f(x, y), min_f(max_f(x, y), z)), flush)
 }
 
+/// Which cube face the direction `(x, y, z)` points at, and the face's
+/// coordinates: `[id, sc, tc, ma]` as f32 bits, for `v_cubeid_f32`,
+/// `v_cubesc_f32`, `v_cubetc_f32` and `v_cubema_f32` (the same selection
+/// for all four, as LLVM 19's constant folder of `llvm.amdgcn.cube*`
+/// states it): the major axis is z when `|z| ≥ |x|` and `|z| ≥ |y|`, else
+/// y when `|y| ≥ |x|`, else x (a NaN compares false); a face is the
+/// negative one when its axis is negative and not zero (`-0` is the
+/// positive face). `ma` is twice the major-axis value (one rounding).
+/// Inputs are flushed as every f32 operation flushes them.
+pub fn cube(x: u32, y: u32, z: u32, flush: bool) -> [u32; 4] {
+    let (x, y, z) = (inp(x, flush), inp(y, flush), inp(z, flush));
+    let neg = |v: f32| v < 0.0;
+    let (id, ma, sc, tc) = if z.abs() >= x.abs() && z.abs() >= y.abs() {
+        if neg(z) {
+            (5.0, z, -x, -y)
+        } else {
+            (4.0, z, x, -y)
+        }
+    } else if y.abs() >= x.abs() {
+        if neg(y) {
+            (3.0, y, x, -z)
+        } else {
+            (2.0, y, x, z)
+        }
+    } else if neg(x) {
+        (1.0, x, z, -y)
+    } else {
+        (0.0, x, -z, -y)
+    };
+    let f32b = |v: f32| out(v, flush);
+    [f32b(id), f32b(sc), f32b(tc), f32b(ma + ma)]
+}
+
 /// `v_ldexp_f32`: `a * 2^n`, one rounding.
 pub fn ldexp(a: u32, n: i32, flush: bool) -> u32 {
     let x = inp(a, flush);

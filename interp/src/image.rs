@@ -64,6 +64,9 @@
 //!   derivatives, implicit) does not matter. `_c` compares the reference
 //!   (clamped to [0, 1] for UNORM formats) with the texel's first
 //!   component, 1.0 when the comparison holds.
+//! - Cube samples (dim CUBE on a cube T#, TYPE 11: six 2D layers): the
+//!   address is ACO's `(sc/|ma| + 1.5, tc/|ma| + 1.5, face)`; the face is
+//!   layer `face` sampled at `(s − 1, t − 1)` (`Exec::cube_sample`).
 //! - `image_gather4*`: the 2×2 footprint at `u·n − 0.5`, in Vulkan's order
 //!   (i0 j1, i1 j1, i1 j0, i0 j0), of the dmask's component.
 //! - `image_get_resinfo`: width, height, depth or layers, levels of the
@@ -74,7 +77,7 @@
 //!
 //! Anything outside the model (a tiled image, linear filtering, a16, d16
 //! results, integer-format d16 stores,
-//! cube maps, MSAA) is an [`ImageError`], reported as a
+//! cube arrays, cube gathers, MSAA) is an [`ImageError`], reported as a
 //! [`Finding::Unmodelled`]: the destination becomes undefined in the active
 //! lanes ("not compared"), nothing is guessed.
 
@@ -295,7 +298,7 @@ impl Layout {
         if t.sw_mode != 0 {
             return Err(ImageError::Tiled(t.sw_mode));
         }
-        if !matches!(t.ty, 8 | 9 | 10 | 12 | 13) {
+        if !matches!(t.ty, 8..=13) {
             return Err(ImageError::Type(t.ty));
         }
         if t.base_level != 0 {
@@ -320,7 +323,7 @@ impl Layout {
         };
         let (slices, first) = match t.ty {
             10 => (t.depth_field + 1, 0),
-            12 | 13 => (t.depth_field + 1, t.base_array),
+            11..=13 => (t.depth_field + 1, t.base_array),
             _ => (1, 0),
         };
         Ok(Layout {
@@ -434,6 +437,12 @@ impl Exec<'_, '_> {
         }
         let layout = if info.kind == MimgKind::ResInfo {
             None
+        } else if (t.ty == 11) != (m.dim == 3) {
+            self.unmodelled(ImageError::Form(
+                "a cube descriptor with other than cube addressing",
+            ));
+            forget(w, exec);
+            return Ok(());
         } else {
             match Layout::of(&t) {
                 Ok(l) => Some(l),
@@ -582,9 +591,16 @@ impl Exec<'_, '_> {
         if info.g16 {
             return Err(ImageError::Form("16-bit derivatives"));
         }
-        // Cube and MSAA addressing.
-        if info.kind != MimgKind::ResInfo && matches!(m.dim, 3 | 6 | 7) {
+        // MSAA addressing; cube addressing only for a sample (no
+        // comparison, no offset).
+        if info.kind != MimgKind::ResInfo && matches!(m.dim, 6 | 7) {
             return Err(ImageError::Form("cube and MSAA addressing"));
+        }
+        if info.kind != MimgKind::ResInfo && m.dim == 3 {
+            let args = sample_args(info);
+            if info.kind != MimgKind::Sample || args.compare || args.offset {
+                return Err(ImageError::Form("cube addressing other than a sample"));
+            }
         }
         if let Some(s) = s {
             if info.kind == MimgKind::Sample {
@@ -781,6 +797,7 @@ impl Exec<'_, '_> {
             2 => (3, None),
             4 => (1, Some(f(1))),
             5 => (2, Some(f(2))),
+            3 => return self.cube_sample(t, l, s, addr, i),
             _ => return Err(ImageError::Form("cube and MSAA addressing")),
         };
         let extents = [l.width, l.height, if array { 1 } else { l.slices }];
@@ -884,6 +901,52 @@ impl Exec<'_, '_> {
             out[k] = if dref.is_some() { cmp(v[0]) } else { v[comp] };
         }
         Ok(Some(out))
+    }
+}
+
+impl Exec<'_, '_> {
+    /// A cube sample: the address holds the face coordinates as ACO makes
+    /// them from `v_cube*` (`sc/|ma| + 1.5`, `tc/|ma| + 1.5`, both in
+    /// [1, 2] on the face) and the face id, an exact integer 0..=5 (a cube
+    /// array's `8·layer + face` is not modelled). The face is layer `face`
+    /// of the cube's six 2D layers, sampled at `(s − 1, t − 1)` as a 2D
+    /// image; a point outside its face (where the hardware would go to a
+    /// neighbouring face) is not modelled, and points within
+    /// [`NEAR_BORDER`] of a texel border are not compared, as on any
+    /// image.
+    fn cube_sample(
+        &mut self,
+        t: &Tsharp,
+        l: &Layout,
+        s: &Ssharp,
+        addr: &[u32],
+        at: usize,
+    ) -> LaneResult {
+        if s.force_unnorm {
+            return Err(ImageError::Form("unnormalized cube coordinates"));
+        }
+        let f = |k: usize| f32::from_bits(addr.get(at + k).copied().unwrap_or(0));
+        let face = f(2);
+        if !(0.0..6.0).contains(&face) || face.fract() != 0.0 {
+            return Err(ImageError::Form("a cube face id other than 0..=5"));
+        }
+        let layer = l.first + face as u32;
+        if layer >= l.slices {
+            return Err(ImageError::Form("a cube face past the descriptor's layers"));
+        }
+        let mut idx = [0u32; 2];
+        for (a, n) in [l.width, l.height].into_iter().enumerate() {
+            // s − 1 is exact for s in [1/2, 2] (Sterbenz).
+            let u = (f(a) as f64 - 1.0) * n as f64;
+            if !(0.0..=n as f64).contains(&u) {
+                return Err(ImageError::Form("a cube coordinate outside its face"));
+            }
+            let i = nearest_index(u)?;
+            idx[a] = u32::try_from(i).map_err(|_| ImageError::NearBorder)?;
+        }
+        Ok(self
+            .texel(l, idx[0], idx[1], layer)
+            .map(|v| select(v, t.dst_sel, l.format.one())))
     }
 }
 

@@ -1373,6 +1373,7 @@ fn eval(
         VOp::Min3F => f::min3(a, b, c, fl),
         VOp::Max3F => f::max3(a, b, c, fl),
         VOp::Med3F => f::med3(a, b, c, fl),
+        VOp::Cube(k) => f::cube(a, b, c, fl)[k as usize & 3],
         VOp::Fma => f::fma(a, b, c, fl),
         VOp::FmaLegacy => f::fma_legacy(a, b, c, fl),
         #[cfg(feature = "testing")]

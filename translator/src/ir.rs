@@ -814,6 +814,12 @@ pub struct Func {
     pub live: Vec<bool>,
     /// Inputs of each [`Effect::Problem`], by its index.
     pub problem_args: std::collections::HashMap<u32, Vec<Value>>,
+    /// Pending "does any lane's bit of this mask hold" questions (the SCC
+    /// of a lane-mask operation outside the compute model): the
+    /// [`Op::Unsupported`] value and the mask (this lane's bit). The
+    /// question becomes the mask's constant when
+    /// `passes::known::known_values` proves the mask constant.
+    pub any_lane: Vec<(Value, Value)>,
 }
 
 impl Func {

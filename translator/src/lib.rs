@@ -189,6 +189,9 @@ pub struct Faults {
     /// Images at a per-lane table slot (manifest `lane_tables`): the
     /// operation for slot j reads the descriptor of slot j + 1.
     pub lane_table_off_by_one: bool,
+    /// `v_cubeid_f32`: give each axis's other face (positive and negative
+    /// swapped).
+    pub cube_face_swapped: bool,
 }
 
 impl Default for Options {
@@ -304,6 +307,10 @@ pub struct PsFaults {
     /// `v_interp_p2_f16` interpolates the other half of the parameter
     /// words than its `high` bit names.
     pub interp16_other_half: bool,
+    /// The SCC of a lane-mask operation ("does any lane's bit hold") is
+    /// taken as 0 (no lane) whether or not the mask is known to be
+    /// constant (`passes::known`).
+    pub any_lane_assumed_none: bool,
 }
 
 /// [`translate`] with broken rules (tests only).
@@ -613,6 +620,7 @@ fn translate_model(
     let mut f = lifted.b.func;
     passes::resolve(&mut f, &opts.faults);
     passes::fold(&mut f);
+    passes::known::answer_any_lane(&mut f, ps_faults.any_lane_assumed_none);
     passes::dce(&mut f);
     if input.stage == Stage::Ps {
         // Per-lane regions: selections on conditions known there.
@@ -789,6 +797,7 @@ fn ir_with(
     let mut f = lift::lift(&program, &cfg, trace, lo).b.func;
     passes::resolve(&mut f, &opts.faults);
     passes::fold(&mut f);
+    passes::known::answer_any_lane(&mut f, false);
     passes::dce(&mut f);
     if input.stage == Stage::Ps {
         // Per-lane regions: selections on conditions known there.

@@ -342,7 +342,9 @@ pub enum ImageDim {
     /// `SQ_RSRC_IMG_3D`.
     #[serde(rename = "3d")]
     D3,
-    /// `SQ_RSRC_IMG_CUBE`.
+    /// `SQ_RSRC_IMG_CUBE`. The module samples it face by face: the host
+    /// binds a 2D-array view of the cube's six layers (face order +x, −x,
+    /// +y, −y, +z, −z), not a cube view.
     #[serde(rename = "cube")]
     Cube,
     /// `SQ_RSRC_IMG_1D_ARRAY`.

@@ -8,6 +8,10 @@
 //! - [`fold`] re-folds operations whose operands became constant.
 //! - [`dce`] removes everything no effect or branch needs.
 //! - [`check`] reports the unsupported values that are still needed.
+//! - [`known::known_values`] proves values constant across loops and
+//!   answers the any-lane questions of constant lane masks.
+
+pub mod known;
 
 use crate::ir::{
     fold_bin, fold_un, Block, Func, Input, Load, Op, Source, SrcOrConst, Term, Tri, Unsupported,
@@ -335,20 +339,7 @@ pub fn known_conditions(f: &mut Func, every_edge: bool) -> usize {
             }
             x
         };
-        for i in 0..f.insts.len() {
-            f.map_operands(Value(i as u32), &m);
-        }
-        for b in &mut f.blocks {
-            match &mut b.term {
-                Term::Jump(e) => e.args.iter_mut().for_each(|a| *a = m(*a)),
-                Term::Branch { cond, then, els } => {
-                    *cond = m(*cond);
-                    then.args.iter_mut().for_each(|a| *a = m(*a));
-                    els.args.iter_mut().for_each(|a| *a = m(*a));
-                }
-                _ => {}
-            }
-        }
+        map_uses(f, &m);
     }
     // Uses of each value by instructions (terminator uses: `None`).
     let mut uses: HashMap<Value, Vec<Option<Value>>> = HashMap::new();
@@ -436,4 +427,23 @@ pub fn known_conditions(f: &mut Func, every_edge: bool) -> usize {
         }
     }
     n
+}
+
+/// Replace every use of a value `x` (instruction operands and block
+/// terminators) by `m(x)`.
+fn map_uses(f: &mut Func, m: &impl Fn(Value) -> Value) {
+    for i in 0..f.insts.len() {
+        f.map_operands(Value(i as u32), m);
+    }
+    for b in &mut f.blocks {
+        match &mut b.term {
+            Term::Jump(e) => e.args.iter_mut().for_each(|a| *a = m(*a)),
+            Term::Branch { cond, then, els } => {
+                *cond = m(*cond);
+                then.args.iter_mut().for_each(|a| *a = m(*a));
+                els.args.iter_mut().for_each(|a| *a = m(*a));
+            }
+            _ => {}
+        }
+    }
 }

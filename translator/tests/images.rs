@@ -226,9 +226,9 @@ fn image_forms_the_translation_does_not_give_are_refused_with_their_reason() {
             [0x08, 0x13, 0x21, 0xf0, 0x02, 0x00, 0x01, 0x00],
             "the image status dword (tfe/lwe) is not translated",
         ),
-        // cube
+        // a cube load (cube samples are translated face by face)
         (
-            [0x18, 0x03, 0x80, 0xf0, 0x02, 0x00, 0x61, 0x00],
+            [0x18, 0x13, 0x00, 0xf0, 0x02, 0x00, 0x01, 0x00],
             "dim:SQ_RSRC_IMG_CUBE is not translated for this instruction",
         ),
         // image_sample_c_lz with dmask 0x3

@@ -67,6 +67,9 @@ pub struct FragmentOptions {
     /// Translate `v_interp_p2_f16` interpolating the other half of the
     /// parameter words (`translator::PsFaults::interp16_other_half`).
     pub interp16_other_half: bool,
+    /// Translate with every lane-mask SCC taken as "no lane", constant
+    /// mask or not (`translator::PsFaults::any_lane_assumed_none`).
+    pub any_lane_assumed_none: bool,
     /// Give the interpreter every scene image with its rows in reverse
     /// order (a wrong row address).
     pub flip_texel_rows_in_reference: bool,
@@ -243,11 +246,32 @@ impl FragmentOutcome {
 }
 
 /// Translate a pixel shader, run it on the device over the scene and
-/// compare every export with the interpreter's.
+/// compare every export with the interpreter's. A scene whose data words
+/// make a loop run past the interpreter's step bound (a loop count read
+/// from a data word) is built again with small integer data words
+/// (`images::scene`'s `small_data`); both sides get the same bytes either
+/// way.
 pub fn execute_fragment(
     capture: &Capture,
     harness: &Harness,
     opts: &FragmentOptions,
+) -> Result<FragmentOutcome, CliError> {
+    match execute_fragment_scene(capture, harness, opts, false) {
+        Err(CliError::NotRun(why)) if why.contains(STEP_BOUND) => {
+            execute_fragment_scene(capture, harness, opts, true)
+        }
+        r => r,
+    }
+}
+
+/// What a step-bound refusal says.
+const STEP_BOUND: &str = "the interpreter's step bound on the pixel scene";
+
+fn execute_fragment_scene(
+    capture: &Capture,
+    harness: &Harness,
+    opts: &FragmentOptions,
+    small_data: bool,
 ) -> Result<FragmentOutcome, CliError> {
     let not_run = |why: String| Ok(FragmentOutcome::NotRun(format!("{}: {why}", capture.name)));
     let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
@@ -271,6 +295,7 @@ pub fn execute_fragment(
             quad_lane_flipped: opts.quad_lane_flipped,
             known_argument_every_edge: opts.known_argument_every_edge,
             interp16_other_half: opts.interp16_other_half,
+            any_lane_assumed_none: opts.any_lane_assumed_none,
         },
     )
     .map_err(|e| named(&e))?;
@@ -310,7 +335,7 @@ pub fn execute_fragment(
     });
     let mut data_words = Vec::new();
     let (user_data, mem) = if has_images || (reads_memory && opts.user_data.is_none()) {
-        match super::images::scene(m, &capture.code, capture.target(), &user_data) {
+        match super::images::scene(m, &capture.code, capture.target(), &user_data, small_data) {
             Ok(s) => {
                 data_words = s.data_words;
                 (s.user_data, s.memory)
@@ -529,7 +554,7 @@ pub fn execute_fragment(
         // loop count read from a data word): no verdict either way.
         interp::InterpError::StepLimit { .. } | interp::InterpError::RunStepLimit { .. } => {
             CliError::NotRun(format!(
-                "{}: the interpreter's step bound on the pixel scene ({e}): a loop bounded by a scene word",
+                "{}: {STEP_BOUND} ({e}): a loop bounded by a scene word",
                 capture.name
             ))
         }

@@ -20,7 +20,8 @@
 //!
 //! The images the scene makes: linear (swizzle mode 0), one level,
 //! `32_32_32_32_FLOAT` (exact values on both sides), [`SIDE`]×[`SIDE`]
-//! texels (1D: SIDE×1; 3D and arrays: [`LAYERS`] slices or layers), row
+//! texels (1D: SIDE×1; 3D and arrays: [`LAYERS`] slices or layers; cubes:
+//! six faces, sampled by the translation as a 2D array), row
 //! pitch 256 bytes (the width aligned to 256 bytes, so the T# needs no
 //! custom pitch), identity DST_SEL; texel (x, y, s) component c holds the
 //! integer `4096·(binding + 1) + 4·(256·s + 16·y + x) + c`. Samplers:
@@ -48,6 +49,8 @@ use vkharness::{ImageInput, SamplerDesc};
 pub const SIDE: u32 = 16;
 /// Slices of a 3D image, layers of an array.
 pub const LAYERS: u32 = 4;
+/// The layers of a cube image (one per face).
+const CUBE_FACES: u32 = 6;
 /// Where the scene's descriptor tables start (guest addresses).
 const TABLE_BASE: u32 = 0x0010_0000;
 /// Where the scene's texels start.
@@ -80,6 +83,7 @@ fn tsharp_at(base: u64, dim: ImageDim) -> Result<[u32; 8], String> {
         ImageDim::D3 => (10, SIDE, LAYERS - 1),
         ImageDim::D1Array => (12, 1, LAYERS - 1),
         ImageDim::D2Array => (13, SIDE, LAYERS - 1),
+        ImageDim::Cube => (11, SIDE, CUBE_FACES - 1),
         d => return Err(format!("{d:?} images are not run")),
     };
     let w = SIDE - 1;
@@ -148,6 +152,8 @@ struct Assign {
     next_table: u32,
     /// Buffers made for `buffer_word`s: (descriptor expressions, base).
     buffers: Vec<(Vec<WordExpr>, u64)>,
+    /// Small integer data words ([`data_value`]).
+    small: bool,
 }
 
 impl Assign {
@@ -321,7 +327,7 @@ impl Assign {
                         }
                     }
                 }
-                self.make(e, data_value(*offset))?;
+                self.make(e, data_value(*offset, self.small))?;
                 if let Some(&(a, _)) = self.mem.last() {
                     self.data.push(a);
                 }
@@ -335,7 +341,7 @@ impl Assign {
                     return Ok(());
                 }
                 self.data.push(a);
-                self.word(a, data_value(*offset))
+                self.word(a, data_value(*offset, self.small))
             }
             // Indexed words are read as data only after the images
             // (`tables`), so a descriptor at the same address wins.
@@ -346,7 +352,7 @@ impl Assign {
                     return Ok(());
                 }
                 self.data.push(a);
-                self.word(a, data_value(0))
+                self.word(a, data_value(0, self.small))
             }
         }
     }
@@ -361,8 +367,14 @@ pub const SCENE_INDEX: u32 = 1;
 const BUFFER_BASE: u64 = 0x0300_0000;
 
 /// The value the scene gives a data word at byte `offset` of its table or
-/// buffer: the f32 `(1 + (offset/4 mod 16)) / 16`, in (0, 1], dyadic.
-fn data_value(offset: u32) -> u32 {
+/// buffer: the f32 `(1 + (offset/4 mod 16)) / 16`, in (0, 1], dyadic; with
+/// `small` (the retry of a scene whose words made a loop too long for the
+/// interpreter, a loop count read as an integer) the integer
+/// `1 + (offset/4 mod 4)`.
+fn data_value(offset: u32, small: bool) -> u32 {
+    if small {
+        return 1 + (offset / 4) % 4;
+    }
     ((1 + (offset / 4) % 16) as f32 / 16.0).to_bits()
 }
 
@@ -373,8 +385,12 @@ pub fn scene(
     code: &[u8],
     target: isa::Target,
     user_data: &[u32],
+    small_data: bool,
 ) -> Result<ImageScene, String> {
-    let mut a = Assign::default();
+    let mut a = Assign {
+        small: small_data,
+        ..Assign::default()
+    };
     let mut out = ImageScene {
         memory: SparseMemory::new(),
         user_data: user_data.to_vec(),
@@ -464,6 +480,7 @@ fn extent_of(dim: ImageDim) -> (u32, u32) {
         ImageDim::D1 => (1, 1),
         ImageDim::D1Array => (1, LAYERS),
         ImageDim::D3 | ImageDim::D2Array => (SIDE, LAYERS),
+        ImageDim::Cube => (SIDE, CUBE_FACES),
         _ => (SIDE, 1),
     }
 }
@@ -691,7 +708,8 @@ fn host_texture(w: &[u32], mem: &dyn drawbind::GuestMemory) -> Result<HostTextur
         9 => (vkharness::ImageDim::D2, [width, height, 1]),
         10 => (vkharness::ImageDim::D3, [width, height, depth]),
         12 => (vkharness::ImageDim::D1Array, [width, 1, depth]),
-        13 => (vkharness::ImageDim::D2Array, [width, height, depth]),
+        // A cube's faces: the translation samples a 2D array of them.
+        11 | 13 => (vkharness::ImageDim::D2Array, [width, height, depth]),
         t => return Err(format!("image type {t} has no host mapping here")),
     };
     let rows = extent[1] as u64;

@@ -40,7 +40,8 @@ fn spirv_dim(d: ImageDim) -> (Dim, bool) {
         ImageDim::D1 => (Dim::Dim1D, false),
         ImageDim::D2 => (Dim::Dim2D, false),
         ImageDim::D3 => (Dim::Dim3D, false),
-        ImageDim::Cube => (Dim::DimCube, false),
+        // A cube is sampled face by face: six layers of a 2D array.
+        ImageDim::Cube => (Dim::Dim2D, true),
         ImageDim::D1Array => (Dim::Dim1D, true),
         ImageDim::D2Array => (Dim::Dim2D, true),
         ImageDim::D2Msaa => (Dim::Dim2D, false),
@@ -114,10 +115,12 @@ impl Emitter<'_> {
         }
         // naga splits an arrayed coordinate into its spatial part and the
         // layer, and needs the spatial part's vector type declared.
-        if slots
-            .iter()
-            .any(|s| matches!(s.dim, ImageDim::D2Array | ImageDim::D2MsaaArray))
-        {
+        if slots.iter().any(|s| {
+            matches!(
+                s.dim,
+                ImageDim::D2Array | ImageDim::D2MsaaArray | ImageDim::Cube
+            )
+        }) {
             self.b.type_vector(self.t.f32_, 2);
             self.b.type_vector(self.t.i32_, 2);
         }
@@ -237,7 +240,7 @@ impl Emitter<'_> {
         let n = i.coords as usize;
         let spatial = match i.dim {
             ImageDim::D1 | ImageDim::D1Array => 1,
-            ImageDim::D3 | ImageDim::Cube => 3,
+            ImageDim::D3 => 3,
             _ => 2,
         };
         let img = self.b.load(v.image_ty, None, v.image, None, vec![])?;
@@ -265,6 +268,9 @@ impl Emitter<'_> {
                     c.push(self.f32_of(x)?);
                 }
                 let fl = self.t.f32_;
+                if i.dim == ImageDim::Cube {
+                    self.cube_face_coord(&mut c)?;
+                }
                 let coord = self.coord_vec(&c, fl)?;
                 let mut ops = ImageOperands::NONE;
                 let mut params = Vec::new();
@@ -321,6 +327,22 @@ impl Emitter<'_> {
                 })
             }
         }
+    }
+
+    /// A cube sample's address `(s, t, face)`, ACO's `sc/|ma| + 1.5`,
+    /// `tc/|ma| + 1.5` (in [1, 2] on the face) and the face id, as the
+    /// coordinate of the face's layer in the host's six-layer 2D array:
+    /// `(s − 1, t − 1, face)`. Vulkan rounds `x − 1` correctly, and it is
+    /// exact for `x` in [½, 2] (Sterbenz); the layer coordinate rounds to
+    /// the nearest layer, and a face id is an exact integer. The
+    /// interpreter (`interp::image`) compares only points inside a face.
+    fn cube_face_coord(&mut self, c: &mut [Word]) -> Result<(), EmitError> {
+        let fl = self.t.f32_;
+        let one = self.constant(fl, 1.0f32.to_bits());
+        for x in c.iter_mut().take(2) {
+            *x = self.b.f_sub(fl, None, *x, one)?;
+        }
+        Ok(())
     }
 
     /// An image store when `cond`: the dmask components, 0 for the others.

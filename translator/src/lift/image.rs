@@ -572,7 +572,11 @@ impl Lifter<'_> {
             Image::Status
         } else if m.unorm && sampling {
             Image::Unnormalized
-        } else if matches!(m.dim & 7, 3 | 6 | 7) {
+        } else if matches!(m.dim & 7, 6 | 7)
+            || (m.dim & 7 == 3 && (form.what != What::Sample || form.compare || form.offset))
+        {
+            // A cube is sampled per face (`emit::image`): plain samples
+            // only.
             Image::Dim {
                 dim: dim_info(m.dim).name,
             }

@@ -502,7 +502,11 @@ impl Lifter<'_> {
         match self.b.func.konst(r) {
             Some(c) => self.b.bool(c != 0),
             None if self.o.compute.is_some() => self.any_lane_of(r),
-            None => self.unsup(Ty::Bool, CrossLane::MaskScc),
+            None => {
+                let u = self.unsup(Ty::Bool, CrossLane::MaskScc);
+                self.b.func.any_lane.push((u, r));
+                u
+            }
         }
     }
 

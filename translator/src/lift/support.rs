@@ -385,6 +385,10 @@ pub(super) fn valu(code: Opcode) -> Support {
         | op::V_MAX_I32
         | op::V_MAX_U32
         | op::V_MED3_F32
+        | op::V_CUBEID_F32
+        | op::V_CUBESC_F32
+        | op::V_CUBETC_F32
+        | op::V_CUBEMA_F32
         | op::V_MED3_I32
         | op::V_MED3_U32
         | op::V_LSHLREV_B64

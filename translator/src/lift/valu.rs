@@ -565,6 +565,13 @@ impl Lifter<'_> {
                 };
                 as_u32(self, r)
             }
+            op::V_CUBEID_F32 | op::V_CUBESC_F32 | op::V_CUBETC_F32 | op::V_CUBEMA_F32 => {
+                if !need(self, 3) {
+                    return;
+                }
+                float_result = true;
+                self.cube(code, vals[0], vals[1], vals[2])
+            }
             op::V_MUL_LEGACY_F32 => {
                 if !need(self, 2) {
                     return;
@@ -1017,4 +1024,72 @@ fn same_in_lanes(f: &crate::ir::Func, v: Value, flat: bool) -> bool {
         }
     }
     true
+}
+
+impl Lifter<'_> {
+    /// An f32's bits with a denormal flushed to its signed zero (exact
+    /// integer operations, so no host float mode is assumed).
+    fn flushed_bits(&mut self, x: Value) -> Value {
+        let exp = self.const_u32(0x7f80_0000);
+        let sign = self.const_u32(0x8000_0000);
+        let zero = self.const_u32(0);
+        let e = self.b.bin(Bin::And, x, exp);
+        let tiny = self.b.icmp(ICmp::Eq, e, zero);
+        let s = self.b.bin(Bin::And, x, sign);
+        self.b.select(tiny, s, x)
+    }
+
+    /// `v_cubeid/sc/tc/ma_f32` of the bits `x`, `y`, `z` (as
+    /// `interp::float::cube` states them, after LLVM's constant folder):
+    /// the major axis is z when `|z| ≥ |x|` and `|z| ≥ |y|`, else y when
+    /// `|y| ≥ |x|`, else x; the negative face when that axis is `< 0`.
+    /// Inputs flush as RADV's float mode flushes them; negation is the
+    /// sign bit; a NaN result is the canonical quiet NaN.
+    fn cube(&mut self, code: Opcode, x: Value, y: Value, z: Value) -> Value {
+        let [x, y, z] = [x, y, z].map(|v| self.flushed_bits(v));
+        let [fx, fy, fz] = [x, y, z].map(|v| self.b.un(Un::AsF32, v));
+        let [ax, ay, az] = [fx, fy, fz].map(|v| self.b.un(Un::FAbs, v));
+        let ge = FCmp(FCmp::GT | FCmp::EQ);
+        let z_ge_x = self.b.bin(Bin::FCmp(ge), az, ax);
+        let z_ge_y = self.b.bin(Bin::FCmp(ge), az, ay);
+        let zmaj = self.b.bin(Bin::BAnd, z_ge_x, z_ge_y);
+        let ymaj = self.b.bin(Bin::FCmp(ge), ay, ax);
+        let f0 = self.b.konst(Ty::F32, 0);
+        let lt = FCmp(FCmp::LT);
+        let [nx, ny, nz] = [fx, fy, fz].map(|v| self.b.bin(Bin::FCmp(lt), v, f0));
+        let sign = self.const_u32(0x8000_0000);
+        let [mx, my, mz] = [x, y, z].map(|v| self.b.bin(Bin::Xor, v, sign));
+        // (z face, y face, x face) per result, each (negative, positive).
+        let pick = |l: &mut Self, zv: (Value, Value), yv: (Value, Value), xv: (Value, Value)| {
+            let zr = l.b.select(nz, zv.0, zv.1);
+            let yr = l.b.select(ny, yv.0, yv.1);
+            let xr = l.b.select(nx, xv.0, xv.1);
+            let rest = l.b.select(ymaj, yr, xr);
+            l.b.select(zmaj, zr, rest)
+        };
+        let r = match code {
+            op::V_CUBEID_F32 => {
+                let swap = self.o.alu_faults.cube_face_swapped;
+                let id = |l: &mut Self, k: u32| {
+                    let k = if swap { k ^ 1 } else { k };
+                    l.const_u32((k as f32).to_bits())
+                };
+                let ids: Vec<Value> = (0..6).map(|k| id(self, k)).collect();
+                return pick(self, (ids[5], ids[4]), (ids[3], ids[2]), (ids[1], ids[0]));
+            }
+            op::V_CUBESC_F32 => pick(self, (mx, x), (x, x), (z, mz)),
+            op::V_CUBETC_F32 => pick(self, (my, my), (mz, z), (my, my)),
+            _ => {
+                let m = pick(self, (z, z), (y, y), (x, x));
+                let m = self.b.un(Un::AsF32, m);
+                let t = self.b.bin(Bin::FAdd, m, m);
+                self.b.un(Un::AsU32, t)
+            }
+        };
+        // Canonical NaN.
+        let f = self.b.un(Un::AsF32, r);
+        let nan = self.b.bin(Bin::FCmp(FCmp(FCmp::UNORD)), f, f);
+        let q = self.const_u32(0x7fc0_0000);
+        self.b.select(nan, q, r)
+    }
 }
