@@ -67,6 +67,7 @@ fuzz_target!(|input: Input| {
         test_outputs: input.test_outputs,
         validate: true,
         precise: false,
+        trust_lane_table_slots: false,
         faults: Default::default(),
     };
     let trace = if input.traced {
