@@ -273,7 +273,9 @@ fn run_capture_inner(
                 None => {
                     let trace = crate::trace::trace_capture(capture);
                     let scene = interp::scene::synthesize(&trace, &capture.abi());
-                    (scene.to_draws_file(), Inputs::Scene)
+                    let mut file = scene.to_draws_file();
+                    complete_scene_memory(capture, &trace, &mut file);
+                    (file, Inputs::Scene)
                 }
             };
             let input = capture.shader_input();
@@ -313,6 +315,56 @@ fn run_capture_inner(
                 findings,
             })
         }
+    }
+}
+
+/// The value of every dword [`complete_scene_memory`] adds (1.0f).
+pub const SCENE_FILL: u32 = 0x3f80_0000;
+
+/// Lay out, in the default scene's file, what the translation reads
+/// through pointers (push constants RADV keeps in memory, words behind a
+/// pointer in user data) where the trace-driven scene left no memory: each
+/// missing dword becomes [`SCENE_FILL`] in the file itself, so the device
+/// (through the manifest's words) and the interpreter read the same bytes.
+pub fn complete_scene_memory(
+    capture: &Capture,
+    trace: &analysis::trace::ShaderTrace,
+    file: &mut drawbind::draws::DrawsFile,
+) {
+    let input = capture.shader_input();
+    let opts = translator::Options::default();
+    let manifest = match translator::translate(&input, Some(trace), &opts) {
+        Ok(t) => t.manifest,
+        Err(TranslateError::Unsupported(list)) if translator::wants_ngg_pass(&input, &list) => {
+            match translator::translate_ngg(&input, &translator::ngg_entry_of(&input), &opts) {
+                Ok(t) => t.manifest,
+                Err(_) => return,
+            }
+        }
+        Err(_) => return,
+    };
+    let mem = file.memory_with_code(&capture.code_and_constants());
+    let user_data = file.user_data();
+    let mut read = translator::host::guest_reader(&mem);
+    let mut missing = std::collections::BTreeMap::new();
+    for w in manifest.push_constants.iter().chain(&manifest.param_buffer) {
+        if let translator::manifest::PushKind::Word { expr, .. } = &w.kind {
+            let _ = expr.eval(&user_data, &mut |a| {
+                read(a).or_else(|| {
+                    Some(
+                        *missing
+                            .entry(a & drawbind::word::ADDRESS_MASK)
+                            .or_insert(SCENE_FILL),
+                    )
+                })
+            });
+        }
+    }
+    for (addr, v) in missing {
+        file.memory.push(drawbind::draws::MemoryBlock {
+            addr: drawbind::draws::Addr(addr),
+            words: vec![drawbind::draws::Word32(v)],
+        });
     }
 }
 
