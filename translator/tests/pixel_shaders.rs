@@ -176,3 +176,28 @@ fn dpp_of_a_value_defined_inside_a_per_lane_region_is_refused() {
         "{r:?}"
     );
 }
+
+#[test]
+fn a_p2_under_another_exec_than_its_p1_is_refused() {
+    // v_interp_p1_f32 v3, v0, attr0.x; (attr1.x into v4);
+    // v_cmpx_lt_f32 0, v4 (EXEC shrinks per lane); v_interp_p2_f32 v3, v1,
+    // attr0.x: a lane off at the p1 but on at the p2 would read v3's older
+    // value, so that pair is not one input.
+    let code = words(&[
+        0xbefc_0302,
+        0xc80c_0000,
+        0xc810_0400,
+        0xc811_0401,
+        0x7c22_0880,
+        0xc80d_0001,
+        EXPORT_V3[0],
+        EXPORT_V3[1],
+        END,
+    ]);
+    let r = refusals(&code);
+    assert!(
+        r.iter()
+            .any(|(pc, c, t)| *pc == 20 && *c == "interpolation" && t.contains("v_interp_p2")),
+        "{r:?}"
+    );
+}

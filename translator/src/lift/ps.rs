@@ -33,8 +33,8 @@ pub(super) struct PsState {
     /// The barycentric entry values: (pair, 0 for i / 1 for j).
     bary: HashMap<Value, (Bary, u8)>,
     /// `v_interp_p1` results: (pair, attribute, channel, the VGPR's value
-    /// before it, for inactive lanes).
-    p1: HashMap<Value, (Bary, u8, u8, Value)>,
+    /// before it, for inactive lanes, the lane's EXEC bit then).
+    p1: HashMap<Value, (Bary, u8, u8, Value, Value)>,
     /// `v_interp_p1ll_f16` results: (pair, attribute, channel, high half,
     /// the lane's EXEC bit then).
     p1_16: HashMap<Value, (Bary, u8, u8, bool, Value)>,
@@ -117,9 +117,10 @@ impl Lifter<'_> {
                 let i = self.st.v[src];
                 let prev = self.st.v[dst];
                 let v = self.unsup(Ty::U32, Interp::Partial);
+                let act = self.active();
                 match self.ps.bary.get(&i) {
                     Some(&(b, 0)) => {
-                        self.ps.p1.insert(v, (b, m.attr, m.chan, prev));
+                        self.ps.p1.insert(v, (b, m.attr, m.chan, prev, act));
                     }
                     _ => {
                         self.problem(Interp::Unpaired);
@@ -135,9 +136,12 @@ impl Lifter<'_> {
                 };
                 let j = self.st.v[src];
                 let d = self.st.v[dst];
+                // The same EXEC as at the p1 (a lane on now but off then
+                // would add to the register's older value).
+                let act = self.active();
                 let pair = match (self.ps.p1.get(&d), self.ps.bary.get(&j)) {
-                    (Some(&(b, attr, chan, prev)), Some(&(bj, 1)))
-                        if b == bj && attr == m.attr && chan == m.chan =>
+                    (Some(&(b, attr, chan, prev, a1)), Some(&(bj, 1)))
+                        if b == bj && attr == m.attr && chan == m.chan && a1 == act =>
                     {
                         Some((b, prev))
                     }
