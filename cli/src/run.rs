@@ -110,6 +110,28 @@ pub struct Args {
     pub trust_lane_table_slots: bool,
 }
 
+/// The vertex ids of an indexed draw as the interpreter reads them from
+/// its index buffer (restart indices removed, base vertex added; `None`
+/// without `index_addr`, or for a non-indexed draw).
+pub(crate) fn index_ids(mem: &SparseMemory, spec: &DrawSpec) -> Result<Option<Vec<u32>>, String> {
+    let Some((ib, restart)) = spec.index_buffer() else {
+        return Ok(None);
+    };
+    let DrawSpec::Indexed { base_vertex, .. } = spec else {
+        return Ok(None);
+    };
+    interp::index_buffer_ids(
+        mem,
+        ib.addr,
+        ib.format.bytes() as u32,
+        ib.first_index,
+        ib.count,
+        restart,
+        *base_vertex,
+    )
+    .map(Some)
+}
+
 /// Bytes of guest memory the fallback window may span.
 const WINDOW_LIMIT: u64 = 64 << 20;
 /// Bytes one descriptor binding may hold, at most (larger ranges are cut to
@@ -863,7 +885,7 @@ impl Session<'_> {
                     },
                 ),
                 DrawSpec::Indexed { instance_count, .. } => {
-                    let Some(ids) = self.index_ids(spec).map_err(bad)? else {
+                    let Some(ids) = index_ids(&self.mem, spec).map_err(bad)? else {
                         dr.skipped = Some(
                             "an indexed draw without index_addr has unknown vertex ids".into(),
                         );
@@ -1121,27 +1143,6 @@ impl Session<'_> {
     }
 
     /// The interpreter's exports of a draw, per vertex and output slot.
-    /// The vertex ids of an indexed draw as the interpreter reads them from
-    /// its index buffer (`None` without `index_addr`).
-    fn index_ids(&self, spec: &DrawSpec) -> Result<Option<Vec<u32>>, String> {
-        let Some((ib, restart)) = spec.index_buffer() else {
-            return Ok(None);
-        };
-        let DrawSpec::Indexed { base_vertex, .. } = spec else {
-            return Ok(None);
-        };
-        interp::index_buffer_ids(
-            &self.mem,
-            ib.addr,
-            ib.format.bytes() as u32,
-            ib.first_index,
-            ib.count,
-            restart,
-            *base_vertex,
-        )
-        .map(Some)
-    }
-
     fn run_reference(
         &self,
         draw: &interp::Draw,

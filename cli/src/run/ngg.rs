@@ -631,25 +631,13 @@ fn parts(
                     ));
                 }
             }
-            DrawSpec::Indexed {
-                base_vertex,
-                instance_count,
-                ..
-            } => {
-                let Some((ib, restart)) = d.index_buffer() else {
+            DrawSpec::Indexed { instance_count, .. } => {
+                let Some(ids) = super::index_ids(mem, d)
+                    .map_err(|e| CliError::Input(format!("draw {index}: index buffer: {e}")))?
+                else {
                     skipped.push(index);
                     continue;
                 };
-                let ids = interp::index_buffer_ids(
-                    mem,
-                    ib.addr,
-                    ib.format.bytes() as u32,
-                    ib.first_index,
-                    ib.count,
-                    restart,
-                    *base_vertex,
-                )
-                .map_err(|e| CliError::Input(format!("draw {index}: index buffer: {e}")))?;
                 out.push((
                     index,
                     Part {
