@@ -15,9 +15,9 @@
 use super::Words;
 use crate::family::vop::{Fld, VopSlot};
 use crate::family::vop_ext::{Dpp16Mods, Dpp8Mods, DppCtrl, DstUnused, ExtForm, SdwaMods, SdwaSel};
-use crate::inst::{Family, Instruction, Modifiers};
+use crate::inst::{Family, Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::{Access, OpMods, Operand, Slot, ValType, VCC_LO, VGPR_BASE};
-use crate::tables::vop_ext as tx;
+use crate::tables::{vop as tv, vop_ext as tx};
 
 /// Most operands a plan has (`v_addc_co_u32_dpp v1, vcc_lo, v2, v3, vcc_lo`).
 const MAX_OPS: usize = 5;
@@ -73,12 +73,18 @@ pub(crate) struct ExtPlan {
     /// Operand count; 255 when the form has no plan.
     n: u8,
     targets: u8,
+    /// The instruction (set by [`PLANS`] from the VOP row).
+    pub(crate) opcode: Opcode,
     fixed: [u32; 2],
-    /// SDWA fields the form decodes.
-    dst_sel: bool,
-    src_sel: [bool; 2],
-    clamp: bool,
-    omod: bool,
+    /// The three SDWA selects (bits 8, 16, 24 of the second dword, shifted
+    /// down by 8): `sel_mask` keeps the ones the form decodes, `sel_or`
+    /// sets the others to `DWORD` (6), so each select is one table lookup
+    /// and a reserved 7 can only come from a decoded field.
+    sel_mask: u32,
+    sel_or: u32,
+    /// `dst_unused` (bits 12:11), `clamp` (bit 13) and `omod` (15:14) of
+    /// the second dword that the form decodes.
+    ctl_mask: u32,
     ops: [ExtOp; MAX_OPS],
 }
 
@@ -86,11 +92,11 @@ impl ExtPlan {
     const NONE: ExtPlan = ExtPlan {
         n: 255,
         targets: 0,
+        opcode: Opcode::new(OpSpace::Vop, 0),
         fixed: [0; 2],
-        dst_sel: false,
-        src_sel: [false; 2],
-        clamp: false,
-        omod: false,
+        sel_mask: 0,
+        sel_or: 0x06_0606,
+        ctl_mask: 0,
         ops: [NO_OP; MAX_OPS],
     };
 
@@ -103,14 +109,35 @@ impl ExtPlan {
         if form.slots.len() > MAX_OPS {
             return ExtPlan::NONE;
         }
+        let on = [form.dst_sel, form.src_sel[0], form.src_sel[1]];
+        let (mut sel_mask, mut sel_or) = (0u32, 0u32);
+        let mut k = 0;
+        while k < 3 {
+            if on[k] {
+                sel_mask |= 7 << (8 * k);
+            } else {
+                sel_or |= 6 << (8 * k);
+            }
+            k += 1;
+        }
+        let mut ctl_mask = 0u32;
+        if form.dst_sel {
+            ctl_mask |= 3 << 11;
+        }
+        if form.clamp {
+            ctl_mask |= 1 << 13;
+        }
+        if form.omod {
+            ctl_mask |= 3 << 14;
+        }
         let mut plan = ExtPlan {
             n: form.slots.len() as u8,
             targets: form.targets,
+            opcode: Opcode::new(OpSpace::Vop, 0),
             fixed: form.fixed,
-            dst_sel: form.dst_sel,
-            src_sel: form.src_sel,
-            clamp: form.clamp,
-            omod: form.omod,
+            sel_mask,
+            sel_or,
+            ctl_mask,
             ops: [NO_OP; MAX_OPS],
         };
         let mut i = 0;
@@ -249,6 +276,43 @@ static PLANS: [[ExtPlan; 3]; tx::EXT.len()] = {
     plans
 };
 
+/// The extended-form plans of every row of the VOP table (`tables::vop::VOP`,
+/// the row the opcode maps give): `[dpp16, dpp8, sdwa]`, with the row's
+/// opcode, so the short-VOP decoder reaches a plan by the row index it
+/// already has, without reading the row.
+static ROW_PLANS: [[ExtPlan; 3]; tv::VOP.len()] = {
+    let mut plans = [[ExtPlan::NONE; 3]; tv::VOP.len()];
+    let mut i = 0;
+    while i < plans.len() {
+        let index = tv::VOP[i].index as usize;
+        if index < tx::EXT_POS.len() {
+            let p = tx::EXT_POS[index] as usize;
+            if p < PLANS.len() {
+                let mut k = 0;
+                while k < 3 {
+                    plans[i][k] = PLANS[p][k];
+                    plans[i][k].opcode = Opcode::new(OpSpace::Vop, tv::VOP[i].index);
+                    k += 1;
+                }
+            }
+        }
+        i += 1;
+    }
+    plans
+};
+
+/// The plan of the form `ext` of VOP row `row`, if any.
+#[inline(always)]
+pub(crate) fn row_plan(row: u16, ext: Family) -> Option<&'static ExtPlan> {
+    let k = match ext {
+        Family::Dpp16 => DPP16,
+        Family::Dpp8 => DPP8,
+        _ => SDWA,
+    };
+    let plan = ROW_PLANS.get(row as usize)?.get(k as usize)?;
+    (plan.n != 255).then_some(plan)
+}
+
 /// [`EXT_CODES`] regions: one and two VGPRs by their 8-bit field; SDWA
 /// sources with the S bit set; the SDWA VOPC `sdst` field in wave32 and
 /// wave64; `vcc` as one register and as a pair.
@@ -331,20 +395,6 @@ static EXT_CODES: [(Operand, bool); EXT_CODES_LEN] = {
     t
 };
 
-/// The plan of the form `ext` of the extended-form table row of the VOP
-/// row with index `index`, if any.
-#[inline(always)]
-pub(crate) fn plan(index: u16, ext: Family) -> Option<&'static ExtPlan> {
-    let p = *tx::EXT_POS.get(index as usize)? as usize;
-    let k = match ext {
-        Family::Dpp16 => DPP16,
-        Family::Dpp8 => DPP8,
-        _ => SDWA,
-    };
-    let plan = PLANS.get(p)?.get(k as usize)?;
-    (plan.n != 255).then_some(plan)
-}
-
 /// Decode the extended form `ext` with `plan`. Returns false when the plan
 /// does not cover these bits (the caller then runs the generic decoder);
 /// the opcode and family are the caller's.
@@ -397,34 +447,28 @@ pub(crate) fn run(
             ctl
         }
         _ => {
-            // A reserved select (7) is the generic decoder's error.
-            let sels = ((d1 >> 8) & 7, (d1 >> 16) & 7, (d1 >> 24) & 7);
-            if (plan.dst_sel && sels.0 == 7)
-                || (plan.src_sel[0] && sels.1 == 7)
-                || (plan.src_sel[1] && sels.2 == 7)
-            {
+            // The selects the form decodes, the others DWORD (6); a
+            // reserved select (7) is the generic decoder's error.
+            let sels = ((d1 >> 8) & plan.sel_mask) | plan.sel_or;
+            if sels & (sels >> 1) & (sels >> 2) & 0x01_0101 != 0 {
                 return false;
             }
-            let dst = if !plan.dst_sel || sels.0 == SdwaSel::Dword as u32 {
+            let c = d1 & plan.ctl_mask;
+            let dst_sel = sels & 7;
+            // DWORD keeps the access; else UNUSED_PRESERVE and the
+            // reserved value (bit 12) preserve, the others fill.
+            let dst = if dst_sel == SdwaSel::Dword as u32 {
                 DST_KEEP
-            } else if (d1 >> 11) & 2 != 0 {
-                // UNUSED_PRESERVE and the reserved value.
-                DST_PRESERVE
             } else {
-                DST_FILL
+                DST_FILL - ((c >> 12) & 1) as u8
             };
-            let sel = |v: u32, on: bool| if on { SEL[v as usize] } else { SdwaSel::Dword };
             let m = SdwaMods {
-                dst_sel: sel(sels.0, plan.dst_sel),
-                dst_unused: if plan.dst_sel {
-                    DstUnused::from_bits((d1 >> 11) & 3)
-                } else {
-                    DstUnused::Pad
-                },
-                clamp: plan.clamp && d1 & (1 << 13) != 0,
-                omod: if plan.omod { ((d1 >> 14) & 3) as u8 } else { 0 },
-                src0_sel: sel(sels.1, plan.src_sel[0]),
-                src1_sel: sel(sels.2, plan.src_sel[1]),
+                dst_sel: SEL[dst_sel as usize],
+                dst_unused: DstUnused::from_bits(c >> 11),
+                clamp: c & (1 << 13) != 0,
+                omod: (c >> 14) as u8,
+                src0_sel: SEL[((sels >> 8) & 7) as usize],
+                src1_sel: SEL[((sels >> 16) & 7) as usize],
             };
             out.mods = Modifiers::Sdwa(m);
             dst
@@ -550,6 +594,30 @@ mod tests {
             };
             assert_eq!(EXT_CODES[VCC_AT + k], (vcc, false));
         }
+    }
+
+    /// A VOP row's plans are the plans of its extended-form row, with the
+    /// row's opcode (the short-VOP decoder reaches them by row index).
+    #[test]
+    fn row_plans_are_the_rows_extended_plans() {
+        let mut with_plan = 0;
+        for (i, row) in tv::VOP.iter().enumerate() {
+            let p = tx::EXT_POS.get(row.index as usize).map(|&p| p as usize);
+            for k in 0..3 {
+                let got = &ROW_PLANS[i][k];
+                match p.and_then(|p| PLANS.get(p)) {
+                    Some(plans) if plans[k].n != 255 => {
+                        with_plan += 1;
+                        assert_eq!(got.n, plans[k].n, "row {i}/{k}");
+                        assert_eq!(got.fixed, plans[k].fixed, "row {i}/{k}");
+                        assert_eq!(got.targets, plans[k].targets, "row {i}/{k}");
+                        assert_eq!(got.opcode, Opcode::new(OpSpace::Vop, row.index));
+                    }
+                    _ => assert_eq!(got.n, 255, "row {i}/{k}"),
+                }
+            }
+        }
+        assert!(with_plan > 100, "{with_plan}");
     }
 
     /// On random words of every extended form (in wave32 and wave64), the

@@ -252,26 +252,78 @@ fn decode_at(
     }
 }
 
+/// [`CLASS`] values: what decodes a first dword, by its top nine bits.
+const C_VOP2: u8 = 0;
+const C_VOPC: u8 = 1;
+const C_VOP1: u8 = 2;
+const C_SOP: u8 = 3;
+const C_VINTRP: u8 = 4;
+const C_VOP3P: u8 = 5;
+const C_VOP3: u8 = 6;
+const C_DS: u8 = 7;
+const C_FLAT: u8 = 8;
+const C_MUBUF: u8 = 9;
+const C_MTBUF: u8 = 10;
+const C_MIMG: u8 = 11;
+const C_SMEM: u8 = 12;
+const C_EXP: u8 = 13;
+const C_NONE: u8 = 14;
+
+/// The encoding family's decoder by bits 31:23 of the first dword: one
+/// lookup instead of a chain of tests (the same rules as [`classify`],
+/// which the test `class_table_matches_classify` checks; DPP/SDWA are
+/// told apart later by src0, the scalar families by `sop_plan`'s own
+/// lookup on bits 29:23).
+static CLASS: [u8; 512] = {
+    let mut t = [C_NONE; 512];
+    let mut i = 0;
+    while i < 512 {
+        t[i] = if i >> 8 == 0 {
+            match i >> 2 {
+                0x3e => C_VOPC,
+                0x3f => C_VOP1,
+                _ => C_VOP2,
+            }
+        } else if i >> 7 == 0b10 {
+            C_SOP
+        } else {
+            match i >> 3 {
+                0b110010 => C_VINTRP,
+                0b110011 => C_VOP3P,
+                0b110101 => C_VOP3,
+                0b110110 => C_DS,
+                0b110111 => C_FLAT,
+                0b111000 => C_MUBUF,
+                0b111010 => C_MTBUF,
+                0b111100 => C_MIMG,
+                0b111101 => C_SMEM,
+                0b111110 => C_EXP,
+                _ => C_NONE,
+            }
+        };
+        i += 1;
+    }
+    t
+};
+
 #[inline(always)]
 fn decode_words(w: Words<'_>, mode: Mode, out: &mut Instruction) -> Result<(), DecodeErrorKind> {
     let d0 = w.get(0)?;
-    if d0 >> 31 == 0 {
-        return vop::decode_vop_short(w, d0, mode, out);
-    }
-    if d0 >> 30 == 0b10 {
-        return sop::decode(w, d0, mode, out);
-    }
-    match d0 >> 26 {
-        0b110010 => vintrp::decode(w, d0, mode, out),
-        0b110011 => vop::decode_vop3p(w, d0, mode, out),
-        0b110101 => vop::decode_vop3(w, d0, mode, out),
-        0b110110 => ds::decode(w, d0, mode, out),
-        0b110111 => flat::decode(w, d0, mode, out),
-        0b111000 => buf::decode_mubuf(w, d0, mode, out),
-        0b111010 => buf::decode_mtbuf(w, d0, mode, out),
-        0b111100 => mimg::decode(w, d0, mode, out),
-        0b111101 => smem::decode(w, d0, mode, out),
-        0b111110 => exp::decode(w, d0, mode, out),
+    match CLASS[(d0 >> 23) as usize & 511] {
+        C_VOP2 => vop::decode_vop_short::<{ vop::SHORT_VOP2 }>(w, d0, mode, out),
+        C_VOPC => vop::decode_vop_short::<{ vop::SHORT_VOPC }>(w, d0, mode, out),
+        C_VOP1 => vop::decode_vop_short::<{ vop::SHORT_VOP1 }>(w, d0, mode, out),
+        C_SOP => sop::decode(w, d0, mode, out),
+        C_VINTRP => vintrp::decode(w, d0, mode, out),
+        C_VOP3P => vop::decode_vop3p(w, d0, mode, out),
+        C_VOP3 => vop::decode_vop3(w, d0, mode, out),
+        C_DS => ds::decode(w, d0, mode, out),
+        C_FLAT => flat::decode(w, d0, mode, out),
+        C_MUBUF => buf::decode_mubuf(w, d0, mode, out),
+        C_MTBUF => buf::decode_mtbuf(w, d0, mode, out),
+        C_MIMG => mimg::decode(w, d0, mode, out),
+        C_SMEM => smem::decode(w, d0, mode, out),
+        C_EXP => exp::decode(w, d0, mode, out),
         _ => Err(DecodeErrorKind::UnknownFamily),
     }
 }
@@ -398,4 +450,39 @@ impl Iterator for Decoder<'_> {
 pub(crate) fn sext(v: u32, bits: u32) -> i32 {
     let s = 32 - bits;
     ((v << s) as i32) >> s
+}
+
+#[cfg(test)]
+mod tests {
+    /// The one-lookup dispatch picks the family [`super::classify`] names
+    /// for every value of the top nine bits (DPP/SDWA and the scalar
+    /// families are told apart after it).
+    #[test]
+    fn class_table_matches_classify() {
+        use super::*;
+        for top in 0..512u32 {
+            let d0 = top << 23;
+            let want = match classify(d0) {
+                None => C_NONE,
+                Some(Family::Vop2) => C_VOP2,
+                Some(Family::Vopc) => C_VOPC,
+                Some(Family::Vop1) => C_VOP1,
+                Some(Family::Sop1 | Family::Sop2 | Family::Sopk | Family::Sopc | Family::Sopp) => {
+                    C_SOP
+                }
+                Some(Family::Vintrp) => C_VINTRP,
+                Some(Family::Vop3p) => C_VOP3P,
+                Some(Family::Vop3) => C_VOP3,
+                Some(Family::Ds) => C_DS,
+                Some(Family::Flat) => C_FLAT,
+                Some(Family::Mubuf) => C_MUBUF,
+                Some(Family::Mtbuf) => C_MTBUF,
+                Some(Family::Mimg) => C_MIMG,
+                Some(Family::Smem) => C_SMEM,
+                Some(Family::Exp) => C_EXP,
+                Some(f) => panic!("{f} from bits 31:23 alone"),
+            };
+            assert_eq!(CLASS[top as usize], want, "bits 31:23 = {top:#x}");
+        }
+    }
 }

@@ -6,6 +6,7 @@
 //! DPP8 and SDWA words (src0 = 0xFA, 0xE9/0xEA, 0xF9) are not decoded
 //! here yet.
 
+use super::ext_plan;
 use super::vop_plan::{self, Plan};
 use super::{DecodeErrorKind, Mode, Words};
 use crate::family::vop::{target_index, Fld, Role, Vop3Mods, Vop3pMods, VopForm, VopInfo, VopSlot};
@@ -19,19 +20,25 @@ fn row(table: &'static [VopInfo], p: Option<&u16>) -> Option<&'static VopInfo> {
     table.get(*p? as usize)
 }
 
+/// [`decode_vop_short`]'s encodings (the dispatch's lookup tells them
+/// apart by bits 31:25).
+pub(crate) const SHORT_VOP2: u8 = 0;
+pub(crate) const SHORT_VOPC: u8 = 1;
+pub(crate) const SHORT_VOP1: u8 = 2;
+
 #[inline(always)]
-pub(crate) fn decode_vop_short(
+pub(crate) fn decode_vop_short<const KIND: u8>(
     w: Words<'_>,
     d0: u32,
     mode: Mode,
     out: &mut Instruction,
 ) -> Result<(), DecodeErrorKind> {
     let target = mode.target;
-    decode_short(w, d0, target, mode.wave64, out)
+    decode_short::<KIND>(w, d0, target, mode.wave64, out)
 }
 
 #[inline(always)]
-fn decode_short(
+fn decode_short<const KIND: u8>(
     w: Words<'_>,
     d0: u32,
     target: Target,
@@ -39,8 +46,8 @@ fn decode_short(
     out: &mut Instruction,
 ) -> Result<(), DecodeErrorKind> {
     let ti = target_index(target);
-    let (family, op, p) = match d0 >> 25 {
-        0x3e => {
+    let (family, op, p) = match KIND {
+        SHORT_VOPC => {
             let op = (d0 >> 17) & 0xff;
             (
                 Family::Vopc,
@@ -48,7 +55,7 @@ fn decode_short(
                 t::MAP_VOPC.get(ti).and_then(|m| m.get(op as usize)),
             )
         }
-        0x3f => {
+        SHORT_VOP1 => {
             let op = (d0 >> 9) & 0xff;
             (
                 Family::Vop1,
@@ -56,11 +63,14 @@ fn decode_short(
                 t::MAP_VOP1.get(ti).and_then(|m| m.get(op as usize)),
             )
         }
-        op => (
-            Family::Vop2,
-            op,
-            t::MAP_VOP2.get(ti).and_then(|m| m.get(op as usize)),
-        ),
+        _ => {
+            let op = d0 >> 25;
+            (
+                Family::Vop2,
+                op,
+                t::MAP_VOP2.get(ti).and_then(|m| m.get(op as usize)),
+            )
+        }
     };
     // DPP and SDWA are selected by src0; they are decoded elsewhere.
     let ext = match d0 & 0x1ff {
@@ -75,6 +85,14 @@ fn decode_short(
         target,
     };
     if let Some(f) = ext {
+        // The form's plan first, by the row index the map gave.
+        if let Some(plan) = p.and_then(|&pi| ext_plan::row_plan(pi, f)) {
+            if ext_plan::run(plan, f, w, d0, wave64, target.bit(), out) {
+                out.opcode = plan.opcode;
+                out.family = f;
+                return Ok(());
+            }
+        }
         let mode = Mode { target, wave64 };
         if let Some(r) = super::vop_ext::decode(w, d0, f, row(&t::VOP, p), mode, out) {
             return r;

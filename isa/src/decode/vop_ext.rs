@@ -20,7 +20,10 @@ use crate::operand::{Access, OpMods, Operand, Slot, ValType, VCC_LO, VGPR_BASE};
 /// `None` when the instruction has no such form on the target: LLVM then
 /// decodes the word as the `_e32` instruction (which only succeeds when
 /// that ignores src0, like `v_nop`).
-#[inline(always)]
+///
+/// The short-VOP decoder runs the form's plan (`ext_plan`) first; this is
+/// the generic path for what a plan does not cover.
+#[inline(never)]
 pub(crate) fn decode(
     w: Words<'_>,
     d0: u32,
@@ -31,13 +34,6 @@ pub(crate) fn decode(
 ) -> Option<Result<(), DecodeErrorKind>> {
     let index = info?.index;
     let opcode = Opcode::new(OpSpace::Vop, index);
-    if let Some(plan) = super::ext_plan::plan(index, ext) {
-        if super::ext_plan::run(plan, ext, w, d0, mode.wave64, mode.target.bit(), out) {
-            out.opcode = opcode;
-            out.family = ext;
-            return Some(Ok(()));
-        }
-    }
     let form = vop_ext::form(opcode, ext)?;
     if form.targets & mode.target.bit() == 0 {
         return None;
