@@ -304,6 +304,7 @@ pub unsafe extern "C" fn shaderlift_translate(
             validate: true,
             precise: false,
             trust_lane_table_slots: false,
+            shading_rate: Default::default(),
             faults: Default::default(),
         };
         // A compute capture that records its entry state translates under the

@@ -754,6 +754,7 @@ pub fn execute(
             validate: true,
             precise: !opts.fast,
             trust_lane_table_slots: opts.trust_lane_table_slots,
+            shading_rate: Default::default(),
             faults: opts.translator_faults,
         },
     )

@@ -97,6 +97,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         validate: true,
         precise: args.precise,
         trust_lane_table_slots: args.trust_lane_table_slots,
+        shading_rate: Default::default(),
         faults: Default::default(),
     };
     if args.ir {

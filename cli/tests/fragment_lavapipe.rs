@@ -9,7 +9,9 @@
 //! known branch conditions select away on one edge dropped on every edge
 //! (`PsFaults::known_argument_every_edge`), and 16-bit interpolation
 //! reading the other half of the parameter words
-//! (`PsFaults::interp16_other_half`).
+//! (`PsFaults::interp16_other_half`), and the VRS rate bits of the
+//! `ancillary` entry VGPR with their axes swapped
+//! (`PsFaults::shading_rate_axes_swapped`).
 //!
 //! Without Vulkan the tests print a note and pass, unless
 //! `SHADERLIFT_REQUIRE_VULKAN` is set.
@@ -434,4 +436,25 @@ fn f16_interpolation_rounds_the_named_half_to_f16_and_the_other_half_turns_red()
     let r = clean_then_red(h, path, &broken, "the other f16 half");
     // Every word holds interpolated f16 colour halves.
     assert_eq!(r.mismatches, 4 * PIXELS);
+}
+
+#[test]
+fn the_vrs_rate_bits_of_ancillary_match_the_scene_rate_and_swapped_axes_turn_red() {
+    let Some(h) = Harness::shared_or_skip("shading_rate") else {
+        return;
+    };
+    // ACO's rate X and Y fields, the masked and the whole field of the
+    // `ancillary` VGPR, at the scene's 2x1 rate (push word on the device,
+    // `PsConfig::shading_rate` in the interpreter).
+    let path = "cli/tests/fixtures/ps-shading-rate";
+    let broken = FragmentOptions {
+        shading_rate_axes_swapped: true,
+        ..Default::default()
+    };
+    let r = clean_then_red(h, path, &broken, "the rate's axes swapped");
+    // 2x1 swapped is 1x2: every word differs, but the rate X and Y words
+    // (0 and 1) are one f32 ulp apart, which the comparison lists as
+    // "within 1 ulp" rather than as mismatches; the masked and whole
+    // fields (0x4 vs 0x10, 1 vs 4) are mismatches.
+    assert_eq!(r.mismatches, 2 * PIXELS);
 }

@@ -337,6 +337,7 @@ fn lifts(case: &Case) -> Result<(), String> {
         validate: true,
         precise: true,
         trust_lane_table_slots: false,
+        shading_rate: Default::default(),
         faults: Default::default(),
     };
     match translate(&input, trace.as_ref(), &opts) {
@@ -957,6 +958,7 @@ fn scalar_sweep(h: &Harness, random: usize, step: usize) -> ScalarSummary {
             test_outputs: true,
             precise: true,
             trust_lane_table_slots: false,
+            shading_rate: Default::default(),
             ..Options::default()
         };
         match translate(&input, trace.as_ref(), &opts) {

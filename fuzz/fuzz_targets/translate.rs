@@ -68,6 +68,7 @@ fuzz_target!(|input: Input| {
         validate: true,
         precise: false,
         trust_lane_table_slots: false,
+        shading_rate: Default::default(),
         faults: Default::default(),
     };
     let trace = if input.traced {

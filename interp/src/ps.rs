@@ -21,8 +21,9 @@
 //! Entry VGPRs: every barycentric pair gets the pixel's (i, j) (one
 //! sample per pixel at its centre, `w` the same at every vertex, so
 //! perspective, linear, centroid and sample barycentrics coincide);
-//! `frag_pos.x/y` the pixel centre (`x + 0.5`, `y + 0.5`); the others are
-//! undefined.
+//! `frag_pos.x/y` the pixel centre (`x + 0.5`, `y + 0.5`); `ancillary`
+//! the configured shading rate in bits 5:2 ([`PsConfig::shading_rate`]),
+//! the rest 0 (sample 0, layer 0); the others are undefined.
 
 use crate::exec::{run_wave, Env, Exec, Limits, Observations};
 use crate::memory::{GuestMemory, Lds};
@@ -65,6 +66,10 @@ pub struct PsConfig<'a> {
     /// what `SPI_PS_INPUT_CNTL_a.FP16_INTERP_MODE` says): their `P10` and
     /// `P20` hold per half the f16 difference (nearest even).
     pub fp16_attrs: u64,
+    /// The draw's coarse shading rate as the `ancillary` entry VGPR's bits
+    /// 5:2 hold it (gfx10.3: bits 1:0 the VRS rate X, 3:2 the rate Y, each
+    /// log2 of the pixels one fragment covers; 0 is 1x1).
+    pub shading_rate: u32,
 }
 
 /// What a pixel-shader run did: per wave, the pixel of each lane, and
@@ -149,6 +154,12 @@ pub fn run_pixels(
                     }
                     PsInput::Pos(0) => w.set_vgpr(vgpr, lane as u32, (p.x as f32 + 0.5).to_bits()),
                     PsInput::Pos(1) => w.set_vgpr(vgpr, lane as u32, (p.y as f32 + 0.5).to_bits()),
+                    // The rate in bits 5:2; the sample id (bits 11:8) is 0
+                    // (one sample per pixel) and so is the layer (one
+                    // non-layered target).
+                    PsInput::Ancillary => {
+                        w.set_vgpr(vgpr, lane as u32, (cfg.shading_rate & 0xf) << 2)
+                    }
                     _ => {}
                 }
             }
@@ -357,6 +368,7 @@ mod tests {
             code_addr: 0,
             attrs,
             fp16_attrs: 0,
+            shading_rate: 0,
         };
         let px = [Pixel { x: 0, y: 0, i, j }];
         let run = run_pixels(&prog, &mem, &[], &px, &cfg).unwrap();
@@ -405,6 +417,7 @@ mod tests {
             code_addr: 0,
             attrs: &attrs,
             fp16_attrs: 1,
+            shading_rate: 0,
         };
         let mem = drawbind::SparseMemory::default();
         let px = [Pixel {

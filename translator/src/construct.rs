@@ -238,6 +238,9 @@ pub enum Interp {
     Form,
     /// An entry VGPR the translation does not provide.
     EntryVgpr(&'static str),
+    /// The `ancillary` entry VGPR read other than as its VRS rate bits
+    /// (5:2) by `v_bfe_u32`/`v_and_b32` with constant fields.
+    Ancillary,
 }
 
 /// Which part of the lifter refused an instruction.
@@ -552,6 +555,10 @@ impl fmt::Display for Interp {
             }
             Interp::Form => f.write_str("16-bit or VOP3-encoded interpolation"),
             Interp::EntryVgpr(n) => write!(f, "pixel-shader entry VGPR `{n}` is not translated"),
+            Interp::Ancillary => f.write_str(
+                "pixel-shader entry VGPR `ancillary` read other than as its VRS rate bits 5:2 \
+                 (v_bfe_u32/v_and_b32 with constant fields)",
+            ),
         }
     }
 }

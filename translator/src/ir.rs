@@ -281,6 +281,11 @@ pub enum Input {
     },
     /// Pixel shaders: `gl_FragCoord` component 0 (x) or 1 (y), f32 bits.
     FragCoord(u8),
+    /// Pixel shaders: the guest's coarse shading rate as the `ancillary`
+    /// entry VGPR's bits 5:2 hold it (bits 1:0 rate X, 3:2 rate Y, each
+    /// log2 of the pixels a fragment covers; push word
+    /// [`crate::manifest::PushKind::ShadingRate`]).
+    ShadingRate,
     /// The guest address of the shader's first byte, low (`false`) or high
     /// (`true`) half: what `s_getpc_b64` counts from.
     CodeAddr(bool),

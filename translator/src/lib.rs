@@ -129,6 +129,9 @@ pub struct Options {
     /// Off by default: such an instruction is refused
     /// (`construct::Image::UnprovedTableSlot`).
     pub trust_lane_table_slots: bool,
+    /// Pixel shaders: where the guest's coarse shading rate (the VRS rate
+    /// bits of the `ancillary` entry VGPR, `gl_ShadingRateEXT`) comes from.
+    pub shading_rate: ShadingRateSource,
     /// Deliberately wrong lowerings, for the negative controls only (all
     /// off by default).
     #[doc(hidden)]
@@ -202,9 +205,29 @@ impl Default for Options {
             validate: true,
             precise: false,
             trust_lane_table_slots: false,
+            shading_rate: ShadingRateSource::default(),
             faults: Faults::default(),
         }
     }
+}
+
+/// Where a pixel shader's coarse shading rate comes from: the bits 5:2 of
+/// the `ancillary` entry VGPR (gfx10.3: bits 3:2 the VRS rate X, log2 of
+/// the pixels one fragment covers horizontally; bits 5:4 the rate Y,
+/// vertically), what `gl_ShadingRateEXT` is computed from. The guest's
+/// rate is draw state the host knows (the pipeline's or the command
+/// buffer's rate), so the translation takes it from the host.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ShadingRateSource {
+    /// A push word ([`manifest::PushKind::ShadingRate`]) the host sets per
+    /// draw from the guest draw's rate. Exact when the guest's rate is one
+    /// for the whole draw (no per-primitive rate and no rate image, or
+    /// combiners that keep the draw's rate).
+    #[default]
+    PushWord,
+    /// The host states the guest draw shades every pixel (VRS off): the
+    /// rate is 1x1 (bits 5:2 are 0), no push word.
+    Off,
 }
 
 /// A translated shader.
@@ -311,6 +334,9 @@ pub struct PsFaults {
     /// taken as 0 (no lane) whether or not the mask is known to be
     /// constant (`passes::known`).
     pub any_lane_assumed_none: bool,
+    /// The VRS rate bits of the `ancillary` entry VGPR with the axes
+    /// swapped (rate X in bits 5:4, rate Y in bits 3:2).
+    pub shading_rate_axes_swapped: bool,
 }
 
 /// [`translate`] with broken rules (tests only).
@@ -592,6 +618,7 @@ fn translate_model(
         faults,
         alu_faults: opts.faults,
         trust_lane_table_slots: opts.trust_lane_table_slots,
+        shading_rate: opts.shading_rate,
     };
     let (program, cfg) = decode(input);
     let lifted = lift::lift(&program, &cfg, trace, lo);
@@ -792,6 +819,7 @@ fn ir_with(
         ps_faults: PsFaults::default(),
         alu_faults: opts.faults,
         trust_lane_table_slots: opts.trust_lane_table_slots,
+        shading_rate: opts.shading_rate,
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, trace, lo).b.func;
@@ -830,6 +858,7 @@ pub fn translate_ngg_ir(input: &ShaderInput<'_>, entry: &wave::NggEntry) -> Func
         ps_faults: PsFaults::default(),
         alu_faults: Faults::default(),
         trust_lane_table_slots: false,
+        shading_rate: ShadingRateSource::Off,
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, None, lo).b.func;
@@ -1263,6 +1292,7 @@ fn layout(
     let fragment = input.stage == Stage::Ps;
     let mut frag_inputs: BTreeMap<u8, (ir::InterpMode, u8, Option<bool>)> = BTreeMap::new();
     let mut frag_coord = fragment && opts.test_outputs;
+    let mut uses_rate = false;
     for (i, inst) in f.insts.iter().enumerate() {
         if !f.is_live(ir::Value(i as u32)) {
             continue;
@@ -1286,6 +1316,7 @@ fn layout(
                 frag_inputs.entry(attr).or_insert((mode, 0, f16)).1 |= 1 << chan;
             }
             Op::Input(Input::FragCoord(_)) => frag_coord = true,
+            Op::Input(Input::ShadingRate) => uses_rate = true,
             Op::Load(l) if matches!(f.loads[l as usize], Load::NggList { .. }) => {
                 uses_ngg_ids = true
             }
@@ -1355,6 +1386,9 @@ fn layout(
     }
     if uses_ngg_ids {
         plan.ngg_indexed = Some(member(PushKind::NggIndexed, &mut push));
+    }
+    if uses_rate {
+        plan.shading_rate = Some(member(PushKind::ShadingRate, &mut push));
     }
     if uses_code {
         plan.code_addr = Some((

@@ -201,6 +201,14 @@ pub enum PushKind {
     /// are counted from [`PushKind::VertexIdOffset`] and
     /// [`PushKind::OutVertexCount`].
     NggIndexed,
+    /// Pixel shaders ([`crate::ShadingRateSource::PushWord`]): the guest
+    /// draw's coarse shading rate as the `ancillary` entry VGPR's bits 5:2
+    /// hold it: bits 1:0 log2 of the pixels a fragment covers horizontally
+    /// (gfx10.3 VRS rate X), bits 3:2 vertically (rate Y); 0 is 1x1. One
+    /// value for the draw: exact when the guest's rate does not vary per
+    /// primitive or per pixel (no per-primitive rate, no rate image, or
+    /// combiners that keep the draw's rate).
+    ShadingRate,
 }
 
 /// One push-constant word.
@@ -527,6 +535,9 @@ pub struct DrawParams {
     /// NGG compute pass: the draw's subgroups are listed
     /// ([`PushKind::NggIndexed`]).
     pub ngg_indexed: bool,
+    /// Pixel shaders: the guest draw's coarse shading rate
+    /// ([`PushKind::ShadingRate`]; 0 is 1x1).
+    pub shading_rate: u32,
 }
 
 impl Manifest {
@@ -604,6 +615,7 @@ impl Manifest {
                 PushKind::OutFirstVertex => draw.out_first_vertex,
                 PushKind::OutVertexCount => draw.out_vertex_count,
                 PushKind::NggIndexed => u32::from(draw.ngg_indexed),
+                PushKind::ShadingRate => draw.shading_rate,
             });
         }
         Ok(out)

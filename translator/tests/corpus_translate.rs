@@ -54,6 +54,7 @@ fn every_vertex_shader_translates_and_validates_with_naga_and_spirv_val() {
             validate: true,
             precise: false,
             trust_lane_table_slots: false,
+            shading_rate: Default::default(),
             faults: Default::default(),
         },
     ] {
@@ -308,6 +309,7 @@ fn with_the_tracer_each_binding_is_a_traced_descriptor() {
                 validate: true,
                 precise: false,
                 trust_lane_table_slots: false,
+                shading_rate: Default::default(),
                 faults: Default::default(),
             };
             let t =

@@ -42,6 +42,7 @@ fn translate_capture(c: &corpus::Capture) -> Result<translator::Translation, Tra
     // host's word (`an_unmasked_per_lane_table_slot_is_refused_by_default`).
     let opts = Options {
         trust_lane_table_slots: true,
+        shading_rate: Default::default(),
         ..Default::default()
     };
     match c.compute_entry() {
@@ -684,6 +685,7 @@ fn descriptors_at_a_per_lane_table_slot_are_sampled_once_per_slot() {
             ..Default::default()
         },
         trust_lane_table_slots: true,
+        shading_rate: Default::default(),
         ..Default::default()
     };
     let c = fixture("multi-draw-indirect-multi-draw-indirect-frag");

@@ -82,7 +82,16 @@ pub struct FragmentOptions {
     pub translator_faults: translator::Faults,
     /// [`translator::Options::trust_lane_table_slots`].
     pub trust_lane_table_slots: bool,
+    /// Translate with the VRS rate's axes swapped
+    /// (`translator::PsFaults::shading_rate_axes_swapped`).
+    pub shading_rate_axes_swapped: bool,
 }
+
+/// The scene's coarse shading rate (the `ancillary` VGPR's bits 5:2, the
+/// push word [`translator::manifest::PushKind::ShadingRate`]): 2x1, rate X
+/// 1 and rate Y 0, so that a rate read as 1x1 or with its axes swapped
+/// differs.
+pub const SCENE_SHADING_RATE: u32 = 0b0001;
 
 /// The value of attribute `attr`, channel `c`, at vertex `k`.
 ///
@@ -288,6 +297,7 @@ fn execute_fragment_scene(
             // rounded; so does the translation in precise mode.
             precise: true,
             trust_lane_table_slots: opts.trust_lane_table_slots,
+            shading_rate: translator::ShadingRateSource::PushWord,
             faults: opts.translator_faults,
         },
         PsFaults {
@@ -296,6 +306,7 @@ fn execute_fragment_scene(
             known_argument_every_edge: opts.known_argument_every_edge,
             interp16_other_half: opts.interp16_other_half,
             any_lane_assumed_none: opts.any_lane_assumed_none,
+            shading_rate_axes_swapped: opts.shading_rate_axes_swapped,
         },
     )
     .map_err(|e| named(&e))?;
@@ -355,6 +366,7 @@ fn execute_fragment_scene(
     };
     let params = translator::manifest::DrawParams {
         out_vertex_count: EXTENT,
+        shading_rate: SCENE_SHADING_RATE,
         ..Default::default()
     };
     let words = match m.push_words(&user_data, &params, &mut |a| {
@@ -548,6 +560,7 @@ fn execute_fragment_scene(
             .iter()
             .filter(|i| i.f16_half.is_some() && i.location < 64)
             .fold(0, |a, i| a | 1 << i.location),
+        shading_rate: SCENE_SHADING_RATE,
     };
     let run = run_pixels(&iprog, imem, &user_data, &px, &cfg).map_err(|e| match e {
         // The scene's words made a loop longer than the oracle's bound (a

@@ -91,6 +91,9 @@ pub struct Plan {
     /// NGG compute pass: the push member saying whether the draw is
     /// indexed ([`crate::manifest::PushKind::NggIndexed`]).
     pub ngg_indexed: Option<u32>,
+    /// Pixel shaders: the push member of the guest's shading rate
+    /// ([`crate::ir::Input::ShadingRate`]).
+    pub shading_rate: Option<u32>,
     /// NGG compute pass: the binding of the draw's vertex ids
     /// ([`crate::manifest::BindingKind::NggVertexIds`]).
     pub ngg_ids: Option<u32>,

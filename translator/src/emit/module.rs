@@ -448,6 +448,10 @@ impl Emitter<'_> {
             },
             Input::Interp { attr, chan, .. } => self.interp_input(attr, chan)?,
             Input::FragCoord(c) => self.frag_coord_bits(c)?,
+            Input::ShadingRate => match self.plan.shading_rate {
+                Some(m) => self.push_load(m)?,
+                None => return Err(EmitError("the shading rate has no push slot".into())),
+            },
         })
     }
 }

@@ -71,6 +71,9 @@ impl Lifter<'_> {
                 }
             }
         }
+        if let ExportTarget::Mrt(_) = target {
+            self.undefined_colour_components(&mut values);
+        }
         let cond = if ps && self.o.ps_faults.drop_discard {
             self.b.bool(true)
         } else {
@@ -83,5 +86,33 @@ impl Lifter<'_> {
             cond,
             done: m.done,
         });
+    }
+
+    /// An enabled colour component whose register the shader never wrote
+    /// and the entry ABI does not define (ACO exports `undef` for the
+    /// components of a wider target format the shader does not write, e.g.
+    /// `exp mrt1 v8, v9, v128, v128` for a `uvec2` output): the hardware
+    /// exports that register's stale contents, which no program value
+    /// determines, so any value is one the guest may produce. Such a
+    /// component exports 0 and is listed in the manifest's `dropped`
+    /// (the interpreter marks it undefined, and `shaderlift run` does not
+    /// compare it).
+    fn undefined_colour_components(&mut self, values: &mut [Option<crate::ir::Value>; 4]) {
+        for (k, v) in values.iter_mut().enumerate() {
+            if !v.is_some_and(|x| self.undefined.contains(&x)) {
+                continue;
+            }
+            *v = Some(self.const_u32(0));
+            let inst = self.txt();
+            self.dropped.push(Dropped {
+                pc: self.pc,
+                inst,
+                reason: format!(
+                    "colour component {} reads a VGPR the shader never writes (the hardware \
+                     exports its stale contents): exported as 0",
+                    ["x", "y", "z", "w"][k]
+                ),
+            });
+        }
     }
 }

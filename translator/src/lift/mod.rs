@@ -113,6 +113,8 @@ pub struct LiftOptions {
     pub alu_faults: crate::Faults,
     /// [`crate::Options::trust_lane_table_slots`].
     pub trust_lane_table_slots: bool,
+    /// [`crate::Options::shading_rate`].
+    pub shading_rate: crate::ShadingRateSource,
 }
 
 /// The lifted function and what was found on the way.

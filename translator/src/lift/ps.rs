@@ -44,6 +44,9 @@ pub(super) struct PsState {
     /// SCC as a scalar instruction that wrote EXEC left it ("any lane
     /// on"), with this lane's bit of that EXEC.
     exec_scc: Option<(Value, Value)>,
+    /// The `ancillary` entry VGPR's value (unsupported but for the fields
+    /// [`Lifter::ancillary_field`] extracts).
+    pub(super) ancillary: Option<Value>,
 }
 
 impl Lifter<'_> {
@@ -62,6 +65,11 @@ impl Lifter<'_> {
                         v
                     }
                     PsInput::Pos(c @ 0..=1) => self.b.input(Input::FragCoord(c)),
+                    PsInput::Ancillary => {
+                        let v = self.entry_unsup(Interp::Ancillary, r);
+                        self.ps.ancillary = Some(v);
+                        v
+                    }
                     other => {
                         let name = match other {
                             PsInput::Pos(2) => "frag_pos.z",
@@ -69,9 +77,9 @@ impl Lifter<'_> {
                             PsInput::PullModel => "pull_model",
                             PsInput::LineStipple => "line_stipple",
                             PsInput::FrontFace => "front_face",
-                            PsInput::Ancillary => "ancillary",
                             PsInput::SampleCoverage => "sample_coverage",
                             PsInput::PosFixedPt => "pos_fixed_pt",
+                            PsInput::Ancillary => "ancillary",
                             PsInput::Bary(_) => "barycentric",
                         };
                         self.entry_unsup(Interp::EntryVgpr(name), r)
@@ -79,6 +87,63 @@ impl Lifter<'_> {
                 };
                 self.st.v[r] = v;
             }
+        }
+    }
+
+    /// A field of the `ancillary` entry VGPR, when `code` with sources
+    /// `vals` reads only known bits of it: `v_bfe_u32 d, anc, off, w` or
+    /// `v_and_b32 d, mask, anc` with constant fields inside the VRS rate
+    /// bits 5:2 (`gl_ShadingRateEXT`; ACO unpacks bits 3:2 and 5:4).
+    /// Gfx10.3's ancillary word holds more (the sample id in bits 11:8,
+    /// the render-target layer above); those stay unsupported, and so
+    /// does the word read any other way.
+    pub(super) fn ancillary_field(&mut self, code: isa::Opcode, vals: &[Value]) -> Option<Value> {
+        let anc = self.ps.ancillary?;
+        const RATE: u32 = 0b11_1100;
+        let k = |l: &Self, i: usize| vals.get(i).and_then(|&v| l.b.func.konst(v));
+        // The rate's bits where the hardware puts them (bits 5:2).
+        let rate_at = |l: &mut Self| {
+            let mut r = match l.o.shading_rate {
+                crate::ShadingRateSource::PushWord => l.b.input(Input::ShadingRate),
+                crate::ShadingRateSource::Off => l.const_u32(0),
+            };
+            if l.o.ps_faults.shading_rate_axes_swapped {
+                let (m3, two) = (l.const_u32(3), l.const_u32(2));
+                let x = l.b.bin(Bin::And, r, m3);
+                let y = l.b.bin(Bin::ShrL, r, two);
+                let y = l.b.bin(Bin::And, y, m3);
+                let x = l.b.bin(Bin::Shl, x, two);
+                r = l.b.bin(Bin::Or, x, y);
+            }
+            let two = l.const_u32(2);
+            l.b.bin(Bin::Shl, r, two)
+        };
+        match code {
+            op::V_BFE_U32 if vals.first() == Some(&anc) => {
+                let (off, w) = (k(self, 1)? & 31, k(self, 2)? & 31);
+                let mask = ((1u64 << w) - 1) as u32;
+                if w == 0 || (mask << off) & !RATE != 0 {
+                    return None;
+                }
+                let r = rate_at(self);
+                let (o, m) = (self.const_u32(off), self.const_u32(mask));
+                let t = self.b.bin(Bin::ShrL, r, o);
+                Some(self.b.bin(Bin::And, t, m))
+            }
+            op::V_AND_B32 => {
+                let mask = match vals {
+                    [_, b] if *b == anc => k(self, 0)?,
+                    [a, _] if *a == anc => k(self, 1)?,
+                    _ => return None,
+                };
+                if mask & !RATE != 0 {
+                    return None;
+                }
+                let r = rate_at(self);
+                let m = self.const_u32(mask);
+                Some(self.b.bin(Bin::And, r, m))
+            }
+            _ => None,
         }
     }
 

@@ -223,7 +223,8 @@ impl Lifter<'_> {
                     op::V_OR_B32 => Bin::Or,
                     _ => Bin::Xor,
                 };
-                let r = self.b.bin(op, vals[0], vals[1]);
+                let field = self.ancillary_field(code, &vals);
+                let r = field.unwrap_or_else(|| self.b.bin(op, vals[0], vals[1]));
                 if code == op::V_XNOR_B32 {
                     self.b.un(Un::Not, r)
                 } else {
@@ -416,10 +417,14 @@ impl Lifter<'_> {
                 if !need(self, 3) {
                     return;
                 }
-                let m31 = self.const_u32(31);
-                let off = self.b.bin(Bin::And, vals[1], m31);
-                let w = self.b.bin(Bin::And, vals[2], m31);
-                self.bfe(vals[0], off, w, code == op::V_BFE_I32)
+                if let Some(r) = self.ancillary_field(code, &vals) {
+                    r
+                } else {
+                    let m31 = self.const_u32(31);
+                    let off = self.b.bin(Bin::And, vals[1], m31);
+                    let w = self.b.bin(Bin::And, vals[2], m31);
+                    self.bfe(vals[0], off, w, code == op::V_BFE_I32)
+                }
             }
             op::V_BFI_B32 => {
                 if !need(self, 3) {
