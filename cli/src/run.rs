@@ -735,6 +735,28 @@ struct Session<'a> {
 /// size, read back).
 pub(crate) type DrawBuffers = Vec<(u32, Vec<u8>, u64, bool)>;
 
+impl DrawReport {
+    /// Draw `index` of `vertices` units, nothing compared or bound yet.
+    pub(crate) fn new(index: usize, vertices: u64) -> DrawReport {
+        DrawReport {
+            index,
+            skipped: None,
+            vertices,
+            words: 0,
+            within_ulp: 0,
+            mismatches: 0,
+            undefined: 0,
+            violations: None,
+            bindings: Vec::new(),
+            window: (0, 0),
+            window_capped: false,
+            first_mismatches: Vec::new(),
+            device_seconds: 0.0,
+            interp_seconds: 0.0,
+        }
+    }
+}
+
 /// What [`bind_guest_buffers`] binds from: a shader's descriptor bindings
 /// and the guest inputs of its draws.
 pub(crate) struct GuestInputs<'a> {
@@ -952,22 +974,7 @@ impl Session<'_> {
         spec: &DrawSpec,
         program: &vkharness::VertexProgram<'_>,
     ) -> Result<DrawReport, CliError> {
-        let mut dr = DrawReport {
-            index,
-            skipped: None,
-            vertices: 0,
-            words: 0,
-            within_ulp: 0,
-            mismatches: 0,
-            undefined: 0,
-            violations: None,
-            bindings: Vec::new(),
-            window: (0, 0),
-            window_capped: false,
-            first_mismatches: Vec::new(),
-            device_seconds: 0.0,
-            interp_seconds: 0.0,
-        };
+        let mut dr = DrawReport::new(index, 0);
         let bad = |e: String| CliError::Input(format!("{}: draw {index}: {e}", self.capture.name));
         // The host draws (first vertex id, count) and the interpreter's draw.
         let (runs, instance_count, reference_draw): (Vec<(u32, u32)>, u32, interp::Draw) =

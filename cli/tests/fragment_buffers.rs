@@ -32,6 +32,17 @@ fn run(h: &Harness, path: &str, opts: &FragmentOptions) -> RunReport {
     r
 }
 
+/// `words` export words compared, all equal, none undefined.
+fn assert_clean(r: &RunReport, path: &str, words: u64) {
+    assert_eq!(r.words, words, "{path}: every export word compared");
+    assert_eq!(
+        (r.mismatches, r.undefined),
+        (0, 0),
+        "{path}: {:?}",
+        r.draws[0].first_mismatches
+    );
+}
+
 /// `path` binds its descriptors and matches on all of `words` export words;
 /// its descriptors bound one dword late turn it red.
 fn buffers_clean_then_red(h: &Harness, path: &str, words: u64) {
@@ -40,13 +51,7 @@ fn buffers_clean_then_red(h: &Harness, path: &str, words: u64) {
         !r.draws[0].bindings.is_empty(),
         "{path}: no descriptor bound"
     );
-    assert_eq!(r.words, words, "{path}: every export word compared");
-    assert_eq!(
-        (r.mismatches, r.undefined),
-        (0, 0),
-        "{path}: {:?}",
-        r.draws[0].first_mismatches
-    );
+    assert_clean(&r, path, words);
     let late = FragmentOptions {
         buffers_one_dword_late: true,
         ..FragmentOptions::default()
@@ -81,14 +86,7 @@ fn a_switch_word_no_case_tests_runs_again_on_fixed_words_and_compares_every_expo
     };
     let path = "cli/tests/fixtures/ps-switch-word";
     // Two targets (mrt0, mrt1), four words each, every pixel.
-    let r = run(h, path, &FragmentOptions::default());
-    assert_eq!(r.words, 8 * PIXELS, "every export word of both targets");
-    assert_eq!(
-        (r.mismatches, r.undefined),
-        (0, 0),
-        "{:?}",
-        r.draws[0].first_mismatches
-    );
+    assert_clean(&run(h, path, &FragmentOptions::default()), path, 8 * PIXELS);
     // The retry covers the texture path: texel rows flipped in the
     // reference show.
     let flipped = FragmentOptions {

@@ -474,22 +474,7 @@ fn execute_fragment_scene(
             Err(why) => return not_run(format!("images: {why}")),
         };
     }
-    let mut d = DrawReport {
-        index: 0,
-        skipped: None,
-        vertices: (EXTENT * EXTENT) as u64,
-        words: 0,
-        within_ulp: 0,
-        mismatches: 0,
-        undefined: 0,
-        violations: None,
-        bindings: Vec::new(),
-        window: (0, 0),
-        window_capped: false,
-        first_mismatches: Vec::new(),
-        device_seconds: 0.0,
-        interp_seconds: 0.0,
-    };
+    let mut d = DrawReport::new(0, (EXTENT * EXTENT) as u64);
     // Each traced descriptor's guest bytes at its bind range (the vertex
     // runs' binding rules), and the window.
     let (guest, mut params) = if guest_buffers {
