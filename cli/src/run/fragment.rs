@@ -437,6 +437,13 @@ fn execute_fragment_scene(
     let mut data_words = Vec::new();
     let mut code_addr = 0;
     let mut host_images = Vec::new();
+    if guest_buffers && opts.user_data.is_some() {
+        // The scene lays out the tables the descriptors are read through.
+        return not_run(
+            "given user data with buffers read through traced descriptors (the scene chooses the table pointers)"
+                .into(),
+        );
+    }
     let (user_data, mem) = if guest_buffers {
         // Buffers through traced descriptors: the compute dispatches'
         // synthesized inputs (tables, V#s over windows of small integers
