@@ -733,7 +733,137 @@ struct Session<'a> {
 
 /// The storage buffers of one draw, in manifest order: (binding, bytes,
 /// size, read back).
-type DrawBuffers = Vec<(u32, Vec<u8>, u64, bool)>;
+pub(crate) type DrawBuffers = Vec<(u32, Vec<u8>, u64, bool)>;
+
+impl DrawReport {
+    /// Draw `index` of `vertices` units, nothing compared or bound yet.
+    pub(crate) fn new(index: usize, vertices: u64) -> DrawReport {
+        DrawReport {
+            index,
+            skipped: None,
+            vertices,
+            words: 0,
+            within_ulp: 0,
+            mismatches: 0,
+            undefined: 0,
+            violations: None,
+            bindings: Vec::new(),
+            window: (0, 0),
+            window_capped: false,
+            first_mismatches: Vec::new(),
+            device_seconds: 0.0,
+            interp_seconds: 0.0,
+        }
+    }
+}
+
+/// What [`bind_guest_buffers`] binds from: a shader's descriptor bindings
+/// and the guest inputs of its draws.
+pub(crate) struct GuestInputs<'a> {
+    /// The manifest's descriptor bindings over the plan.
+    pub binder: &'a HostBinder,
+    /// The translation's manifest.
+    pub manifest: &'a Manifest,
+    /// User data.
+    pub user_data: &'a [u32],
+    /// Guest memory.
+    pub mem: &'a SparseMemory,
+    /// The code's guest address.
+    pub code_addr: u64,
+    /// Bytes one descriptor binding may hold, at most.
+    pub binding_limit: u64,
+    /// Memory blocks (address, bytes) the window spans when the manifest
+    /// lists `global_reads`; `None`: the descriptors' span only.
+    pub file_memory: Option<&'a [(u64, u64)]>,
+    /// Negative control: every narrowed descriptor one record short.
+    pub one_record_short: bool,
+}
+
+/// The storage buffers and per-draw parameters of a draw: each traced
+/// descriptor at its drawbind range (its guest bytes), the window, and
+/// empty placeholders for the feedback, parameter and output buffers (the
+/// caller fills those), in manifest order; `dr` gets the bindings and the
+/// window.
+pub(crate) fn bind_guest_buffers(
+    g: &GuestInputs<'_>,
+    draw: &drawbind::Draw<'_>,
+    dr: &mut DrawReport,
+) -> Result<(DrawBuffers, DrawParams), String> {
+    let mut scratch = vec![BindRange::EMPTY; g.binder.scratch_len()];
+    let mut host = vec![HostBinding::EMPTY; g.binder.len()];
+    g.binder
+        .bind_draw(draw, g.user_data, g.mem, &mut scratch, &mut host)
+        .map_err(|e| e.to_string())?;
+    // The window spans every descriptor's baseline range (capped).
+    let mut window = g
+        .binder
+        .window(g.user_data, g.mem, &mut scratch, WINDOW_LIMIT)
+        .map_err(|e| e.to_string())?;
+    if let Some(blocks) = g
+        .file_memory
+        .filter(|_| !g.manifest.global_reads.is_empty())
+    {
+        window = file_memory_window(blocks, window, WINDOW_LIMIT);
+    }
+    let (lo, window_len) = (window.base, window.size);
+    dr.window = (lo, window_len);
+    dr.window_capped = window.capped;
+    let mut params = DrawParams {
+        window: (lo, window_len as u32),
+        code_addr: g.code_addr,
+        ..DrawParams::default()
+    };
+    let mut buffers = Vec::new();
+    // `host` lists the descriptor bindings in manifest order.
+    let mut host = host.iter();
+    for b in &g.manifest.bindings {
+        match &b.kind {
+            BindingKind::Descriptor { source, .. } => {
+                let Some(h) = host.next().filter(|h| h.binding == b.binding) else {
+                    return Err(format!(
+                        "binding {} ({source}) has no bind range",
+                        b.binding
+                    ));
+                };
+                let mut h = *h;
+                if g.one_record_short {
+                    if let Some(l) = h.last_record {
+                        h.last_record = l.checked_sub(1);
+                        h.size = h.size.saturating_sub(u64::from(h.stride));
+                    }
+                }
+                let range = h.range(g.binding_limit);
+                let size = u64::from(range.size);
+                let (bytes, unmapped) = guest_bytes(g.mem, h.base, size);
+                params.bindings.push(range);
+                dr.bindings.push(BoundDescriptor {
+                    binding: b.binding,
+                    source: source.clone(),
+                    base: h.base,
+                    size,
+                    narrowed: h.narrowed,
+                    last_record: h.last_record,
+                    unmapped_bytes: unmapped,
+                });
+                buffers.push((b.binding, bytes, size, false));
+            }
+            BindingKind::Window => {
+                let (bytes, _) = guest_bytes(g.mem, lo, window_len);
+                buffers.push((b.binding, bytes, window_len, false));
+            }
+            BindingKind::Feedback => buffers.push((b.binding, Vec::new(), 4, true)),
+            // Both are filled per host draw by the caller.
+            BindingKind::Params | BindingKind::TestOutputs => {
+                buffers.push((b.binding, Vec::new(), 0, false))
+            }
+            // The NGG compute pass runs through `run::ngg`, never here.
+            BindingKind::NggOutput | BindingKind::NggSubgroups => {
+                return Err("an NGG compute-pass module in a draw runner".into())
+            }
+        }
+    }
+    Ok((buffers, params))
+}
 
 /// Translate, bind, run on the device and compare, for every draw.
 pub fn execute(
@@ -845,22 +975,7 @@ impl Session<'_> {
         spec: &DrawSpec,
         program: &vkharness::VertexProgram<'_>,
     ) -> Result<DrawReport, CliError> {
-        let mut dr = DrawReport {
-            index,
-            skipped: None,
-            vertices: 0,
-            words: 0,
-            within_ulp: 0,
-            mismatches: 0,
-            undefined: 0,
-            violations: None,
-            bindings: Vec::new(),
-            window: (0, 0),
-            window_capped: false,
-            first_mismatches: Vec::new(),
-            device_seconds: 0.0,
-            interp_seconds: 0.0,
-        };
+        let mut dr = DrawReport::new(index, 0);
         let bad = |e: String| CliError::Input(format!("{}: draw {index}: {e}", self.capture.name));
         // The host draws (first vertex id, count) and the interpreter's draw.
         let (runs, instance_count, reference_draw): (Vec<(u32, u32)>, u32, interp::Draw) =
@@ -956,88 +1071,32 @@ impl Session<'_> {
         Ok(dr)
     }
 
-    /// The storage buffers and per-draw parameters of a draw: each traced
-    /// descriptor at its drawbind range, the window, the feedback and
-    /// output buffers (the output buffer is sized per host draw).
+    /// The storage buffers and per-draw parameters of a draw
+    /// ([`bind_guest_buffers`] over the session's inputs).
     fn bind(
         &self,
         spec: &DrawSpec,
         dr: &mut DrawReport,
     ) -> Result<(DrawBuffers, DrawParams), String> {
-        let mut scratch = vec![BindRange::EMPTY; self.binder.scratch_len()];
-        let mut host = vec![HostBinding::EMPTY; self.binder.len()];
         let draw = spec.as_draw_scanned(&self.mem).map_err(|e| e.to_string())?;
-        self.binder
-            .bind_draw(&draw, &self.user_data, &self.mem, &mut scratch, &mut host)
-            .map_err(|e| e.to_string())?;
-        // The window spans every descriptor's baseline range (capped).
-        let mut window = self
-            .binder
-            .window(&self.user_data, &self.mem, &mut scratch, WINDOW_LIMIT)
-            .map_err(|e| e.to_string())?;
-        // Loads through computed pointers: the window spans every guest
-        // byte the file names (the trace bounds none of those pointers).
-        if !self.manifest.global_reads.is_empty() && !self.opts.window_ignores_global_reads {
-            window = file_memory_window(&self.file_memory, window, WINDOW_LIMIT);
-        }
-        let (lo, window_len) = (window.base, window.size);
-        dr.window = (lo, window_len);
-        dr.window_capped = window.capped;
-        let mut params = DrawParams {
-            window: (lo, window_len as u32),
-            code_addr: self.icfg.code_addr,
-            ..DrawParams::default()
-        };
-        let mut buffers = Vec::new();
-        // `host` lists the descriptor bindings in manifest order.
-        let mut host = host.iter();
-        for b in &self.manifest.bindings {
-            match &b.kind {
-                BindingKind::Descriptor { source, .. } => {
-                    let Some(h) = host.next().filter(|h| h.binding == b.binding) else {
-                        return Err(format!(
-                            "binding {} ({source}) has no bind range",
-                            b.binding
-                        ));
-                    };
-                    let mut h = *h;
-                    if self.opts.one_record_short {
-                        if let Some(l) = h.last_record {
-                            h.last_record = l.checked_sub(1);
-                            h.size = h.size.saturating_sub(u64::from(h.stride));
-                        }
-                    }
-                    let range = h.range(self.binding_limit);
-                    let size = u64::from(range.size);
-                    let (bytes, unmapped) = guest_bytes(&self.mem, h.base, size);
-                    params.bindings.push(range);
-                    dr.bindings.push(BoundDescriptor {
-                        binding: b.binding,
-                        source: source.clone(),
-                        base: h.base,
-                        size,
-                        narrowed: h.narrowed,
-                        last_record: h.last_record,
-                        unmapped_bytes: unmapped,
-                    });
-                    buffers.push((b.binding, bytes, size, false));
-                }
-                BindingKind::Window => {
-                    let (bytes, _) = guest_bytes(&self.mem, lo, window_len);
-                    buffers.push((b.binding, bytes, window_len, false));
-                }
-                BindingKind::Feedback => buffers.push((b.binding, Vec::new(), 4, true)),
-                // Both are filled per host draw (run_device).
-                BindingKind::Params | BindingKind::TestOutputs => {
-                    buffers.push((b.binding, Vec::new(), 0, false))
-                }
-                // The NGG compute pass runs through `run::ngg`, never here.
-                BindingKind::NggOutput | BindingKind::NggSubgroups => {
-                    return Err("an NGG compute-pass module in the vertex runner".into())
-                }
-            }
-        }
-        Ok((buffers, params))
+        bind_guest_buffers(
+            &GuestInputs {
+                binder: &self.binder,
+                manifest: &self.manifest,
+                user_data: &self.user_data,
+                mem: &self.mem,
+                code_addr: self.icfg.code_addr,
+                binding_limit: self.binding_limit,
+                // Loads through computed pointers: the window spans every
+                // guest byte the file names (the trace bounds none of those
+                // pointers).
+                file_memory: (!self.opts.window_ignores_global_reads)
+                    .then_some(self.file_memory.as_slice()),
+                one_record_short: self.opts.one_record_short,
+            },
+            &draw,
+            dr,
+        )
     }
 
     /// One host draw of vertex ids `first..first + count`; stores each

@@ -587,7 +587,7 @@ fn compare_bytes(dev: u32, reference: u32, mask: u8) -> Verdict {
 
 /// The byte offsets of the code's MIMG instructions (a straight decode:
 /// the interpreter's stores at these pcs are image stores).
-fn mimg_pcs(code: &[u8], target: isa::Target) -> std::collections::BTreeSet<u32> {
+pub(super) fn mimg_pcs(code: &[u8], target: isa::Target) -> std::collections::BTreeSet<u32> {
     let mut out = std::collections::BTreeSet::new();
     let mut pc = 0usize;
     while pc < code.len() {

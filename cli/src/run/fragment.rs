@@ -20,10 +20,24 @@
 //! sides.
 //!
 //! User data (RADV inlines push constants there) is given
-//! ([`FragmentOptions::user_data`]); a pixel shader that reads memory (any
-//! binding besides the test outputs, or a word read through a pointer) is
-//! refused here for now.
+//! ([`FragmentOptions::user_data`]). Images and words read through
+//! pointers get the image scene ([`super::images::scene`]). A shader that
+//! reads buffers through traced descriptors gets the compute dispatches'
+//! synthesized inputs instead ([`super::synth::scene_file`]: tables, V#s
+//! over windows of small integers and floats; the images' descriptors
+//! written into them by [`super::images::draws_images`]), and each
+//! descriptor is bound at its bind range as a vertex run binds it
+//! ([`super::bind_guest_buffers`]), so device and interpreter read the same
+//! bytes. The translation stores to no buffer in a pixel shader; an
+//! interpreter buffer store is "not run", never passed over.
+//!
+//! A scene that compares no word (every export undefined: a switch word no
+//! case tests) runs again with every free word 0, then 1; one whose bound
+//! buffers the interpreter never read (an index from a flat input that
+//! holds a float's bits) again with flat inputs as small integers. A retry
+//! is kept only when it compares words.
 
+use super::images::DataWords;
 use super::{DrawReport, Mismatch, RunReport};
 use crate::CliError;
 use corpus::{Capture, WaveSize};
@@ -85,6 +99,11 @@ pub struct FragmentOptions {
     /// Translate with the VRS rate's axes swapped
     /// (`translator::PsFaults::shading_rate_axes_swapped`).
     pub shading_rate_axes_swapped: bool,
+    /// Negative control of the buffer bindings: bind every traced
+    /// descriptor's guest bytes one dword late (the host's loads read the
+    /// next dword; the interpreter reads guest memory).
+    #[doc(hidden)]
+    pub buffers_one_dword_late: bool,
 }
 
 /// The scene's coarse shading rate (the `ancillary` VGPR's bits 5:2, the
@@ -132,6 +151,13 @@ fn attr_value16(attr: u32, c: u32, k: usize) -> (f32, f32) {
         _ => p0 - 3.0,
     };
     (lo, lo + 4.0 - k as f32)
+}
+
+/// The integer a flat input's channel `c` of attribute `attr` holds in a
+/// scene whose buffers the float inputs left unread: 1..=4, different per
+/// channel.
+fn flat_integer(attr: u32, c: u32) -> u32 {
+    1 + (attr + c) % 4
 }
 
 /// Vertex positions in clip space (w = 1).
@@ -258,31 +284,107 @@ impl FragmentOutcome {
 /// compare every export with the interpreter's. A scene whose data words
 /// make a loop run past the interpreter's step bound (a loop count read
 /// from a data word) is built again with small integer data words
-/// (`images::scene`'s `small_data`); both sides get the same bytes either
-/// way.
+/// ([`DataWords::SmallIntegers`]); one whose words leave every export
+/// undefined (a flag or switch word no case tests) again with every free
+/// word 0, then 1 ([`DataWords::Fixed`]), the first that compares words
+/// kept. Both sides get the same bytes either way.
 pub fn execute_fragment(
     capture: &Capture,
     harness: &Harness,
     opts: &FragmentOptions,
 ) -> Result<FragmentOutcome, CliError> {
-    match execute_fragment_scene(capture, harness, opts, false) {
+    let run = |values, flat_integers| {
+        execute_fragment_scene(capture, harness, opts, values, flat_integers)
+    };
+    let compares = |o: &FragmentOutcome| matches!(o, FragmentOutcome::Ran(r) if r.words > 0);
+    let mut values = DataWords::Floats;
+    let mut best = match run(values, false) {
         Err(CliError::NotRun(why)) if why.contains(STEP_BOUND) => {
-            execute_fragment_scene(capture, harness, opts, true)
+            values = DataWords::SmallIntegers;
+            run(values, false)
         }
         r => r,
+    }?;
+    if matches!(&best.0, FragmentOutcome::Ran(_)) && !compares(&best.0) && opts.user_data.is_none()
+    {
+        for v in FIXED_WORDS {
+            match run(DataWords::Fixed(v), false) {
+                Ok(o) if compares(&o.0) => {
+                    values = DataWords::Fixed(v);
+                    best = o;
+                    break;
+                }
+                Ok(_) | Err(CliError::NotRun(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
     }
+    // Buffers bound but no byte of them read (an index from a flat input,
+    // a float's bits scaled past every record): flat inputs as small
+    // integers, kept when the loads then read and the run compares.
+    if best.1 {
+        match run(values, true) {
+            Ok(o) if compares(&o.0) && !o.1 => best = o,
+            Ok(_) | Err(CliError::NotRun(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(best.0)
 }
+
+/// The free-word values of the retries of a scene that compared nothing:
+/// the values a branch on a flag or a switch word most often tests.
+const FIXED_WORDS: [u32; 2] = [0, 1];
 
 /// What a step-bound refusal says.
 const STEP_BOUND: &str = "the interpreter's step bound on the pixel scene";
+
+/// The inputs of a pixel shader that reads buffers through traced
+/// descriptors: [`super::synth::scene_file`] under the compute layout
+/// (tables, V#s over windows, small free words), its free words replaced
+/// for [`DataWords::Fixed`] and its windows small integers for
+/// [`DataWords::SmallIntegers`].
+fn guest_scene(
+    capture: &Capture,
+    trace: &analysis::trace::ShaderTrace,
+    m: &Manifest,
+    values: DataWords,
+) -> drawbind::draws::DrawsFile {
+    use interp::scene::{SceneLayout, Values};
+    let layout = SceneLayout {
+        values: match values {
+            DataWords::SmallIntegers => Values::SmallIntegers,
+            _ => SceneLayout::COMPUTE.values,
+        },
+        ..SceneLayout::COMPUTE
+    };
+    let file = super::synth::scene_file(capture, trace.clone(), Some(m), &layout);
+    let DataWords::Fixed(v) = values else {
+        return file;
+    };
+    let zero = SceneLayout {
+        small_free_words: false,
+        ..layout
+    };
+    let zero = super::synth::scene_file(capture, trace.clone(), Some(m), &zero);
+    let mut file = file;
+    super::synth::replace_free_words(&mut file, &zero, |_| v);
+    file
+}
 
 fn execute_fragment_scene(
     capture: &Capture,
     harness: &Harness,
     opts: &FragmentOptions,
-    small_data: bool,
-) -> Result<FragmentOutcome, CliError> {
-    let not_run = |why: String| Ok(FragmentOutcome::NotRun(format!("{}: {why}", capture.name)));
+    values: DataWords,
+    flat_integers: bool,
+) -> Result<(FragmentOutcome, bool), CliError> {
+    let not_run = |why: String| {
+        Ok((
+            FragmentOutcome::NotRun(format!("{}: {why}", capture.name)),
+            false,
+        ))
+    };
     let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
     let t0 = Instant::now();
     let trace = crate::trace::trace_capture(capture);
@@ -315,24 +417,23 @@ fn execute_fragment_scene(
     let mut test_binding = None;
     // The parameter words that did not fit in the push constants.
     let mut params_binding = None;
+    // Traced descriptors and the window: guest memory the scene lays out.
+    let mut guest_buffers = false;
     for b in &m.bindings {
         match b.kind {
             BindingKind::TestOutputs => test_binding = Some(b.binding),
             BindingKind::Params => params_binding = Some(b.binding),
-            _ => {
-                return not_run(
-                    "pixel shaders that read memory are not run yet (a binding besides the test outputs)"
-                        .into(),
-                )
-            }
+            BindingKind::Descriptor { .. } | BindingKind::Window => guest_buffers = true,
+            _ => return not_run(format!("a pixel shader's {:?} binding is not run", b.kind)),
         }
     }
     let Some(test_binding) = test_binding else {
         return Err(named(&"the translation has no test-output buffer"));
     };
-    let user_data: Vec<u32> = match &opts.user_data {
-        Some(u) => u.clone(),
-        None => (0..capture.abi().user_data_count)
+    let user_data: Vec<u32> = match (&opts.user_data, values) {
+        (Some(u), _) => u.clone(),
+        (None, DataWords::Fixed(v)) => vec![v; capture.abi().user_data_count as usize],
+        (None, _) => (0..capture.abi().user_data_count)
             .map(|k| (k as f32 + 1.0).to_bits())
             .collect(),
     };
@@ -345,8 +446,37 @@ fn execute_fragment_scene(
                 | translator::manifest::WordExpr::Const { .. }))
     });
     let mut data_words = Vec::new();
-    let (user_data, mem) = if has_images || (reads_memory && opts.user_data.is_none()) {
-        match super::images::scene(m, &capture.code, capture.target(), &user_data, small_data) {
+    let mut code_addr = 0;
+    let mut host_images = Vec::new();
+    if guest_buffers && opts.user_data.is_some() {
+        // The scene lays out the tables the descriptors are read through.
+        return not_run(
+            "given user data with buffers read through traced descriptors (the scene chooses the table pointers)"
+                .into(),
+        );
+    }
+    let (user_data, mem) = if guest_buffers {
+        // Buffers through traced descriptors: the compute dispatches'
+        // synthesized inputs (tables, V#s over windows of small integers
+        // and floats), the scene's images written where the file leaves
+        // their descriptors out.
+        let file = guest_scene(capture, &trace, m, values);
+        let user_data = file.user_data();
+        let mut mem = file.memory_with_code(&capture.code_and_constants());
+        code_addr = file.code_addr();
+        host_images = match super::images::draws_images(
+            m,
+            &capture.code,
+            capture.target(),
+            &user_data,
+            &mut mem,
+        ) {
+            Ok(h) => h,
+            Err(why) => return not_run(format!("images: {why}")),
+        };
+        (user_data, mem)
+    } else if has_images || (reads_memory && opts.user_data.is_none()) {
+        match super::images::scene(m, &capture.code, capture.target(), &user_data, values) {
             Ok(s) => {
                 data_words = s.data_words;
                 (s.user_data, s.memory)
@@ -356,22 +486,60 @@ fn execute_fragment_scene(
     } else {
         (user_data, drawbind::SparseMemory::default())
     };
-    let host_images = if has_images {
-        match super::images::host_images(m, &user_data, &mem) {
+    if has_images && !guest_buffers {
+        host_images = match super::images::host_images(m, &user_data, &mem) {
             Ok(h) => h,
             Err(why) => return not_run(format!("images: {why}")),
+        };
+    }
+    let mut d = DrawReport::new(0, (EXTENT * EXTENT) as u64);
+    // Each traced descriptor's guest bytes at its bind range (the vertex
+    // runs' binding rules), and the window.
+    let (guest, mut params) = if guest_buffers {
+        let plan = drawbind::BindPlan::new(&trace, capture.stage())
+            .map_err(|e| named(&e))?
+            .with_code_address(code_addr);
+        let binder = translator::host::HostBinder::new(m, trace.clone(), plan, Some(code_addr));
+        let draw = drawbind::Draw::Auto {
+            first_vertex: 0,
+            vertex_count: 3,
+            instance_count: 1,
+            chunks: &[],
+        };
+        let inputs = super::GuestInputs {
+            binder: &binder,
+            manifest: m,
+            user_data: &user_data,
+            mem: &mem,
+            code_addr,
+            binding_limit: super::BINDING_LIMIT.min(harness.max_storage_buffer_range()),
+            file_memory: None,
+            one_record_short: false,
+        };
+        let (mut buffers, params) = match super::bind_guest_buffers(&inputs, &draw, &mut d) {
+            Ok(b) => b,
+            Err(why) => return not_run(format!("buffers: {why}")),
+        };
+        if opts.buffers_one_dword_late {
+            for (binding, bytes, _, _) in &mut buffers {
+                let descriptor = m.bindings.iter().any(|b| {
+                    b.binding == *binding && matches!(b.kind, BindingKind::Descriptor { .. })
+                });
+                if descriptor && bytes.len() >= 4 {
+                    bytes.drain(..4);
+                    bytes.extend([0; 4]);
+                }
+            }
         }
+        (buffers, params)
     } else {
-        Vec::new()
+        (Vec::new(), translator::manifest::DrawParams::default())
     };
-    let params = translator::manifest::DrawParams {
-        out_vertex_count: EXTENT,
-        shading_rate: SCENE_SHADING_RATE,
-        ..Default::default()
-    };
-    let words = match m.push_words(&user_data, &params, &mut |a| {
-        drawbind::GuestMemory::read_u32(&mem, a)
-    }) {
+    params.out_vertex_count = EXTENT;
+    params.code_addr = code_addr;
+    params.shading_rate = SCENE_SHADING_RATE;
+    let mut read = translator::host::guest_reader(&mem);
+    let words = match m.push_words(&user_data, &params, &mut read) {
         Ok(w) => w,
         Err(e) => {
             return not_run(format!(
@@ -381,9 +549,7 @@ fn execute_fragment_scene(
     };
     let push: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let param_bytes: Vec<u8> = match params_binding {
-        Some(_) => match m.param_buffer_words(&user_data, &params, &mut |a| {
-            drawbind::GuestMemory::read_u32(&mem, a)
-        }) {
+        Some(_) => match m.param_buffer_words(&user_data, &params, &mut read) {
             Ok(w) => w.iter().flat_map(|w| w.to_le_bytes()).collect(),
             Err(e) => {
                 return not_run(format!(
@@ -401,8 +567,7 @@ fn execute_fragment_scene(
         .images
         .iter()
         .map(|i| i.binding)
-        .chain([test_binding])
-        .chain(params_binding)
+        .chain(m.bindings.iter().map(|b| b.binding))
         .max()
         .unwrap_or(test_binding)
         + 1;
@@ -424,6 +589,12 @@ fn execute_fragment_scene(
         bindings: [test_binding, data_binding]
             .into_iter()
             .chain(params_binding)
+            .chain(
+                guest
+                    .iter()
+                    .map(|g| g.0)
+                    .filter(|&b| Some(b) != params_binding && b != test_binding),
+            )
             .collect(),
         push_constant_bytes: m.push_constant_bytes,
     };
@@ -455,11 +626,17 @@ fn execute_fragment_scene(
                     .lane_tables
                     .iter()
                     .any(|t| t.input == Some([l as u8, c as u8]));
+                let flat = flat_integers && input.interpolation == "flat";
                 let (host, guest) = match input.f16_half.as_deref() {
                     _ if index => (
                         f32::from_bits(super::images::SCENE_INDEX),
                         super::images::SCENE_INDEX,
                     ),
+                    // The integer's bits, as the index above.
+                    None if flat => {
+                        let n = flat_integer(l, c);
+                        (f32::from_bits(n), n)
+                    }
                     None => {
                         let v = attr_value(l, c, k, has_images);
                         (v, v.to_bits())
@@ -494,6 +671,18 @@ fn execute_fragment_scene(
     ];
     if let Some(b) = params_binding {
         buffers.push(Binding::input(b, &param_bytes));
+    }
+    // Descriptors and the window (the test outputs and the parameters are
+    // above).
+    for (binding, bytes, size, read_back) in &guest {
+        if *binding != test_binding && Some(*binding) != params_binding {
+            buffers.push(Binding {
+                binding: *binding,
+                bytes,
+                size: *size,
+                read_back: *read_back,
+            });
+        }
     }
     let out = program
         .run_with_images(3, &buffers, &inputs, &push)
@@ -553,7 +742,7 @@ fn execute_fragment_scene(
         wave64: capture.wave_size() == WaveSize::W64,
         fp: interp::FpMode::RADV,
         limits: interp::Limits::default(),
-        code_addr: 0,
+        code_addr,
         attrs: &attrs,
         fp16_attrs: m
             .inputs
@@ -574,6 +763,16 @@ fn execute_fragment_scene(
         e => named(&e),
     })?;
     let interp_seconds = t0.elapsed().as_secs_f64();
+    // Buffer stores: the translation refuses them in pixel shaders, so the
+    // device wrote none the test-output buffer could show; never pass over
+    // them unseen.
+    let image_pcs = super::dispatch::mimg_pcs(&capture.code, capture.target());
+    if let Some(st) = run.obs.stores.iter().find(|st| !image_pcs.contains(&st.pc)) {
+        return not_run(format!(
+            "the interpreter stored to a buffer (pc {:#x}); a pixel shader's buffer stores are not compared",
+            st.pc
+        ));
+    }
 
     // The last export of each (pixel, target).
     let mut last: std::collections::HashMap<(usize, u8), interp::Export> =
@@ -593,22 +792,8 @@ fn execute_fragment_scene(
         let p = (q.y * EXTENT + q.x) as usize;
         last.insert((p, e.target), *e);
     }
-    let mut d = DrawReport {
-        index: 0,
-        skipped: None,
-        vertices: pixels as u64,
-        words: 0,
-        within_ulp: 0,
-        mismatches: 0,
-        undefined: 0,
-        violations: None,
-        bindings: Vec::new(),
-        window: (0, 0),
-        window_capped: false,
-        first_mismatches: Vec::new(),
-        device_seconds,
-        interp_seconds,
-    };
+    d.device_seconds = device_seconds;
+    d.interp_seconds = interp_seconds;
     for p in 0..pixels {
         for o in &m.outputs {
             let target = match o.export.strip_prefix("mrt") {
@@ -698,17 +883,22 @@ fn execute_fragment_scene(
             }
         }
     }
-    Ok(FragmentOutcome::Ran(RunReport {
-        device: harness.device_info().name.clone(),
-        checked: false,
-        vertices: d.vertices,
-        unit: super::PIXELS,
-        mismatches: d.mismatches,
-        words: d.words,
-        undefined: d.undefined,
-        skipped_draws: 0,
-        draws: vec![d],
-        translate_seconds,
-        pipeline_seconds,
-    }))
+    // Buffers bound whose bytes the interpreter never read.
+    let unread = guest_buffers && run.obs.fetches.is_empty();
+    Ok((
+        FragmentOutcome::Ran(RunReport {
+            device: harness.device_info().name.clone(),
+            checked: false,
+            vertices: d.vertices,
+            unit: super::PIXELS,
+            mismatches: d.mismatches,
+            words: d.words,
+            undefined: d.undefined,
+            skipped_draws: 0,
+            draws: vec![d],
+            translate_seconds,
+            pipeline_seconds,
+        }),
+        unread,
+    ))
 }

@@ -152,8 +152,8 @@ struct Assign {
     next_table: u32,
     /// Buffers made for `buffer_word`s: (descriptor expressions, base).
     buffers: Vec<(Vec<WordExpr>, u64)>,
-    /// Small integer data words ([`data_value`]).
-    small: bool,
+    /// What the data words hold ([`data_value`]).
+    values: DataWords,
 }
 
 impl Assign {
@@ -327,7 +327,7 @@ impl Assign {
                         }
                     }
                 }
-                self.make(e, data_value(*offset, self.small))?;
+                self.make(e, data_value(*offset, self.values))?;
                 if let Some(&(a, _)) = self.mem.last() {
                     self.data.push(a);
                 }
@@ -341,7 +341,7 @@ impl Assign {
                     return Ok(());
                 }
                 self.data.push(a);
-                self.word(a, data_value(*offset, self.small))
+                self.word(a, data_value(*offset, self.values))
             }
             // Indexed words are read as data only after the images
             // (`tables`), so a descriptor at the same address wins.
@@ -352,7 +352,7 @@ impl Assign {
                     return Ok(());
                 }
                 self.data.push(a);
-                self.word(a, data_value(0, self.small))
+                self.word(a, data_value(0, self.values))
             }
         }
     }
@@ -366,16 +366,29 @@ pub const SCENE_INDEX: u32 = 1;
 /// Where the scene's buffers (read through V#s in tables) start.
 const BUFFER_BASE: u64 = 0x0300_0000;
 
+/// What a scene's data words hold ([`data_value`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DataWords {
+    /// The f32 `(1 + (offset/4 mod 16)) / 16`, in (0, 1], dyadic.
+    #[default]
+    Floats,
+    /// The integer `1 + (offset/4 mod 4)`: the retry of a scene whose words
+    /// made a loop too long for the interpreter (a loop count read as an
+    /// integer).
+    SmallIntegers,
+    /// This value in every data word: the retry of a scene whose words left
+    /// every export undefined (a flag or switch word no case tests).
+    Fixed(u32),
+}
+
 /// The value the scene gives a data word at byte `offset` of its table or
-/// buffer: the f32 `(1 + (offset/4 mod 16)) / 16`, in (0, 1], dyadic; with
-/// `small` (the retry of a scene whose words made a loop too long for the
-/// interpreter, a loop count read as an integer) the integer
-/// `1 + (offset/4 mod 4)`.
-fn data_value(offset: u32, small: bool) -> u32 {
-    if small {
-        return 1 + (offset / 4) % 4;
+/// buffer.
+fn data_value(offset: u32, values: DataWords) -> u32 {
+    match values {
+        DataWords::Floats => ((1 + (offset / 4) % 16) as f32 / 16.0).to_bits(),
+        DataWords::SmallIntegers => 1 + (offset / 4) % 4,
+        DataWords::Fixed(v) => v,
     }
-    ((1 + (offset / 4) % 16) as f32 / 16.0).to_bits()
 }
 
 /// Build the scene of `m`'s images over the default `user_data`; `Err`
@@ -385,10 +398,10 @@ pub fn scene(
     code: &[u8],
     target: isa::Target,
     user_data: &[u32],
-    small_data: bool,
+    values: DataWords,
 ) -> Result<ImageScene, String> {
     let mut a = Assign {
-        small: small_data,
+        values,
         ..Assign::default()
     };
     let mut out = ImageScene {

@@ -89,23 +89,75 @@ pub fn synthesize_integer_windows(capture: &Capture) -> Result<Dispatches, Synth
 pub fn synthesize_float_free_words(capture: &Capture) -> Result<Dispatches, SynthError> {
     let (mut file, groups) = synthesize(capture)?;
     let (zero, _) = synthesize_zero_free_words(capture)?;
-    let float = |k: u32| ((2 * (k % 7) + 3) as f32 / 32.0).to_bits();
+    replace_free_words(&mut file, &zero, |k| {
+        ((2 * (k % 7) + 3) as f32 / 32.0).to_bits()
+    });
+    Ok((file, groups))
+}
+
+/// Give the free words of `file` (inputs laid out with
+/// [`SceneLayout::small_free_words`]) other values: every word where it
+/// differs from `zero` (the same inputs without small free words) is free;
+/// user-data word `k` becomes `value(k)`, a one-dword table block
+/// `value(its dword index in its 4 KiB table)`.
+pub fn replace_free_words(
+    file: &mut drawbind::draws::DrawsFile,
+    zero: &drawbind::draws::DrawsFile,
+    value: impl Fn(u32) -> u32,
+) {
     for (k, (w, z)) in file.user_data.iter_mut().zip(&zero.user_data).enumerate() {
         if w != z {
-            w.0 = float(k as u32);
+            w.0 = value(k as u32);
         }
     }
     for (b, z) in file.memory.iter_mut().zip(&zero.memory) {
         if b.addr == z.addr && b.words.len() == 1 && b.words != z.words {
-            b.words[0].0 = float(((b.addr.0 & 0xfff) / 4) as u32);
+            b.words[0].0 = value(((b.addr.0 & 0xfff) / 4) as u32);
         }
     }
-    Ok((file, groups))
 }
 
 fn synthesize_with(capture: &Capture, layout: &SceneLayout) -> Result<Dispatches, SynthError> {
     let entry = capture.compute_entry().ok_or(SynthError::NotCompute)?;
-    let mut trace = crate::trace::trace_capture(capture);
+    let opts = translator::Options {
+        precise: true,
+        ..translator::Options::default()
+    };
+    let manifest = translator::translate_compute(&capture.shader_input(), &entry, &opts)
+        .ok()
+        .map(|t| t.manifest);
+    let trace = crate::trace::trace_capture(capture);
+    let file = scene_file(capture, trace, manifest.as_ref(), layout);
+    let per_group = u64::from(entry.invocations().unwrap_or(1).max(1));
+    // A dimension whose workgroup id the shader does not receive gets one
+    // workgroup: more would repeat each other's stores (a race whose
+    // winner the device and the interpreter may pick differently).
+    let mut groups: Vec<[u32; 3]> = GROUPS
+        .iter()
+        .map(|g| std::array::from_fn(|d| if entry.workgroup_id[d] { g[d] } else { 1 }))
+        .filter(|g: &[u32; 3]| {
+            g.iter().map(|&x| u64::from(x)).product::<u64>() * per_group
+                <= super::dispatch::MAX_DISPATCH_INVOCATIONS
+        })
+        .collect();
+    groups.dedup();
+    Ok((file, groups))
+}
+
+/// The inputs of a shader without a DRAWS.json, from its trace: the
+/// pointers [`user_pointers`] finds and those the translation's `manifest`
+/// reads image descriptors and push-constant words through join the
+/// trace's, [`interp::scene::synthesize_with`] lays tables and buffer
+/// windows out under `layout`, and the push-constant words the manifest
+/// reads from tables the scene left unmapped get small integers (0 without
+/// [`SceneLayout::small_free_words`]). Compute dispatches and pixel scenes
+/// with buffers ([`super::fragment`]) share it.
+pub fn scene_file(
+    capture: &Capture,
+    mut trace: analysis::trace::ShaderTrace,
+    manifest: Option<&translator::manifest::Manifest>,
+    layout: &SceneLayout,
+) -> drawbind::draws::DrawsFile {
     for k in user_pointers(capture) {
         let lo = Word::ud(k);
         if !trace.pointers.iter().any(|p| p.lo == lo) {
@@ -114,7 +166,7 @@ fn synthesize_with(capture: &Capture, layout: &SceneLayout) -> Result<Dispatches
                 .push(Ptr::new(lo, Word::ud(k.wrapping_add(1)), 0));
         }
     }
-    let tables = manifest_tables(capture, &entry);
+    let tables = manifest.map(manifest_tables).unwrap_or_default();
     for p in &tables.pointers {
         if !trace.pointers.iter().any(|q| q.lo == p.lo) {
             trace.pointers.push(*p);
@@ -145,20 +197,7 @@ fn synthesize_with(capture: &Capture, layout: &SceneLayout) -> Result<Dispatches
             });
         }
     }
-    let per_group = u64::from(entry.invocations().unwrap_or(1).max(1));
-    // A dimension whose workgroup id the shader does not receive gets one
-    // workgroup: more would repeat each other's stores (a race whose
-    // winner the device and the interpreter may pick differently).
-    let mut groups: Vec<[u32; 3]> = GROUPS
-        .iter()
-        .map(|g| std::array::from_fn(|d| if entry.workgroup_id[d] { g[d] } else { 1 }))
-        .filter(|g: &[u32; 3]| {
-            g.iter().map(|&x| u64::from(x)).product::<u64>() * per_group
-                <= super::dispatch::MAX_DISPATCH_INVOCATIONS
-        })
-        .collect();
-    groups.dedup();
-    Ok((file, groups))
+    file
 }
 
 /// What the translation reads through tables the trace does not follow
@@ -167,28 +206,17 @@ fn synthesize_with(capture: &Capture, layout: &SceneLayout) -> Result<Dispatches
 /// table of a user-data word and a constant high half. Their pointers go
 /// into the trace, so the scene gives each a table of its own, where the
 /// dispatch run ([`super::images::draws_images`]) writes the scene's
-/// descriptors; the data words' offsets get small integers. Empty when the
-/// shader does not translate.
+/// descriptors; the data words' offsets get small integers.
+#[derive(Default)]
 struct ManifestTables {
     pointers: Vec<Ptr>,
     /// (user-data word, high half, byte offset) of each data word.
     data_words: Vec<(u8, u32, u32)>,
 }
 
-fn manifest_tables(capture: &Capture, entry: &translator::wave::ComputeEntry) -> ManifestTables {
+fn manifest_tables(m: &translator::manifest::Manifest) -> ManifestTables {
     use translator::manifest::{PushKind, WordExpr};
-    let mut out = ManifestTables {
-        pointers: Vec::new(),
-        data_words: Vec::new(),
-    };
-    let opts = translator::Options {
-        precise: true,
-        ..translator::Options::default()
-    };
-    let Ok(tr) = translator::translate_compute(&capture.shader_input(), entry, &opts) else {
-        return out;
-    };
-    let m = &tr.manifest;
+    let mut out = ManifestTables::default();
     let table = |e: &WordExpr| match e {
         WordExpr::TableWord { lo, hi, offset } => match (&**lo, &**hi) {
             (WordExpr::UserData { k }, WordExpr::Const { value }) => Some((*k, *value, *offset)),
