@@ -27,6 +27,7 @@ pub mod dispatch;
 pub mod fragment;
 pub mod images;
 pub mod ngg;
+pub mod pointers;
 pub mod synth;
 pub mod tree;
 

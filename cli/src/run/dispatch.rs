@@ -269,6 +269,28 @@ pub fn execute_with_faults(
     execute_translation_with(capture, draws, dispatches, harness, &tr, faults)
 }
 
+/// The interpreter's dispatch configuration for a compute capture whose
+/// code lies at `code_addr`.
+pub(crate) fn interp_config(
+    capture: &Capture,
+    entry: &translator::wave::ComputeEntry,
+    code_addr: u64,
+) -> interp::DispatchConfig {
+    interp::DispatchConfig {
+        abi: capture.abi(),
+        wave64: capture.wave_size() == WaveSize::W64,
+        workgroup_size: entry.workgroup_size,
+        user_sgprs: entry.user_sgprs,
+        workgroup_id: entry.workgroup_id,
+        local_id_vgprs: entry.local_id_vgprs,
+        tg_size: entry.tg_size,
+        target: capture.target(),
+        fp: interp::FpMode::RADV,
+        limits: interp::Limits::default(),
+        code_addr,
+    }
+}
+
 /// [`execute_translation`] with the faults switched on.
 fn execute_translation_with(
     capture: &Capture,
@@ -328,19 +350,7 @@ fn execute_translation_with(
     let param_bytes: Vec<u8> = param_words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let iprog = interp::Program::new(&capture.code, capture.target());
     let image_pcs = mimg_pcs(&capture.code, capture.target());
-    let icfg = interp::DispatchConfig {
-        abi: capture.abi(),
-        wave64: capture.wave_size() == WaveSize::W64,
-        workgroup_size: entry.workgroup_size,
-        user_sgprs: entry.user_sgprs,
-        workgroup_id: entry.workgroup_id,
-        local_id_vgprs: entry.local_id_vgprs,
-        tg_size: entry.tg_size,
-        target: capture.target(),
-        fp: interp::FpMode::RADV,
-        limits: interp::Limits::default(),
-        code_addr: draws.code_addr(),
-    };
+    let icfg = interp_config(capture, &entry, draws.code_addr());
     let mut report = DispatchRunReport {
         device: harness.device_info().name.clone(),
         window: (lo, window_len),

@@ -347,6 +347,42 @@ pub fn user_pointers(capture: &Capture) -> Vec<u8> {
     found
 }
 
+/// `d` with memory laid out where its pointers point
+/// ([`super::pointers::lay_out`]): the interpreter runs each dispatch of
+/// `d` as the probe, its stores outside guest memory and its unmapped reads
+/// are the accesses to explain, and the regions (small integers) follow the
+/// file's highest block, inside the dispatch's one window. Unchanged when
+/// every access stays in guest memory.
+pub fn with_pointers(capture: &Capture, d: Dispatches) -> Dispatches {
+    let (mut file, groups) = d;
+    let Some(entry) = capture.compute_entry() else {
+        return (file, groups);
+    };
+    let iprog = interp::Program::new(&capture.code, capture.target());
+    let code = capture.code_and_constants();
+    let above = super::pointers::blocks_end_below(&file, u64::MAX);
+    super::pointers::lay_out(
+        &mut file,
+        above,
+        super::pointers::Fill::SmallIntegers,
+        |f| {
+            let mem = f.memory_with_code(&code);
+            let rec = super::pointers::Recording::new(&mem);
+            let icfg = dispatch::interp_config(capture, &entry, f.code_addr());
+            let user_data = f.user_data();
+            for &g in &groups {
+                if let Ok(obs) = interp::run_dispatch(&iprog, &rec, &user_data, g, &icfg) {
+                    for s in &obs.stores {
+                        rec.note_store(s.addr);
+                    }
+                }
+            }
+            rec.into_touched()
+        },
+    );
+    (file, groups)
+}
+
 /// The first word the interpreter stored outside the window (guest memory
 /// left: the synthesized inputs led the shader through a wild address).
 fn first_store_outside(r: &DispatchRunReport) -> Option<u64> {
@@ -368,14 +404,17 @@ pub fn execute(
     faults: DispatchFaults,
 ) -> Result<(Dispatches, DispatchRunReport), CliError> {
     let named = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", capture.name));
-    let first = synthesize(capture).map_err(|e| named(&e))?;
+    let first = with_pointers(capture, synthesize(capture).map_err(|e| named(&e))?);
     let (first, r) =
         match dispatch::execute_with_faults(capture, &first.0, &first.1, harness, faults) {
             Ok(r) => (first, r),
             // Inputs the run cannot judge: integer windows once, else the
             // first reason stands.
             Err(CliError::NotRun(why)) => {
-                let ints = synthesize_integer_windows(capture).map_err(|e| named(&e))?;
+                let ints = with_pointers(
+                    capture,
+                    synthesize_integer_windows(capture).map_err(|e| named(&e))?,
+                );
                 match dispatch::execute_with_faults(capture, &ints.0, &ints.1, harness, faults) {
                     Ok(r) if r.words > 0 => (ints, r),
                     Ok(_) | Err(CliError::NotRun(_)) => return Err(CliError::NotRun(why)),
@@ -391,7 +430,10 @@ pub fn execute(
         }
         // Every stored word undefined: retry with float free words, and
         // keep that run when it compares words inside guest memory.
-        let floats = synthesize_float_free_words(capture).map_err(|e| named(&e))?;
+        let floats = with_pointers(
+            capture,
+            synthesize_float_free_words(capture).map_err(|e| named(&e))?,
+        );
         match dispatch::execute_with_faults(capture, &floats.0, &floats.1, harness, faults) {
             Ok(f) if f.words > 0 && first_store_outside(&f).is_none() => return Ok((floats, f)),
             // No better inputs (a loop past the step bound, say): the
@@ -400,7 +442,10 @@ pub fn execute(
             Err(e) => return Err(e),
         }
     }
-    let again = synthesize_zero_free_words(capture).map_err(|e| named(&e))?;
+    let again = with_pointers(
+        capture,
+        synthesize_zero_free_words(capture).map_err(|e| named(&e))?,
+    );
     let r = dispatch::execute_with_faults(capture, &again.0, &again.1, harness, faults)?;
     if let Some(a) = first_store_outside(&r) {
         // The interpreter itself stored outside every block of the scene: a

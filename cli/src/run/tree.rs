@@ -270,13 +270,7 @@ fn run_capture_inner(
         isa::Stage::Ngg | isa::Stage::LegacyVs => {
             let (file, inputs) = match draws {
                 Some(text) => (parse(text)?, Inputs::DrawsJson),
-                None => {
-                    let trace = crate::trace::trace_capture(capture);
-                    let scene = interp::scene::synthesize(&trace, &capture.abi());
-                    let mut file = scene.to_draws_file();
-                    complete_scene_memory(capture, &trace, &mut file);
-                    (file, Inputs::Scene)
-                }
+                None => (default_scene(capture), Inputs::Scene),
             };
             let input = capture.shader_input();
             let (units, words, mismatches, findings) =
@@ -316,6 +310,18 @@ fn run_capture_inner(
             })
         }
     }
+}
+
+/// A vertex shader's default scene as `shaderlift run DIR` runs it: the
+/// trace-driven scene ([`interp::scene::synthesize`]), the words its
+/// manifest reads through pointers ([`complete_scene_memory`]) and memory
+/// where its untraced pointers point ([`scene_pointers`]).
+pub fn default_scene(capture: &Capture) -> drawbind::draws::DrawsFile {
+    let trace = crate::trace::trace_capture(capture);
+    let mut file = interp::scene::synthesize(&trace, &capture.abi()).to_draws_file();
+    complete_scene_memory(capture, &trace, &mut file);
+    scene_pointers(capture, &mut file);
+    file
 }
 
 /// The value of every dword [`complete_scene_memory`] adds (1.0f).
@@ -366,6 +372,58 @@ pub fn complete_scene_memory(
             words: vec![drawbind::draws::Word32(v)],
         });
     }
+}
+
+/// Lay out, in the default scene's file, memory where the shader's untraced
+/// pointers point ([`super::pointers::lay_out`], floats): the interpreter
+/// runs the file's draws as the probe; the regions follow the scene's
+/// highest block below the code. Unchanged when every read stays in guest
+/// memory.
+pub fn scene_pointers(capture: &Capture, file: &mut drawbind::draws::DrawsFile) {
+    use drawbind::draws::DrawSpec;
+    let iprog = interp::Program::new(&capture.code, capture.target());
+    let code = capture.code_and_constants();
+    let above = match super::pointers::blocks_end_below(file, drawbind::draws::DEFAULT_CODE_ADDR) {
+        0 => interp::scene::DATA,
+        end => end,
+    };
+    super::pointers::lay_out(file, above, super::pointers::Fill::Floats, |f| {
+        let mem = f.memory_with_code(&code);
+        let rec = super::pointers::Recording::new(&mem);
+        let mut cfg = interp::DrawConfig::new(
+            &iprog,
+            capture.stage(),
+            capture.abi(),
+            capture.wave_size() == corpus::WaveSize::W64,
+        );
+        cfg.code_addr = f.code_addr();
+        let user_data = f.user_data();
+        for spec in &f.draws {
+            let draw = match spec {
+                DrawSpec::Auto {
+                    first_vertex,
+                    vertex_count,
+                    instance_count,
+                    chunks,
+                } => interp::Draw::Auto {
+                    first_vertex: *first_vertex,
+                    vertex_count: *vertex_count,
+                    instance_count: *instance_count,
+                    chunks: chunks.clone(),
+                },
+                DrawSpec::Indexed { instance_count, .. } => match super::index_ids(&mem, spec) {
+                    Ok(Some(ids)) => interp::Draw::Ids {
+                        ids,
+                        instance_count: *instance_count,
+                    },
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            let _ = interp::run_draw(&iprog, &rec, &user_data, &draw, &cfg);
+        }
+        rec.into_touched()
+    });
 }
 
 /// Run every capture under `root` whose path contains `only` (all without

@@ -132,6 +132,10 @@ impl Lifter<'_> {
             0
         } else {
             i32::from(m.offset)
+        } + if self.o.faults.global_address_plus_dword {
+            4
+        } else {
+            0
         };
         let addr = match saddr.map(|s| s.op) {
             Some(Operand::Reg { code: s, .. }) if s < 127 => {

@@ -113,6 +113,9 @@ pub struct ComputeFaults {
     pub atomic_as_swap: bool,
     /// `global_*` accesses ignore the instruction's immediate offset.
     pub global_ignores_offset: bool,
+    /// `global_*` accesses land one dword past their address (a pointer
+    /// read one dword off).
+    pub global_address_plus_dword: bool,
     /// Byte and short stores store the whole dword at their address.
     pub sub_dword_as_dword: bool,
     /// TG_SIZE gives every wave index 0.
