@@ -309,17 +309,18 @@ fn the_dispatch_fixtures_run_as_a_tree_on_synthesized_inputs_without_mismatches(
     .unwrap();
     eprint!("{}", r.text());
     let t = &r.totals;
-    // 35 fixtures; the one the translator must refuse (`undef-demanded`, a
-    // negative control of run_dispatch.rs) is not run. (`exec-raise-
-    // unproven-w32`'s two whole waves run one wave per host workgroup.)
-    assert_eq!((t.entries, t.ran, t.mismatches, t.failed), (35, 34, 0, 0));
+    // 37 fixtures; the one the translator must refuse (`undef-demanded`, a
+    // negative control of run_dispatch.rs) is not run, nor is `no-op`, which
+    // has no store. (`exec-raise-unproven-w32`'s two whole waves run one
+    // wave per host workgroup.)
+    assert_eq!((t.entries, t.ran, t.mismatches, t.failed), (37, 35, 0, 0));
     let refused: Vec<&str> = r
         .entries
         .iter()
         .filter(|e| matches!(e.outcome, Outcome::NotRun { .. }))
         .map(|e| e.name.as_str())
         .collect();
-    assert_eq!(refused, ["undef-demanded"]);
+    assert_eq!(refused, ["no-op", "undef-demanded"]);
     // `compute-memops(-w32)` reach their global memory through VGPR pairs
     // built from user data, which the synthesis does not follow: the
     // interpreter reports the unmapped accesses (findings), nothing passes.
@@ -330,7 +331,7 @@ fn the_dispatch_fixtures_run_as_a_tree_on_synthesized_inputs_without_mismatches(
         .map(|e| e.name.as_str())
         .collect();
     assert_eq!(unclean, ["compute-memops", "compute-memops-w32"]);
-    assert_eq!(t.clean, 32);
+    assert_eq!(t.clean, 33);
 }
 
 #[test]
@@ -389,4 +390,62 @@ fn emit_dispatch_never_overwrites_the_capture_it_runs() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("is an input of this command"), "{err}");
     assert_eq!(std::fs::read(&meta).unwrap(), before);
+}
+
+#[test]
+fn packed_f16_math_on_half_written_registers_is_compared_and_an_op_sel_hi_fault_turns_it_red() {
+    let Some(h) = Harness::shared_or_skip(
+        "packed_f16_math_on_half_written_registers_is_compared_and_an_op_sel_hi_fault_turns_it_red",
+    ) else {
+        return;
+    };
+    // ACO writes the low halves of v4..v8 only (`v_mul_f16`, SDWA word
+    // moves) and reads them through packed math that selects those halves
+    // (`op_sel_hi:[1,0,1]`): each result half is as defined as the halves
+    // it reads, so the d16 image store's texels are defined and compared.
+    let shader = "cli/tests/dispatch/fp16-fallback-image-store";
+    let c = open(shader);
+    let ((file, groups), clean) = synth::execute(&c, h, DispatchFaults::default()).unwrap();
+    assert_clean(shader, &clean);
+    assert!(
+        clean.dispatches.iter().all(|d| d.image_words > 0),
+        "{}",
+        clean.text()
+    );
+    // Negative control: packed math that ignores op_sel_hi (the high result
+    // half reads the sources' low halves) in the translation.
+    let opts = translator::Options {
+        precise: true,
+        faults: translator::Faults {
+            packed_op_sel_hi_ignored: true,
+            ..translator::Faults::default()
+        },
+        ..translator::Options::default()
+    };
+    let tr = translator::translate_compute(&c.shader_input(), &c.compute_entry().unwrap(), &opts)
+        .unwrap();
+    let r = dispatch::execute_translation(&c, &file, &groups, h, &tr).unwrap();
+    eprintln!("{shader} (op_sel_hi ignored): {}", r.text());
+    assert!(r.mismatches > 0, "{shader}: the fault went unnoticed");
+}
+
+#[test]
+fn a_shader_without_a_store_is_not_run_for_want_of_stores() {
+    let no_op = open("cli/tests/dispatch/no-op");
+    assert!(!tree::writes_guest_memory(&no_op));
+    assert!(tree::writes_guest_memory(&open("corpus/radv/compute")));
+    assert!(tree::writes_guest_memory(&open(
+        "cli/tests/dispatch/fp16-fallback-image-store"
+    )));
+    let Some(h) = Harness::shared_or_skip("a_shader_without_a_store_is_not_run_for_want_of_stores")
+    else {
+        return;
+    };
+    match tree::run_capture(&no_op, None, h) {
+        Outcome::NotRun {
+            reason: tree::NotRunReason::NoStores,
+            ..
+        } => {}
+        o => panic!("expected no stores, got {o:?}"),
+    }
 }

@@ -211,3 +211,66 @@ fn a_descriptor_the_scene_cannot_place_is_a_typed_not_run() {
         3
     );
 }
+
+/// The default scene `shaderlift run DIR` gives a vertex shader without a
+/// DRAWS.json (`interp::scene` + `run::tree::complete_scene_memory`).
+fn default_scene(cap: &Capture) -> DrawsFile {
+    let trace = shaderlift_cli::trace::trace_capture(cap);
+    let mut file = interp::scene::synthesize(&trace, &cap.abi()).to_draws_file();
+    shaderlift_cli::run::tree::complete_scene_memory(cap, &trace, &mut file);
+    file
+}
+
+#[test]
+fn the_default_scene_leaves_the_descriptor_to_the_image_scene_and_flipped_rows_turn_it_red() {
+    // The terrain shader reads its T#/S# words as data too (push words of
+    // its manifest); the default scene must not fill them with its data
+    // value (1.0f reads as swizzle mode 24, SW_64KB_Z_X, which neither side
+    // models), so the image scene writes a linear T# both sides read.
+    let Some(h) = Harness::shared_or_skip("vertex images (default scene)") else {
+        return;
+    };
+    for name in [
+        "shader-object-terrain-vert",
+        "shader-object-terrain-vert-legacy-vs",
+    ] {
+        let cap = capture(name);
+        let file = default_scene(&cap);
+        let r = execute(&cap, &file, &RunOptions::default(), h)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(r.mismatches, 0, "{name}: {:?}", r.draws[0].first_mismatches);
+        assert!(r.words > 0, "{name}: nothing compared");
+        let broken = RunOptions {
+            flip_texel_rows_in_reference: true,
+            ..RunOptions::default()
+        };
+        let r = execute(&cap, &file, &broken, h).unwrap_or_else(|e| panic!("{name}: {e}"));
+        eprintln!(
+            "{name} (flipped rows): {} mismatches of {} words",
+            r.mismatches, r.words
+        );
+        assert!(
+            r.mismatches > 0,
+            "{name}: flipped texel rows went unnoticed"
+        );
+    }
+    let cap = capture("shader-object-terrain-vert-nggc");
+    let file = default_scene(&cap);
+    let input = cap.shader_input();
+    let opts = translator::Options {
+        precise: true,
+        ..translator::Options::default()
+    };
+    let tr = translator::translate_ngg(&input, &translator::ngg_entry_of(&input), &opts)
+        .expect("translates");
+    let r = ngg::execute_with(&cap, &file, h, &tr, false).expect("runs");
+    assert_eq!(r.mismatches, 0, "{:?}", r.draws[0].first_mismatches);
+    assert_eq!(r.findings, 0);
+    assert!(r.words > 0);
+    let r = ngg::execute_with(&cap, &file, h, &tr, true).expect("runs");
+    eprintln!(
+        "nggc (flipped rows): {} mismatches of {} words",
+        r.mismatches, r.words
+    );
+    assert!(r.mismatches > 0, "flipped texel rows went unnoticed");
+}

@@ -594,20 +594,30 @@ impl Exec<'_, '_> {
                 if used.len() < n {
                     return Err(self.unsupported("packed operation without its sources"));
                 }
-                let mut out = [(0u32, false); 64];
+                // Each result half reads one half of each source (the one
+                // its op_sel/op_sel_hi bit picks), so each is as defined as
+                // the halves it reads: a register only half written (a
+                // 16-bit result beside an undefined half) still gives the
+                // halves that do not read the undefined one.
+                let mut out = [(0u32, 0u8); 64];
                 for lane in bits(exec) {
                     let mut r = 0u32;
-                    let mut def = true;
+                    let mut bytes = 0u8;
                     for k in 0..2 {
                         let mut x = [0u32; 3];
+                        let mut def = true;
                         for (i, slot) in used.iter().take(n).enumerate() {
-                            let (raw, d) = src(i)?.get(w, lane);
-                            def &= d;
+                            let (raw, m) = src(i)?.raw(w, lane);
                             let sel = slot.mods.contains(if k == 0 {
                                 OpMods::OP_SEL
                             } else {
                                 OpMods::OP_SEL_HI
                             });
+                            def &= match slot.op {
+                                Operand::Inline(_) => true,
+                                _ if sel => m & 0xc == 0xc,
+                                _ => m & 0x3 == 0x3,
+                            };
                             // An inline constant is its 16-bit value in the
                             // low half, 0 above.
                             let word = match slot.op {
@@ -646,12 +656,15 @@ impl Exec<'_, '_> {
                             PkOp::Ashr => (sx(x[1]) >> (x[0] & 15)) as u32,
                         };
                         r |= (h & 0xffff) << (16 * k);
+                        if def {
+                            bytes |= 0x3 << (2 * k);
+                        }
                     }
-                    out[lane] = (r, def);
+                    out[lane] = (r, bytes);
                 }
                 for lane in bits(exec) {
-                    let (v, d) = out[lane];
-                    w.write_v(reg, lane, v, if d { 0xf } else { 0 });
+                    let (v, m) = out[lane];
+                    w.write_v(reg, lane, v, m);
                 }
                 return Ok(());
             }

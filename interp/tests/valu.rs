@@ -505,3 +505,32 @@ fn an_image_read_leaves_its_destination_undefined_and_nothing_else() {
     let obs = run1(&fetch[2..], &mut w, &Mem::default()).unwrap();
     assert_eq!(obs.fetches.len(), 4, "{:?}", obs.findings);
 }
+
+#[test]
+fn a_packed_half_is_defined_when_the_halves_it_reads_are() {
+    // v_mul_f16_e32 v3, v0, v1 writes v3's low half only (its high half
+    // stays undefined); v_pk_mul_f16 v4, v3, v2 op_sel_hi:[0,1] reads v3's
+    // low half for both result halves: v4 = (2·0.5, 2·3) = 0x4600_3c00,
+    // defined. v_pk_mul_f16 v5, v3, v2 reads v3's high half for its high
+    // result half: v5 is not wholly defined.
+    let prog = [
+        0x6a06_0300,
+        0xcc10_4004,
+        0x1002_0503,
+        0xcc10_4005,
+        0x1802_0503,
+        S_ENDPGM,
+    ];
+    let mut w = Wave::new(true);
+    w.set_exec(0b1111);
+    for l in 0..4 {
+        w.set_vgpr(0, l, 0x0000_3c00);
+        w.set_vgpr(1, l, 0x0000_4000);
+        w.set_vgpr(2, l, 0x4200_3800);
+    }
+    run1(&prog, &mut w, &Mem::default()).unwrap();
+    for l in 0..4 {
+        assert_eq!(w.vgpr(4, l), (0x4600_3c00, true), "lane {l}");
+        assert!(!w.vgpr(5, l).1, "v5 lane {l} reads v3's undefined half");
+    }
+}

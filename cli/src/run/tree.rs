@@ -49,6 +49,11 @@ pub enum NotRunReason {
     /// A compute shader without its entry state (workgroup size, entry
     /// registers), so no dispatch can be made.
     NoEntryState,
+    /// A compute shader whose code has no instruction that writes guest
+    /// memory (no buffer, global, flat, scratch, scalar or image store or
+    /// atomic): no input makes it store, so there is no word to compare.
+    /// It still ran, and the device left the dispatch window unchanged.
+    NoStores,
 }
 
 /// One entry's outcome.
@@ -237,6 +242,16 @@ fn run_capture_inner(
                     Inputs::Synthesized,
                 ),
             };
+            if r.words == 0 && r.mismatches == 0 && r.findings == 0 && !writes_guest_memory(capture)
+            {
+                return Ok(Outcome::NotRun {
+                    reason: NotRunReason::NoStores,
+                    detail: format!(
+                        "{name}: no instruction of the code writes guest memory, so no input makes it store; the device left the window unchanged over {} dispatches",
+                        r.dispatches.len()
+                    ),
+                });
+            }
             Ok(Outcome::Ran {
                 inputs,
                 units: r.dispatches.len() as u64,
@@ -324,6 +339,26 @@ pub fn default_scene(capture: &Capture) -> drawbind::draws::DrawsFile {
     file
 }
 
+/// Whether some instruction of `capture`'s code may write guest memory: a
+/// store or atomic of any unit but LDS/GDS, or a line that does not decode
+/// (unknown, so it may).
+pub fn writes_guest_memory(capture: &Capture) -> bool {
+    let mode = isa::Mode {
+        target: capture.target(),
+        wave64: capture.wave_size().lanes() == 64,
+    };
+    analysis::cfg::Program::decode(&capture.code, mode)
+        .lines
+        .iter()
+        .any(|l| match &l.inst {
+            Ok(inst) => {
+                let f = inst.opcode.facts();
+                f.writes_memory() && f.mem.is_some_and(|m| m.unit != isa::MemUnit::Ds)
+            }
+            Err(_) => true,
+        })
+}
+
 /// The value of every dword [`complete_scene_memory`] adds (1.0f).
 pub const SCENE_FILL: u32 = 0x3f80_0000;
 
@@ -352,16 +387,20 @@ pub fn complete_scene_memory(
     let mem = file.memory_with_code(&capture.code_and_constants());
     let user_data = file.user_data();
     let mut read = translator::host::guest_reader(&mem);
+    let descriptors = image_descriptor_addresses(&manifest, &user_data, &mut read);
     let mut missing = std::collections::BTreeMap::new();
     for w in manifest.push_constants.iter().chain(&manifest.param_buffer) {
         if let translator::manifest::PushKind::Word { expr, .. } = &w.kind {
             let _ = expr.eval(&user_data, &mut |a| {
+                let a48 = a & drawbind::word::ADDRESS_MASK;
                 read(a).or_else(|| {
-                    Some(
-                        *missing
-                            .entry(a & drawbind::word::ADDRESS_MASK)
-                            .or_insert(SCENE_FILL),
-                    )
+                    // A T#/S# word the shader also reads as data stays
+                    // unmapped: the image scene (`images::draws_images`)
+                    // writes a descriptor both sides model there.
+                    if descriptors.contains(&a48) {
+                        return None;
+                    }
+                    Some(*missing.entry(a48).or_insert(SCENE_FILL))
                 })
             });
         }
@@ -424,6 +463,31 @@ pub fn scene_pointers(capture: &Capture, file: &mut drawbind::draws::DrawsFile) 
         }
         rec.into_touched()
     });
+}
+
+/// The guest addresses (48-bit) of the T# and S# words of `m`'s images
+/// that the file's memory leaves unmapped: the dword each word's
+/// expression reads last (its index word, if any, is read before it).
+fn image_descriptor_addresses(
+    m: &translator::manifest::Manifest,
+    user_data: &[u32],
+    read: &mut dyn FnMut(u64) -> Option<u32>,
+) -> std::collections::BTreeSet<u64> {
+    let mut out = std::collections::BTreeSet::new();
+    for b in &m.images {
+        for e in b.texture.iter().chain(b.sampler.iter().flatten()) {
+            let mut last = None;
+            let _ = e.eval(user_data, &mut |a| {
+                let v = read(a);
+                last = Some((a & drawbind::word::ADDRESS_MASK, v.is_some()));
+                Some(v.unwrap_or(0))
+            });
+            if let Some((a, false)) = last {
+                out.insert(a);
+            }
+        }
+    }
+    out
 }
 
 /// Run every capture under `root` whose path contains `only` (all without
