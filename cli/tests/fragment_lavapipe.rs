@@ -257,6 +257,46 @@ fn descriptors_at_a_per_lane_table_slot_sample_the_slot_each_lane_selects_and_th
     assert!(r.mismatches > 0, "the neighbouring slot went unnoticed");
 }
 
+#[test]
+fn a_waterfall_loop_runs_its_body_once_per_lane_with_its_own_index_and_a_skipped_body_turns_red() {
+    let Some(h) = Harness::shared_or_skip("waterfall") else {
+        return;
+    };
+    // `texture(nonuniformEXT(sampler2D(Textures[in_texture_index], ..)))`:
+    // ACO's waterfall loop (v_readfirstlane of the flat index, v_cmpx_eq,
+    // the T# load at `table + s·64` and the sample, s_andn2 of the done
+    // lanes, loop while any is left). The translation runs the body once
+    // per lane with its own index (`lift/waterfall.rs`), a per-lane table
+    // slot; the interpreter runs the loop. On the host's word for the
+    // unmasked index (`trust_lane_table_slots`).
+    let path = "translator/tests/fixtures/images/descriptor-indexing-nonuniform-quads-frag";
+    let trusted = FragmentOptions {
+        trust_lane_table_slots: true,
+        ..Default::default()
+    };
+    let r = run(h, path, &trusted);
+    assert_eq!((r.words, r.mismatches, r.undefined), (4 * PIXELS, 0, 0));
+    // Negative control: the lane never matches the loop's value, so its
+    // body runs with EXEC off and the sample is lost
+    // (`Faults::waterfall_never_matches`).
+    let broken = FragmentOptions {
+        translator_faults: translator::Faults {
+            waterfall_never_matches: true,
+            ..Default::default()
+        },
+        ..trusted
+    };
+    let r = run(h, path, &broken);
+    eprintln!(
+        "waterfall_never_matches: {} of {} words mismatch",
+        r.mismatches, r.words
+    );
+    assert!(
+        r.mismatches > 0,
+        "a lane that skipped its body went unnoticed"
+    );
+}
+
 /// Without the host's word, an index the shader does not bound could name
 /// a slot past the expansion: the shader is refused, not translated.
 #[test]

@@ -154,6 +154,14 @@ pub enum CrossLane {
     /// `s_barrier`, which the guest's waves share and separate host
     /// workgroups would not.
     SharedAcrossWaves,
+    /// After a waterfall loop (`lift/waterfall.rs`): a scalar register or
+    /// EXEC the loop wrote, which holds its last iteration's value (another
+    /// group of lanes'), not this lane's.
+    WaterfallExit,
+    /// Pixel shaders: a waterfall loop over a value that may differ within
+    /// a quad (not built from flat inputs and uniform words only), so the
+    /// body's quad operations would see lanes of other iterations.
+    WaterfallQuads,
 }
 
 /// Scalar state or EXEC inside a region a per-lane EXEC branch skips.
@@ -479,6 +487,8 @@ impl fmt::Display for CrossLane {
             CrossLane::DivergentQuadOp => "a DPP quad permutation of a value defined where not every lane of the quad is active on the host (inside a per-lane branch, or after a discarding export)",
             CrossLane::WholeQuad => "whole quad mode (s_wqm) of a mask that may leave part of a quad off",
             CrossLane::SharedAcrossWaves => "LDS or s_barrier in a workgroup of several waves that branch separately: run one wave per host workgroup, the waves would not share them",
+            CrossLane::WaterfallExit => "a scalar register or EXEC a waterfall loop wrote, read after it: it holds the last iteration's value (another group of lanes'), not this lane's",
+            CrossLane::WaterfallQuads => "a waterfall loop over a value that may differ within a quad: quad operations in its body would read lanes of other iterations",
         })
     }
 }

@@ -195,6 +195,10 @@ pub struct Faults {
     /// `v_cubeid_f32`: give each axis's other face (positive and negative
     /// swapped).
     pub cube_face_swapped: bool,
+    /// Waterfall loops (`lift/waterfall.rs`): the lane never matches the
+    /// loop's value, so it runs the body with its EXEC bit off (as if it
+    /// took the head's `execz` edge).
+    pub waterfall_never_matches: bool,
 }
 
 impl Default for Options {

@@ -246,6 +246,46 @@ impl Lifter<'_> {
                 }
             }
         }
+        // Waterfall loops are lifted as one pass (`waterfall`): their
+        // heads are no loop heads for the walk.
+        let mut waterfalls: HashMap<usize, super::waterfall::Waterfall> = HashMap::new();
+        let mut waterfall_heads: Vec<usize> = Vec::new();
+        if self.o.compute.is_none() && self.o.ngg.is_none() {
+            let succ: Vec<(Option<usize>, Option<usize>)> = exits
+                .iter()
+                .enumerate()
+                .map(|(n, e)| match *e {
+                    Exit::Return => (None, None),
+                    Exit::Jump(t) => (t, None),
+                    Exit::Cond(t) => (t, next(n)),
+                    Exit::Fall => (None, next(n)),
+                })
+                .collect();
+            let preds: Vec<Vec<usize>> = (0..nb)
+                .map(|n| {
+                    flow.neighbors_directed(NodeIndex::new(n), Direction::Incoming)
+                        .map(|p| p.index())
+                        .collect()
+                })
+                .collect();
+            let shape = super::waterfall::Runs {
+                lines: &lines,
+                succ: &succ,
+                preds: &preds,
+                wave64: self.o.wave64,
+            };
+            let mut candidates: Vec<usize> = loop_writes.keys().copied().collect();
+            candidates.sort_unstable();
+            for h in candidates {
+                if let Some(w) = super::waterfall::recognise(&shape, h) {
+                    loop_writes.remove(&h);
+                    self.waterfall_reads.insert(w.read_pc, (w.sdst, w.vgpr));
+                    self.waterfall_matches.insert(w.match_pc);
+                    waterfall_heads.push(w.head);
+                    waterfalls.insert(w.body, w);
+                }
+            }
+        }
         let mut heads: HashMap<usize, (Block, ParamKinds)> = HashMap::new();
         let mut pending: Vec<Vec<(Block, EdgeSlot, State)>> = vec![Vec::new(); nb];
         let entry_state = self.st.clone();
@@ -304,6 +344,9 @@ impl Lifter<'_> {
                     }
                 }
             }
+            if let Some(w) = waterfalls.get(&bi) {
+                self.waterfall_exit(w);
+            }
             // Terminator.
             let fall = next(bi);
             let mut edges: Vec<(usize, EdgeSlot)> = Vec::new();
@@ -324,7 +367,15 @@ impl Lifter<'_> {
                     }
                     Exit::Jump(Some(t)) => edges.push((t, EdgeSlot::Jump)),
                     Exit::Cond(Some(t)) => {
-                        let (cond, divergent) = self.branch_cond(inst.opcode);
+                        // A waterfall's head never takes its `execz` edge and
+                        // its body always leaves (`waterfall`).
+                        let (cond, divergent) = if waterfall_heads.contains(&bi) {
+                            (self.b.bool(false), false)
+                        } else if waterfalls.contains_key(&bi) {
+                            (self.b.bool(true), false)
+                        } else {
+                            self.branch_cond(inst.opcode)
+                        };
                         match self.b.func.konst(cond) {
                             Some(c) => {
                                 if c != 0 {

@@ -42,7 +42,9 @@
 //!   instructions) and whether an instruction may raise EXEC;
 //! - `salu`, `valu`: scalar and vector ALU instructions;
 //! - `mem`: scalar-memory and buffer loads and stores;
-//! - `export`: exports.
+//! - `export`: exports;
+//! - `waterfall`: ACO's loop over the distinct values of a per-lane scalar
+//!   operand, lifted as one pass in the lane's view.
 
 mod atomic;
 mod blocks;
@@ -62,6 +64,7 @@ mod state;
 mod support;
 mod undef;
 mod valu;
+mod waterfall;
 
 use crate::ir::{Block, Builder, Effect, Input, Source, Ty, Unsupported, Value};
 use crate::manifest::{Dropped, SystemSgpr};
@@ -173,6 +176,10 @@ struct Lifter<'a> {
     /// The text of each image instruction, by pc.
     image_texts: HashMap<u32, String>,
     lane_tables: Vec<crate::manifest::LaneTable>,
+    /// Waterfall loops: the `v_readfirstlane` pcs (with `s` and `vX`) and
+    /// the matching `v_cmpx` pcs.
+    waterfall_reads: HashMap<u32, (u16, u16)>,
+    waterfall_matches: HashSet<u32>,
 }
 
 /// Values of the NGG system SGPRs: a full wave of vertices and primitives,
@@ -311,6 +318,8 @@ pub fn lift(program: &Program, cfg: &Cfg, trace: Option<&ShaderTrace>, o: LiftOp
         ps: ps::PsState::default(),
         image_texts: HashMap::new(),
         lane_tables: Vec::new(),
+        waterfall_reads: HashMap::new(),
+        waterfall_matches: HashSet::new(),
     };
     if let Some(e) = o.ngg {
         l.ngg_entry(e);
@@ -437,6 +446,9 @@ impl Lifter<'_> {
     }
 
     fn inst(&mut self, inst: &Instruction) {
+        if self.waterfall_inst() {
+            return;
+        }
         let before = (self.st.s[126], self.st.s[127]);
         self.inst_body(inst);
         let after = (self.st.s[126], self.st.s[127]);
