@@ -87,25 +87,24 @@ fn defs(i: &Instruction) -> Vec<Slot> {
     i.operands.iter().filter(|s| s.is_def()).copied().collect()
 }
 
-/// `s_mov dst, exec` (the wave's mask width): `dst`.
-fn mov_from_exec(i: &Instruction, wave64: bool) -> Option<u16> {
+/// `s_mov dst, src` of registers in the wave's mask width: `(dst, src)`.
+fn mask_mov(i: &Instruction, wave64: bool) -> Option<(u16, u16)> {
     let want = if wave64 { op::S_MOV_B64 } else { op::S_MOV_B32 };
     if i.opcode != want {
         return None;
     }
-    let (d, _) = reg(defs(i).first()?)?;
-    let (s, _) = reg(srcs(i).first()?)?;
+    Some((reg(defs(i).first()?)?.0, reg(srcs(i).first()?)?.0))
+}
+
+/// `s_mov dst, exec`: `dst` (an SGPR, a pair's first in wave64).
+fn mov_from_exec(i: &Instruction, wave64: bool) -> Option<u16> {
+    let (d, s) = mask_mov(i, wave64)?;
     (s == 126 && d < 106 && (!wave64 || d % 2 == 0)).then_some(d)
 }
 
-/// `s_mov exec, src` (the wave's mask width): `src`.
+/// `s_mov exec, src`: `src`.
 fn mov_to_exec(i: &Instruction, wave64: bool) -> Option<u16> {
-    let want = if wave64 { op::S_MOV_B64 } else { op::S_MOV_B32 };
-    if i.opcode != want {
-        return None;
-    }
-    let (d, _) = reg(defs(i).first()?)?;
-    let (s, _) = reg(srcs(i).first()?)?;
+    let (d, s) = mask_mov(i, wave64)?;
     (d == 126).then_some(s)
 }
 
