@@ -105,3 +105,19 @@ fn a_waterfall_loop_over_a_value_that_may_differ_within_a_quad_is_refused() {
         refusals(&code, &trusted())
     );
 }
+
+#[test]
+fn a_loop_that_saves_exec_after_the_compare_is_no_waterfall() {
+    // `s_mov_b64 s[6:7], exec` after the v_cmpx: `saved` is then only the
+    // matched lanes, so the loop leaves after one group; not the idiom,
+    // and the readfirstlane stays refused.
+    let mut code = fixture().code.clone();
+    let (mov, cmpx) = (code[0x24..0x28].to_vec(), code[0x28..0x2c].to_vec());
+    code[0x24..0x28].copy_from_slice(&cmpx);
+    code[0x28..0x2c].copy_from_slice(&mov);
+    assert!(
+        refusals(&code, &trusted()).contains(&Construct::CrossLane(CrossLane::Readlane)),
+        "{:?}",
+        refusals(&code, &trusted())
+    );
+}

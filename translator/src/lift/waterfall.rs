@@ -201,7 +201,8 @@ pub(super) fn recognise(r: &Runs<'_, '_>, h: usize) -> Option<Waterfall> {
         return None;
     }
     // H: readfirstlane, s_mov saved exec, cmpx (the s_mov anywhere before
-    // the cmpx).
+    // the cmpx: after it, `saved` would be only the matched lanes and the
+    // loop would leave after one group).
     let mut read = None;
     let mut saved = None;
     let mut cmp = None;
@@ -213,7 +214,9 @@ pub(super) fn recognise(r: &Runs<'_, '_>, h: usize) -> Option<Waterfall> {
                 return None;
             }
             read = Some((pc, d, v - 256));
-        } else if let Some(d) = mov_from_exec(&i, r.wave64).filter(|_| saved.is_none()) {
+        } else if let Some(d) =
+            mov_from_exec(&i, r.wave64).filter(|_| saved.is_none() && cmp.is_none())
+        {
             saved = Some(d);
         } else if let Some(m) = match_compare(&i).filter(|_| cmp.is_none() && read.is_some()) {
             cmp = Some((pc, m));
