@@ -294,8 +294,10 @@ bitflags! {
     }
 }
 
-/// One operand of an instruction, with its role.
+/// One operand of an instruction, with its role. `repr(C)`: the decoders'
+/// plans keep access and type in this order, so both are copied at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(C)]
 pub struct Slot {
     /// The value.
     pub op: Operand,

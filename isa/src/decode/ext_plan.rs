@@ -53,7 +53,27 @@ struct ExtOp {
     /// [`PARTIAL`] (DPP writing only some lanes).
     access: [Access; 4],
     ty: ValType,
+    /// [`run`]'s form of the above, without branching on the kind: the
+    /// bit of the second dword that selects `src[1]` (its S or SD bit)
+    /// when `s_on` is 1, else `src[0]` is taken.
+    s_on: u8,
+    src: [ExtSrc; 2],
 }
+
+/// Where an operand's [`EXT_CODES`] entry is: `base[wave64]` plus the
+/// field at `shift` of the encoding (first dword low) under `mask`.
+#[derive(Clone, Copy)]
+struct ExtSrc {
+    shift: u8,
+    mask: u8,
+    base: [u16; 2],
+}
+
+const VCC_SRC: ExtSrc = ExtSrc {
+    shift: 0,
+    mask: 0,
+    base: [VCC_AT as u16; 2],
+};
 
 const NO_OP: ExtOp = ExtOp {
     kind: K_VCC,
@@ -65,6 +85,8 @@ const NO_OP: ExtOp = ExtOp {
     mods: [OpMods::empty(); 8],
     access: [Access::empty(); 4],
     ty: ValType::B32,
+    s_on: 0,
+    src: [VCC_SRC; 2],
 };
 
 /// One extended form's decode plan (see the module docs).
@@ -231,6 +253,45 @@ const fn ext_op(s: &VopSlot, form: &ExtForm, ext: u8) -> Option<ExtOp> {
         Fld::Vcc => p.kind = K_VCC,
         _ => return None,
     }
+    // The same rules as data for `run` (see `ExtOp::src`).
+    let field = ExtSrc {
+        shift: p.dw * 32 + p.shift,
+        mask: 0xff,
+        base: p.base,
+    };
+    let fixed = ExtSrc {
+        shift: 0,
+        mask: 0,
+        base: p.base,
+    };
+    (p.s_on, p.src) = match p.kind {
+        K_VGPR => (0, [field; 2]),
+        K_SRC => (
+            1,
+            [
+                field,
+                ExtSrc {
+                    base: [SCALAR_AT as u16; 2],
+                    ..field
+                },
+            ],
+        ),
+        K_SDST => {
+            p.s_bit = 15;
+            (
+                1,
+                [
+                    fixed,
+                    ExtSrc {
+                        shift: 32 + 8,
+                        mask: 0x7f,
+                        base: [SDST_AT[0] as u16, SDST_AT[1] as u16],
+                    },
+                ],
+            )
+        }
+        _ => (0, [fixed; 2]),
+    };
     Some(p)
 }
 
@@ -474,19 +535,16 @@ pub(crate) fn run(
             dst
         }
     };
-    let d = [d0, d1];
+    let d64 = (d1 as u64) << 32 | d0 as u64;
     let mut bad = false;
     let slots = out.operands.slots_mut();
     for (p, s) in plan.ops.iter().zip(slots.iter_mut()).take(n) {
-        let raw = ((d[p.dw as usize & 1] >> (p.shift & 31)) & 0xff) as usize;
-        let base = p.base[wave64 as usize] as usize;
-        // Where the operand is in `EXT_CODES`: one load of it whole.
-        let at = match p.kind {
-            K_SRC if (d1 >> (p.s_bit & 31)) & 1 != 0 => SCALAR_AT + raw,
-            K_VGPR | K_SRC => base + raw,
-            K_SDST if d1 & (1 << 15) != 0 => SDST_AT[wave64 as usize] + ((d1 >> 8) & 0x7f) as usize,
-            _ => base,
-        };
+        // Where the operand is in `EXT_CODES` (one load of it whole), with
+        // no branch on its kind: the S/SD bit picks the field's source.
+        let k = (d1 >> (p.s_bit & 31)) as u8 & p.s_on;
+        let f = &p.src[k as usize & 1];
+        let raw = (d64 >> (f.shift & 63)) as usize & f.mask as usize;
+        let at = f.base[wave64 as usize] as usize + raw;
         let (op, b) = EXT_CODES[at & (EXT_CODES_LEN - 1)];
         bad |= b;
         let access = p.access[ctl as usize & 3];

@@ -24,17 +24,19 @@ use crate::tables::sop as t;
 /// Most operands a plan has (SOP2: `sdst` and two sources).
 const MAX_OPS: usize = 3;
 
-/// [`OpPlan::kind`]: a register/constant field read through [`SCODES`].
+/// A register/constant field read through [`SCODES`].
 const K_CODE: u8 = 0;
-/// [`OpPlan::kind`]: the zero-extended 16-bit immediate.
+/// The zero-extended 16-bit immediate ([`Plan::imm`]).
 const K_SIMM: u8 = 1;
-/// [`OpPlan::kind`]: the sign-extended 16-bit immediate.
+/// The sign-extended 16-bit immediate.
 const K_SIMM_S: u8 = 2;
 
-/// How one operand is decoded.
+/// How one operand is decoded (access and type in [`Slot`]'s order).
 #[derive(Clone, Copy)]
+#[repr(C)]
 struct OpPlan {
-    kind: u8,
+    access: Access,
+    ty: ValType,
     /// Right shift of the first dword to the field.
     shift: u8,
     /// The field's mask after the shift.
@@ -42,12 +44,9 @@ struct OpPlan {
     /// Where the field's width starts in [`SCODES`] (0: one register,
     /// 256: a pair).
     base: u16,
-    access: Access,
-    ty: ValType,
 }
 
 const NO_OP: OpPlan = OpPlan {
-    kind: K_CODE,
     shift: 0,
     mask: 0,
     base: 0,
@@ -66,6 +65,11 @@ pub(crate) struct Plan {
     zero_imm: bool,
     /// The modifiers are [`Modifiers::Simm16`] (SOPK, SOPP).
     simm_mods: bool,
+    /// The operand that is the 16-bit immediate (255: none), and whether
+    /// it is sign-extended: [`run`] reads every operand through
+    /// [`SCODES`] and then puts the immediate there.
+    imm: u8,
+    imm_signed: bool,
     opcode: Opcode,
     family: Family,
     ops: [OpPlan; MAX_OPS],
@@ -77,6 +81,8 @@ impl Plan {
         targets: 0,
         zero_imm: false,
         simm_mods: false,
+        imm: 255,
+        imm_signed: false,
         opcode: Opcode::new(OpSpace::Sopp, 0),
         family: Family::Sopp,
         ops: [NO_OP; MAX_OPS],
@@ -95,6 +101,8 @@ impl Plan {
             targets: info.targets,
             zero_imm: matches!(info.imm, Simm16Kind::Zero),
             simm_mods: matches!(family, Family::Sopk | Family::Sopp),
+            imm: 255,
+            imm_signed: false,
             opcode: Opcode::new(space, index),
             family,
             ops: [NO_OP; MAX_OPS],
@@ -114,8 +122,11 @@ impl Plan {
                 SopFld::Simm16 if info.imm_signed => (K_SIMM_S, 0, 0),
                 SopFld::Simm16 => (K_SIMM, 0, 0),
             };
+            if kind != K_CODE {
+                plan.imm = i as u8;
+                plan.imm_signed = kind == K_SIMM_S;
+            }
             plan.ops[i] = OpPlan {
-                kind,
                 shift,
                 mask,
                 base,
@@ -240,23 +251,25 @@ pub(crate) fn run(w: Words<'_>, d0: u32, target_bit: u8, out: &mut Instruction) 
     }
     let mut flags = 0u8;
     let slots = out.operands.slots_mut();
+    // Every operand through the code table (an immediate's field is
+    // empty: mask 0 reads `s0`, no flags), then the immediate in its slot.
     for (p, s) in plan.ops[..n].iter().zip(slots.iter_mut()) {
-        let op = match p.kind {
-            K_CODE => {
-                let code = (d0 >> (p.shift & 31)) & p.mask as u32;
-                let (op, f) = SCODES[(p.base as usize + code as usize) & 511];
-                flags |= f;
-                op
-            }
-            K_SIMM_S => Operand::Imm(simm16 as u16 as i16 as i32),
-            _ => Operand::Imm(simm16 as i32),
-        };
+        let code = (d0 >> (p.shift & 31)) & p.mask as u32;
+        let (op, f) = SCODES[(p.base as usize + code as usize) & 511];
+        flags |= f;
         *s = Slot {
             op,
             access: p.access,
             ty: p.ty,
             mods: OpMods::empty(),
         };
+    }
+    if let Some(s) = slots.get_mut(plan.imm as usize) {
+        s.op = Operand::Imm(if plan.imm_signed {
+            simm16 as u16 as i16 as i32
+        } else {
+            simm16 as i32
+        });
     }
     if flags & BAD != 0 {
         return false;

@@ -30,11 +30,14 @@ const W4: u8 = 2;
 /// How one operand is decoded (8 bytes: a whole plan fits one cache
 /// line).
 #[derive(Clone, Copy)]
+#[repr(C)]
 struct OpPlan {
-    /// Right shift of the encoding (first dword low) to the field.
-    shift: u8,
+    /// The slot's access and type, next to each other in the order a
+    /// [`Slot`] (`repr(C)`) has them: one two-byte copy.
     access: Access,
     ty: ValType,
+    /// Right shift of the encoding (first dword low) to the field.
+    shift: u8,
     /// The field's mask after the shift (0: no field).
     mask: u16,
     /// Where the operand is in [`CODES`], less the field: the width class
@@ -61,11 +64,11 @@ pub(crate) struct Plan {
     n: u8,
     opcode: Opcode,
     family: Family,
-    /// Bits LLVM rejects.
-    fixed: [u32; 2],
+    /// Bits LLVM rejects (first dword low).
+    fixed: u64,
     /// VOP3/VOP3P modifier bits that change the result (not `sdst`, not
     /// ignored): when none is set the modifiers are the defaults.
-    live: [u32; 2],
+    live: u64,
     ops: [OpPlan; MAX_OPS],
 }
 
@@ -75,8 +78,8 @@ impl Plan {
         n: 255,
         opcode: Opcode::new(OpSpace::Vop, 0),
         family: Family::Vop1,
-        fixed: [0; 2],
-        live: [0; 2],
+        fixed: 0,
+        live: 0,
         ops: [NO_OP; MAX_OPS],
     };
 
@@ -105,8 +108,8 @@ impl Plan {
             n: form.slots.len() as u8,
             opcode: Opcode::new(space, info.index),
             family: form.family,
-            fixed: form.fixed,
-            live: [0; 2],
+            fixed: (form.fixed[1] as u64) << 32 | form.fixed[0] as u64,
+            live: 0,
             ops: [NO_OP; MAX_OPS],
         };
         let mut i = 0;
@@ -121,7 +124,7 @@ impl Plan {
         while i < form.bits.len() && i < 16 {
             if !matches!(form.bits[i].role, Role::Ignored | Role::Sdst) {
                 let (dw, bit) = bit_position(i);
-                plan.live[dw] |= 1 << bit;
+                plan.live |= 1 << (bit + 32 * dw as u32);
             }
             i += 1;
         }
@@ -230,6 +233,32 @@ static CODES: [(Operand, u8); CODES_LEN] = {
     t
 };
 
+/// The first `N` operands of `plan` from the encoding `d64` into
+/// `slots`; returns the or of their [`CODES`] flags.
+#[inline(always)]
+fn fill<const N: usize>(
+    plan: &Plan,
+    d64: u64,
+    slots: &mut [Slot; crate::inst::MAX_OPERANDS],
+) -> u8 {
+    let mut flags = 0u8;
+    let mut i = 0;
+    while i < N && i < MAX_OPS {
+        let p = &plan.ops[i];
+        let at = ((d64 >> (p.shift & 63)) as u32 & p.mask as u32) | p.at as u32;
+        let (op, f) = CODES[at as usize & (CODES_LEN - 1)];
+        flags |= f;
+        slots[i] = Slot {
+            op,
+            access: p.access,
+            ty: p.ty,
+            mods: OpMods::empty(),
+        };
+        i += 1;
+    }
+    flags
+}
+
 /// Decode with `plan` (`WIDE`: a VOP3/VOP3P encoding of two dwords `d`).
 /// Returns false when the plan does not cover these bits (the caller then
 /// runs the generic decoder); `form` (the form `plan` was made from) is
@@ -242,24 +271,23 @@ pub(crate) fn run<const WIDE: bool>(
     d: [u32; 2],
     out: &mut Instruction,
 ) -> bool {
-    let n = plan.n as usize;
-    if n > MAX_OPS || (d[0] & plan.fixed[0]) | (d[1] & plan.fixed[1]) != 0 {
+    let d64 = (d[1] as u64) << 32 | d[0] as u64;
+    if d64 & plan.fixed != 0 {
         return false;
     }
-    let d64 = (d[1] as u64) << 32 | d[0] as u64;
-    let mut flags = 0u8;
+    // One straight-line body per operand count (no loop control); no
+    // plan ([`Plan::NONE`]) is the count 255.
     let slots = out.operands.slots_mut();
-    for (p, s) in plan.ops[..n].iter().zip(slots.iter_mut()) {
-        let at = ((d64 >> (p.shift & 63)) as u32 & p.mask as u32) | p.at as u32;
-        let (op, f) = CODES[at as usize & (CODES_LEN - 1)];
-        flags |= f;
-        *s = Slot {
-            op,
-            access: p.access,
-            ty: p.ty,
-            mods: OpMods::empty(),
-        };
-    }
+    let n = plan.n as usize;
+    let flags = match n {
+        0 => 0,
+        1 => fill::<1>(plan, d64, slots),
+        2 => fill::<2>(plan, d64, slots),
+        3 => fill::<3>(plan, d64, slots),
+        4 => fill::<4>(plan, d64, slots),
+        5 => fill::<5>(plan, d64, slots),
+        _ => return false,
+    };
     if flags & BAD != 0 {
         return false;
     }
@@ -283,7 +311,7 @@ pub(crate) fn run<const WIDE: bool>(
     out.len = len;
     if !WIDE {
         out.mods = Modifiers::None;
-    } else if (d[0] & plan.live[0]) | (d[1] & plan.live[1]) == 0 {
+    } else if d64 & plan.live == 0 {
         out.mods = if plan.family == Family::Vop3p {
             Modifiers::Vop3p(Vop3pMods { clamp: false })
         } else {
