@@ -11,7 +11,9 @@
 //! reading the other half of the parameter words
 //! (`PsFaults::interp16_other_half`), and the VRS rate bits of the
 //! `ancillary` entry VGPR with their axes swapped
-//! (`PsFaults::shading_rate_axes_swapped`).
+//! (`PsFaults::shading_rate_axes_swapped`), and raw barycentric entry
+//! VGPRs reading the other weight of their pair
+//! (`PsFaults::raw_barycentrics_swapped`).
 //!
 //! Without Vulkan the tests print a note and pass, unless
 //! `SHADERLIFT_REQUIRE_VULKAN` is set.
@@ -496,4 +498,22 @@ fn the_vrs_rate_bits_of_ancillary_match_the_scene_rate_and_swapped_axes_turn_red
     // "within 1 ulp" rather than as mismatches; the masked and whole
     // fields (0x4 vs 0x10, 1 vs 4) are mismatches.
     assert_eq!(r.mismatches, 2 * PIXELS);
+}
+
+#[test]
+fn raw_barycentric_vgprs_read_their_helper_inputs_and_swapped_weights_turn_red() {
+    let Some(h) = Harness::shared_or_skip("raw_barycentrics") else {
+        return;
+    };
+    // persp_center i and j raw, attr0.x interpolated, linear i − j: the
+    // two raw pairs from helper inputs at locations 1 and 2.
+    let path = "cli/tests/fixtures/ps-raw-barycentrics";
+    let broken = FragmentOptions {
+        raw_barycentrics_swapped: true,
+        ..Default::default()
+    };
+    let r = clean_then_red(h, path, &broken, "the raw pair's weights swapped");
+    // i = (x + ½)/2E and j = (y + ½)/2E: swapped, words 0, 1 and 3 differ
+    // on every pixel but the E on the diagonal (i − j = j − i = +0 there).
+    assert_eq!(r.mismatches, 3 * (PIXELS - EXTENT as u64));
 }

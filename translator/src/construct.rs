@@ -231,8 +231,9 @@ pub enum Interp {
     Unpaired,
     /// A `v_interp_p1` result used other than by its `v_interp_p2`.
     Partial,
-    /// A barycentric entry VGPR used other than as `v_interp_p1/p2`'s
-    /// i or j.
+    /// A barycentric entry VGPR read raw (other than as `v_interp_p1/p2`'s
+    /// i or j) when its pair's helper input finds no free location (the
+    /// shader interpolates attributes up to the last of the 32).
     Barycentric,
     /// `v_interp_mov_f32` of `p10`/`p20` (only `p0`, flat, is a host input).
     MovParam,
@@ -556,9 +557,10 @@ impl fmt::Display for Interp {
                 "v_interp_p2 without a v_interp_p1 of its attribute channel on the same barycentrics",
             ),
             Interp::Partial => f.write_str("a v_interp_p1 result used outside its v_interp_p2"),
-            Interp::Barycentric => {
-                f.write_str("a barycentric entry VGPR used outside v_interp_p1/p2")
-            }
+            Interp::Barycentric => f.write_str(
+                "a barycentric entry VGPR read raw, with no input location free for its helper \
+                 (the attributes reach the last of the 32)",
+            ),
             Interp::MovParam => f.write_str("v_interp_mov_f32 of p10/p20 (only p0 is flat)"),
             Interp::ModeConflict { attr } => {
                 write!(f, "attribute {attr} interpolated in two ways")

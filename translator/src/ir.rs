@@ -279,6 +279,18 @@ pub enum Input {
         /// the host interpolates in f32.
         f16: Option<bool>,
     },
+    /// Pixel shaders: a barycentric entry VGPR read as a value (not by
+    /// `v_interp_p1/p2`): the `which` weight (0: i, of vertex 1; 1: j, of
+    /// vertex 2) of `pair`, as f32 bits. The host reads it from a helper
+    /// input that the vertex stage gives the values (0, 0), (1, 0) and
+    /// (0, 1) at the primitive's vertices 0, 1 and 2, interpolated in the
+    /// pair's mode (manifest `FragmentInput::barycentrics`).
+    Barycentric {
+        /// The pair (its interpolation mode).
+        pair: isa::Bary,
+        /// 0 for i, 1 for j.
+        which: u8,
+    },
     /// Pixel shaders: `gl_FragCoord` component 0 (x) or 1 (y), f32 bits.
     FragCoord(u8),
     /// Pixel shaders: the guest's coarse shading rate as the `ancillary`

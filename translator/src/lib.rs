@@ -341,6 +341,9 @@ pub struct PsFaults {
     /// The VRS rate bits of the `ancillary` entry VGPR with the axes
     /// swapped (rate X in bits 5:4, rate Y in bits 3:2).
     pub shading_rate_axes_swapped: bool,
+    /// A barycentric entry VGPR read raw takes the other weight of its
+    /// pair (i reads the helper input's j and j its i).
+    pub raw_barycentrics_swapped: bool,
 }
 
 /// [`translate`] with broken rules (tests only).
@@ -1255,6 +1258,38 @@ fn consecutive(f: &Func, d: &[SrcOrConst; 4]) -> bool {
     true
 }
 
+/// Input locations a fragment module may use: the guest's 32 attributes
+/// (`attr0`..`attr31`), which every Vulkan device's 128 fragment input
+/// components cover.
+const FRAGMENT_LOCATIONS: u32 = 32;
+
+/// The helper input of each raw barycentric pair (`raw`: the pair and the
+/// weights read, bit 0 i and bit 1 j): `(location, pair, channels)`, at
+/// the locations after the highest attribute the shader interpolates, in
+/// the pairs' order. Refused (`construct::Interp::Barycentric`) when they
+/// do not fit below [`FRAGMENT_LOCATIONS`].
+fn barycentric_helpers(
+    attrs: &BTreeMap<u8, (ir::InterpMode, u8, Option<bool>)>,
+    raw: &BTreeMap<isa::Bary, u8>,
+) -> Result<Vec<(u8, isa::Bary, u8)>, TranslateError> {
+    let first = attrs.keys().next_back().map_or(0, |&a| u32::from(a) + 1);
+    let mut out = Vec::new();
+    for (k, (&pair, &channels)) in raw.iter().enumerate() {
+        let loc = first + k as u32;
+        if loc >= FRAGMENT_LOCATIONS {
+            return Err(TranslateError::Unsupported(UnsupportedList(vec![
+                Unsupported {
+                    pc: 0,
+                    inst: format!("(entry {pair:?})"),
+                    construct: Interp::Barycentric.into(),
+                },
+            ])));
+        }
+        out.push((loc as u8, pair, channels));
+    }
+    Ok(out)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn layout(
     f: &Func,
@@ -1297,6 +1332,8 @@ fn layout(
     let mut frag_inputs: BTreeMap<u8, (ir::InterpMode, u8, Option<bool>)> = BTreeMap::new();
     let mut frag_coord = fragment && opts.test_outputs;
     let mut uses_rate = false;
+    // Raw barycentric pairs: the weights read (bit 0 i, bit 1 j).
+    let mut raw_bary: BTreeMap<isa::Bary, u8> = BTreeMap::new();
     for (i, inst) in f.insts.iter().enumerate() {
         if !f.is_live(ir::Value(i as u32)) {
             continue;
@@ -1321,6 +1358,9 @@ fn layout(
             }
             Op::Input(Input::FragCoord(_)) => frag_coord = true,
             Op::Input(Input::ShadingRate) => uses_rate = true,
+            Op::Input(Input::Barycentric { pair, which }) => {
+                *raw_bary.entry(pair).or_insert(0) |= 1 << which;
+            }
             Op::Load(l) if matches!(f.loads[l as usize], Load::NggList { .. }) => {
                 uses_ngg_ids = true
             }
@@ -1379,6 +1419,13 @@ fn layout(
     plan.fragment = fragment;
     plan.frag_coord = frag_coord;
     plan.inputs = frag_inputs.iter().map(|(a, (m, _, _))| (*a, *m)).collect();
+    // Each raw pair's helper input, at the locations after the attributes
+    // (`barycentric_helpers` refused the shader when they do not fit).
+    let helpers = barycentric_helpers(&frag_inputs, &raw_bary)?;
+    for &(loc, pair, _) in &helpers {
+        plan.inputs.push((loc, ir::InterpMode::Bary(pair)));
+        plan.barycentrics.insert(pair, loc);
+    }
     if uses_vid {
         plan.vertex_id_offset = Some(member(PushKind::VertexIdOffset, &mut push));
     }
@@ -1693,25 +1740,40 @@ fn layout(
             },
         })
         .collect();
+    let mode_name = |m: &ir::InterpMode| -> String {
+        match m {
+            ir::InterpMode::Flat => "flat",
+            ir::InterpMode::Bary(b) => match b {
+                isa::Bary::PerspCenter => "persp_center",
+                isa::Bary::PerspCentroid => "persp_centroid",
+                isa::Bary::PerspSample => "persp_sample",
+                isa::Bary::LinearCenter => "linear_center",
+                isa::Bary::LinearCentroid => "linear_centroid",
+                isa::Bary::LinearSample => "linear_sample",
+            },
+        }
+        .into()
+    };
     let inputs = frag_inputs
         .iter()
         .map(|(a, (m, ch, f16))| manifest::FragmentInput {
             location: *a as u32,
-            interpolation: match m {
-                ir::InterpMode::Flat => "flat",
-                ir::InterpMode::Bary(b) => match b {
-                    isa::Bary::PerspCenter => "persp_center",
-                    isa::Bary::PerspCentroid => "persp_centroid",
-                    isa::Bary::PerspSample => "persp_sample",
-                    isa::Bary::LinearCenter => "linear_center",
-                    isa::Bary::LinearCentroid => "linear_centroid",
-                    isa::Bary::LinearSample => "linear_sample",
-                },
-            }
-            .into(),
+            interpolation: mode_name(m),
             channels: *ch,
             f16_half: f16.map(|hi| if hi { "high" } else { "low" }.into()),
+            barycentrics: false,
         })
+        .chain(
+            helpers
+                .iter()
+                .map(|&(loc, pair, ch)| manifest::FragmentInput {
+                    location: loc as u32,
+                    interpolation: mode_name(&ir::InterpMode::Bary(pair)),
+                    channels: ch,
+                    f16_half: None,
+                    barycentrics: true,
+                }),
+        )
         .collect();
     let mut notes = vec![
         "registers the ABI does not define at entry read as 0".to_string(),

@@ -302,6 +302,16 @@ pub struct FragmentInput {
     /// the channel is the guest's word as f32.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub f16_half: Option<String>,
+    /// Not a guest attribute but a raw barycentric pair's helper: the
+    /// host must give this location the values (0, 0) at the primitive's
+    /// vertex 0, (1, 0) at vertex 1 and (0, 1) at vertex 2 (channels 0
+    /// and 1; the guest's vertex order, the one its parameter cache holds
+    /// `P0`, `P1`, `P2` in), interpolated as `interpolation` says. Its
+    /// channels are then the pair's (i, j), which the shader reads as the
+    /// hardware's barycentric entry VGPRs. It sits after the highest
+    /// attribute the shader interpolates.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub barycentrics: bool,
 }
 
 /// A system SGPR value the translation assumed.

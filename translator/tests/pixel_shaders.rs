@@ -1,7 +1,7 @@
 //! Pixel shaders: interpolation is recognised as dataflow (a `v_interp_p1`
-//! on a pair's i, then `v_interp_p2` on its j, one attribute channel) and
-//! everything else touching barycentrics is refused with the construct's
-//! code `interpolation`.
+//! on a pair's i, then `v_interp_p2` on its j, one attribute channel); a
+//! barycentric VGPR read raw is its pair's helper input, and every broken
+//! interpolation is refused with the construct's code `interpolation`.
 
 #[path = "support/inputs.rs"]
 mod inputs;
@@ -65,9 +65,56 @@ fn a_p1_whose_source_is_j_is_refused() {
 }
 
 #[test]
-fn barycentrics_used_as_numbers_are_refused() {
+fn barycentrics_used_as_numbers_read_the_pairs_helper_input() {
     // v_add_f32 v2, v0, v1; exp mrt0 v2 x4 done; s_endpgm
     let code = words(&[0x0604_0300, 0xf800_180f, 0x0202_0202, END]);
+    let t = translate(&ps(&code), None, &Options::default()).unwrap();
+    let i = &t.manifest.inputs;
+    assert_eq!(i.len(), 1, "{i:?}");
+    assert_eq!(
+        (
+            i[0].location,
+            i[0].interpolation.as_str(),
+            i[0].channels,
+            i[0].barycentrics
+        ),
+        (0, "persp_center", 0b11, true)
+    );
+}
+
+#[test]
+fn a_raw_barycentric_helper_sits_after_the_interpolated_attributes() {
+    // attr2.x interpolated into v3; exp mrt0 v3, v0 (raw i), v3, v3.
+    let code = words(&[
+        0xbefc_0302,
+        0xc80c_0800,
+        0xc80d_0801,
+        0xf800_180f,
+        0x0303_0003,
+        END,
+    ]);
+    let t = translate(&ps(&code), None, &Options::default()).unwrap();
+    let i: Vec<_> = t
+        .manifest
+        .inputs
+        .iter()
+        .map(|i| (i.location, i.channels, i.barycentrics))
+        .collect();
+    assert_eq!(i, vec![(2, 1, false), (3, 0b01, true)]);
+}
+
+#[test]
+fn a_raw_barycentric_with_no_location_left_for_its_helper_is_refused() {
+    // attr31.x interpolated into v3; exp mrt0 v3, v0 (raw i), v3, v3: the
+    // helper would need location 32.
+    let code = words(&[
+        0xbefc_0302,
+        0xc80c_7c00,
+        0xc80d_7c01,
+        0xf800_180f,
+        0x0303_0003,
+        END,
+    ]);
     let r = refusals(&code);
     assert_eq!(r.len(), 1, "{r:?}");
     assert_eq!(r[0].1, "interpolation");

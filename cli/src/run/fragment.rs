@@ -17,7 +17,10 @@
 //! equations on lavapipe, perspective division by 1) and the interpreter's
 //! `v_interp_p1/p2` give the same bits: the comparison is exact, with no
 //! tolerance. Flat inputs take vertex 0 (the provoking vertex) on both
-//! sides.
+//! sides. A raw barycentric pair's helper input (manifest
+//! `barycentrics`) gets (0, 0), (1, 0), (0, 1) at the three vertices, so
+//! the host interpolates it to the very (i, j) the interpreter's entry
+//! VGPRs hold.
 //!
 //! User data (RADV inlines push constants there) is given
 //! ([`FragmentOptions::user_data`]). Images and words read through
@@ -99,6 +102,9 @@ pub struct FragmentOptions {
     /// Translate with the VRS rate's axes swapped
     /// (`translator::PsFaults::shading_rate_axes_swapped`).
     pub shading_rate_axes_swapped: bool,
+    /// Translate with a raw barycentric entry VGPR reading the other
+    /// weight of its pair (`translator::PsFaults::raw_barycentrics_swapped`).
+    pub raw_barycentrics_swapped: bool,
     /// Negative control of the buffer bindings: bind every traced
     /// descriptor's guest bytes one dword late (the host's loads read the
     /// next dword; the interpreter reads guest memory).
@@ -409,6 +415,7 @@ fn execute_fragment_scene(
             interp16_other_half: opts.interp16_other_half,
             any_lane_assumed_none: opts.any_lane_assumed_none,
             shading_rate_axes_swapped: opts.shading_rate_axes_swapped,
+            raw_barycentrics_swapped: opts.raw_barycentrics_swapped,
         },
     )
     .map_err(|e| named(&e))?;
@@ -618,6 +625,16 @@ fn execute_fragment_scene(
         }
         for input in &m.inputs {
             let l = input.location;
+            if input.barycentrics {
+                // A raw barycentric pair's helper: vertex k's weights
+                // (i, j) = (k == 1, k == 2), which the host interpolates
+                // to the pixel's (i, j), the interpreter's pair below.
+                for c in 0..4 {
+                    let w = u32::from((c == 0 && k == 1) || (c == 1 && k == 2));
+                    data.extend_from_slice(&(w as f32).to_le_bytes());
+                }
+                continue;
+            }
             for c in 0..4 {
                 // A flat input that selects a per-lane table slot holds
                 // the scene's index (an integer), so the slot it names is

@@ -1,6 +1,7 @@
 //! The fragment entry point of a pixel shader: one `vec4` input per
 //! interpolated attribute (location = the guest attribute number, with the
-//! guest's interpolation as decorations), `gl_FragCoord`, one `vec4`
+//! guest's interpolation as decorations) and per raw barycentric pair's
+//! helper (after them, in the pair's mode), `gl_FragCoord`, one `vec4`
 //! output per colour target (location = the MRT number) and `FragDepth`
 //! for `mrtz`; a lane whose exec bit is off at a `done` export is
 //! discarded (`OpKill`).
@@ -67,7 +68,9 @@ impl Emitter<'_> {
             for d in decos {
                 self.b.decorate(v, *d, vec![]);
             }
-            self.b.name(v, format!("attr{attr}"));
+            let helper = self.plan.barycentrics.values().any(|&l| l == attr);
+            self.b
+                .name(v, format!("{}{attr}", if helper { "bary" } else { "attr" }));
             self.in_vars.insert(attr, v);
             interface.push(v);
         }

@@ -105,6 +105,9 @@ pub struct Plan {
     /// Pixel shaders: each interpolated attribute (its input location)
     /// and its mode.
     pub inputs: Vec<(u8, crate::ir::InterpMode)>,
+    /// Pixel shaders: the input location of each raw barycentric pair's
+    /// helper ([`crate::ir::Input::Barycentric`]; also in `inputs`).
+    pub barycentrics: std::collections::BTreeMap<isa::Bary, u8>,
     /// Pixel shaders: `gl_FragCoord` is read (by the shader or the test
     /// outputs).
     pub frag_coord: bool,

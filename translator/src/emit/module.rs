@@ -447,6 +447,10 @@ impl Emitter<'_> {
                 None => return Err(EmitError(format!("parameter {s} has no push slot"))),
             },
             Input::Interp { attr, chan, .. } => self.interp_input(attr, chan)?,
+            Input::Barycentric { pair, which } => match self.plan.barycentrics.get(&pair) {
+                Some(&loc) => self.interp_input(loc, which)?,
+                None => return Err(EmitError(format!("{pair:?} has no helper input"))),
+            },
             Input::FragCoord(c) => self.frag_coord_bits(c)?,
             Input::ShadingRate => match self.plan.shading_rate {
                 Some(m) => self.push_load(m)?,

@@ -15,9 +15,15 @@
 //! location is the attribute number. `v_interp_mov_f32 … p0` is the
 //! provoking vertex's value, a flat input. The 16-bit forms
 //! (`v_interp_p1ll_f16` + `v_interp_p2_f16`, [`Lifter::interp16`]) are
-//! recognised the same way, per half of the parameter word. Anything else that touches a
-//! barycentric VGPR or a half-done `p1` is an unsupported value, an error
-//! only if it stays live. The host's interpolation rounds on its own
+//! recognised the same way, per half of the parameter word. A barycentric
+//! VGPR read as a value (e.g. exported where the guest's source leaves a
+//! variable unassigned and the register allocator gave it the entry VGPR)
+//! is [`Input::Barycentric`]: the host interpolates a helper input whose
+//! vertex values are (0, 0), (1, 0), (0, 1), in the pair's mode, which is
+//! by definition that pair's (i, j): the weights of vertices 1 and 2 with
+//! which the hardware's `P0 + i·(P1 − P0) + j·(P2 − P0)` interpolates.
+//! Anything else that touches a half-done `p1` is an unsupported value, an
+//! error only if it stays live. The host's interpolation rounds on its own
 //! (plane equations on lavapipe), so the values agree exactly only where
 //! both computations are exact; `shaderlift run` chooses such scenes.
 
@@ -60,7 +66,15 @@ impl Lifter<'_> {
                 }
                 let v = match input {
                     PsInput::Bary(b) if k < 2 => {
-                        let v = self.entry_unsup(Interp::Barycentric, r);
+                        // Read raw (not by `v_interp`), the weight itself
+                        // from the pair's helper input; `v_interp` finds
+                        // the pair through `bary` and reads no helper.
+                        let which = if self.o.ps_faults.raw_barycentrics_swapped {
+                            1 - k
+                        } else {
+                            k
+                        };
+                        let v = self.b.input(Input::Barycentric { pair: b, which });
                         self.ps.bary.insert(v, (b, k));
                         v
                     }
