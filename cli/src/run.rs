@@ -886,6 +886,7 @@ pub fn execute(
             precise: !opts.fast,
             trust_lane_table_slots: opts.trust_lane_table_slots,
             shading_rate: Default::default(),
+            lane_table_arrays: false,
             faults: opts.translator_faults,
         },
     )

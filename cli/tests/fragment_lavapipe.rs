@@ -257,8 +257,9 @@ fn descriptors_at_a_per_lane_table_slot_sample_the_slot_each_lane_selects_and_th
     assert!(r.mismatches > 0, "the neighbouring slot went unnoticed");
 }
 
-/// Without the host's word, an index the shader does not bound could name
-/// a slot past the expansion: the shader is refused, not translated.
+/// Without the host's word an index the shader does not bound is refused by
+/// default (`Options::lane_table_arrays` reads it through a descriptor
+/// array instead, which this lavapipe cannot run).
 #[test]
 fn an_unbounded_per_lane_table_slot_is_refused_without_the_hosts_word() {
     let path = "translator/tests/fixtures/images/multi-draw-indirect-multi-draw-indirect-frag";
@@ -275,6 +276,52 @@ fn an_unbounded_per_lane_table_slot_is_refused_without_the_hosts_word() {
         )),
         "{list:?}"
     );
+}
+
+/// The run checks the interpreter's reads of a descriptor array's table
+/// against the slots the scene bound: a read of a slot past them makes the
+/// run "not covered", a read inside passes.
+#[test]
+fn a_descriptor_array_read_past_the_bound_slots_is_not_covered() {
+    use shaderlift_cli::run::images::{scene, uncovered_slot_reads};
+    let c = open("translator/tests/fixtures/images/multi-draw-indirect-multi-draw-indirect-frag");
+    let input = c.shader_input();
+    let t = translator::translate(
+        &input,
+        translator::trace_for(&input).as_ref(),
+        &translator::Options {
+            test_outputs: true,
+            lane_table_arrays: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let m = &t.manifest;
+    let b = &m.images[0];
+    let arr = b.array.as_ref().expect("a descriptor array");
+    let user: Vec<u32> = (0..c.abi().user_data_count)
+        .map(|k| u32::from(k) + 1)
+        .collect();
+    let s = scene(m, &c.code, c.target(), &user, false).unwrap();
+    let translator::manifest::WordExpr::TableWord { lo, hi, offset } = &b.texture[0] else {
+        panic!("{:?}", b.texture[0]);
+    };
+    let no_memory = &mut |_| None;
+    let (lo, hi) = (
+        lo.eval(&s.user_data, no_memory).unwrap(),
+        hi.eval(&s.user_data, no_memory).unwrap(),
+    );
+    let table = drawbind::word::dword_address(drawbind::word::pointer(lo, hi, 0), *offset);
+    let pc = arr.loads[0];
+    let reads = |slot: u32| {
+        let mut obs = interp::Observations::default();
+        obs.pointer_loads
+            .push((pc, table + u64::from(slot * arr.scale), 32));
+        uncovered_slot_reads(m, &s.user_data, &s.memory, &obs)
+    };
+    assert_eq!(reads(arr.elements - 1), None);
+    let why = reads(arr.elements).expect("a read past the bound slots passed");
+    assert!(why.contains("outside"), "{why}");
 }
 
 #[test]

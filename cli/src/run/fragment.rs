@@ -400,6 +400,7 @@ fn execute_fragment_scene(
             precise: true,
             trust_lane_table_slots: opts.trust_lane_table_slots,
             shading_rate: translator::ShadingRateSource::PushWord,
+            lane_table_arrays: false,
             faults: opts.translator_faults,
         },
         PsFaults {
@@ -538,6 +539,7 @@ fn execute_fragment_scene(
     params.out_vertex_count = EXTENT;
     params.code_addr = code_addr;
     params.shading_rate = SCENE_SHADING_RATE;
+    params.image_array_slots = super::images::array_slots(m);
     let mut read = translator::host::guest_reader(&mem);
     let words = match m.push_words(&user_data, &params, &mut read) {
         Ok(w) => w,
@@ -571,17 +573,7 @@ fn execute_fragment_scene(
         .max()
         .unwrap_or(test_binding)
         + 1;
-    let slots: Vec<vkharness::ImageSlot> = m
-        .images
-        .iter()
-        .map(|i| vkharness::ImageSlot {
-            binding: i.binding,
-            kind: match i.kind {
-                translator::manifest::ImageKind::Sampled => vkharness::ImageSlotKind::Sampled,
-                translator::manifest::ImageKind::Storage => vkharness::ImageSlotKind::Storage,
-            },
-        })
-        .collect();
+    let slots: Vec<vkharness::ImageSlot> = super::images::slots(m);
     let vs = feeding_vertex_shader(&locations, data_binding).map_err(|e| named(&e))?;
     let t0 = Instant::now();
     let interface = Interface {
@@ -772,6 +764,10 @@ fn execute_fragment_scene(
             "the interpreter stored to a buffer (pc {:#x}); a pixel shader's buffer stores are not compared",
             st.pc
         ));
+    }
+    // A descriptor array's slots the interpreter read must be bound.
+    if let Some(why) = super::images::uncovered_slot_reads(m, &user_data, imem, &run.obs) {
+        return not_run(format!("images: {why}"));
     }
 
     // The last export of each (pixel, target).
