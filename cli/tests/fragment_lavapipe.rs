@@ -257,14 +257,41 @@ fn descriptors_at_a_per_lane_table_slot_sample_the_slot_each_lane_selects_and_th
     assert!(r.mismatches > 0, "the neighbouring slot went unnoticed");
 }
 
-/// Without the host's word an index the shader does not bound is refused by
-/// default (`Options::lane_table_arrays` reads it through a descriptor
-/// array instead, which this lavapipe cannot run).
+/// By default an index the shader does not bound reads a host descriptor
+/// array of `LANE_ARRAY_ELEMENTS` table slots, each element sampled with a
+/// constant index (core Vulkan: this lavapipe, Mesa 22.3, has neither
+/// `shaderSampledImageArrayDynamicIndexing` nor descriptor indexing) and
+/// each lane keeping its own slot's result; the scene gives every slot its
+/// own texels and the flat index the value 1. Negative control: the lane's
+/// slot one further (`Faults::lane_table_off_by_one`).
 #[test]
-fn an_unbounded_per_lane_table_slot_is_refused_without_the_hosts_word() {
+fn an_unbounded_per_lane_table_slot_reads_a_constant_indexed_descriptor_array_and_the_next_slot_turns_red(
+) {
+    let Some(h) = Harness::shared_or_skip("lane_table_arrays") else {
+        return;
+    };
+    let path = "translator/tests/fixtures/images/multi-draw-indirect-multi-draw-indirect-frag";
+    let broken = FragmentOptions {
+        translator_faults: translator::Faults {
+            lane_table_off_by_one: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    clean_then_red(h, path, &broken, "the neighbouring slot");
+}
+
+/// Without descriptor arrays (`Options::lane_table_arrays` off) and without
+/// the host's word, an index the shader does not bound is refused.
+#[test]
+fn an_unbounded_per_lane_table_slot_is_refused_without_arrays_or_the_hosts_word() {
     let path = "translator/tests/fixtures/images/multi-draw-indirect-multi-draw-indirect-frag";
     let c = open(path);
-    let err = translator::translate(&c.shader_input(), None, &translator::Options::default())
+    let opts = translator::Options {
+        lane_table_arrays: false,
+        ..Default::default()
+    };
+    let err = translator::translate(&c.shader_input(), None, &opts)
         .expect_err("an unproved slot translated");
     let translator::TranslateError::Unsupported(list) = err else {
         panic!("{err}");
@@ -291,7 +318,6 @@ fn a_descriptor_array_read_past_the_bound_slots_is_not_covered() {
         translator::trace_for(&input).as_ref(),
         &translator::Options {
             test_outputs: true,
-            lane_table_arrays: true,
             ..Default::default()
         },
     )
@@ -302,7 +328,7 @@ fn a_descriptor_array_read_past_the_bound_slots_is_not_covered() {
     let user: Vec<u32> = (0..c.abi().user_data_count)
         .map(|k| u32::from(k) + 1)
         .collect();
-    let s = scene(m, &c.code, c.target(), &user, false).unwrap();
+    let s = scene(m, &c.code, c.target(), &user, Default::default()).unwrap();
     let translator::manifest::WordExpr::TableWord { lo, hi, offset } = &b.texture[0] else {
         panic!("{:?}", b.texture[0]);
     };

@@ -134,12 +134,14 @@ pub struct Options {
     pub shading_rate: ShadingRateSource,
     /// Read a sample or gather whose descriptor sits at an unproved
     /// per-lane table slot through a host descriptor array fed from the
-    /// table (manifest `ImageBinding::array`): a loop over the slots the
-    /// host bound with a dynamically uniform index, each lane keeping its
-    /// own slot's result, so no bound on the index is assumed. The device
-    /// needs `shaderSampledImageArrayDynamicIndexing` (the lavapipe of the
-    /// developer machine, Mesa 22.3, lacks it). Off by default: without
-    /// it (or `trust_lane_table_slots`) such an instruction is refused.
+    /// table (manifest `ImageBinding::array`) of [`LANE_ARRAY_ELEMENTS`]
+    /// descriptors: every element is sampled with a constant index (core
+    /// Vulkan, no descriptor-indexing feature) and each lane keeps its own
+    /// slot's result; a lane whose slot is past the elements (or the slots
+    /// the host says it bound) reads 0, as the manifest notes. On by
+    /// default; off, such an instruction is refused
+    /// (`construct::Image::UnprovedTableSlot`) unless
+    /// `trust_lane_table_slots` (which takes precedence) expands it.
     pub lane_table_arrays: bool,
     /// Deliberately wrong lowerings, for the negative controls only (all
     /// off by default).
@@ -215,7 +217,7 @@ impl Default for Options {
             precise: false,
             trust_lane_table_slots: false,
             shading_rate: ShadingRateSource::default(),
-            lane_table_arrays: false,
+            lane_table_arrays: true,
             faults: Faults::default(),
         }
     }
@@ -780,7 +782,7 @@ fn translate_model(
         }
     }
     if manifest.lane_tables.iter().any(|t| t.array) {
-        manifest.notes.push("images at a per-lane table slot read through a host descriptor array (see `images[].array`): the host binds as many slots of the table as it holds, says how many in push word `image_array_slots`, and each lane takes the slot it reads; a lane reading at an offset that is no slot of those reads 0; the module reads it in a loop over the slots bound (a dynamically uniform index, one sample per slot, each lane keeping its own): the device needs shaderSampledImageArrayDynamicIndexing and the host binds `elements` descriptors".into());
+        manifest.notes.push(format!("images at a per-lane table slot read through a host descriptor array (see `images[].array`) of {n} descriptors: the host binds slots 0..{n} of the table (any valid descriptor past the slots the table holds), says how many are the table's in push word `image_array_slots`, and each lane takes the slot it reads; a lane reading at an offset that is no slot of those (past {n}, past the slots bound, or between two slots) reads 0, not the guest's descriptor; the module samples every element with a constant index (no descriptor-indexing feature needed), each lane keeping its own", n = lift::LANE_ARRAY_ELEMENTS));
     }
     if manifest.lane_tables.iter().any(|t| !t.array) {
         manifest.notes.push(format!("images at a per-lane table slot (see `lane_tables`): every slot below `slots` is sampled (one image binding each) and each lane takes its own slot's result; a lane whose slot is not below `slots` reads 0, so unless `proved` the host keeps the index below it (at most {})", lift::LANE_TABLE_SLOTS));
@@ -1084,25 +1086,7 @@ fn collect_divergent_merges(
 /// Validate a module with naga's SPIR-V front end and validator; returns
 /// the module and its info.
 pub fn validate(spirv: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo), String> {
-    // naga's front end does not list `SampledImageArrayDynamicIndexing` (a
-    // descriptor array read with a dynamically uniform index; its validator
-    // checks the indexing itself): drop that `OpCapability` before it reads
-    // the module.
-    let dynamic = spirv::Capability::SampledImageArrayDynamicIndexing as u32;
-    let mut words: Vec<u32> = spirv.iter().take(5).copied().collect();
-    let mut at = 5;
-    while at < spirv.len() {
-        let n = ((spirv[at] >> 16) as usize).max(1);
-        let inst = &spirv[at..(at + n).min(spirv.len())];
-        if !(inst.len() == 2
-            && inst[0] & 0xffff == spirv::Op::Capability as u32
-            && inst[1] == dynamic)
-        {
-            words.extend_from_slice(inst);
-        }
-        at += n;
-    }
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let bytes: Vec<u8> = spirv.iter().flat_map(|w| w.to_le_bytes()).collect();
     let o = naga::front::spv::Options {
         adjust_coordinate_space: false,
         strict_capabilities: true,
@@ -1138,9 +1122,9 @@ pub fn validate(spirv: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo)
         naga::valid::Capabilities::IMMEDIATES
             | naga::valid::Capabilities::FLOAT64
             | naga::valid::Capabilities::SUBGROUP
-            // Descriptor arrays fed from a guest table, indexed per lane.
-            | naga::valid::Capabilities::TEXTURE_AND_SAMPLER_BINDING_ARRAY
-            | naga::valid::Capabilities::TEXTURE_AND_SAMPLER_BINDING_ARRAY_NON_UNIFORM_INDEXING,
+            // Descriptor arrays fed from a guest table, each element read
+            // with a constant index.
+            | naga::valid::Capabilities::TEXTURE_AND_SAMPLER_BINDING_ARRAY,
     )
     .validate(&module)
     .map_err(|e| format!("{:?}", e.into_inner()))?;

@@ -702,19 +702,20 @@ fn descriptors_at_a_per_lane_table_slot_are_sampled_once_per_slot() {
 }
 
 #[test]
-fn an_unmasked_per_lane_table_slot_reads_a_host_descriptor_array_when_asked() {
+fn an_unmasked_per_lane_table_slot_reads_a_host_descriptor_array_by_default() {
     use translator::manifest::{ImageArray, PushKind, WordExpr};
-    // With `lane_table_arrays` the T#/S# at `table + readfirstlane(index ·
-    // 0x60)` is one binding, a runtime descriptor array fed from the
-    // table: slot 0's words (T# at 0, S# at 0x50), element k `k · 0x60`
-    // bytes further, the slots bound in a push word.
+    // By default (`lane_table_arrays`) the T#/S# at `table +
+    // readfirstlane(index · 0x60)` is one binding, a descriptor array fed
+    // from the table: slot 0's words (T# at 0, S# at 0x50), element k
+    // `k · 0x60` bytes further, the slots bound in a push word.
     let c = fixture("multi-draw-indirect-multi-draw-indirect-frag");
     let input = c.shader_input();
-    let arrays = Options {
-        lane_table_arrays: true,
-        ..Default::default()
-    };
-    let t = translate(&input, translator::trace_for(&input).as_ref(), &arrays).unwrap();
+    let t = translate(
+        &input,
+        translator::trace_for(&input).as_ref(),
+        &Options::default(),
+    )
+    .unwrap();
     let [b] = &t.manifest.images[..] else {
         panic!("{:?}", t.manifest.images);
     };
@@ -744,13 +745,44 @@ fn an_unmasked_per_lane_table_slot_reads_a_host_descriptor_array_when_asked() {
         .lane_tables
         .iter()
         .all(|l| l.array && l.slots == 0));
-    // By default (neither the host's word nor arrays) it is refused.
+    // The manifest says a lane past the elements reads 0.
+    assert!(
+        t.manifest
+            .notes
+            .iter()
+            .any(|n| n.contains("host descriptor array") && n.contains("reads 0")),
+        "{:?}",
+        t.manifest.notes
+    );
+    // Every element is read with a constant index: the module declares
+    // no descriptor-indexing capability (core Vulkan).
+    const OP_CAPABILITY: u32 = 17;
+    let mut at = 5;
+    while at < t.spirv.len() {
+        let w = t.spirv[at];
+        if w & 0xffff == OP_CAPABILITY {
+            let cap = t.spirv[at + 1];
+            assert_ne!(
+                cap,
+                spirv::Capability::SampledImageArrayDynamicIndexing as u32
+            );
+            assert_ne!(
+                cap,
+                spirv::Capability::SampledImageArrayNonUniformIndexing as u32
+            );
+        }
+        at += (w >> 16).max(1) as usize;
+    }
+    // Without arrays (nor the host's word) it is refused.
     let err = translate(
         &input,
         translator::trace_for(&input).as_ref(),
-        &Options::default(),
+        &Options {
+            lane_table_arrays: false,
+            ..Default::default()
+        },
     )
-    .expect_err("an index no mask bounds was trusted by default");
+    .expect_err("an index no mask bounds was trusted without arrays");
     assert!(err.to_string().contains("not proved below 8"), "{err}");
     if let Some(r) = spirv_val(
         "spirv_val_images",

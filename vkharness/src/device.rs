@@ -479,10 +479,10 @@ impl Harness {
         self.robust
     }
 
-    /// Can a program declare a sampled-image descriptor array
-    /// ([`crate::ImageSlot::count`] above 1) read with a dynamically uniform
+    /// Can a program index a sampled-image descriptor array
+    /// ([`crate::ImageSlot::count`] above 1) with a dynamically uniform
     /// index (`shaderSampledImageArrayDynamicIndexing`, SPIR-V
-    /// `SampledImageArrayDynamicIndexing`)?
+    /// `SampledImageArrayDynamicIndexing`)? A constant index needs nothing.
     pub fn descriptor_arrays(&self) -> bool {
         self.descriptor_arrays
     }

@@ -36,7 +36,7 @@ pub struct ImageSlot {
     /// Sampled or storage.
     pub kind: ImageSlotKind,
     /// Descriptors in the binding: 1, or more for a descriptor array
-    /// (sampled only; the device needs descriptor indexing, see
+    /// (sampled only; indexed by a constant, or dynamically uniformly when
     /// [`crate::Harness::descriptor_arrays`]).
     pub count: u32,
 }

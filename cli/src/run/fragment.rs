@@ -119,7 +119,8 @@ pub const SCENE_SHADING_RATE: u32 = 0b0001;
 /// `attr/8 + c/16` (whole texels of a [`super::images::SIDE`]-wide image),
 /// so a coordinate made of them scaled by the image side lands a quarter
 /// texel from the nearest texel border (`(2x + 1)/4` texels); channel 2
-/// (a layer or depth) is ¼ + attr, channel 3 one.
+/// (a layer or depth) is ¼ + attr, channel 3 is 1 + 1/64 (near one, and
+/// also a quarter texel from a border when a packed coordinate takes it).
 fn attr_value(attr: u32, c: u32, k: usize, images: bool) -> f32 {
     if images {
         let start = attr as f32 / 8.0 + c as f32 / 16.0;
@@ -127,7 +128,7 @@ fn attr_value(attr: u32, c: u32, k: usize, images: bool) -> f32 {
             (0, 1) | (1, 2) => start + 1.0,
             (0 | 1, _) => start,
             (2, _) => 0.25 + attr as f32,
-            _ => 1.0,
+            _ => 1.0 + 1.0 / 64.0,
         };
     }
     let p0 = (attr * 4 + c + 1) as f32;
@@ -400,7 +401,7 @@ fn execute_fragment_scene(
             precise: true,
             trust_lane_table_slots: opts.trust_lane_table_slots,
             shading_rate: translator::ShadingRateSource::PushWord,
-            lane_table_arrays: false,
+            lane_table_arrays: true,
             faults: opts.translator_faults,
         },
         PsFaults {

@@ -101,9 +101,8 @@ impl Emitter<'_> {
                 }
                 None => None,
             };
-            // A descriptor array: runtime-sized, indexed per lane.
-            // A descriptor array: `elements` descriptors, read with a
-            // dynamically uniform index (a loop over the slots bound).
+            // A descriptor array: `elements` descriptors, each read with a
+            // constant index (`array_unrolled`).
             let var_ty = |e: &mut Self, ty: Word| match s.array {
                 Some(a) => {
                     let n = e.const_u32(a.elements);
@@ -133,10 +132,6 @@ impl Emitter<'_> {
                 array: elem_ptrs,
             });
         }
-        if slots.iter().any(|s| s.array.is_some()) {
-            self.b
-                .capability(Capability::SampledImageArrayDynamicIndexing);
-        }
         // naga splits an arrayed coordinate into its spatial part and the
         // layer, and needs the spatial part's vector type declared.
         if slots.iter().any(|s| {
@@ -165,7 +160,7 @@ impl Emitter<'_> {
     /// reads at divided by the slot size, and whether it is bound (a slot
     /// boundary below the slots the host bound, push word, and below the
     /// array's length).
-    fn array_slot(&mut self, op: u32) -> Result<(Word, Word, Word), EmitError> {
+    fn array_slot(&mut self, op: u32) -> Result<(Word, Word, u32), EmitError> {
         let i = self.f.images[op as usize];
         let (Some(a), Some(slot)) = (i.array, self.plan.images[self.image_slot(op)?].array) else {
             return Err(EmitError("a descriptor array read without an index".into()));
@@ -183,22 +178,23 @@ impl Emitter<'_> {
         let aligned = self.b.i_equal(bl, None, rem, zero)?;
         let below = self.b.u_less_than(bl, None, k, count)?;
         let ok = self.b.logical_and(bl, None, aligned, below)?;
-        Ok((k, ok, count))
+        Ok((k, ok, slot.elements))
     }
 
-    /// A sample or gather through a descriptor array: a loop over the
-    /// slots bound, `for j in 0..count`, sampling element `j` (a
-    /// dynamically uniform index: every invocation runs the same
-    /// iterations, so implicit derivatives are the quad's) and keeping the
-    /// result of this lane's slot. Exact for every slot the host binds,
-    /// with no non-uniform indexing asked of the device.
-    fn array_loop(&mut self, op: u32, v: ImageVars) -> Result<Word, EmitError> {
+    /// A sample or gather through a descriptor array, unrolled: element
+    /// `j` for every `j` below the array's length, each reached by a
+    /// constant index (core Vulkan: no descriptor-indexing feature) and
+    /// sampled where the guest instruction is (the same control flow, so
+    /// implicit derivatives are the quad's), each lane keeping the result
+    /// of its own slot (a select chain on `slot == j`; a lane whose slot
+    /// is none of them, or not bound, reads 0).
+    fn array_unrolled(&mut self, op: u32, v: ImageVars) -> Result<Word, EmitError> {
         let Some((pi, ps)) = v.array else {
             return Err(EmitError("a descriptor array without its types".into()));
         };
-        let (k, ok, count) = self.array_slot(op)?;
+        let (k, ok, elements) = self.array_slot(op)?;
         self.image_bound.insert(op, ok);
-        let (u, bl) = (self.t.u32_, self.t.bool_);
+        let bl = self.t.bool_;
         let scalar = matches!(
             self.f.images[op as usize].kind,
             ImageOpKind::Sample {
@@ -208,47 +204,32 @@ impl Emitter<'_> {
         );
         let rty = if scalar { v.comp_ty } else { v.vec_ty };
         let zc = self.constant(v.comp_ty, 0);
-        let zero = if scalar {
+        let mut acc = if scalar {
             zc
         } else {
             self.b.constant_composite(v.vec_ty, vec![zc; 4])
         };
-        let (z, one) = (self.const_u32(0), self.const_u32(1));
-        let [pre, head, body, cont, merge, j1, acc1] = [(); 7].map(|_| self.b.id());
-        self.b.branch(pre)?;
-        self.b.begin_block(Some(pre))?;
-        self.b.branch(head)?;
-        self.b.begin_block(Some(head))?;
-        let j = self.b.phi(u, None, vec![(z, pre), (j1, cont)])?;
-        let acc = self.b.phi(rty, None, vec![(zero, pre), (acc1, cont)])?;
-        let more = self.b.u_less_than(bl, None, j, count)?;
-        self.b
-            .loop_merge(merge, cont, spirv::LoopControl::NONE, vec![])?;
-        self.b.branch_conditional(more, body, merge, vec![])?;
-        self.b.begin_block(Some(body))?;
-        let p = self.b.access_chain(pi, None, v.image, vec![j])?;
-        let img = self.b.load(v.image_ty, None, p, None, vec![])?;
-        let smp = match v.sampler {
-            Some((svar, _)) => {
-                let p = self.b.access_chain(ps, None, svar, vec![j])?;
-                let st = self.t_sampler();
-                Some(self.b.load(st, None, p, None, vec![])?)
+        for j in 0..elements {
+            let at = self.const_u32(j);
+            let p = self.b.access_chain(pi, None, v.image, vec![at])?;
+            let img = self.b.load(v.image_ty, None, p, None, vec![])?;
+            let smp = match v.sampler {
+                Some((svar, _)) => {
+                    let p = self.b.access_chain(ps, None, svar, vec![at])?;
+                    let st = self.t_sampler();
+                    Some(self.b.load(st, None, p, None, vec![])?)
+                }
+                None => None,
+            };
+            let r = self.image_op_with(op, v, img, smp)?;
+            let mut mine = self.b.i_equal(bl, None, k, at)?;
+            if !scalar {
+                // SPIR-V 1.3: a vector select takes a vector condition.
+                let bv = self.b.type_vector(bl, 4);
+                mine = self.b.composite_construct(bv, None, vec![mine; 4])?;
             }
-            None => None,
-        };
-        let r = self.image_op_with(op, v, img, smp)?;
-        let mut mine = self.b.i_equal(bl, None, j, k)?;
-        if !scalar {
-            // SPIR-V 1.3: a vector select takes a vector condition.
-            let bv = self.b.type_vector(bl, 4);
-            mine = self.b.composite_construct(bv, None, vec![mine; 4])?;
+            acc = self.b.select(rty, None, mine, r, acc)?;
         }
-        self.b.select(rty, Some(acc1), mine, r, acc)?;
-        self.b.branch(cont)?;
-        self.b.begin_block(Some(cont))?;
-        self.b.i_add(u, Some(j1), j, one)?;
-        self.b.branch(head)?;
-        self.b.begin_block(Some(merge))?;
         Ok(acc)
     }
 
@@ -363,7 +344,7 @@ impl Emitter<'_> {
     fn image_op(&mut self, op: u32) -> Result<Word, EmitError> {
         let v = self.image_vars[self.image_slot(op)?];
         if v.array.is_some() {
-            return self.array_loop(op, v);
+            return self.array_unrolled(op, v);
         }
         let img = self.b.load(v.image_ty, None, v.image, None, vec![])?;
         let smp = match v.sampler {

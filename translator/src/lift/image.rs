@@ -27,8 +27,11 @@ pub const LANE_TABLE_SLOTS: u32 = 8;
 
 /// The length of the host descriptor array an image instruction with an
 /// unproved per-lane descriptor slot reads (manifest `ImageArray`): the
-/// slots a host may bind, each lane reading its own.
-pub const LANE_ARRAY_ELEMENTS: u32 = 64;
+/// table slots a host binds, each lane reading its own. The translation
+/// samples every element (a constant index each), so this is the cost of
+/// one such instruction in host samples; a lane whose slot is past it
+/// reads 0.
+pub const LANE_ARRAY_ELEMENTS: u32 = 16;
 
 /// A descriptor's words as scalar loads from one table at per-lane byte
 /// offsets `base + consts[k]`.
@@ -423,8 +426,8 @@ impl Lifter<'_> {
             // Soundness: an index not proved below the slots could name a
             // descriptor the expansion does not cover.
             // An unproved index of a sample or gather reads a host
-            // descriptor array when asked (`Options::lane_table_arrays`);
-            // other operations would need storage-image arrays.
+            // descriptor array (`Options::lane_table_arrays`, on by
+            // default); other operations would need storage-image arrays.
             Some(lane)
                 if !lane.proved
                     && !self.o.trust_lane_table_slots
@@ -570,8 +573,10 @@ impl Lifter<'_> {
     /// 0's loads, so they resolve to ordinary table words, and each lane
     /// samples the element of the byte offset it reads at (`base`, whose
     /// slot the emitter computes as `base / scale`, reading 0 off a slot
-    /// boundary or past the slots the host bound). Exact for any index the
-    /// host binds, with no bound assumed.
+    /// boundary or past the slots the host bound). Exact for every slot
+    /// below [`LANE_ARRAY_ELEMENTS`] the host binds; a lane past them reads
+    /// 0 (the manifest says so, and `shaderlift run` checks that the
+    /// interpreter read no slot past them).
     fn lane_table_array(
         &mut self,
         op: ImageOp,
