@@ -174,7 +174,7 @@ pub(crate) fn check_run_images(
                 .count();
             if n != 1 {
                 return bad(format!(
-                    "image binding {} element {e} given {n} images; a run needs exactly one",
+                    "image binding {} given {n} images for element {e}; a run needs exactly one",
                     s.binding
                 ));
             }
