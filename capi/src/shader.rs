@@ -305,6 +305,7 @@ pub unsafe extern "C" fn shaderlift_translate(
             precise: false,
             trust_lane_table_slots: false,
             shading_rate: Default::default(),
+            lane_table_arrays: true,
             faults: Default::default(),
         };
         // A compute capture that records its entry state translates under the

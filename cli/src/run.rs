@@ -886,6 +886,11 @@ pub fn execute(
             precise: !opts.fast,
             trust_lane_table_slots: opts.trust_lane_table_slots,
             shading_rate: Default::default(),
+            // Descriptor arrays at a per-lane table slot: only the pixel
+            // scene binds their slots and checks the interpreter's reads
+            // of them (`run::images::uncovered_slot_reads`); here such an
+            // instruction stays refused.
+            lane_table_arrays: false,
             faults: opts.translator_faults,
         },
     )

@@ -98,6 +98,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         precise: args.precise,
         trust_lane_table_slots: args.trust_lane_table_slots,
         shading_rate: Default::default(),
+        lane_table_arrays: true,
         faults: Default::default(),
     };
     if args.ir {

@@ -298,13 +298,41 @@ fn a_waterfall_loop_runs_its_body_once_per_lane_with_its_own_index_and_a_skipped
     );
 }
 
-/// Without the host's word, an index the shader does not bound could name
-/// a slot past the expansion: the shader is refused, not translated.
+/// By default an index the shader does not bound reads a host descriptor
+/// array of `LANE_ARRAY_ELEMENTS` table slots, each element sampled with a
+/// constant index (core Vulkan: this lavapipe, Mesa 22.3, has neither
+/// `shaderSampledImageArrayDynamicIndexing` nor descriptor indexing) and
+/// each lane keeping its own slot's result; the scene gives every slot its
+/// own texels and the flat index the value 1. Negative control: the lane's
+/// slot one further (`Faults::lane_table_off_by_one`).
 #[test]
-fn an_unbounded_per_lane_table_slot_is_refused_without_the_hosts_word() {
+fn an_unbounded_per_lane_table_slot_reads_a_constant_indexed_descriptor_array_and_the_next_slot_turns_red(
+) {
+    let Some(h) = Harness::shared_or_skip("lane_table_arrays") else {
+        return;
+    };
+    let path = "translator/tests/fixtures/images/multi-draw-indirect-multi-draw-indirect-frag";
+    let broken = FragmentOptions {
+        translator_faults: translator::Faults {
+            lane_table_off_by_one: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    clean_then_red(h, path, &broken, "the neighbouring slot");
+}
+
+/// Without descriptor arrays (`Options::lane_table_arrays` off) and without
+/// the host's word, an index the shader does not bound is refused.
+#[test]
+fn an_unbounded_per_lane_table_slot_is_refused_without_arrays_or_the_hosts_word() {
     let path = "translator/tests/fixtures/images/multi-draw-indirect-multi-draw-indirect-frag";
     let c = open(path);
-    let err = translator::translate(&c.shader_input(), None, &translator::Options::default())
+    let opts = translator::Options {
+        lane_table_arrays: false,
+        ..Default::default()
+    };
+    let err = translator::translate(&c.shader_input(), None, &opts)
         .expect_err("an unproved slot translated");
     let translator::TranslateError::Unsupported(list) = err else {
         panic!("{err}");
@@ -316,6 +344,51 @@ fn an_unbounded_per_lane_table_slot_is_refused_without_the_hosts_word() {
         )),
         "{list:?}"
     );
+}
+
+/// The run checks the interpreter's reads of a descriptor array's table
+/// against the slots the scene bound: a read of a slot past them makes the
+/// run "not covered", a read inside passes.
+#[test]
+fn a_descriptor_array_read_past_the_bound_slots_is_not_covered() {
+    use shaderlift_cli::run::images::{scene, uncovered_slot_reads};
+    let c = open("translator/tests/fixtures/images/multi-draw-indirect-multi-draw-indirect-frag");
+    let input = c.shader_input();
+    let t = translator::translate(
+        &input,
+        translator::trace_for(&input).as_ref(),
+        &translator::Options {
+            test_outputs: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let m = &t.manifest;
+    let b = &m.images[0];
+    let arr = b.array.as_ref().expect("a descriptor array");
+    let user: Vec<u32> = (0..c.abi().user_data_count)
+        .map(|k| u32::from(k) + 1)
+        .collect();
+    let s = scene(m, &c.code, c.target(), &user, Default::default()).unwrap();
+    let translator::manifest::WordExpr::TableWord { lo, hi, offset } = &b.texture[0] else {
+        panic!("{:?}", b.texture[0]);
+    };
+    let no_memory = &mut |_| None;
+    let (lo, hi) = (
+        lo.eval(&s.user_data, no_memory).unwrap(),
+        hi.eval(&s.user_data, no_memory).unwrap(),
+    );
+    let table = drawbind::word::dword_address(drawbind::word::pointer(lo, hi, 0), *offset);
+    let pc = arr.loads[0];
+    let reads = |slot: u32| {
+        let mut obs = interp::Observations::default();
+        obs.pointer_loads
+            .push((pc, table + u64::from(slot * arr.scale), 32));
+        uncovered_slot_reads(m, &s.user_data, &s.memory, &obs)
+    };
+    assert_eq!(reads(arr.elements - 1), None);
+    let why = reads(arr.elements).expect("a read past the bound slots passed");
+    assert!(why.contains("outside"), "{why}");
 }
 
 #[test]

@@ -338,6 +338,7 @@ fn lifts(case: &Case) -> Result<(), String> {
         precise: true,
         trust_lane_table_slots: false,
         shading_rate: Default::default(),
+        lane_table_arrays: true,
         faults: Default::default(),
     };
     match translate(&input, trace.as_ref(), &opts) {
@@ -959,6 +960,7 @@ fn scalar_sweep(h: &Harness, random: usize, step: usize) -> ScalarSummary {
             precise: true,
             trust_lane_table_slots: false,
             shading_rate: Default::default(),
+            lane_table_arrays: true,
             ..Options::default()
         };
         match translate(&input, trace.as_ref(), &opts) {

@@ -69,6 +69,7 @@ fuzz_target!(|input: Input| {
         precise: false,
         trust_lane_table_slots: false,
         shading_rate: Default::default(),
+        lane_table_arrays: false,
         faults: Default::default(),
     };
     let trace = if input.traced {

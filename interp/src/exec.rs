@@ -55,6 +55,11 @@ pub struct Observations {
     /// each is defined): what a later atomic reads (`crate::global`).
     #[serde(skip)]
     pub(crate) overlay: std::collections::BTreeMap<u64, (u8, bool)>,
+    /// `s_load_dword*` through a pointer (not a descriptor): (pc, first
+    /// byte, bytes), once per wave and instruction. What a run checks a
+    /// descriptor table's reads against (the slots a host bound).
+    #[serde(skip)]
+    pub pointer_loads: Vec<(u32, u64, u32)>,
 }
 
 /// The most findings one run keeps.
@@ -78,6 +83,7 @@ impl Observations {
         self.messages.clear();
         self.findings.clear();
         self.findings_dropped = 0;
+        self.pointer_loads.clear();
     }
 
     /// Record a finding, or count it once [`MAX_FINDINGS`] are kept.
@@ -522,6 +528,9 @@ impl Exec<'_, '_> {
                 return Ok(());
             }
             let addr = p.v.wrapping_add(off) & !3;
+            self.obs
+                .pointer_loads
+                .push((self.pc, addr & ADDR_MASK, 4 * dwords as u32));
             for i in 0..dwords as u64 {
                 let val = self.read_dword((addr + 4 * i) & ADDR_MASK);
                 w.write_s32(dcode + i as u16, val);

@@ -548,6 +548,22 @@ pub struct ImageOp {
     /// Stores: the component values (x..w; components outside dmask are
     /// `None`).
     pub data: [Option<Value>; 4],
+    /// The descriptor is element `index` of a host descriptor array fed
+    /// from a guest table (a T#/S# at a per-lane table slot): `texture` and
+    /// `sampler` are slot 0's words, and slot `k`'s are `k · scale` bytes
+    /// further (manifest `ImageBinding::array`).
+    pub array: Option<ArrayIndex>,
+}
+
+/// A per-lane element of a host descriptor array ([`ImageOp::array`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrayIndex {
+    /// The slot this lane reads (u32).
+    pub index: Value,
+    /// Bytes per slot in the guest table.
+    pub scale: u32,
+    /// The S# is at the same per-lane slot (else one S# for every slot).
+    pub sampler_per_slot: bool,
 }
 
 /// One dword of a MUBUF/MTBUF access by one lane.
@@ -967,6 +983,7 @@ fn image_operands(i: &ImageOp, out: &mut Vec<Value>) {
     out.extend(i.sampler.iter().flatten());
     out.extend(&i.coord[..i.coords as usize]);
     out.extend(i.data.iter().flatten());
+    out.extend(i.array.map(|a| a.index));
     let (lod, compare) = match i.kind {
         ImageOpKind::Sample { lod, compare } | ImageOpKind::Gather { lod, compare, .. } => {
             (lod, compare)
@@ -1603,6 +1620,9 @@ fn map_image(i: &mut ImageOp, m: &impl Fn(Value) -> Value) {
     i.sampler = i.sampler.map(|s| s.map(m));
     i.coord = i.coord.map(m);
     i.data = i.data.map(|d| d.map(m));
+    if let Some(a) = i.array.as_mut() {
+        a.index = m(a.index);
+    }
     let map_lod = |l: &mut ImageLod| match l {
         ImageLod::Implicit { bias: Some(b) } | ImageLod::Explicit(b) => *b = m(*b),
         _ => {}

@@ -68,7 +68,7 @@ pub mod lift;
 pub mod manifest;
 /// Slots a per-lane descriptor table slot is expanded over (manifest
 /// `lane_tables`).
-pub use lift::LANE_TABLE_SLOTS;
+pub use lift::{LANE_ARRAY_ELEMENTS, LANE_TABLE_SLOTS};
 pub mod passes;
 pub mod structure;
 pub mod wave;
@@ -132,6 +132,17 @@ pub struct Options {
     /// Pixel shaders: where the guest's coarse shading rate (the VRS rate
     /// bits of the `ancillary` entry VGPR, `gl_ShadingRateEXT`) comes from.
     pub shading_rate: ShadingRateSource,
+    /// Read a sample or gather whose descriptor sits at an unproved
+    /// per-lane table slot through a host descriptor array fed from the
+    /// table (manifest `ImageBinding::array`) of [`LANE_ARRAY_ELEMENTS`]
+    /// descriptors: every element is sampled with a constant index (core
+    /// Vulkan, no descriptor-indexing feature) and each lane keeps its own
+    /// slot's result; a lane whose slot is past the elements (or the slots
+    /// the host says it bound) reads 0, as the manifest notes. On by
+    /// default; off, such an instruction is refused
+    /// (`construct::Image::UnprovedTableSlot`) unless
+    /// `trust_lane_table_slots` (which takes precedence) expands it.
+    pub lane_table_arrays: bool,
     /// Deliberately wrong lowerings, for the negative controls only (all
     /// off by default).
     #[doc(hidden)]
@@ -210,6 +221,7 @@ impl Default for Options {
             precise: false,
             trust_lane_table_slots: false,
             shading_rate: ShadingRateSource::default(),
+            lane_table_arrays: true,
             faults: Faults::default(),
         }
     }
@@ -626,6 +638,7 @@ fn translate_model(
         alu_faults: opts.faults,
         trust_lane_table_slots: opts.trust_lane_table_slots,
         shading_rate: opts.shading_rate,
+        lane_table_arrays: opts.lane_table_arrays,
     };
     let (program, cfg) = decode(input);
     let lifted = lift::lift(&program, &cfg, trace, lo);
@@ -762,7 +775,23 @@ fn translate_model(
         })
         .cloned()
         .collect();
-    if !manifest.lane_tables.is_empty() {
+    for b in &mut manifest.images {
+        if let Some(a) = b.array.as_mut() {
+            let mut loads: Vec<u32> = manifest
+                .lane_tables
+                .iter()
+                .filter(|t| t.array && b.accesses.contains(&t.pc))
+                .flat_map(|t| t.loads.iter().copied())
+                .collect();
+            loads.sort_unstable();
+            loads.dedup();
+            a.loads = loads;
+        }
+    }
+    if manifest.lane_tables.iter().any(|t| t.array) {
+        manifest.notes.push(format!("images at a per-lane table slot read through a host descriptor array (see `images[].array`) of {n} descriptors: the host binds slots 0..{n} of the table (any valid descriptor past the slots the table holds), says how many are the table's in push word `image_array_slots`, and each lane takes the slot it reads; a lane reading at an offset that is no slot of those (past {n}, past the slots bound, or between two slots) reads 0, not the guest's descriptor; the module samples every element with a constant index (no descriptor-indexing feature needed), each lane keeping its own", n = lift::LANE_ARRAY_ELEMENTS));
+    }
+    if manifest.lane_tables.iter().any(|t| !t.array) {
         manifest.notes.push(format!("images at a per-lane table slot (see `lane_tables`): every slot below `slots` is sampled (one image binding each) and each lane takes its own slot's result; a lane whose slot is not below `slots` reads 0, so unless `proved` the host keeps the index below it (at most {})", lift::LANE_TABLE_SLOTS));
     }
     // The compute model flushes f32 denormals itself (the host may keep
@@ -827,6 +856,7 @@ fn ir_with(
         alu_faults: opts.faults,
         trust_lane_table_slots: opts.trust_lane_table_slots,
         shading_rate: opts.shading_rate,
+        lane_table_arrays: opts.lane_table_arrays,
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, trace, lo).b.func;
@@ -866,6 +896,7 @@ pub fn translate_ngg_ir(input: &ShaderInput<'_>, entry: &wave::NggEntry) -> Func
         alu_faults: Faults::default(),
         trust_lane_table_slots: false,
         shading_rate: ShadingRateSource::Off,
+        lane_table_arrays: false,
     };
     let (program, cfg) = decode(input);
     let mut f = lift::lift(&program, &cfg, None, lo).b.func;
@@ -1076,13 +1107,13 @@ pub fn validate(spirv: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo)
     let images: Vec<naga::ResourceBinding> = module
         .global_variables
         .iter()
-        .filter(|(_, g)| matches!(module.types[g.ty].inner, naga::TypeInner::Image { .. }))
+        .filter(|(_, g)| image_or_array(&module, g.ty, true))
         .filter_map(|(_, g)| g.binding)
         .collect();
     let samplers: Vec<_> = module
         .global_variables
         .iter()
-        .filter(|(_, g)| matches!(module.types[g.ty].inner, naga::TypeInner::Sampler { .. }))
+        .filter(|(_, g)| image_or_array(&module, g.ty, false))
         .filter(|(_, g)| g.binding.is_some_and(|b| images.contains(&b)))
         .map(|(h, _)| h)
         .collect();
@@ -1097,7 +1128,10 @@ pub fn validate(spirv: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo)
         // shuffles (fragment stage).
         naga::valid::Capabilities::IMMEDIATES
             | naga::valid::Capabilities::FLOAT64
-            | naga::valid::Capabilities::SUBGROUP,
+            | naga::valid::Capabilities::SUBGROUP
+            // Descriptor arrays fed from a guest table, each element read
+            // with a constant index.
+            | naga::valid::Capabilities::TEXTURE_AND_SAMPLER_BINDING_ARRAY,
     )
     .validate(&module)
     .map_err(|e| format!("{:?}", e.into_inner()))?;
@@ -1107,6 +1141,19 @@ pub fn validate(spirv: &[u32]) -> Result<(naga::Module, naga::valid::ModuleInfo)
         }
     }
     Ok((module, info))
+}
+
+/// Is `ty` an image (`image`) or a sampler, or a binding array of one?
+fn image_or_array(m: &naga::Module, ty: naga::Handle<naga::Type>, image: bool) -> bool {
+    let inner = match m.types[ty].inner {
+        naga::TypeInner::BindingArray { base, .. } => &m.types[base].inner,
+        ref t => t,
+    };
+    if image {
+        matches!(inner, naga::TypeInner::Image { .. })
+    } else {
+        matches!(inner, naga::TypeInner::Sampler { .. })
+    }
 }
 
 /// naga's WGSL of a module (for reading).
@@ -1447,6 +1494,17 @@ fn layout(
             member(PushKind::CodeAddrHi, &mut push),
         ));
     }
+    // Descriptor-array images: the slots bound (the binding is numbered
+    // below, once the buffers are; `binding` is the image's index until
+    // then).
+    let array_members: Vec<Option<u32>> = images
+        .iter()
+        .enumerate()
+        .map(|(k, h)| {
+            h.array
+                .map(|_| member(PushKind::ImageArraySlots { binding: k as u32 }, &mut push))
+        })
+        .collect();
     for &s in &params {
         let m = member(
             PushKind::Word {
@@ -1629,6 +1687,7 @@ fn layout(
     plan.code_addr = plan.code_addr.map(|(l, h)| (p(l), p(h)));
     plan.ngg_count = plan.ngg_count.map(p);
     plan.ngg_indexed = plan.ngg_indexed.map(p);
+    let array_members: Vec<Option<u32>> = array_members.into_iter().map(|m| m.map(p)).collect();
     for v in plan.source_member.values_mut() {
         *v = p(*v);
     }
@@ -1672,8 +1731,13 @@ fn layout(
     }
     // Images: numbered after every storage buffer.
     let first_image = next_binding + u32::from(plan.params.is_some());
+    for w in push.iter_mut().chain(param_buffer.iter_mut()) {
+        if let PushKind::ImageArraySlots { binding } = &mut w.kind {
+            *binding += first_image;
+        }
+    }
     let mut mimages = Vec::new();
-    for (binding, h) in (first_image..).zip(images) {
+    for ((binding, h), slots) in (first_image..).zip(images).zip(&array_members) {
         let slot = plan.images.len();
         plan.images.push(emit::ImageSlot {
             binding,
@@ -1681,6 +1745,14 @@ fn layout(
             dim: h.dim,
             sampled_type: h.sampled_type,
             depth: h.depth,
+            array: h
+                .array
+                .zip(*slots)
+                .map(|((scale, _), slots)| emit::ArraySlot {
+                    scale,
+                    slots,
+                    elements: lift::LANE_ARRAY_ELEMENTS,
+                }),
         });
         let mut accesses = Vec::new();
         for &op in &h.ops {
@@ -1701,6 +1773,14 @@ fn layout(
                 .map(|s| s.iter().map(|&w| word_expr(f, w)).collect()),
             sampler_source: h.sampler.map(|s| words_name(f, &s)),
             accesses,
+            array: h
+                .array
+                .map(|(scale, sampler_per_slot)| manifest::ImageArray {
+                    scale,
+                    elements: lift::LANE_ARRAY_ELEMENTS,
+                    sampler_per_slot,
+                    loads: Vec::new(),
+                }),
         });
     }
     let bytes = 4 * plan.push_members;

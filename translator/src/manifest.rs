@@ -209,6 +209,13 @@ pub enum PushKind {
     /// primitive or per pixel (no per-primitive rate, no rate image, or
     /// combiners that keep the draw's rate).
     ShadingRate,
+    /// Slots of the guest table a descriptor-array image binding holds
+    /// ([`ImageBinding::array`]): how many descriptors the host bound
+    /// there (at least 1). A lane whose slot is not below it reads 0.
+    ImageArraySlots {
+        /// The image binding.
+        binding: u32,
+    },
 }
 
 /// One push-constant word.
@@ -415,6 +422,38 @@ pub struct ImageBinding {
     pub sampler_source: Option<String>,
     /// pcs of the instructions that use it.
     pub accesses: Vec<u32>,
+    /// A host descriptor array fed from a guest table, indexed per lane
+    /// (a T#/S# at a per-lane table slot); `texture` (and `sampler` when
+    /// [`ImageArray::sampler_per_slot`]) are slot 0's words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub array: Option<ImageArray>,
+}
+
+/// A descriptor-array image binding: element `k` is the T# whose words are
+/// the `texture` words read `k · scale` bytes further into their table
+/// (with the S# likewise when `sampler_per_slot`, else the one `sampler`).
+/// The host binds `elements` descriptors, the table's slots from 0 (as many
+/// as it holds, any valid descriptor after them) and says how many slots it
+/// bound in push word [`PushKind::ImageArraySlots`]; each lane takes element
+/// `offset / scale` of the byte offset it reads at, the slot the guest
+/// reads (an offset that is no multiple of `scale` or past the bound
+/// slots reads 0, so the host must bind every slot the draw indexes). The
+/// module samples the bound slots in a loop with a dynamically uniform
+/// index (`shaderSampledImageArrayDynamicIndexing`), no non-uniform
+/// indexing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageArray {
+    /// Bytes per slot.
+    pub scale: u32,
+    /// The array's length: the host binds this many descriptors (slots
+    /// `0..elements` of the table, or any valid descriptor past the slots
+    /// it says it bound); a lane whose slot is not below it reads 0.
+    pub elements: u32,
+    /// The S# is at the same slot (a combined image sampler's table).
+    pub sampler_per_slot: bool,
+    /// pcs of the scalar loads that read the descriptor words (what a
+    /// run checks the interpreter's reads of against the bound slots).
+    pub loads: Vec<u32>,
 }
 
 /// An image instruction whose T# (and S#) a per-lane slot of a table
@@ -439,6 +478,13 @@ pub struct LaneTable {
     /// one directly.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input: Option<[u8; 2]>,
+    /// Read through a host descriptor array ([`ImageBinding::array`])
+    /// instead of expanded over `slots` bindings (`slots` is then 0).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub array: bool,
+    /// Array: pcs of the scalar loads of the descriptor words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loads: Vec<u32>,
 }
 
 /// The layout manifest.
@@ -548,6 +594,9 @@ pub struct DrawParams {
     /// Pixel shaders: the guest draw's coarse shading rate
     /// ([`PushKind::ShadingRate`]; 0 is 1x1).
     pub shading_rate: u32,
+    /// (image binding, slots bound) of each descriptor-array binding
+    /// ([`PushKind::ImageArraySlots`]; a missing one reads 0).
+    pub image_array_slots: Vec<(u32, u32)>,
 }
 
 impl Manifest {
@@ -626,6 +675,11 @@ impl Manifest {
                 PushKind::OutVertexCount => draw.out_vertex_count,
                 PushKind::NggIndexed => u32::from(draw.ngg_indexed),
                 PushKind::ShadingRate => draw.shading_rate,
+                PushKind::ImageArraySlots { binding } => draw
+                    .image_array_slots
+                    .iter()
+                    .find(|x| x.0 == *binding)
+                    .map_or(0, |x| x.1),
             });
         }
         Ok(out)

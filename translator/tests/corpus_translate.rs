@@ -55,6 +55,7 @@ fn every_vertex_shader_translates_and_validates_with_naga_and_spirv_val() {
             precise: false,
             trust_lane_table_slots: false,
             shading_rate: Default::default(),
+            lane_table_arrays: true,
             faults: Default::default(),
         },
     ] {
@@ -310,6 +311,7 @@ fn with_the_tracer_each_binding_is_a_traced_descriptor() {
                 precise: false,
                 trust_lane_table_slots: false,
                 shading_rate: Default::default(),
+                lane_table_arrays: true,
                 faults: Default::default(),
             };
             let t =

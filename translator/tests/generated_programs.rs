@@ -62,6 +62,7 @@ fn generated_programs_translate_or_fail_cleanly_and_successes_validate() {
             precise: false,
             trust_lane_table_slots: false,
             shading_rate: Default::default(),
+            lane_table_arrays: true,
             faults: Default::default(),
         };
         let trace = if n % 4 == 1 {

@@ -43,6 +43,7 @@ fn translate_capture(c: &corpus::Capture) -> Result<translator::Translation, Tra
     let opts = Options {
         trust_lane_table_slots: true,
         shading_rate: Default::default(),
+        lane_table_arrays: false,
         ..Default::default()
     };
     match c.compute_entry() {
@@ -663,6 +664,8 @@ fn descriptors_at_a_per_lane_table_slot_are_sampled_once_per_slot() {
             slots: translator::LANE_TABLE_SLOTS,
             proved: false,
             input: Some([1, 0]),
+            array: false,
+            loads: Vec::new(),
         }]
     );
     assert_eq!(
@@ -686,6 +689,7 @@ fn descriptors_at_a_per_lane_table_slot_are_sampled_once_per_slot() {
         },
         trust_lane_table_slots: true,
         shading_rate: Default::default(),
+        lane_table_arrays: false,
         ..Default::default()
     };
     let c = fixture("multi-draw-indirect-multi-draw-indirect-frag");
@@ -698,14 +702,93 @@ fn descriptors_at_a_per_lane_table_slot_are_sampled_once_per_slot() {
 }
 
 #[test]
-fn an_unmasked_per_lane_table_slot_is_refused_by_default() {
+fn an_unmasked_per_lane_table_slot_reads_a_host_descriptor_array_by_default() {
+    use translator::manifest::{ImageArray, PushKind, WordExpr};
+    // By default (`lane_table_arrays`) the T#/S# at `table +
+    // readfirstlane(index · 0x60)` is one binding, a descriptor array fed
+    // from the table: slot 0's words (T# at 0, S# at 0x50), element k
+    // `k · 0x60` bytes further, the slots bound in a push word.
     let c = fixture("multi-draw-indirect-multi-draw-indirect-frag");
     let input = c.shader_input();
-    let err = translate(
+    let t = translate(
         &input,
         translator::trace_for(&input).as_ref(),
         &Options::default(),
     )
-    .expect_err("an index no mask bounds was trusted by default");
+    .unwrap();
+    let [b] = &t.manifest.images[..] else {
+        panic!("{:?}", t.manifest.images);
+    };
+    let offset = |w: &WordExpr| match w {
+        WordExpr::TableWord { offset, .. } => *offset,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(offset(&b.texture[0]), 0);
+    assert_eq!(offset(&b.sampler.as_ref().unwrap()[0]), 0x50);
+    let Some(ImageArray {
+        scale: 0x60,
+        elements: translator::LANE_ARRAY_ELEMENTS,
+        sampler_per_slot: true,
+        loads,
+    }) = &b.array
+    else {
+        panic!("{:?}", b.array);
+    };
+    assert!(!loads.is_empty());
+    assert!(t
+        .manifest
+        .push_constants
+        .iter()
+        .any(|w| matches!(w.kind, PushKind::ImageArraySlots { binding } if binding == b.binding)));
+    assert!(t
+        .manifest
+        .lane_tables
+        .iter()
+        .all(|l| l.array && l.slots == 0));
+    // The manifest says a lane past the elements reads 0.
+    assert!(
+        t.manifest
+            .notes
+            .iter()
+            .any(|n| n.contains("host descriptor array") && n.contains("reads 0")),
+        "{:?}",
+        t.manifest.notes
+    );
+    // Every element is read with a constant index: the module declares
+    // no descriptor-indexing capability (core Vulkan).
+    const OP_CAPABILITY: u32 = 17;
+    let mut at = 5;
+    while at < t.spirv.len() {
+        let w = t.spirv[at];
+        if w & 0xffff == OP_CAPABILITY {
+            let cap = t.spirv[at + 1];
+            assert_ne!(
+                cap,
+                spirv::Capability::SampledImageArrayDynamicIndexing as u32
+            );
+            assert_ne!(
+                cap,
+                spirv::Capability::SampledImageArrayNonUniformIndexing as u32
+            );
+        }
+        at += (w >> 16).max(1) as usize;
+    }
+    // Without arrays (nor the host's word) it is refused.
+    let err = translate(
+        &input,
+        translator::trace_for(&input).as_ref(),
+        &Options {
+            lane_table_arrays: false,
+            ..Default::default()
+        },
+    )
+    .expect_err("an index no mask bounds was trusted without arrays");
     assert!(err.to_string().contains("not proved below 8"), "{err}");
+    if let Some(r) = spirv_val(
+        "spirv_val_images",
+        "multi-draw-indirect-multi-draw-indirect-frag-array",
+        &t.spirv,
+    ) {
+        assert!(r.is_ok(), "{r:?}");
+    }
 }

@@ -13,10 +13,12 @@ const OP_CAPABILITY: u32 = 17;
 /// The SPIR-V capabilities a module may declare on a device: `Matrix` and
 /// `Shader` always; `Float64`, `Int64`, `Int16` with the features of the
 /// same names; the `GroupNonUniform*` families the device supports in the
-/// stage the module is for (`subgroup_ops`).
+/// stage the module is for (`subgroup_ops`); `SampledImageArrayDynamicIndexing`
+/// when the harness enabled the feature (`descriptor_arrays`).
 pub(crate) fn allowed_capabilities(
     features: &ash::vk::PhysicalDeviceFeatures,
     subgroup_ops: ash::vk::SubgroupFeatureFlags,
+    descriptor_arrays: bool,
 ) -> Vec<u32> {
     use ash::vk::{SubgroupFeatureFlags as S, TRUE};
     use spirv::Capability as C;
@@ -28,6 +30,9 @@ pub(crate) fn allowed_capabilities(
         C::ImageQuery as u32,
         C::StorageImageExtendedFormats as u32,
     ];
+    if descriptor_arrays {
+        caps.push(C::SampledImageArrayDynamicIndexing as u32);
+    }
     for (on, cap) in [
         (
             features.shader_storage_image_read_without_format == TRUE,

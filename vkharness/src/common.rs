@@ -78,6 +78,18 @@ impl Harness {
                 interface.bindings
             )));
         }
+        // A sampled-image array is core Vulkan (a module indexing it other
+        // than by a constant declares a capability `check` refuses unless
+        // the device has the feature).
+        if let Some(i) = images
+            .iter()
+            .find(|i| i.count == 0 || (i.count > 1 && i.kind != crate::ImageSlotKind::Sampled))
+        {
+            return Err(HarnessError::Input(format!(
+                "image binding {} of {} descriptors: only sampled images may be arrays",
+                i.binding, i.count
+            )));
+        }
         let mut bindings = interface.bindings.clone();
         bindings.sort_unstable();
         bindings.dedup();
@@ -370,6 +382,7 @@ impl<'h> RunResources<'h> {
         set_layout: vk::DescriptorSetLayout,
         buffers: &[Binding<'_>],
     ) -> Result<vk::DescriptorSet, HarnessError> {
+        // Every descriptor of every image binding (an array's elements each).
         let count = |k| self.images.iter().filter(|i| i.kind == k).count().max(1) as u32;
         let sizes = [
             vk::DescriptorPoolSize::default()

@@ -86,6 +86,9 @@ pub struct Harness {
     pub(crate) robust: bool,
     /// `fragmentStoresAndAtomics` is enabled (fragment programs need it).
     pub(crate) fragment_stores: bool,
+    /// Sampled-image descriptor arrays with a dynamically uniform index
+    /// (`shaderSampledImageArrayDynamicIndexing`, enabled).
+    pub(crate) descriptor_arrays: bool,
     /// SPIR-V capabilities a module may declare (the subgroup families:
     /// those of the vertex stage).
     pub(crate) capabilities: Vec<u32>,
@@ -330,6 +333,8 @@ impl Harness {
             return Err(unsupported("no host-visible coherent memory".into()));
         }
 
+        // Sampled-image arrays read with a dynamically uniform index.
+        let descriptor_arrays = features.shader_sampled_image_array_dynamic_indexing == vk::TRUE;
         let enabled = vk::PhysicalDeviceFeatures {
             vertex_pipeline_stores_and_atomics: vk::TRUE,
             fragment_stores_and_atomics: features.fragment_stores_and_atomics,
@@ -341,6 +346,8 @@ impl Harness {
                 .shader_storage_image_read_without_format,
             shader_storage_image_write_without_format: features
                 .shader_storage_image_write_without_format,
+            shader_sampled_image_array_dynamic_indexing: features
+                .shader_sampled_image_array_dynamic_indexing,
             ..Default::default()
         };
         let priorities = [1.0f32];
@@ -374,10 +381,16 @@ impl Harness {
             },
             robust: features.robust_buffer_access == vk::TRUE,
             fragment_stores: features.fragment_stores_and_atomics == vk::TRUE,
-            capabilities: crate::check::allowed_capabilities(&enabled, subgroup_vertex_ops),
+            descriptor_arrays,
+            capabilities: crate::check::allowed_capabilities(
+                &enabled,
+                subgroup_vertex_ops,
+                descriptor_arrays,
+            ),
             fragment_capabilities: crate::check::allowed_capabilities(
                 &enabled,
                 subgroup_fragment_ops,
+                descriptor_arrays,
             ),
             subgroup_size,
             host_types: host_types.into_iter().map(|(_, i)| i).collect(),
@@ -466,6 +479,14 @@ impl Harness {
         self.robust
     }
 
+    /// Can a program index a sampled-image descriptor array
+    /// ([`crate::ImageSlot::count`] above 1) with a dynamically uniform
+    /// index (`shaderSampledImageArrayDynamicIndexing`, SPIR-V
+    /// `SampledImageArrayDynamicIndexing`)? A constant index needs nothing.
+    pub fn descriptor_arrays(&self) -> bool {
+        self.descriptor_arrays
+    }
+
     pub(crate) fn check_poison(&self) -> Result<(), HarnessError> {
         if self.poisoned.load(Ordering::Acquire) {
             Err(HarnessError::Poisoned)
@@ -511,7 +532,7 @@ impl Harness {
                 vk::DescriptorSetLayoutBinding::default()
                     .binding(i.binding)
                     .descriptor_type(crate::image::descriptor_type(i.kind))
-                    .descriptor_count(1)
+                    .descriptor_count(i.count.max(1))
                     .stage_flags(LAYOUT_STAGES)
             }))
             .collect();

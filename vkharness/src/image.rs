@@ -35,6 +35,10 @@ pub struct ImageSlot {
     pub binding: u32,
     /// Sampled or storage.
     pub kind: ImageSlotKind,
+    /// Descriptors in the binding: 1, or more for a descriptor array
+    /// (sampled only; indexed by a constant, or dynamically uniformly when
+    /// [`crate::Harness::descriptor_arrays`]).
+    pub count: u32,
 }
 
 /// The view type of an image.
@@ -93,6 +97,9 @@ impl Default for SamplerDesc {
 pub struct ImageInput<'a> {
     /// The binding (one of the program's [`ImageSlot`]s).
     pub binding: u32,
+    /// The element of the binding's descriptor array (0 for a single
+    /// descriptor).
+    pub element: u32,
     /// The texel format.
     pub format: vk::Format,
     /// The view type.
@@ -134,6 +141,7 @@ pub fn texel_bytes(f: vk::Format) -> Option<u32> {
 /// The device objects of one run's image.
 pub(crate) struct RunImage {
     pub(crate) binding: u32,
+    pub(crate) element: u32,
     pub(crate) image: vk::Image,
     pub(crate) memory: vk::DeviceMemory,
     pub(crate) view: vk::ImageView,
@@ -158,11 +166,26 @@ pub(crate) fn check_run_images(
 ) -> Result<(), HarnessError> {
     let bad = |s: String| Err(HarnessError::Input(s));
     for s in slots {
-        let n = images.iter().filter(|i| i.binding == s.binding).count();
-        if n != 1 {
+        let count = s.count.max(1);
+        for e in 0..count {
+            let n = images
+                .iter()
+                .filter(|i| i.binding == s.binding && i.element == e)
+                .count();
+            if n != 1 {
+                return bad(format!(
+                    "image binding {} given {n} images for element {e}; a run needs exactly one",
+                    s.binding
+                ));
+            }
+        }
+        if let Some(i) = images
+            .iter()
+            .find(|i| i.binding == s.binding && i.element >= count)
+        {
             return bad(format!(
-                "image binding {} given {n} images; a run needs exactly one",
-                s.binding
+                "image binding {} holds {count} descriptors; element {} given",
+                s.binding, i.element
             ));
         }
     }
@@ -329,6 +352,7 @@ impl RunResources<'_> {
         let image = vkr("vkCreateImage", unsafe { dev.create_image(&info, None) })?;
         self.images.push(RunImage {
             binding: input.binding,
+            element: input.element,
             image,
             memory: vk::DeviceMemory::null(),
             view: vk::ImageView::null(),
@@ -431,6 +455,7 @@ impl RunResources<'_> {
                 vk::WriteDescriptorSet::default()
                     .dst_set(set)
                     .dst_binding(i.binding)
+                    .dst_array_element(i.element)
                     .descriptor_type(descriptor_type(i.kind))
                     .image_info(info)
             })

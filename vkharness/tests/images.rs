@@ -30,10 +30,12 @@ const SLOTS: [ImageSlot; 2] = [
     ImageSlot {
         binding: 1,
         kind: ImageSlotKind::Sampled,
+        count: 1,
     },
     ImageSlot {
         binding: 2,
         kind: ImageSlotKind::Storage,
+        count: 1,
     },
 ];
 
@@ -61,6 +63,7 @@ fn texels() -> Vec<u8> {
 fn image(binding: u32, texels: &[u8], sampler: Option<SamplerDesc>) -> ImageInput<'_> {
     ImageInput {
         binding,
+        element: 0,
         format: ash::vk::Format::R32G32B32A32_SFLOAT,
         dim: ImageDim::D2,
         extent: [4, 4, 1],

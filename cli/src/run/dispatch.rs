@@ -261,8 +261,11 @@ pub fn execute_with_faults(
     }
     // Precise mode, as the vertex runs: the interpreter computes the
     // approximate ops (`v_sin_f32`, `v_rsq_f32`, ...) correctly rounded.
+    // Descriptor arrays at a per-lane table slot: only the pixel scene
+    // binds their slots and checks the interpreter's reads of them.
     let opts = Options {
         precise: true,
+        lane_table_arrays: false,
         ..Options::default()
     };
     let tr = translate_compute(&capture.shader_input(), &entry, &opts).map_err(|e| named(&e))?;

@@ -125,7 +125,8 @@ pub const SCENE_SHADING_RATE: u32 = 0b0001;
 /// `attr/8 + c/16` (whole texels of a [`super::images::SIDE`]-wide image),
 /// so a coordinate made of them scaled by the image side lands a quarter
 /// texel from the nearest texel border (`(2x + 1)/4` texels); channel 2
-/// (a layer or depth) is ¼ + attr, channel 3 one.
+/// (a layer or depth) is ¼ + attr, channel 3 is 1 + 1/64 (near one, and
+/// also a quarter texel from a border when a packed coordinate takes it).
 fn attr_value(attr: u32, c: u32, k: usize, images: bool) -> f32 {
     if images {
         let start = attr as f32 / 8.0 + c as f32 / 16.0;
@@ -133,7 +134,7 @@ fn attr_value(attr: u32, c: u32, k: usize, images: bool) -> f32 {
             (0, 1) | (1, 2) => start + 1.0,
             (0 | 1, _) => start,
             (2, _) => 0.25 + attr as f32,
-            _ => 1.0,
+            _ => 1.0 + 1.0 / 64.0,
         };
     }
     let p0 = (attr * 4 + c + 1) as f32;
@@ -406,6 +407,7 @@ fn execute_fragment_scene(
             precise: true,
             trust_lane_table_slots: opts.trust_lane_table_slots,
             shading_rate: translator::ShadingRateSource::PushWord,
+            lane_table_arrays: true,
             faults: opts.translator_faults,
         },
         PsFaults {
@@ -545,6 +547,7 @@ fn execute_fragment_scene(
     params.out_vertex_count = EXTENT;
     params.code_addr = code_addr;
     params.shading_rate = SCENE_SHADING_RATE;
+    params.image_array_slots = super::images::array_slots(m);
     let mut read = translator::host::guest_reader(&mem);
     let words = match m.push_words(&user_data, &params, &mut read) {
         Ok(w) => w,
@@ -578,17 +581,7 @@ fn execute_fragment_scene(
         .max()
         .unwrap_or(test_binding)
         + 1;
-    let slots: Vec<vkharness::ImageSlot> = m
-        .images
-        .iter()
-        .map(|i| vkharness::ImageSlot {
-            binding: i.binding,
-            kind: match i.kind {
-                translator::manifest::ImageKind::Sampled => vkharness::ImageSlotKind::Sampled,
-                translator::manifest::ImageKind::Storage => vkharness::ImageSlotKind::Storage,
-            },
-        })
-        .collect();
+    let slots: Vec<vkharness::ImageSlot> = super::images::slots(m);
     let vs = feeding_vertex_shader(&locations, data_binding).map_err(|e| named(&e))?;
     let t0 = Instant::now();
     let interface = Interface {
@@ -789,6 +782,10 @@ fn execute_fragment_scene(
             "the interpreter stored to a buffer (pc {:#x}); a pixel shader's buffer stores are not compared",
             st.pc
         ));
+    }
+    // A descriptor array's slots the interpreter read must be bound.
+    if let Some(why) = super::images::uncovered_slot_reads(m, &user_data, imem, &run.obs) {
+        return not_run(format!("images: {why}"));
     }
 
     // The last export of each (pixel, target).

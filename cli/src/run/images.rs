@@ -18,6 +18,14 @@
 //! descriptor word, a word read through a buffer descriptor, two different
 //! values for one word) is "not run" with its reason.
 //!
+//! A descriptor-array binding (`array`: a T# at a per-lane table slot)
+//! gets the array's `elements` descriptors in its table, slot `k` at
+//! `k · scale` bytes past slot 0's words, each its own image (texel values
+//! of image `128 + elements · binding + k`), and the host binds them all as
+//! the array's elements (push word `image_array_slots`); after the run, every
+//! read the interpreter made of the table's words must lie in those slots
+//! ([`uncovered_slot_reads`]), else the run is not covered.
+//!
 //! The images the scene makes: linear (swizzle mode 0), one level,
 //! `32_32_32_32_FLOAT` (exact values on both sides), [`SIDE`]×[`SIDE`]
 //! texels (1D: SIDE×1; 3D and arrays: [`LAYERS`] slices or layers; cubes:
@@ -55,6 +63,128 @@ const CUBE_FACES: u32 = 6;
 const TABLE_BASE: u32 = 0x0010_0000;
 /// Where the scene's texels start.
 const TEXEL_BASE: u64 = 0x0100_0000;
+/// Where the texels of descriptor-array slots start.
+const ARRAY_TEXEL_BASE: u64 = 0x0a00_0000;
+
+/// The image number (texel values) and texel address of slot `k` of
+/// descriptor-array binding `n` (of `elements` slots).
+fn array_image(n: usize, elements: u32, k: u32) -> (usize, u64) {
+    let i = n * elements as usize + k as usize;
+    (128 + i, ARRAY_TEXEL_BASE + i as u64 * 0x10_0000)
+}
+
+/// A descriptor-array word of slot 0 read `delta` bytes further into its
+/// table (another slot's word).
+fn slot_word(e: &WordExpr, delta: u32) -> Result<WordExpr, String> {
+    match e {
+        WordExpr::TableWord { lo, hi, offset } => Ok(WordExpr::TableWord {
+            lo: lo.clone(),
+            hi: hi.clone(),
+            offset: offset.wrapping_add(delta),
+        }),
+        _ => Err("a descriptor-array word that is not a table word".into()),
+    }
+}
+
+/// The words of slot `k` of an array binding's T# and S#.
+fn slot_words(b: &ImageBinding, k: u32) -> Result<(Vec<WordExpr>, Option<Vec<WordExpr>>), String> {
+    let Some(arr) = &b.array else {
+        return Ok((b.texture.clone(), b.sampler.clone()));
+    };
+    let delta = k.wrapping_mul(arr.scale);
+    let texture = b
+        .texture
+        .iter()
+        .map(|e| slot_word(e, delta))
+        .collect::<Result<_, _>>()?;
+    let sampler = match &b.sampler {
+        Some(s) if arr.sampler_per_slot => Some(
+            s.iter()
+                .map(|e| slot_word(e, delta))
+                .collect::<Result<_, _>>()?,
+        ),
+        s => s.clone(),
+    };
+    Ok((texture, sampler))
+}
+
+/// The descriptors bound in each binding: an array's `elements`, all of
+/// them slots of the scene's table.
+fn descriptors(b: &ImageBinding) -> u32 {
+    b.array.as_ref().map_or(1, |a| a.elements)
+}
+
+/// (binding, slots bound) of each descriptor-array binding (the draw's
+/// `image_array_slots`).
+pub fn array_slots(m: &Manifest) -> Vec<(u32, u32)> {
+    m.images
+        .iter()
+        .filter(|b| b.array.is_some())
+        .map(|b| (b.binding, descriptors(b)))
+        .collect()
+}
+
+/// The first read the interpreter made of a descriptor array's table words
+/// (`obs.pointer_loads` at the binding's load pcs) outside the slots the
+/// scene bound, as a reason the run is not covered.
+pub fn uncovered_slot_reads(
+    m: &Manifest,
+    user_data: &[u32],
+    mem: &SparseMemory,
+    obs: &interp::Observations,
+) -> Option<String> {
+    use drawbind::GuestMemory;
+    let mut read = |a: u64| mem.read_u32(a);
+    for b in &m.images {
+        let Some(arr) = &b.array else { continue };
+        // Slot 0's word addresses (the T#'s, and the S#'s when per slot).
+        let per_slot = b.sampler.iter().flatten().filter(|_| arr.sampler_per_slot);
+        let mut words = Vec::new();
+        for e in b.texture.iter().chain(per_slot) {
+            let WordExpr::TableWord { lo, hi, offset } = e else {
+                return Some(format!(
+                    "image binding {}: a descriptor-array word that is not a table word",
+                    b.binding
+                ));
+            };
+            let (Ok(lo), Ok(hi)) = (lo.eval(user_data, &mut read), hi.eval(user_data, &mut read))
+            else {
+                return Some(format!(
+                    "image binding {}: its table pointer does not evaluate",
+                    b.binding
+                ));
+            };
+            words.push(drawbind::word::dword_address(
+                drawbind::word::pointer(lo, hi, 0),
+                *offset,
+            ));
+        }
+        let bound = |a: u64| {
+            words.iter().any(|&w| {
+                let d = a.wrapping_sub(w);
+                d % u64::from(arr.scale.max(1)) == 0
+                    && d / u64::from(arr.scale.max(1)) < u64::from(arr.elements)
+            })
+        };
+        for &(pc, addr, len) in obs
+            .pointer_loads
+            .iter()
+            .filter(|l| arr.loads.contains(&l.0))
+        {
+            if let Some(a) = (0..u64::from(len / 4))
+                .map(|i| addr + 4 * i)
+                .find(|&a| !bound(a))
+            {
+                return Some(format!(
+                    "image binding {}: the interpreter read a descriptor word at {a:#x} (pc {pc:#x}) outside the {} table slots the scene bound",
+                    b.binding, arr.elements
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// The unified format the scene's images use: 32_32_32_32_FLOAT.
 const FMT_RGBA32F: u32 = 77;
 
@@ -436,6 +566,22 @@ pub fn scene(
     // samples other texels.
     let mut decoys: Vec<(u64, u32)> = Vec::new();
     for (n, b) in m.images.iter().enumerate() {
+        if b.array.is_some() {
+            let (h, layers) = extent_of(b.dim);
+            let compare = compares(code, target, &b.accesses);
+            for k in 0..descriptors(b) {
+                let (id, base) = array_image(n, descriptors(b), k);
+                let (texture, sampler) = slot_words(b, k)?;
+                for (e, &v) in texture.iter().zip(&tsharp_at(base, b.dim)?) {
+                    a.make(e, v)?;
+                }
+                for (e, &v) in sampler.iter().flatten().zip(&ssharp(compare)) {
+                    a.make(e, v)?;
+                }
+                out.memory.write_bytes(base, &texels(id, h, layers));
+            }
+            continue;
+        }
         let t = tsharp(n, b.dim)?;
         if b.texture.len() > 8 {
             return Err("a T# of more than 8 words".into());
@@ -631,6 +777,7 @@ pub fn slots(m: &Manifest) -> Vec<vkharness::ImageSlot> {
                 ImageKind::Sampled => vkharness::ImageSlotKind::Sampled,
                 ImageKind::Storage => vkharness::ImageSlotKind::Storage,
             },
+            count: descriptors(i),
         })
         .collect()
 }
@@ -654,6 +801,8 @@ fn free_range(mem: &SparseMemory, taken: &[(u64, Vec<u8>)], len: u64) -> Option<
 pub struct HostImage {
     /// The binding.
     pub binding: u32,
+    /// The element of a descriptor-array binding (0 otherwise).
+    pub element: u32,
     /// Format.
     pub format: vk::Format,
     /// View type.
@@ -676,6 +825,7 @@ impl HostImage {
     pub fn input(&self) -> ImageInput<'_> {
         ImageInput {
             binding: self.binding,
+            element: self.element,
             format: self.format,
             dim: self.dim,
             extent: self.extent,
@@ -788,11 +938,12 @@ pub fn host_images(
 ) -> Result<Vec<HostImage>, String> {
     use drawbind::GuestMemory;
     let mut read = |a: u64| mem.read_u32(a);
-    m.images
-        .iter()
-        .map(|b: &ImageBinding| {
-            let words: Vec<u32> = b
-                .texture
+    let mut out = Vec::new();
+    for b in &m.images {
+        // Each element of a descriptor array: its slot's words.
+        for element in 0..descriptors(b) {
+            let (texture, sampler) = slot_words(b, element)?;
+            let words: Vec<u32> = texture
                 .iter()
                 .map(|e| e.eval(user_data, &mut read))
                 .collect::<Result<_, _>>()
@@ -804,7 +955,7 @@ pub fn host_images(
                 texels,
                 guest,
             } = host_texture(&words, mem)?;
-            let sampler = match &b.sampler {
+            let sampler = match &sampler {
                 Some(s) if s.len() == 4 => {
                     let mut w = [0u32; 4];
                     for (i, e) in s.iter().enumerate() {
@@ -815,8 +966,9 @@ pub fn host_images(
                 Some(_) => return Err("an S# of other than 4 words".into()),
                 None => None,
             };
-            Ok(HostImage {
+            out.push(HostImage {
                 binding: b.binding,
+                element,
                 format,
                 dim,
                 extent,
@@ -824,9 +976,10 @@ pub fn host_images(
                 sampler,
                 storage: b.kind == ImageKind::Storage,
                 guest,
-            })
-        })
-        .collect()
+            });
+        }
+    }
+    Ok(out)
 }
 
 impl HostImage {

@@ -32,6 +32,9 @@ pub(super) struct ImageVars {
     comp_ty: Word,
     /// `vec4` of that.
     vec_ty: Word,
+    /// A descriptor array: the pointer types of one element's image and
+    /// sampler.
+    array: Option<(Word, Word)>,
 }
 
 /// (SPIR-V dim, arrayed) of an image dimension.
@@ -87,19 +90,34 @@ impl Emitter<'_> {
                 if sampled { ImageFormat::Unknown } else { fmt },
                 None,
             );
-            let p = self
-                .b
-                .type_pointer(None, StorageClass::UniformConstant, image_ty);
-            let image = self
-                .b
-                .variable(p, None, StorageClass::UniformConstant, None);
+            let uc = StorageClass::UniformConstant;
+            let elem_ptrs = match s.array {
+                Some(_) => {
+                    let st = self.t_sampler();
+                    Some((
+                        self.b.type_pointer(None, uc, image_ty),
+                        self.b.type_pointer(None, uc, st),
+                    ))
+                }
+                None => None,
+            };
+            // A descriptor array: `elements` descriptors, each read with a
+            // constant index (`array_unrolled`).
+            let var_ty = |e: &mut Self, ty: Word| match s.array {
+                Some(a) => {
+                    let n = e.const_u32(a.elements);
+                    let t = e.b.type_array(ty, n);
+                    e.b.type_pointer(None, uc, t)
+                }
+                None => e.b.type_pointer(None, uc, ty),
+            };
+            let p = var_ty(self, image_ty);
+            let image = self.b.variable(p, None, uc, None);
             self.bind(image, s.binding, &format!("image{}", s.binding));
             let sampler = if sampled {
-                let st = self.b.type_sampler();
-                let sp = self.b.type_pointer(None, StorageClass::UniformConstant, st);
-                let v = self
-                    .b
-                    .variable(sp, None, StorageClass::UniformConstant, None);
+                let st = self.t_sampler();
+                let sp = var_ty(self, st);
+                let v = self.b.variable(sp, None, uc, None);
                 self.bind(v, s.binding, &format!("sampler{}", s.binding));
                 Some((v, self.b.type_sampled_image(image_ty)))
             } else {
@@ -111,6 +129,7 @@ impl Emitter<'_> {
                 sampler,
                 comp_ty,
                 vec_ty,
+                array: elem_ptrs,
             });
         }
         // naga splits an arrayed coordinate into its spatial part and the
@@ -131,6 +150,87 @@ impl Emitter<'_> {
             self.b.capability(Capability::Image1D);
         }
         Ok(())
+    }
+
+    fn t_sampler(&mut self) -> Word {
+        self.b.type_sampler()
+    }
+
+    /// A descriptor-array operation's slot: the byte offset this lane
+    /// reads at divided by the slot size, and whether it is bound (a slot
+    /// boundary below the slots the host bound, push word, and below the
+    /// array's length).
+    fn array_slot(&mut self, op: u32) -> Result<(Word, Word, u32), EmitError> {
+        let i = self.f.images[op as usize];
+        let (Some(a), Some(slot)) = (i.array, self.plan.images[self.image_slot(op)?].array) else {
+            return Err(EmitError("a descriptor array read without an index".into()));
+        };
+        let (u, bl) = (self.t.u32_, self.t.bool_);
+        let off = self.vals[a.index.0 as usize];
+        let scale = self.const_u32(a.scale);
+        let zero = self.const_u32(0);
+        let k = self.b.u_div(u, None, off, scale)?;
+        let rem = self.b.u_mod(u, None, off, scale)?;
+        let bound = self.push_load(slot.slots)?;
+        let len = self.const_u32(slot.elements);
+        let lt = self.b.u_less_than(bl, None, bound, len)?;
+        let count = self.b.select(u, None, lt, bound, len)?;
+        let aligned = self.b.i_equal(bl, None, rem, zero)?;
+        let below = self.b.u_less_than(bl, None, k, count)?;
+        let ok = self.b.logical_and(bl, None, aligned, below)?;
+        Ok((k, ok, slot.elements))
+    }
+
+    /// A sample or gather through a descriptor array, unrolled: element
+    /// `j` for every `j` below the array's length, each reached by a
+    /// constant index (core Vulkan: no descriptor-indexing feature) and
+    /// sampled where the guest instruction is (the same control flow, so
+    /// implicit derivatives are the quad's), each lane keeping the result
+    /// of its own slot (a select chain on `slot == j`; a lane whose slot
+    /// is none of them, or not bound, reads 0).
+    fn array_unrolled(&mut self, op: u32, v: ImageVars) -> Result<Word, EmitError> {
+        let Some((pi, ps)) = v.array else {
+            return Err(EmitError("a descriptor array without its types".into()));
+        };
+        let (k, ok, elements) = self.array_slot(op)?;
+        self.image_bound.insert(op, ok);
+        let bl = self.t.bool_;
+        let scalar = matches!(
+            self.f.images[op as usize].kind,
+            ImageOpKind::Sample {
+                compare: Some(_),
+                ..
+            }
+        );
+        let rty = if scalar { v.comp_ty } else { v.vec_ty };
+        let zc = self.constant(v.comp_ty, 0);
+        let mut acc = if scalar {
+            zc
+        } else {
+            self.b.constant_composite(v.vec_ty, vec![zc; 4])
+        };
+        for j in 0..elements {
+            let at = self.const_u32(j);
+            let p = self.b.access_chain(pi, None, v.image, vec![at])?;
+            let img = self.b.load(v.image_ty, None, p, None, vec![])?;
+            let smp = match v.sampler {
+                Some((svar, _)) => {
+                    let p = self.b.access_chain(ps, None, svar, vec![at])?;
+                    let st = self.t_sampler();
+                    Some(self.b.load(st, None, p, None, vec![])?)
+                }
+                None => None,
+            };
+            let r = self.image_op_with(op, v, img, smp)?;
+            let mut mine = self.b.i_equal(bl, None, k, at)?;
+            if !scalar {
+                // SPIR-V 1.3: a vector select takes a vector condition.
+                let bv = self.b.type_vector(bl, 4);
+                mine = self.b.composite_construct(bv, None, vec![mine; 4])?;
+            }
+            acc = self.b.select(rty, None, mine, r, acc)?;
+        }
+        Ok(acc)
     }
 
     fn bind(&mut self, var: Word, binding: u32, name: &str) {
@@ -218,10 +318,17 @@ impl Emitter<'_> {
             self.b
                 .composite_extract(v.comp_ty, None, r, [u32::from(comp)])?
         };
-        Ok(if v.comp_ty == self.t.u32_ {
+        let c = if v.comp_ty == self.t.u32_ {
             c
         } else {
             self.b.bitcast(self.t.u32_, None, c)?
+        };
+        Ok(match self.image_bound.get(&op).copied() {
+            Some(ok) => {
+                let zero = self.const_u32(0);
+                self.b.select(self.t.u32_, None, ok, c, zero)?
+            }
+            None => c,
         })
     }
 
@@ -235,15 +342,37 @@ impl Emitter<'_> {
 
     /// Emit the host instruction of a sample, gather or load.
     fn image_op(&mut self, op: u32) -> Result<Word, EmitError> {
-        let i = self.f.images[op as usize];
         let v = self.image_vars[self.image_slot(op)?];
+        if v.array.is_some() {
+            return self.array_unrolled(op, v);
+        }
+        let img = self.b.load(v.image_ty, None, v.image, None, vec![])?;
+        let smp = match v.sampler {
+            Some((svar, _)) => {
+                let st = self.t_sampler();
+                Some(self.b.load(st, None, svar, None, vec![])?)
+            }
+            None => None,
+        };
+        self.image_op_with(op, v, img, smp)
+    }
+
+    /// The host instruction of a sample, gather or load on the image `img`
+    /// (and sampler `smp`).
+    fn image_op_with(
+        &mut self,
+        op: u32,
+        v: ImageVars,
+        img: Word,
+        smp: Option<Word>,
+    ) -> Result<Word, EmitError> {
+        let i = self.f.images[op as usize];
         let n = i.coords as usize;
         let spatial = match i.dim {
             ImageDim::D1 | ImageDim::D1Array => 1,
             ImageDim::D3 => 3,
             _ => 2,
         };
-        let img = self.b.load(v.image_ty, None, v.image, None, vec![])?;
         match i.kind {
             ImageOpKind::Load => {
                 let mut c = Vec::with_capacity(n);
@@ -257,11 +386,9 @@ impl Emitter<'_> {
             }
             ImageOpKind::Store => Err(EmitError("an image store read as a value".into())),
             ImageOpKind::Sample { lod, compare } | ImageOpKind::Gather { lod, compare, .. } => {
-                let Some((svar, si_ty)) = v.sampler else {
+                let (Some((_, si_ty)), Some(smp)) = (v.sampler, smp) else {
                     return Err(EmitError("a sample without a sampler".into()));
                 };
-                let st = self.b.type_sampler();
-                let smp = self.b.load(st, None, svar, None, vec![])?;
                 let si = self.b.sampled_image(si_ty, None, img, smp)?;
                 let mut c = Vec::with_capacity(n);
                 for &x in &i.coord[..n] {

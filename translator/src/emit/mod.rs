@@ -147,6 +147,21 @@ pub struct ImageSlot {
     pub sampled_type: crate::manifest::SampledType,
     /// A depth image (compare sampling).
     pub depth: bool,
+    /// A runtime descriptor array fed from a guest table, indexed per lane
+    /// ([`crate::ir::ImageOp::array`]).
+    pub array: Option<ArraySlot>,
+}
+
+/// A descriptor-array image binding's layout.
+#[derive(Clone, Copy, Debug)]
+pub struct ArraySlot {
+    /// Bytes per slot in the guest table.
+    pub scale: u32,
+    /// The push member holding the number of slots bound
+    /// ([`crate::manifest::PushKind::ImageArraySlots`]).
+    pub slots: u32,
+    /// The array's length (descriptors the host binds).
+    pub elements: u32,
 }
 
 /// NGG compute pass: where the exports go ([`crate::wave::NggOutput`]).
@@ -253,6 +268,9 @@ struct Emitter<'a> {
     /// The result of each image operation emitted so far (by
     /// [`crate::ir::Func::images`] index).
     image_results: HashMap<u32, Word>,
+    /// A descriptor-array operation's "this lane's slot is bound" (its
+    /// result components read 0 where it is false).
+    image_bound: HashMap<u32, Word>,
     /// Compute model: f32 values already flushed ([`Emitter::daz`]).
     flushed: std::collections::HashSet<Word>,
 }

@@ -93,6 +93,7 @@ pub fn emit(f: &Func, tree: &[Node], plan: &Plan) -> Result<Vec<u32>, EmitError>
         subgroup_id: 0,
         image_vars: Vec::new(),
         image_results: HashMap::new(),
+        image_bound: HashMap::new(),
         flushed: Default::default(),
     };
     e.module(tree)?;

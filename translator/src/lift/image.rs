@@ -25,6 +25,14 @@ use isa::{op, Instruction, Modifiers, Opcode, Operand, Stage};
 /// binds that many descriptors of the table (manifest `lane_tables`).
 pub const LANE_TABLE_SLOTS: u32 = 8;
 
+/// The length of the host descriptor array an image instruction with an
+/// unproved per-lane descriptor slot reads (manifest `ImageArray`): the
+/// table slots a host binds, each lane reading its own. The translation
+/// samples every element (a constant index each), so this is the cost of
+/// one such instruction in host samples; a lane whose slot is past it
+/// reads 0.
+pub const LANE_ARRAY_ELEMENTS: u32 = 16;
+
 /// A descriptor's words as scalar loads from one table at per-lane byte
 /// offsets `base + consts[k]`.
 #[derive(Clone, Debug)]
@@ -392,6 +400,7 @@ impl Lifter<'_> {
             coords: ncoords,
             offset,
             data,
+            array: None,
         };
         let text = self.txt();
         self.image_texts.insert(self.pc, text);
@@ -416,6 +425,17 @@ impl Lifter<'_> {
         let vals: Vec<(u8, Value)> = match self.lane_slots(&op, cond) {
             // Soundness: an index not proved below the slots could name a
             // descriptor the expansion does not cover.
+            // An unproved index of a sample or gather reads a host
+            // descriptor array (`Options::lane_table_arrays`, on by
+            // default); other operations would need storage-image arrays.
+            Some(lane)
+                if !lane.proved
+                    && !self.o.trust_lane_table_slots
+                    && self.o.lane_table_arrays
+                    && matches!(form.what, What::Sample | What::Gather) =>
+            {
+                self.lane_table_array(op, &lane, &outs)
+            }
             Some(lane) if !lane.proved && !self.o.trust_lane_table_slots => {
                 self.problem(Image::UnprovedTableSlot { slots: lane.slots });
                 return;
@@ -542,8 +562,74 @@ impl Lifter<'_> {
             slots: lane.slots,
             proved: lane.proved,
             input: lane.input,
+            array: false,
+            loads: Vec::new(),
         });
         outs.iter().zip(acc).map(|(&(k, _), v)| (k, v)).collect()
+    }
+
+    /// One image operation through a host descriptor array fed from the
+    /// table (`ImageOp::array`): its T# (and a per-slot S#) words are slot
+    /// 0's loads, so they resolve to ordinary table words, and each lane
+    /// samples the element of the byte offset it reads at (`base`, whose
+    /// slot the emitter computes as `base / scale`, reading 0 off a slot
+    /// boundary or past the slots the host bound). Exact for every slot
+    /// below [`LANE_ARRAY_ELEMENTS`] the host binds; a lane past them reads
+    /// 0 (the manifest says so, and `shaderlift run` checks that the
+    /// interpreter read no slot past them).
+    fn lane_table_array(
+        &mut self,
+        op: ImageOp,
+        lane: &LaneSlots,
+        outs: &[(u8, u8)],
+    ) -> Vec<(u8, Value)> {
+        let mut o = op;
+        let words = |l: &mut Self, w: &LaneWords, out: &mut [Value]| {
+            for (x, (&c, &pc)) in out.iter_mut().zip(w.consts.iter().zip(&w.pcs)) {
+                let at = l.const_u32(c);
+                *x = l.b.load(Load::Scalar {
+                    pc,
+                    lo: w.lo,
+                    hi: w.hi,
+                    offset: at,
+                });
+            }
+        };
+        let n = op.texture_words as usize;
+        words(self, &lane.tex, &mut o.texture[..n]);
+        if let (Some(s), Some(w)) = (&lane.sampler, o.sampler.as_mut()) {
+            words(self, s, w);
+        }
+        // Negative control: the next slot's descriptor.
+        let index = if self.o.alu_faults.lane_table_off_by_one {
+            let k = self.const_u32(lane.scale);
+            self.b.bin(Bin::Add, lane.tex.base, k)
+        } else {
+            lane.tex.base
+        };
+        o.array = Some(crate::ir::ArrayIndex {
+            index,
+            scale: lane.scale,
+            sampler_per_slot: lane.sampler.is_some(),
+        });
+        self.b.func.images.push(o);
+        let image = self.b.func.images.len() as u32 - 1;
+        let mut loads = lane.tex.pcs.clone();
+        loads.extend(lane.sampler.iter().flat_map(|s| s.pcs.iter().copied()));
+        loads.sort_unstable();
+        loads.dedup();
+        self.lane_tables.push(crate::manifest::LaneTable {
+            pc: self.pc,
+            scale: lane.scale,
+            slots: 0,
+            proved: false,
+            input: lane.input,
+            array: true,
+            loads,
+        });
+        outs.iter()
+            .map(|&(k, c)| (k, self.b.load(Load::Image { op: image, comp: c })))
+            .collect()
     }
 
     /// `tfe` (texture fail enable): the status dword after the `n` result
@@ -615,6 +701,8 @@ pub(crate) struct HostImage {
     pub sampler: Option<[crate::ir::SrcOrConst; 4]>,
     /// The image operations ([`crate::ir::Func::images`] indices) through it.
     pub ops: Vec<u32>,
+    /// A descriptor array fed from a table: (bytes per slot, S# per slot).
+    pub array: Option<(u32, bool)>,
 }
 
 /// The host images of the live image operations, one per distinct (T#
@@ -710,6 +798,7 @@ pub(crate) fn host_images(
             texture,
             sampler,
             ops: vec![op],
+            array: i.array.map(|a| (a.scale, a.sampler_per_slot)),
         };
         match out.iter_mut().find(|x| {
             x.kind == h.kind
@@ -718,6 +807,7 @@ pub(crate) fn host_images(
                 && x.depth == h.depth
                 && x.texture == h.texture
                 && x.sampler == h.sampler
+                && x.array == h.array
         }) {
             Some(x) => x.ops.push(op),
             None => out.push(h),

@@ -72,8 +72,8 @@ use crate::{Construct, Lds, Memory, OpcodeClass};
 use analysis::cfg::{Cfg, Program};
 use analysis::trace::ShaderTrace;
 pub(crate) use control::exec_bit_implies;
-pub use image::LANE_TABLE_SLOTS;
 pub(crate) use image::{host_images, implicit_lod_in_regions, HostImage};
+pub use image::{LANE_ARRAY_ELEMENTS, LANE_TABLE_SLOTS};
 use isa::{Abi, Formatter, Instruction, OpSpace, Operand, Stage, Target};
 pub(crate) use ps::hoist_quads;
 use state::{Half, Sgpr, State};
@@ -118,6 +118,8 @@ pub struct LiftOptions {
     pub trust_lane_table_slots: bool,
     /// [`crate::Options::shading_rate`].
     pub shading_rate: crate::ShadingRateSource,
+    /// [`crate::Options::lane_table_arrays`].
+    pub lane_table_arrays: bool,
 }
 
 /// The lifted function and what was found on the way.
