@@ -11,7 +11,9 @@
 //! reading the other half of the parameter words
 //! (`PsFaults::interp16_other_half`), and the VRS rate bits of the
 //! `ancillary` entry VGPR with their axes swapped
-//! (`PsFaults::shading_rate_axes_swapped`).
+//! (`PsFaults::shading_rate_axes_swapped`), and EXEC raises in a discard's
+//! region checked against the EXEC before the discard
+//! (`PsFaults::discard_branch_exec_before`).
 //!
 //! Without Vulkan the tests print a note and pass, unless
 //! `SHADERLIFT_REQUIRE_VULKAN` is set.
@@ -457,4 +459,47 @@ fn the_vrs_rate_bits_of_ancillary_match_the_scene_rate_and_swapped_axes_turn_red
     // "within 1 ulp" rather than as mismatches; the masked and whole
     // fields (0x4 vs 0x10, 1 vs 4) are mismatches.
     assert_eq!(r.mismatches, 2 * PIXELS);
+}
+
+/// mobile-nerf: a `texture()` after a `discard` runs at the discard's
+/// branch (`translator::lift` moves implicit-derivative samples out of
+/// per-lane regions) and the EXEC restores of the `if`s in the discard's
+/// region are proven; every pixel matches the interpreter.
+#[test]
+fn a_sample_after_a_discard_and_the_restores_in_its_region_match_the_interpreter() {
+    let Some(h) = Harness::shared_or_skip("sample_after_discard") else {
+        return;
+    };
+    let r = run(
+        h,
+        "translator/tests/fixtures/images/mobile-nerf-merged-frag",
+        &FragmentOptions::default(),
+    );
+    assert_every_word_matches(&r);
+}
+
+/// An EXEC raise in a discard's region that turns the discarded lanes back
+/// on (`s_mov_b64 exec, saved`) is refused; checked against the EXEC before
+/// the discard (`PsFaults::discard_branch_exec_before`) it is accepted, and
+/// the pixels the hardware exports again are discarded on the host: red.
+#[test]
+fn a_raise_reviving_discarded_lanes_is_refused_and_checking_the_exec_before_the_discard_turns_red()
+{
+    let path = "cli/tests/fixtures/ps-discard-raise";
+    let c = open(path);
+    let Err(e) = translator::translate(&c.shader_input(), None, &translator::Options::default())
+    else {
+        panic!("{path}: the raise must be refused");
+    };
+    assert_eq!(e.to_string().matches("may turn on lanes").count(), 1, "{e}");
+    let Some(h) = Harness::shared_or_skip("discard_raise") else {
+        return;
+    };
+    let broken = FragmentOptions {
+        user_data: Some(circle_user_data()),
+        discard_branch_exec_before: true,
+        ..FragmentOptions::default()
+    };
+    let r = run(h, path, &broken);
+    assert!(r.mismatches > 0, "a revived lane went unnoticed");
 }

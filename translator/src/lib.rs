@@ -337,6 +337,11 @@ pub struct PsFaults {
     /// The VRS rate bits of the `ancillary` entry VGPR with the axes
     /// swapped (rate X in bits 5:4, rate Y in bits 3:2).
     pub shading_rate_axes_swapped: bool,
+    /// EXEC raises inside the region of an `s_cbranch_scc0/scc1` on a
+    /// mask operation's SCC (a discard) are checked against the EXEC
+    /// before that operation instead of the one it wrote, so a raise that
+    /// turns discarded lanes back on passes.
+    pub discard_branch_exec_before: bool,
 }
 
 /// [`translate`] with broken rules (tests only).
@@ -684,6 +689,9 @@ fn translate_model(
             accept_unproven: faults.unproven_exec_raises,
         };
         raised_in_regions(&f, t, &raises, &mut problems);
+        if input.stage == Stage::Ps {
+            lift::hoist_implicit_samples(&mut f, t, &lifted.divergent);
+        }
         lift::implicit_lod_in_regions(&f, t, &lifted.divergent, &lifted.image_texts, &mut problems);
     }
     problems.extend(passes::check(&f, &merges, &lifted.scalar_params));

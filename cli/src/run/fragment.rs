@@ -99,6 +99,10 @@ pub struct FragmentOptions {
     /// Translate with the VRS rate's axes swapped
     /// (`translator::PsFaults::shading_rate_axes_swapped`).
     pub shading_rate_axes_swapped: bool,
+    /// Translate with EXEC raises in a discard's region checked against
+    /// the EXEC before the discard
+    /// (`translator::PsFaults::discard_branch_exec_before`).
+    pub discard_branch_exec_before: bool,
     /// Negative control of the buffer bindings: bind every traced
     /// descriptor's guest bytes one dword late (the host's loads read the
     /// next dword; the interpreter reads guest memory).
@@ -409,6 +413,7 @@ fn execute_fragment_scene(
             interp16_other_half: opts.interp16_other_half,
             any_lane_assumed_none: opts.any_lane_assumed_none,
             shading_rate_axes_swapped: opts.shading_rate_axes_swapped,
+            discard_branch_exec_before: opts.discard_branch_exec_before,
         },
     )
     .map_err(|e| named(&e))?;

@@ -730,6 +730,214 @@ pub(crate) fn host_images(
     }
 }
 
+/// The blocks of both arms of a selection (loops' bodies included, and the
+/// latches [`crate::structure::normalize_loops`] made).
+fn region_blocks(
+    then: &[crate::structure::Node],
+    els: &[crate::structure::Node],
+) -> Vec<crate::ir::Block> {
+    use crate::structure::Node;
+    fn blocks(nodes: &[Node], acc: &mut Vec<crate::ir::Block>) {
+        for n in nodes {
+            match n {
+                Node::Block(b) => acc.push(*b),
+                Node::If { then, els, .. } => {
+                    blocks(then, acc);
+                    blocks(els, acc);
+                }
+                Node::Loop {
+                    body,
+                    latch,
+                    rewritten,
+                    ..
+                } => {
+                    blocks(body, acc);
+                    if *rewritten {
+                        acc.push(*latch);
+                    }
+                }
+                Node::Continue { .. } => {}
+            }
+        }
+    }
+    let mut acc = Vec::new();
+    blocks(then, &mut acc);
+    blocks(els, &mut acc);
+    acc
+}
+
+/// Whether `l` is an implicit-derivative sample's component.
+fn implicit_sample(f: &crate::ir::Func, l: &Load) -> Option<u32> {
+    let Load::Image { op, .. } = *l else {
+        return None;
+    };
+    matches!(
+        f.images[op as usize].kind,
+        ImageOpKind::Sample {
+            lod: ImageLod::Implicit { .. },
+            ..
+        }
+    )
+    .then_some(op)
+}
+
+/// Pixel shaders: an implicit-derivative sample inside the region of a
+/// per-lane branch (`div`, not quad-uniform) runs at the end of the
+/// outermost such branch's block instead, where every lane of the quad
+/// runs on the host too, when everything it reads is available there: its
+/// coordinates, bias and compare value defined outside the region (they
+/// dominate the branch), and its T#/S# words too or scalar loads at an
+/// address that is (moved along with it). That is what the hardware
+/// computes: its derivatives take every lane of the quad from the
+/// coordinate VGPRs, whose value in a lane with EXEC off (one the region
+/// skips, or a discarded one) is still the one it had at the branch; the
+/// sample has no effect, and each lane's result is still written under
+/// its EXEC where the instruction was. Nothing is moved in a shader that
+/// writes memory (a store could change what a moved read sees). A sample
+/// left inside is refused by [`implicit_lod_in_regions`]. Returns how many
+/// samples moved.
+pub(crate) fn hoist_implicit_samples(
+    f: &mut crate::ir::Func,
+    nodes: &[crate::structure::Node],
+    div: &std::collections::HashMap<crate::ir::Block, u32>,
+) -> usize {
+    use crate::ir::Block;
+    use crate::structure::Node;
+    use std::collections::{HashMap, HashSet};
+    let writes = f.effects.iter().any(|e| match e {
+        Effect::Export { .. }
+        | Effect::Check { .. }
+        | Effect::Problem { .. }
+        | Effect::Barrier { .. } => false,
+        Effect::LdsWrite { .. }
+        | Effect::LdsWriteByte { .. }
+        | Effect::ImageStore { .. }
+        | Effect::Store { .. }
+        | Effect::GlobalStore { .. }
+        | Effect::SubDwordStore { .. }
+        | Effect::Atomic { .. } => true,
+    });
+    if writes {
+        return 0;
+    }
+    // Outermost per-lane selections whose region holds an implicit sample.
+    fn outermost(
+        f: &crate::ir::Func,
+        nodes: &[Node],
+        div: &HashMap<Block, u32>,
+        out: &mut Vec<(Block, Vec<Block>)>,
+    ) {
+        for n in nodes {
+            match n {
+                Node::Loop { body, .. } => outermost(f, body, div, out),
+                Node::If {
+                    from,
+                    cond,
+                    then,
+                    els,
+                    ..
+                } => {
+                    if div.contains_key(from) && !super::valu::primitive_uniform(f, *cond) {
+                        out.push((*from, region_blocks(then, els)));
+                    } else {
+                        outermost(f, then, div, out);
+                        outermost(f, els, div, out);
+                    }
+                }
+                Node::Block(_) | Node::Continue { .. } => {}
+            }
+        }
+    }
+    let mut regions = Vec::new();
+    outermost(f, nodes, div, &mut regions);
+    let mut moved = 0;
+    for (from, inner) in regions {
+        let region: HashSet<Block> = inner.iter().copied().collect();
+        // Where each value of the region is defined.
+        let mut home: HashMap<Value, Block> = HashMap::new();
+        for &b in &inner {
+            let d = &f.blocks[b.0 as usize];
+            for &v in d.params.iter().chain(&d.insts) {
+                home.insert(v, b);
+            }
+        }
+        // Samples in the region, by image operation, in block order.
+        let mut ops: Vec<u32> = Vec::new();
+        for &b in &inner {
+            for &v in &f.blocks[b.0 as usize].insts {
+                if let Op::Load(l) = f.inst(v).op {
+                    if let Some(op) = implicit_sample(f, &f.loads[l as usize]) {
+                        if f.is_live(v) && !ops.contains(&op) {
+                            ops.push(op);
+                        }
+                    }
+                }
+            }
+        }
+        for op in ops {
+            // The region's values the sample needs: scalar loads at an
+            // address available at the branch (one level: a pointer
+            // loaded in the region keeps the sample there).
+            let mut operands = Vec::new();
+            let probe = f
+                .insts
+                .iter()
+                .position(|i| matches!(i.op, Op::Load(l) if matches!(f.loads[l as usize], Load::Image { op: o, .. } if o == op)));
+            let Some(probe) = probe else { continue };
+            f.operands(Value(probe as u32), &mut operands);
+            let mut loads = Vec::new();
+            let mut ok = true;
+            // Constants and inputs are the module's global values.
+            let available = |x: &Value| {
+                !home.contains_key(x) || matches!(f.inst(*x).op, Op::Const(_) | Op::Input(_))
+            };
+            for x in operands {
+                if available(&x) {
+                    continue;
+                }
+                let movable = match f.inst(x).op {
+                    Op::Load(l) => match f.loads[l as usize] {
+                        Load::Scalar { lo, hi, offset, .. } => {
+                            [lo, hi, offset].iter().all(available)
+                        }
+                        _ => false,
+                    },
+                    _ => false,
+                };
+                if !movable {
+                    ok = false;
+                    break;
+                }
+                if !loads.contains(&x) {
+                    loads.push(x);
+                }
+            }
+            if !ok {
+                continue;
+            }
+            // Move the loads, then every component of the sample, in
+            // their order, to the end of the branch's block.
+            let comps: Vec<Value> = inner
+                .iter()
+                .flat_map(|b| f.blocks[b.0 as usize].insts.iter().copied())
+                .filter(|&v| {
+                    matches!(f.inst(v).op, Op::Load(l) if matches!(f.loads[l as usize], Load::Image { op: o, .. } if o == op))
+                })
+                .collect();
+            for v in loads.into_iter().chain(comps) {
+                if let Some(&b) = home.get(&v) {
+                    f.blocks[b.0 as usize].insts.retain(|&x| x != v);
+                    home.remove(&v);
+                }
+                f.blocks[from.0 as usize].insts.push(v);
+            }
+            moved += 1;
+        }
+        debug_assert!(!region.contains(&from));
+    }
+    moved
+}
+
 /// Implicit-derivative samples inside the region of a per-lane EXEC branch
 /// (`div`: blocks ending in one, with its pc): on the host the lanes that
 /// skip the region do not compute their coordinates there, so the quad's
@@ -743,19 +951,6 @@ pub(crate) fn implicit_lod_in_regions(
     out: &mut Vec<crate::ir::Unsupported>,
 ) {
     use crate::structure::Node;
-    fn blocks(nodes: &[Node], acc: &mut Vec<crate::ir::Block>) {
-        for n in nodes {
-            match n {
-                Node::Block(b) => acc.push(*b),
-                Node::If { then, els, .. } => {
-                    blocks(then, acc);
-                    blocks(els, acc);
-                }
-                Node::Loop { body, .. } => blocks(body, acc),
-                Node::Continue { .. } => {}
-            }
-        }
-    }
     for n in nodes {
         match n {
             Node::Loop { body, .. } => implicit_lod_in_regions(f, body, div, texts, out),
@@ -772,10 +967,7 @@ pub(crate) fn implicit_lod_in_regions(
                 // on the host): the quad runs the region together.
                 let quad_uniform = super::valu::primitive_uniform(f, *cond);
                 if let Some(&branch) = div.get(from).filter(|_| !quad_uniform) {
-                    let mut inner = Vec::new();
-                    blocks(then, &mut inner);
-                    blocks(els, &mut inner);
-                    for b in inner {
+                    for b in region_blocks(then, els) {
                         for &v in &f.blocks[b.0 as usize].insts {
                             let crate::ir::Op::Load(l) = f.inst(v).op else {
                                 continue;
