@@ -461,23 +461,6 @@ fn the_vrs_rate_bits_of_ancillary_match_the_scene_rate_and_swapped_axes_turn_red
     assert_eq!(r.mismatches, 2 * PIXELS);
 }
 
-/// mobile-nerf: a `texture()` after a `discard` runs at the discard's
-/// branch (`translator::lift` moves implicit-derivative samples out of
-/// per-lane regions) and the EXEC restores of the `if`s in the discard's
-/// region are proven; every pixel matches the interpreter.
-#[test]
-fn a_sample_after_a_discard_and_the_restores_in_its_region_match_the_interpreter() {
-    let Some(h) = Harness::shared_or_skip("sample_after_discard") else {
-        return;
-    };
-    let r = run(
-        h,
-        "translator/tests/fixtures/images/mobile-nerf-merged-frag",
-        &FragmentOptions::default(),
-    );
-    assert_every_word_matches(&r);
-}
-
 /// An EXEC raise in a discard's region that turns the discarded lanes back
 /// on (`s_mov_b64 exec, saved`) is refused; checked against the EXEC before
 /// the discard (`PsFaults::discard_branch_exec_before`) it is accepted, and

@@ -689,9 +689,6 @@ fn translate_model(
             accept_unproven: faults.unproven_exec_raises,
         };
         raised_in_regions(&f, t, &raises, &mut problems);
-        if input.stage == Stage::Ps {
-            lift::hoist_implicit_samples(&mut f, t, &lifted.divergent);
-        }
         lift::implicit_lod_in_regions(&f, t, &lifted.divergent, &lifted.image_texts, &mut problems);
     }
     problems.extend(passes::check(&f, &merges, &lifted.scalar_params));

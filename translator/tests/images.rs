@@ -34,7 +34,6 @@ const FIXTURES: &[&str] = &[
     "descriptor-indexing-update-after-bind-quads-frag",
     "texture-mipmap-generation-texture-frag",
     "multi-draw-indirect-multi-draw-indirect-frag",
-    "mobile-nerf-merged-frag",
 ];
 
 fn translate_capture(c: &corpus::Capture) -> Result<translator::Translation, TranslateError> {
@@ -709,17 +708,4 @@ fn an_unmasked_per_lane_table_slot_is_refused_by_default() {
     )
     .expect_err("an index no mask bounds was trusted by default");
     assert!(err.to_string().contains("not proved below 8"), "{err}");
-}
-
-/// mobile-nerf's second `texture()` follows a `discard` (ACO: `s_andn2_b64
-/// exec, s[0:1], vcc` and `s_cbranch_scc0` to the null export) and is
-/// followed by sixteen `if (x > 0.0)` save/restore pairs inside the
-/// discard's region: the sample runs at the discard's branch (every lane
-/// of the quad), and every restore is proven to stay within the region's
-/// lanes, so nothing is refused.
-#[test]
-fn an_implicit_sample_after_a_discard_runs_at_the_discard_branch() {
-    let c = fixture("mobile-nerf-merged-frag");
-    let t = translate_capture(&c).unwrap_or_else(|e| panic!("mobile-nerf-merged-frag: {e}"));
-    assert_eq!(t.manifest.images.len(), 2, "both textures bound");
 }

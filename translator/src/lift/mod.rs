@@ -70,7 +70,7 @@ use analysis::cfg::{Cfg, Program};
 use analysis::trace::ShaderTrace;
 pub(crate) use control::exec_bit_implies;
 pub use image::LANE_TABLE_SLOTS;
-pub(crate) use image::{hoist_implicit_samples, host_images, implicit_lod_in_regions, HostImage};
+pub(crate) use image::{host_images, implicit_lod_in_regions, HostImage};
 use isa::{Abi, Formatter, Instruction, OpSpace, Operand, Stage, Target};
 pub(crate) use ps::hoist_quads;
 use state::{Half, Sgpr, State};
