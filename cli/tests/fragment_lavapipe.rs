@@ -11,9 +11,11 @@
 //! reading the other half of the parameter words
 //! (`PsFaults::interp16_other_half`), and the VRS rate bits of the
 //! `ancillary` entry VGPR with their axes swapped
-//! (`PsFaults::shading_rate_axes_swapped`), and raw barycentric entry
+//! (`PsFaults::shading_rate_axes_swapped`), raw barycentric entry
 //! VGPRs reading the other weight of their pair
-//! (`PsFaults::raw_barycentrics_swapped`).
+//! (`PsFaults::raw_barycentrics_swapped`), and EXEC raises in a
+//! discard's region checked against the EXEC before the discard
+//! (`PsFaults::discard_branch_exec_before`).
 //!
 //! Without Vulkan the tests print a note and pass, unless
 //! `SHADERLIFT_REQUIRE_VULKAN` is set.
@@ -589,4 +591,30 @@ fn raw_barycentric_vgprs_read_their_helper_inputs_and_swapped_weights_turn_red()
     // i = (x + ½)/2E and j = (y + ½)/2E: swapped, words 0, 1 and 3 differ
     // on every pixel but the E on the diagonal (i − j = j − i = +0 there).
     assert_eq!(r.mismatches, 3 * (PIXELS - EXTENT as u64));
+}
+
+/// An EXEC raise in a discard's region that turns the discarded lanes back
+/// on (`s_mov_b64 exec, saved`) is refused; checked against the EXEC before
+/// the discard (`PsFaults::discard_branch_exec_before`) it is accepted, and
+/// the pixels the hardware exports again are discarded on the host: red.
+#[test]
+fn a_raise_reviving_discarded_lanes_is_refused_and_checking_the_exec_before_the_discard_turns_red()
+{
+    let path = "cli/tests/fixtures/ps-discard-raise";
+    let c = open(path);
+    let Err(e) = translator::translate(&c.shader_input(), None, &translator::Options::default())
+    else {
+        panic!("{path}: the raise must be refused");
+    };
+    assert_eq!(e.to_string().matches("may turn on lanes").count(), 1, "{e}");
+    let Some(h) = Harness::shared_or_skip("discard_raise") else {
+        return;
+    };
+    let broken = FragmentOptions {
+        user_data: Some(circle_user_data()),
+        discard_branch_exec_before: true,
+        ..FragmentOptions::default()
+    };
+    let r = run(h, path, &broken);
+    assert!(r.mismatches > 0, "a revived lane went unnoticed");
 }

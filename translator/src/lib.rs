@@ -356,6 +356,11 @@ pub struct PsFaults {
     /// A barycentric entry VGPR read raw takes the other weight of its
     /// pair (i reads the helper input's j and j its i).
     pub raw_barycentrics_swapped: bool,
+    /// EXEC raises inside the region of an `s_cbranch_scc0/scc1` on a
+    /// mask operation's SCC (a discard) are checked against the EXEC
+    /// before that operation instead of the one it wrote, so a raise that
+    /// turns discarded lanes back on passes.
+    pub discard_branch_exec_before: bool,
 }
 
 /// [`translate`] with broken rules (tests only).

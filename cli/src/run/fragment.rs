@@ -105,6 +105,10 @@ pub struct FragmentOptions {
     /// Translate with a raw barycentric entry VGPR reading the other
     /// weight of its pair (`translator::PsFaults::raw_barycentrics_swapped`).
     pub raw_barycentrics_swapped: bool,
+    /// Translate with EXEC raises in a discard's region checked against
+    /// the EXEC before the discard
+    /// (`translator::PsFaults::discard_branch_exec_before`).
+    pub discard_branch_exec_before: bool,
     /// Negative control of the buffer bindings: bind every traced
     /// descriptor's guest bytes one dword late (the host's loads read the
     /// next dword; the interpreter reads guest memory).
@@ -418,6 +422,7 @@ fn execute_fragment_scene(
             any_lane_assumed_none: opts.any_lane_assumed_none,
             shading_rate_axes_swapped: opts.shading_rate_axes_swapped,
             raw_barycentrics_swapped: opts.raw_barycentrics_swapped,
+            discard_branch_exec_before: opts.discard_branch_exec_before,
         },
     )
     .map_err(|e| named(&e))?;

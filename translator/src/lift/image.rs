@@ -820,6 +820,42 @@ pub(crate) fn host_images(
     }
 }
 
+/// The blocks of both arms of a selection (loops' bodies included, and the
+/// latches [`crate::structure::normalize_loops`] made).
+fn region_blocks(
+    then: &[crate::structure::Node],
+    els: &[crate::structure::Node],
+) -> Vec<crate::ir::Block> {
+    use crate::structure::Node;
+    fn blocks(nodes: &[Node], acc: &mut Vec<crate::ir::Block>) {
+        for n in nodes {
+            match n {
+                Node::Block(b) => acc.push(*b),
+                Node::If { then, els, .. } => {
+                    blocks(then, acc);
+                    blocks(els, acc);
+                }
+                Node::Loop {
+                    body,
+                    latch,
+                    rewritten,
+                    ..
+                } => {
+                    blocks(body, acc);
+                    if *rewritten {
+                        acc.push(*latch);
+                    }
+                }
+                Node::Continue { .. } => {}
+            }
+        }
+    }
+    let mut acc = Vec::new();
+    blocks(then, &mut acc);
+    blocks(els, &mut acc);
+    acc
+}
+
 /// Implicit-derivative samples inside the region of a per-lane EXEC branch
 /// (`div`: blocks ending in one, with its pc): on the host the lanes that
 /// skip the region do not compute their coordinates there, so the quad's
@@ -833,19 +869,6 @@ pub(crate) fn implicit_lod_in_regions(
     out: &mut Vec<crate::ir::Unsupported>,
 ) {
     use crate::structure::Node;
-    fn blocks(nodes: &[Node], acc: &mut Vec<crate::ir::Block>) {
-        for n in nodes {
-            match n {
-                Node::Block(b) => acc.push(*b),
-                Node::If { then, els, .. } => {
-                    blocks(then, acc);
-                    blocks(els, acc);
-                }
-                Node::Loop { body, .. } => blocks(body, acc),
-                Node::Continue { .. } => {}
-            }
-        }
-    }
     for n in nodes {
         match n {
             Node::Loop { body, .. } => implicit_lod_in_regions(f, body, div, texts, out),
@@ -862,10 +885,7 @@ pub(crate) fn implicit_lod_in_regions(
                 // on the host): the quad runs the region together.
                 let quad_uniform = super::valu::primitive_uniform(f, *cond);
                 if let Some(&branch) = div.get(from).filter(|_| !quad_uniform) {
-                    let mut inner = Vec::new();
-                    blocks(then, &mut inner);
-                    blocks(els, &mut inner);
-                    for b in inner {
+                    for b in region_blocks(then, els) {
                         for &v in &f.blocks[b.0 as usize].insts {
                             let crate::ir::Op::Load(l) = f.inst(v).op else {
                                 continue;

@@ -48,8 +48,10 @@ pub(super) struct PsState {
     /// (`None`: the word as f32).
     modes: HashMap<u8, (InterpMode, Option<bool>)>,
     /// SCC as a scalar instruction that wrote EXEC left it ("any lane
-    /// on"), with this lane's bit of that EXEC.
-    exec_scc: Option<(Value, Value)>,
+    /// on"), with this lane's bit of that EXEC, and the bit EXEC raises in
+    /// the region of a branch on it are checked against (the same but
+    /// under a fault).
+    exec_scc: Option<(Value, Value, Value)>,
     /// The `ancillary` entry VGPR's value (unsupported but for the fields
     /// [`Lifter::ancillary_field`] extracts).
     pub(super) ancillary: Option<Value>,
@@ -405,7 +407,18 @@ impl Lifter<'_> {
         }
         if (logic_to_exec || f.exec.is_some()) && self.st.scc != scc_before {
             let act = self.active();
-            self.ps.exec_scc = Some((self.st.scc, act));
+            // Negative control: the EXEC the operation replaced stands for
+            // the one it wrote where EXEC raises are checked.
+            let checked = if self.o.ps_faults.discard_branch_exec_before {
+                let now = (self.st.s[126], self.st.s[127]);
+                (self.st.s[126], self.st.s[127]) = exec_before;
+                let before = self.active();
+                (self.st.s[126], self.st.s[127]) = now;
+                before
+            } else {
+                act
+            };
+            self.ps.exec_scc = Some((self.st.scc, act, checked));
         }
     }
 
@@ -417,11 +430,16 @@ impl Lifter<'_> {
     /// exec bit off, so its VGPRs and exports see the same, as for execz.
     /// `None` when SCC is anything else.
     pub(super) fn exec_scc_branch(&mut self, scc1: bool) -> Option<(Value, bool)> {
-        let (scc, act) = self.ps.exec_scc?;
+        let (scc, act, checked) = self.ps.exec_scc?;
         if scc != self.st.scc || self.o.stage != isa::Stage::Ps {
             return None;
         }
         let div = self.b.func.konst(act).is_none();
+        // The lanes inside either side of the region are told apart by
+        // `act`, as at `s_cbranch_execz/execnz`: EXEC raises there are
+        // checked against it (a discard's region: a raise must not turn a
+        // discarded lane back on).
+        self.exec_at_branch = Some(checked);
         Some(if scc1 {
             (act, div)
         } else {
