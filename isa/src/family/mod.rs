@@ -35,6 +35,12 @@ impl Text {
     pub(crate) const VOP: u8 = 0;
     pub(crate) const VOP3P: u8 = 1;
     pub(crate) const VOP_EXT: u8 = 2;
+    pub(crate) const DS: u8 = 3;
+    pub(crate) const MIMG: u8 = 4;
+    pub(crate) const SMEM: u8 = 5;
+    pub(crate) const FLAT: u8 = 6;
+    pub(crate) const MUBUF: u8 = 7;
+    pub(crate) const MTBUF: u8 = 8;
 
     /// `len` bytes at `at` of block `block` (generated code only).
     pub(crate) const fn new(block: u8, at: u16, len: u8) -> Text {
@@ -47,7 +53,13 @@ impl Text {
         let block = match self.block {
             Text::VOP => tables::vop::TEXT,
             Text::VOP3P => tables::vop3p::TEXT,
-            _ => tables::vop_ext::TEXT,
+            Text::VOP_EXT => tables::vop_ext::TEXT,
+            Text::DS => tables::ds::TEXT,
+            Text::MIMG => tables::mimg::TEXT,
+            Text::SMEM => tables::smem::TEXT,
+            Text::FLAT => tables::flat::TEXT,
+            Text::MUBUF => tables::mubuf::TEXT,
+            _ => tables::mtbuf::TEXT,
         };
         let (_, tail) = block.split_at(self.at as usize);
         tail.split_at(self.len as usize).0
