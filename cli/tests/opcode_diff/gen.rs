@@ -345,7 +345,7 @@ const VCC: u16 = 106;
 fn vop(opcode: Opcode, form: &VopForm, ops: &[Operand]) -> Instruction {
     let mut operands = Operands::new();
     let mut literal = false;
-    for (spec, &op) in form.slots.iter().zip(ops) {
+    for (spec, &op) in form.slots().iter().zip(ops) {
         let mut mods = OpMods::empty();
         if spec.fld == Fld::KLit {
             literal = true;
@@ -437,7 +437,10 @@ pub fn variants(info: &VopInfo, e64: bool) -> Vec<Variant> {
         return out;
     };
     if form.family == Family::Vop3p
-        && form.bits.iter().any(|b| matches!(b.role, Role::OpSelHi(2)))
+        && form
+            .bits()
+            .iter()
+            .any(|b| matches!(b.role, Role::OpSelHi(2)))
         && info.name.starts_with("v_fma_mix")
     {
         out.push(Variant::MixF16);
@@ -448,16 +451,16 @@ pub fn variants(info: &VopInfo, e64: bool) -> Vec<Variant> {
         return out;
     }
     if form
-        .bits
+        .bits()
         .iter()
         .any(|b| matches!(b.role, Role::Neg | Role::Abs))
     {
         out.push(Variant::NegAbs);
     }
-    if form.bits.iter().any(|b| b.role == Role::Clamp) {
+    if form.bits().iter().any(|b| b.role == Role::Clamp) {
         out.push(Variant::Clamp);
     }
-    if form.bits.iter().any(|b| b.role == Role::Omod) {
+    if form.bits().iter().any(|b| b.role == Role::Omod) {
         out.push(Variant::Omod(1));
         out.push(Variant::Omod(3));
     }
@@ -491,7 +494,7 @@ fn apply(inst: &mut Instruction, form: &VopForm, variant: Variant) {
         }
         Variant::NegAbs => {
             let has = |role: Role, slot: usize| {
-                form.bits
+                form.bits()
                     .iter()
                     .any(|b| b.role == role && b.slot as usize == slot)
             };
@@ -538,7 +541,7 @@ pub fn build(info: &VopInfo, e64: bool, variant: Variant, wave64: bool) -> Resul
     let mut res = RES;
     let mut reads_vcc = info.implicit.contains(Implicit::READ_VCC);
     let mut names_vcc = false;
-    for spec in form.slots {
+    for spec in form.slots() {
         let w = spec.width.max(1) as u16;
         let op = if spec.access.contains(Access::WRITE) {
             if spec.ty == ValType::Mask {
@@ -787,7 +790,7 @@ pub fn build(info: &VopInfo, e64: bool, variant: Variant, wave64: bool) -> Resul
             variant.label(),
             if wave64 { "" } else { " (w32)" }
         ),
-        mnemonic: info.name,
+        mnemonic: info.name.as_str(),
         inst: back,
         text,
         wave64,

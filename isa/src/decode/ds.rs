@@ -38,8 +38,8 @@ static ZERO: [[u32; 2]; 256] = {
             }
             let mut zero1 = !0u32;
             let mut k = 0;
-            while k < info.slots.len() {
-                zero1 &= !(0xff << info.slots[k].fld.shift());
+            while k < info.slots().len() {
+                zero1 &= !(0xff << info.slots()[k].fld.shift());
                 k += 1;
             }
             t[op] = [zero0 & !info.dont_care[0], zero1 & !info.dont_care[1]];
@@ -82,9 +82,10 @@ pub(crate) fn decode(
     if d0 & zero0 != 0 || d1 & zero1 != 0 {
         return Err(invalid("unused field is not zero"));
     }
-    let n = info.slots.len();
+    let specs = info.slots();
+    let n = specs.len();
     let slots = out.operands.slots_mut();
-    for (s, slot) in info.slots.iter().zip(slots.iter_mut()) {
+    for (s, slot) in specs.iter().zip(slots.iter_mut()) {
         let field = d1 >> s.fld.shift();
         let op = vgpr_range(field, s.width).ok_or_else(|| invalid("register range past v255"))?;
         *slot = Slot {

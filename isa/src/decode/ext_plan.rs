@@ -128,7 +128,7 @@ impl ExtPlan {
         let Some(form) = form else {
             return ExtPlan::NONE;
         };
-        if form.slots.len() > MAX_OPS {
+        if form.slots().len() > MAX_OPS {
             return ExtPlan::NONE;
         }
         let on = [form.dst_sel, form.src_sel[0], form.src_sel[1]];
@@ -153,7 +153,7 @@ impl ExtPlan {
             ctl_mask |= 3 << 14;
         }
         let mut plan = ExtPlan {
-            n: form.slots.len() as u8,
+            n: form.slots().len() as u8,
             targets: form.targets,
             opcode: Opcode::new(OpSpace::Vop, 0),
             fixed: form.fixed,
@@ -163,8 +163,8 @@ impl ExtPlan {
             ops: [NO_OP; MAX_OPS],
         };
         let mut i = 0;
-        while i < form.slots.len() {
-            match ext_op(&form.slots[i], form, ext) {
+        while i < form.slots().len() {
+            match ext_op(&form.slots()[i], form, ext) {
                 Some(p) => plan.ops[i] = p,
                 None => return ExtPlan::NONE,
             }

@@ -389,7 +389,7 @@ fn decode_form<const WIDE: bool>(
     let lit_at = if wide { 2 } else { 1 };
     let mut lit = false;
     let mut attr = false;
-    let slots = form.slots;
+    let slots = form.slots();
     for (i, s) in slots.iter().enumerate() {
         let op = match decode_slot(s, d, wide, wave64, family) {
             Ok(op) => op,
@@ -454,13 +454,14 @@ pub(super) fn apply_modifier_bits(
     vmods: &mut Vop3Mods,
     inst: &mut Instruction,
 ) -> Result<(), DecodeErrorKind> {
-    let n = form.bits.len().min(16);
+    let bits = form.bits();
+    let n = bits.len().min(16);
     let mut set = modifier_bits(d) & ((1u32 << n) - 1);
     // Only the set bits, lowest position first (the order of form.bits).
     while set != 0 {
         let i = set.trailing_zeros() as usize;
         set &= set - 1;
-        let Some(b) = form.bits.get(i) else {
+        let Some(b) = bits.get(i) else {
             break;
         };
         let flag = match b.role {

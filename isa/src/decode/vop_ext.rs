@@ -176,7 +176,7 @@ fn decode_form<const EXT: u8>(
     // the write partial.
     let d = [d0, d1];
     let sdwa_s = EXT == SDWA;
-    for (i, s) in form.slots.iter().enumerate() {
+    for (i, s) in form.slots().iter().enumerate() {
         let width = if wave64 && s.ty == ValType::Mask {
             2
         } else {
@@ -228,7 +228,7 @@ fn decode_form<const EXT: u8>(
             },
         );
     }
-    out.operands.set_len(form.slots.len());
+    out.operands.set_len(form.slots().len());
     out.mods = mods;
     out.len = 8;
     Ok(())

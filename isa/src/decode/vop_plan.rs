@@ -101,11 +101,11 @@ impl Plan {
         let Some(form) = form else {
             return Plan::NONE;
         };
-        if form.slots.len() > MAX_OPS {
+        if form.slots().len() > MAX_OPS {
             return Plan::NONE;
         }
         let mut plan = Plan {
-            n: form.slots.len() as u8,
+            n: form.slots().len() as u8,
             opcode: Opcode::new(space, info.index),
             family: form.family,
             fixed: (form.fixed[1] as u64) << 32 | form.fixed[0] as u64,
@@ -113,16 +113,16 @@ impl Plan {
             ops: [NO_OP; MAX_OPS],
         };
         let mut i = 0;
-        while i < form.slots.len() {
-            match op_plan(&form.slots[i], wide, wave64) {
+        while i < form.slots().len() {
+            match op_plan(&form.slots()[i], wide, wave64) {
                 Some(p) => plan.ops[i] = p,
                 None => return Plan::NONE,
             }
             i += 1;
         }
         let mut i = 0;
-        while i < form.bits.len() && i < 16 {
-            if !matches!(form.bits[i].role, Role::Ignored | Role::Sdst) {
+        while i < form.bits().len() && i < 16 {
+            if !matches!(form.bits()[i].role, Role::Ignored | Role::Sdst) {
                 let (dw, bit) = bit_position(i);
                 plan.live |= 1 << (bit + 32 * dw as u32);
             }

@@ -35,10 +35,10 @@ pub(crate) fn encode(inst: &Instruction, target: Target) -> Result<Encoded, Enco
             family: inst.family,
         });
     };
-    if inst.operands.len() != info.slots.len() {
+    if inst.operands.len() != info.slots().len() {
         return Err(EncodeError::OperandCount {
             opcode: name,
-            expected: info.slots.len(),
+            expected: info.slots().len(),
             got: inst.operands.len(),
         });
     }
@@ -54,7 +54,7 @@ pub(crate) fn encode(inst: &Instruction, target: Target) -> Result<Encoded, Enco
     };
     let d0 = (0x36 << 26) | ((inst.opcode.index() as u32) << 18) | ((gds as u32) << 17) | offset;
     let mut d1 = 0u32;
-    for (i, s) in info.slots.iter().enumerate() {
+    for (i, s) in info.slots().iter().enumerate() {
         match inst.operands[i].op {
             Operand::Reg { code, count }
                 if code >= VGPR_BASE && count == s.width && code as u32 + count as u32 <= 512 =>

@@ -51,7 +51,7 @@ pub(crate) fn dont_care(inst: &Instruction) -> [u32; 5] {
     if wide(form.family) {
         m[1] = form.ignored[1];
     }
-    for (s, spec) in inst.operands.iter().zip(form.slots) {
+    for (s, spec) in inst.operands.iter().zip(form.slots()) {
         let Operand::Reg { code, count } = s.op else {
             continue;
         };
@@ -93,10 +93,10 @@ pub(crate) fn encode(inst: &Instruction, target: Target) -> Result<Encoded, Enco
     if form.family != inst.family || form.targets & target.bit() == 0 {
         return Err(no);
     }
-    if inst.operands.len() != form.slots.len() {
+    if inst.operands.len() != form.slots().len() {
         return Err(EncodeError::OperandCount {
             opcode: name,
-            expected: form.slots.len(),
+            expected: form.slots().len(),
             got: inst.operands.len(),
         });
     }
@@ -121,7 +121,7 @@ pub(crate) fn encode(inst: &Instruction, target: Target) -> Result<Encoded, Enco
         }
     };
     let mut lit = None;
-    for (i, (s, spec)) in inst.operands.iter().zip(form.slots).enumerate() {
+    for (i, (s, spec)) in inst.operands.iter().zip(form.slots()).enumerate() {
         let bad = |why| EncodeError::BadOperand {
             opcode: name,
             index: i,
@@ -161,7 +161,7 @@ pub(crate) fn encode(inst: &Instruction, target: Target) -> Result<Encoded, Enco
         }
     }
     if w {
-        for (i, b) in form.bits.iter().enumerate() {
+        for (i, b) in form.bits().iter().enumerate() {
             let set = match b.role {
                 Role::Fixed | Role::Ignored | Role::Sdst => false,
                 Role::Clamp => clamp,

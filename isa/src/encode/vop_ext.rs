@@ -30,7 +30,7 @@ pub(crate) fn dont_care(inst: &Instruction) -> [u32; 5] {
     };
     m[0] = form.ignored[0];
     m[1] = form.ignored[1];
-    for (s, spec) in inst.operands.iter().zip(form.slots) {
+    for (s, spec) in inst.operands.iter().zip(form.slots()) {
         if spec.fld != Fld::Sdst {
             continue;
         }
@@ -111,10 +111,10 @@ pub(crate) fn encode(inst: &Instruction, target: Target) -> Result<Encoded, Enco
     if form.targets & target.bit() == 0 {
         return Err(no);
     }
-    if inst.operands.len() != form.slots.len() {
+    if inst.operands.len() != form.slots().len() {
         return Err(EncodeError::OperandCount {
             opcode: name,
-            expected: form.slots.len(),
+            expected: form.slots().len(),
             got: inst.operands.len(),
         });
     }
@@ -163,7 +163,7 @@ pub(crate) fn encode(inst: &Instruction, target: Target) -> Result<Encoded, Enco
         }
         _ => return Err(bad_mods),
     }
-    for (i, (s, spec)) in inst.operands.iter().zip(form.slots).enumerate() {
+    for (i, (s, spec)) in inst.operands.iter().zip(form.slots()).enumerate() {
         let bad = |why| EncodeError::BadOperand {
             opcode: name,
             index: i,

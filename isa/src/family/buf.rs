@@ -6,6 +6,7 @@
 //! instruction reads or writes, starting at
 //! `base + (idxen ? index * stride : 0) + (offen ? vgpr : 0) + soffset + offset`.
 
+use super::Text;
 use crate::inst::{Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::Implicit;
 use crate::tables;
@@ -67,7 +68,7 @@ pub enum D16 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MubufInfo {
     /// Mnemonic.
-    pub name: &'static str,
+    pub name: Text,
     /// Bit i set: valid on `isa_gen::TARGETS[i]` (gfx1010, gfx1013, gfx1030).
     pub targets: u8,
     /// Load, store, atomic or invalidate.
@@ -93,7 +94,7 @@ pub struct MubufInfo {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MtbufInfo {
     /// Mnemonic.
-    pub name: &'static str,
+    pub name: Text,
     /// Bit i set: valid on `isa_gen::TARGETS[i]`.
     pub targets: u8,
     /// Load or store.

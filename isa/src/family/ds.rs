@@ -1,6 +1,7 @@
 //! DS (local and global data share) facts: the table row types the
 //! generator fills in, the instruction modifiers, and address offsets.
 
+use super::Text;
 use crate::inst::{Instruction, Modifiers, OpSpace};
 use crate::operand::{Access, Implicit, ValType};
 use crate::tables;
@@ -76,7 +77,7 @@ pub enum DsOffset {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DsInfo {
     /// Mnemonic.
-    pub name: &'static str,
+    pub name: Text,
     /// Bit i set: valid on `isa_gen::TARGETS[i]` (gfx1010, gfx1013, gfx1030).
     pub targets: u8,
     /// Use of the `gds` bit.
@@ -90,8 +91,19 @@ pub struct DsInfo {
     pub dont_care: [u32; 2],
     /// Implicit accesses with `gds` clear (see the `implicit` function).
     pub implicit: Implicit,
+    /// Operands in printing order: `slot_n` entries from `slot_at` of the
+    /// table's `SLOTS` (see [`DsInfo::slots`]).
+    pub(crate) slot_at: u16,
+    pub(crate) slot_n: u8,
+}
+
+impl DsInfo {
     /// Operands in printing order.
-    pub slots: &'static [DsSlot],
+    #[inline]
+    pub const fn slots(&self) -> &'static [DsSlot] {
+        let (_, tail) = tables::ds::SLOTS.split_at(self.slot_at as usize);
+        tail.split_at(self.slot_n as usize).0
+    }
 }
 
 /// DS fields.

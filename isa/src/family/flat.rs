@@ -1,6 +1,7 @@
 //! FLAT/GLOBAL/SCRATCH facts: the table row types the generator fills in,
 //! the instruction modifiers, and implicit accesses.
 
+use super::Text;
 use crate::inst::{Instruction, Modifiers, OpSpace};
 use crate::operand::{Access, Implicit};
 use crate::tables;
@@ -64,7 +65,7 @@ pub enum Saddr {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FlatInfo {
     /// Mnemonic.
-    pub name: &'static str,
+    pub name: Text,
     /// Bit i set: valid on `isa_gen::TARGETS[i]` (gfx1010, gfx1013, gfx1030).
     pub targets: u8,
     /// Dwords written to `vdst` (loads; atomics only with `glc`); 0: none.

@@ -10,6 +10,7 @@
 //! `v255`; the formatter reproduces that, the operands keep the hardware's
 //! view (clamped at `v255`).
 
+use super::Text;
 use crate::inst::{Instruction, Modifiers, OpSpace, Opcode};
 use crate::operand::Implicit;
 use crate::tables;
@@ -71,7 +72,7 @@ pub enum MimgKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MimgInfo {
     /// Mnemonic.
-    pub name: &'static str,
+    pub name: Text,
     /// Bit i set: valid on `isa_gen::TARGETS[i]` (gfx1010, gfx1013, gfx1030).
     pub targets: u8,
     /// Access class.
@@ -114,7 +115,7 @@ pub struct MimgInfo {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MimgDim {
     /// Name as printed after `dim:SQ_RSRC_IMG_`.
-    pub name: &'static str,
+    pub name: Text,
     /// Coordinates (including array slice, cube face, fragment id).
     pub coords: u8,
     /// Derivatives (two per spatial coordinate).

@@ -18,6 +18,7 @@
 //!
 //! The immediate byte offset is [`SmemMods::offset`].
 
+use super::Text;
 use crate::inst::{Instruction, Modifiers, OpSpace};
 use crate::operand::{Implicit, Operand, NULL};
 use crate::tables;
@@ -103,7 +104,7 @@ impl SregClass {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SmemInfo {
     /// Mnemonic.
-    pub name: &'static str,
+    pub name: Text,
     /// Bit i set: valid on `isa_gen::TARGETS[i]` (gfx1010, gfx1013, gfx1030).
     pub targets: u8,
     /// What the instruction does with `sdata`.

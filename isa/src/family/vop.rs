@@ -32,6 +32,7 @@
 //! - For `v_fma_mix*` the neg_hi bits mean absolute value and are stored as
 //!   [`crate::OpMods::ABS`] (LLVM prints `|x|`).
 
+use super::Text;
 use crate::inst::{Family, Instruction, OpSpace, Opcode};
 use crate::operand::{Access, Implicit, Operand, ValType, SRC_LDS_DIRECT};
 use crate::tables;
@@ -98,7 +99,7 @@ pub enum Fld {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Cls {
     /// LLVM's class name, printed in the note.
-    pub name: &'static str,
+    pub name: Text,
     /// VGPRs are in the class.
     pub vgpr: bool,
     /// Scalar registers (SGPRs, vcc, ttmp, m0, exec) are in the class.
@@ -222,10 +223,38 @@ pub struct VopForm {
     pub lists: [u8; 4],
     /// VOP3P: `op_sel_hi` defaults to all ones (packed math).
     pub packed: bool,
+    /// Operands in printing order: `slot_n` entries from `slot_at` of the
+    /// table file's `SLOTS` (see [`VopForm::slots`]).
+    pub(crate) slot_at: u16,
+    pub(crate) slot_n: u8,
+    /// VOP3/VOP3P modifier bits: `bit_n` entries from `bit_at` of the
+    /// table file's `BITS` (see [`VopForm::bits`]).
+    pub(crate) bit_at: u16,
+    pub(crate) bit_n: u8,
+}
+
+impl VopForm {
     /// Operands in printing order.
-    pub slots: &'static [VopSlot],
+    #[inline]
+    pub const fn slots(&self) -> &'static [VopSlot] {
+        let all: &'static [VopSlot] = match self.family {
+            Family::Vop3p => &tables::vop3p::SLOTS,
+            _ => &tables::vop::SLOTS,
+        };
+        let (_, tail) = all.split_at(self.slot_at as usize);
+        tail.split_at(self.slot_n as usize).0
+    }
+
     /// VOP3/VOP3P modifier bits (see [`bit_position`]); empty for e32.
-    pub bits: &'static [Bit],
+    #[inline]
+    pub const fn bits(&self) -> &'static [Bit] {
+        let all: &'static [Bit] = match self.family {
+            Family::Vop3p => &tables::vop3p::BITS,
+            _ => &tables::vop::BITS,
+        };
+        let (_, tail) = all.split_at(self.bit_at as usize);
+        tail.split_at(self.bit_n as usize).0
+    }
 }
 
 /// One vector-ALU instruction.
@@ -234,7 +263,7 @@ pub struct VopInfo {
     /// Opcode index in its space.
     pub index: u16,
     /// Base mnemonic (without `_e32`/`_e64`).
-    pub name: &'static str,
+    pub name: Text,
     /// Implicit accesses.
     pub implicit: Implicit,
     /// The 32-bit (VOP1/VOP2/VOPC) form.

@@ -75,7 +75,10 @@ pub struct ExtForm {
     /// Operands in printing order, with the `_e32` form's access and type
     /// (the decoder adjusts the access of written operands from the
     /// control fields; see the module docs).
-    pub slots: &'static [VopSlot],
+    /// `slot_n` entries from `slot_at` of the table file's `SLOTS` (see
+    /// [`ExtForm::slots`]).
+    pub(crate) slot_at: u16,
+    pub(crate) slot_n: u8,
     /// Bits (first and second dword) LLVM rejects when set.
     pub fixed: [u32; 2],
     /// Bits LLVM ignores.
@@ -92,6 +95,15 @@ pub struct ExtForm {
     pub dst_sel: bool,
     /// SDWA: `src0_sel` / `src1_sel` exist.
     pub src_sel: [bool; 2],
+}
+
+impl ExtForm {
+    /// Operands in printing order, with the `_e32` form's access and type.
+    #[inline]
+    pub const fn slots(&self) -> &'static [VopSlot] {
+        let (_, tail) = tables::vop_ext::SLOTS.split_at(self.slot_at as usize);
+        tail.split_at(self.slot_n as usize).0
+    }
 }
 
 /// The extended forms of one instruction.

@@ -39,7 +39,7 @@ static DIM_TEXT: [NameBytes; 8] = {
     let mut t = [[0u8; 32]; 8];
     let mut d = 0;
     while d < 8 {
-        t[d] = concat_name(" dim:SQ_RSRC_IMG_", DIMS[d].name);
+        t[d] = concat_name(" dim:SQ_RSRC_IMG_", DIMS[d].name.as_str());
         // Every name fits (a compile error otherwise).
         assert!(t[d][31] != 0);
         d += 1;

@@ -630,7 +630,7 @@ macro_rules! names_of {
         let mut i = 0;
         while i < t.len() {
             if let Some(r) = &$table[i] {
-                t[i] = name_chunk(r.name);
+                t[i] = name_chunk(r.name.as_str());
             }
             i += 1;
         }

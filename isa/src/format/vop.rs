@@ -37,14 +37,14 @@ fn write_any<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
     else {
         return out.write_str(inst.opcode.name());
     };
-    write_mnemonic(name, info.name, out)?;
+    write_mnemonic(name, info.name.as_str(), out)?;
     if form.suffix {
         out.write_str(match inst.family {
             Family::Vop3 => "_e64",
             _ => "_e32",
         })?;
     }
-    for (i, (slot, spec)) in inst.operands.iter().zip(form.slots).enumerate() {
+    for (i, (slot, spec)) in inst.operands.iter().zip(form.slots()).enumerate() {
         write_sep(out, i == 0)?;
         if slot.mods.is_empty() {
             write_plain_value(slot.op, spec, out)?;
@@ -140,7 +140,7 @@ impl Template {
             return Template::NONE;
         };
         // Packed math prints op_sel_hi unless every bit is set: no template.
-        if form.slots.len() > TPL_OPS || form.packed {
+        if form.slots().len() > TPL_OPS || form.packed {
             return Template::NONE;
         }
         let suffix: &[u8] = if !form.suffix {
@@ -170,8 +170,8 @@ impl Template {
         let mut acc = [0u8; TPL_OPS];
         let mut imm = [Imm::None; TPL_OPS];
         let mut k = 0;
-        while k < form.slots.len() {
-            let s = &form.slots[k];
+        while k < form.slots().len() {
+            let s = &form.slots()[k];
             let a = slot_acc(s);
             acc[k] = a;
             imm[k] = s.imm;
@@ -179,8 +179,8 @@ impl Template {
         }
         let mut mods_ok = [0u8; TPL_OPS];
         let mut b = 0;
-        while b < form.bits.len() {
-            let bit = &form.bits[b];
+        while b < form.bits().len() {
+            let bit = &form.bits()[b];
             let flag = match bit.role {
                 Role::Neg => OpMods::NEG.bits(),
                 Role::Abs => OpMods::ABS.bits(),
@@ -194,7 +194,7 @@ impl Template {
         }
         Template {
             head,
-            n: form.slots.len() as u8,
+            n: form.slots().len() as u8,
             family: form.family,
             acc,
             mods_ok,
@@ -235,8 +235,8 @@ static VOP_TEMPLATES: [[Template; 2]; t::VOP.len()] = {
     let mut i = 0;
     while i < ts.len() {
         ts[i] = [
-            Template::of(t::VOP[i].name, &t::VOP[i].e32),
-            Template::of(t::VOP[i].name, &t::VOP[i].e64),
+            Template::of(t::VOP[i].name.as_str(), &t::VOP[i].e32),
+            Template::of(t::VOP[i].name.as_str(), &t::VOP[i].e64),
         ];
         i += 1;
     }
@@ -248,7 +248,7 @@ static VOP3P_TEMPLATES: [Template; tp::VOP3P.len()] = {
     let mut ts = [Template::NONE; tp::VOP3P.len()];
     let mut i = 0;
     while i < ts.len() {
-        ts[i] = Template::of(tp::VOP3P[i].name, &tp::VOP3P[i].e64);
+        ts[i] = Template::of(tp::VOP3P[i].name.as_str(), &tp::VOP3P[i].e64);
         i += 1;
     }
     ts
@@ -415,7 +415,7 @@ static VOP_NAMES: [NameBytes; t::VOP.len()] = {
     let mut names = [[0u8; 32]; t::VOP.len()];
     let mut i = 0;
     while i < names.len() {
-        names[i] = name_chunk(t::VOP[i].name);
+        names[i] = name_chunk(t::VOP[i].name.as_str());
         i += 1;
     }
     names
@@ -426,7 +426,7 @@ static VOP3P_NAMES: [NameBytes; tp::VOP3P.len()] = {
     let mut names = [[0u8; 32]; tp::VOP3P.len()];
     let mut i = 0;
     while i < names.len() {
-        names[i] = name_chunk(tp::VOP3P[i].name);
+        names[i] = name_chunk(tp::VOP3P[i].name.as_str());
         i += 1;
     }
     names
@@ -473,7 +473,7 @@ fn write_lists<W: Out>(
     // One pass over the bits fills every list.
     let mut vals = [[false; 4]; 4];
     vals[1] = [form.packed; 4];
-    for b in form.bits {
+    for b in form.bits() {
         let (li, pos, flag) = match b.role {
             Role::OpSel(p) => (0, p, OpMods::OP_SEL),
             Role::OpSelHi(p) => (1, p, OpMods::OP_SEL_HI),
@@ -511,7 +511,7 @@ fn write_lists<W: Out>(
 
 /// True when a prefix-style modifier role for `slot` exists in the form.
 fn has_role(form: &VopForm, slot: usize, role: Role) -> bool {
-    form.bits
+    form.bits()
         .iter()
         .any(|b| b.role == role && b.slot as usize == slot)
 }
@@ -628,7 +628,7 @@ fn write_value_any<W: Out>(op: Operand, spec: &VopSlot, out: &mut W) -> fmt::Res
             write_reg(code, count, out)?;
             if checked && !in_class(code, &spec.cls) {
                 out.write_str("/*Invalid register, operand has '")?;
-                out.write_str(spec.cls.name)?;
+                out.write_str(spec.cls.name.as_str())?;
                 out.write_str("' register class*/")?;
             }
         }

@@ -45,13 +45,13 @@ fn write_any<W: Out>(inst: &Instruction, out: &mut W) -> fmt::Result {
     ) else {
         return out.write_str(inst.opcode.name());
     };
-    write_mnemonic(name, info.name, out)?;
+    write_mnemonic(name, info.name.as_str(), out)?;
     out.write_str(if inst.family == Family::Sdwa {
         "_sdwa"
     } else {
         "_dpp"
     })?;
-    for (i, (slot, spec)) in inst.operands.iter().zip(form.slots).enumerate() {
+    for (i, (slot, spec)) in inst.operands.iter().zip(form.slots()).enumerate() {
         write_sep(out, i == 0)?;
         write_src(slot, spec, out)?;
     }
@@ -388,18 +388,18 @@ impl ExtTemplate {
         let Some(form) = form else {
             return ExtTemplate::NONE;
         };
-        if form.slots.len() > 5 {
+        if form.slots().len() > 5 {
             return ExtTemplate::NONE;
         }
         let mut acc = [0u8; 5];
         let mut k = 0;
-        while k < form.slots.len() {
-            acc[k] = slot_acc(&form.slots[k]);
+        while k < form.slots().len() {
+            acc[k] = slot_acc(&form.slots()[k]);
             k += 1;
         }
         ExtTemplate {
             head: concat_name(name, suffix),
-            n: form.slots.len() as u8,
+            n: form.slots().len() as u8,
             acc,
             sels: form.dst_sel as u8 | (form.src_sel[0] as u8) << 1 | (form.src_sel[1] as u8) << 2,
         }
@@ -437,7 +437,7 @@ const fn vop_name(index: u16) -> Option<&'static str> {
     if p >= t::VOP.len() {
         return None;
     }
-    Some(t::VOP[p].name)
+    Some(t::VOP[p].name.as_str())
 }
 
 /// One operand with its source modifiers, as LLVM's

@@ -3,27 +3,28 @@
 // `cargo run -p isa-gen -- emit`.
 
 use crate::family::buf::{BufKind, MtbufInfo, D16};
+use crate::family::Text;
 use crate::inst::{OpSpace, Opcode};
 
 /// MTBUF opcodes by native 4-bit opcode number.
 #[rustfmt::skip]
 pub(crate) static MTBUF: [Option<MtbufInfo>; 16] = [
-    Some(MtbufInfo { name: "tbuffer_load_format_x", targets: 0b111, kind: BufKind::Load, vdata: 1, components: 1, d16: D16::No }),
-    Some(MtbufInfo { name: "tbuffer_load_format_xy", targets: 0b111, kind: BufKind::Load, vdata: 2, components: 2, d16: D16::No }),
-    Some(MtbufInfo { name: "tbuffer_load_format_xyz", targets: 0b111, kind: BufKind::Load, vdata: 3, components: 3, d16: D16::No }),
-    Some(MtbufInfo { name: "tbuffer_load_format_xyzw", targets: 0b111, kind: BufKind::Load, vdata: 4, components: 4, d16: D16::No }),
-    Some(MtbufInfo { name: "tbuffer_store_format_x", targets: 0b111, kind: BufKind::Store, vdata: 1, components: 1, d16: D16::No }),
-    Some(MtbufInfo { name: "tbuffer_store_format_xy", targets: 0b111, kind: BufKind::Store, vdata: 2, components: 2, d16: D16::No }),
-    Some(MtbufInfo { name: "tbuffer_store_format_xyz", targets: 0b111, kind: BufKind::Store, vdata: 3, components: 3, d16: D16::No }),
-    Some(MtbufInfo { name: "tbuffer_store_format_xyzw", targets: 0b111, kind: BufKind::Store, vdata: 4, components: 4, d16: D16::No }),
-    Some(MtbufInfo { name: "tbuffer_load_format_d16_x", targets: 0b111, kind: BufKind::Load, vdata: 1, components: 1, d16: D16::Packed }),
-    Some(MtbufInfo { name: "tbuffer_load_format_d16_xy", targets: 0b111, kind: BufKind::Load, vdata: 1, components: 2, d16: D16::Packed }),
-    Some(MtbufInfo { name: "tbuffer_load_format_d16_xyz", targets: 0b111, kind: BufKind::Load, vdata: 2, components: 3, d16: D16::Packed }),
-    Some(MtbufInfo { name: "tbuffer_load_format_d16_xyzw", targets: 0b111, kind: BufKind::Load, vdata: 2, components: 4, d16: D16::Packed }),
-    Some(MtbufInfo { name: "tbuffer_store_format_d16_x", targets: 0b111, kind: BufKind::Store, vdata: 1, components: 1, d16: D16::Packed }),
-    Some(MtbufInfo { name: "tbuffer_store_format_d16_xy", targets: 0b111, kind: BufKind::Store, vdata: 1, components: 2, d16: D16::Packed }),
-    Some(MtbufInfo { name: "tbuffer_store_format_d16_xyz", targets: 0b111, kind: BufKind::Store, vdata: 2, components: 3, d16: D16::Packed }),
-    Some(MtbufInfo { name: "tbuffer_store_format_d16_xyzw", targets: 0b111, kind: BufKind::Store, vdata: 2, components: 4, d16: D16::Packed }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 0, 21), targets: 0b111, kind: BufKind::Load, vdata: 1, components: 1, d16: D16::No }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 21, 22), targets: 0b111, kind: BufKind::Load, vdata: 2, components: 2, d16: D16::No }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 43, 23), targets: 0b111, kind: BufKind::Load, vdata: 3, components: 3, d16: D16::No }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 66, 24), targets: 0b111, kind: BufKind::Load, vdata: 4, components: 4, d16: D16::No }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 90, 22), targets: 0b111, kind: BufKind::Store, vdata: 1, components: 1, d16: D16::No }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 112, 23), targets: 0b111, kind: BufKind::Store, vdata: 2, components: 2, d16: D16::No }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 135, 24), targets: 0b111, kind: BufKind::Store, vdata: 3, components: 3, d16: D16::No }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 159, 25), targets: 0b111, kind: BufKind::Store, vdata: 4, components: 4, d16: D16::No }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 184, 25), targets: 0b111, kind: BufKind::Load, vdata: 1, components: 1, d16: D16::Packed }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 209, 26), targets: 0b111, kind: BufKind::Load, vdata: 1, components: 2, d16: D16::Packed }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 235, 27), targets: 0b111, kind: BufKind::Load, vdata: 2, components: 3, d16: D16::Packed }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 262, 28), targets: 0b111, kind: BufKind::Load, vdata: 2, components: 4, d16: D16::Packed }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 290, 26), targets: 0b111, kind: BufKind::Store, vdata: 1, components: 1, d16: D16::Packed }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 316, 27), targets: 0b111, kind: BufKind::Store, vdata: 1, components: 2, d16: D16::Packed }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 343, 28), targets: 0b111, kind: BufKind::Store, vdata: 2, components: 3, d16: D16::Packed }),
+    Some(MtbufInfo { name: Text::new(Text::MTBUF, 371, 29), targets: 0b111, kind: BufKind::Store, vdata: 2, components: 4, d16: D16::Packed }),
 ];
 
 /// Names of the unified buffer formats as LLVM prints them; `None` for
@@ -176,8 +177,11 @@ pub(crate) static FORMAT_BYTES: [u8; 128] = [
 
 /// Mnemonic of an opcode index in this space.
 pub fn name(index: u16) -> Option<&'static str> {
-    MTBUF.get(index as usize)?.as_ref().map(|i| i.name)
+    MTBUF.get(index as usize)?.as_ref().map(|i| i.name.as_str())
 }
+
+/// Every string of the tables above, each once.
+pub(crate) const TEXT: &str = "tbuffer_load_format_xtbuffer_load_format_xytbuffer_load_format_xyztbuffer_load_format_xyzwtbuffer_store_format_xtbuffer_store_format_xytbuffer_store_format_xyztbuffer_store_format_xyzwtbuffer_load_format_d16_xtbuffer_load_format_d16_xytbuffer_load_format_d16_xyztbuffer_load_format_d16_xyzwtbuffer_store_format_d16_xtbuffer_store_format_d16_xytbuffer_store_format_d16_xyztbuffer_store_format_d16_xyzw";
 
 #[allow(missing_docs)]
 impl Opcode {

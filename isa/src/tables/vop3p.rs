@@ -3,6 +3,7 @@
 // `cargo run -p isa-gen -- emit`.
 
 use crate::family::vop::{Bit as B, Cls as C, Fld::*, Imm, Role, VopForm, VopInfo, VopSlot as S};
+use crate::family::Text;
 use crate::inst::{Family, OpSpace, Opcode};
 use crate::operand::{Access, Implicit as I, ValType as T};
 
@@ -17,44 +18,77 @@ const RWP: Access = Access::READ.union(Access::WRITE).union(Access::PARTIAL);
 
 /// Every instruction, in opcode-index order.
 pub(crate) static VOP3P: [VopInfo; 29] = [
-    VopInfo { index: 0x0, name: "v_pk_mad_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x0, targets: 0b111, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slots: &SLOTS_0, bits: &BITS_1 }) },
-    VopInfo { index: 0x1, name: "v_pk_mul_lo_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x1, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_2, bits: &BITS_3 }) },
-    VopInfo { index: 0x2, name: "v_pk_add_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x2, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_2, bits: &BITS_3 }) },
-    VopInfo { index: 0x3, name: "v_pk_sub_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x3, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_2, bits: &BITS_3 }) },
-    VopInfo { index: 0x4, name: "v_pk_lshlrev_b16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x4, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_2, bits: &BITS_3 }) },
-    VopInfo { index: 0x5, name: "v_pk_lshrrev_b16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x5, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_2, bits: &BITS_3 }) },
-    VopInfo { index: 0x6, name: "v_pk_ashrrev_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x6, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_2, bits: &BITS_3 }) },
-    VopInfo { index: 0x7, name: "v_pk_max_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x7, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_2, bits: &BITS_3 }) },
-    VopInfo { index: 0x8, name: "v_pk_min_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x8, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_2, bits: &BITS_3 }) },
-    VopInfo { index: 0x9, name: "v_pk_mad_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x9, targets: 0b111, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slots: &SLOTS_0, bits: &BITS_1 }) },
-    VopInfo { index: 0xa, name: "v_pk_add_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0xa, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_2, bits: &BITS_3 }) },
-    VopInfo { index: 0xb, name: "v_pk_sub_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0xb, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_2, bits: &BITS_3 }) },
-    VopInfo { index: 0xc, name: "v_pk_max_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0xc, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_2, bits: &BITS_3 }) },
-    VopInfo { index: 0xd, name: "v_pk_min_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0xd, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_2, bits: &BITS_3 }) },
-    VopInfo { index: 0xe, name: "v_pk_fma_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0xe, targets: 0b111, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slots: &SLOTS_4, bits: &BITS_1 }) },
-    VopInfo { index: 0xf, name: "v_pk_add_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0xf, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_5, bits: &BITS_3 }) },
-    VopInfo { index: 0x10, name: "v_pk_mul_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x10, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_5, bits: &BITS_3 }) },
-    VopInfo { index: 0x11, name: "v_pk_min_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x11, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_5, bits: &BITS_3 }) },
-    VopInfo { index: 0x12, name: "v_pk_max_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x12, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slots: &SLOTS_5, bits: &BITS_3 }) },
-    VopInfo { index: 0x13, name: "v_dot2_f32_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x13, targets: 0b100, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slots: &SLOTS_6, bits: &BITS_1 }) },
-    VopInfo { index: 0x14, name: "v_dot2_i32_i16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x14, targets: 0b100, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slots: &SLOTS_7, bits: &BITS_1 }) },
-    VopInfo { index: 0x15, name: "v_dot2_u32_u16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x15, targets: 0b100, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slots: &SLOTS_7, bits: &BITS_1 }) },
-    VopInfo { index: 0x16, name: "v_dot4_i32_i8", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x16, targets: 0b100, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slots: &SLOTS_8, bits: &BITS_1 }) },
-    VopInfo { index: 0x17, name: "v_dot4_u32_u8", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x17, targets: 0b100, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slots: &SLOTS_8, bits: &BITS_1 }) },
-    VopInfo { index: 0x18, name: "v_dot8_i32_i4", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x18, targets: 0b100, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slots: &SLOTS_8, bits: &BITS_1 }) },
-    VopInfo { index: 0x19, name: "v_dot8_u32_u4", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x19, targets: 0b100, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slots: &SLOTS_8, bits: &BITS_1 }) },
-    VopInfo { index: 0x20, name: "v_fma_mix_f32", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x20, targets: 0b111, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 0, 0], packed: false, slots: &SLOTS_9, bits: &BITS_10 }) },
-    VopInfo { index: 0x21, name: "v_fma_mixlo_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x21, targets: 0b111, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 0, 0], packed: false, slots: &SLOTS_11, bits: &BITS_10 }) },
-    VopInfo { index: 0x22, name: "v_fma_mixhi_f16", implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x22, targets: 0b111, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 0, 0], packed: false, slots: &SLOTS_11, bits: &BITS_10 }) },
+    VopInfo { index: 0x0, name: Text::new(Text::VOP3P, 0, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x0, targets: 0b111, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slot_at: 0, slot_n: 4, bit_at: 0, bit_n: 16 }) },
+    VopInfo { index: 0x1, name: Text::new(Text::VOP3P, 12, 15), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x1, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 4, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0x2, name: Text::new(Text::VOP3P, 27, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x2, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 4, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0x3, name: Text::new(Text::VOP3P, 39, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x3, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 4, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0x4, name: Text::new(Text::VOP3P, 51, 16), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x4, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 4, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0x5, name: Text::new(Text::VOP3P, 67, 16), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x5, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 4, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0x6, name: Text::new(Text::VOP3P, 83, 16), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x6, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 4, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0x7, name: Text::new(Text::VOP3P, 99, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x7, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 4, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0x8, name: Text::new(Text::VOP3P, 111, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x8, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 4, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0x9, name: Text::new(Text::VOP3P, 123, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x9, targets: 0b111, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slot_at: 0, slot_n: 4, bit_at: 0, bit_n: 16 }) },
+    VopInfo { index: 0xa, name: Text::new(Text::VOP3P, 135, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0xa, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 4, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0xb, name: Text::new(Text::VOP3P, 147, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0xb, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 4, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0xc, name: Text::new(Text::VOP3P, 159, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0xc, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 4, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0xd, name: Text::new(Text::VOP3P, 171, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0xd, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 4, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0xe, name: Text::new(Text::VOP3P, 183, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0xe, targets: 0b111, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slot_at: 7, slot_n: 4, bit_at: 0, bit_n: 16 }) },
+    VopInfo { index: 0xf, name: Text::new(Text::VOP3P, 195, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0xf, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 11, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0x10, name: Text::new(Text::VOP3P, 207, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x10, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 11, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0x11, name: Text::new(Text::VOP3P, 219, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x11, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 11, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0x12, name: Text::new(Text::VOP3P, 231, 12), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x12, targets: 0b111, suffix: false, fixed: [0x3802400, 0x87fc0000], ignored: [0x4000, 0x0], lists: [2, 2, 2, 2], packed: true, slot_at: 11, slot_n: 3, bit_at: 16, bit_n: 16 }) },
+    VopInfo { index: 0x13, name: Text::new(Text::VOP3P, 243, 14), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x13, targets: 0b100, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slot_at: 14, slot_n: 4, bit_at: 0, bit_n: 16 }) },
+    VopInfo { index: 0x14, name: Text::new(Text::VOP3P, 257, 14), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x14, targets: 0b100, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slot_at: 18, slot_n: 4, bit_at: 0, bit_n: 16 }) },
+    VopInfo { index: 0x15, name: Text::new(Text::VOP3P, 271, 14), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x15, targets: 0b100, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slot_at: 18, slot_n: 4, bit_at: 0, bit_n: 16 }) },
+    VopInfo { index: 0x16, name: Text::new(Text::VOP3P, 285, 13), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x16, targets: 0b100, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slot_at: 22, slot_n: 4, bit_at: 0, bit_n: 16 }) },
+    VopInfo { index: 0x17, name: Text::new(Text::VOP3P, 298, 13), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x17, targets: 0b100, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slot_at: 22, slot_n: 4, bit_at: 0, bit_n: 16 }) },
+    VopInfo { index: 0x18, name: Text::new(Text::VOP3P, 311, 13), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x18, targets: 0b100, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slot_at: 22, slot_n: 4, bit_at: 0, bit_n: 16 }) },
+    VopInfo { index: 0x19, name: Text::new(Text::VOP3P, 324, 13), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x19, targets: 0b100, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 3, 3], packed: true, slot_at: 22, slot_n: 4, bit_at: 0, bit_n: 16 }) },
+    VopInfo { index: 0x20, name: Text::new(Text::VOP3P, 337, 13), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x20, targets: 0b111, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 0, 0], packed: false, slot_at: 26, slot_n: 4, bit_at: 32, bit_n: 16 }) },
+    VopInfo { index: 0x21, name: Text::new(Text::VOP3P, 350, 15), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x21, targets: 0b111, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 0, 0], packed: false, slot_at: 30, slot_n: 4, bit_at: 32, bit_n: 16 }) },
+    VopInfo { index: 0x22, name: Text::new(Text::VOP3P, 365, 15), implicit: I::empty(), e32: None, e64: Some(VopForm { family: Family::Vop3p, op: 0x22, targets: 0b111, suffix: false, fixed: [0x3800000, 0x0], ignored: [0x0, 0x0], lists: [3, 3, 0, 0], packed: false, slot_at: 30, slot_n: 4, bit_at: 32, bit_n: 16 }) },
 ];
 
-static SLOTS_0: [S; 4] = [
-    S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::V2B16 },
-    S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::V2B16 },
-    S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::V2B16 },
-    S { fld: Src2, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::V2B16 },
+/// Every form's operand slots (`VopForm::slots`).
+pub(crate) static SLOTS: [S; 34] = [
+    S { fld: Vdst, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::V2B16 },
+    S { fld: Src0, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::V2B16 },
+    S { fld: Src1, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::V2B16 },
+    S { fld: Src2, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::V2B16 },
+    S { fld: Vdst, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::V2B16 },
+    S { fld: Src0, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::V2B16 },
+    S { fld: Src1, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::V2B16 },
+    S { fld: Vdst, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::V2F16 },
+    S { fld: Src0, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
+    S { fld: Src1, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
+    S { fld: Src2, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
+    S { fld: Vdst, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::V2F16 },
+    S { fld: Src0, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
+    S { fld: Src1, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
+    S { fld: Vdst, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::F32 },
+    S { fld: Src0, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
+    S { fld: Src1, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
+    S { fld: Src2, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::F32 },
+    S { fld: Vdst, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::B32 },
+    S { fld: Src0, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::V2B16 },
+    S { fld: Src1, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::V2B16 },
+    S { fld: Src2, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
+    S { fld: Vdst, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::B32 },
+    S { fld: Src0, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
+    S { fld: Src1, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
+    S { fld: Src2, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
+    S { fld: Vdst, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::F32 },
+    S { fld: Src0, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F32 },
+    S { fld: Src1, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F32 },
+    S { fld: Src2, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F32 },
+    S { fld: Vdst, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RWP, ty: T::F16 },
+    S { fld: Src0, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F32 },
+    S { fld: Src1, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F32 },
+    S { fld: Src2, width: 1, cls: C { name: Text::new(Text::VOP3P, 0, 0), vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F32 },
 ];
-static BITS_1: [B; 16] = [
+
+/// Every form's modifier bits (`VopForm::bits`).
+pub(crate) static BITS: [B; 48] = [
     B { role: Role::NegHi(0), slot: 1 },
     B { role: Role::NegHi(1), slot: 2 },
     B { role: Role::NegHi(2), slot: 3 },
@@ -71,13 +105,6 @@ static BITS_1: [B; 16] = [
     B { role: Role::Fixed, slot: 255 },
     B { role: Role::Fixed, slot: 255 },
     B { role: Role::Fixed, slot: 255 },
-];
-static SLOTS_2: [S; 3] = [
-    S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::V2B16 },
-    S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::V2B16 },
-    S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::V2B16 },
-];
-static BITS_3: [B; 16] = [
     B { role: Role::NegHi(0), slot: 1 },
     B { role: Role::NegHi(1), slot: 2 },
     B { role: Role::Fixed, slot: 255 },
@@ -94,43 +121,6 @@ static BITS_3: [B; 16] = [
     B { role: Role::Fixed, slot: 255 },
     B { role: Role::Fixed, slot: 255 },
     B { role: Role::Fixed, slot: 255 },
-];
-static SLOTS_4: [S; 4] = [
-    S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::V2F16 },
-    S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
-    S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
-    S { fld: Src2, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
-];
-static SLOTS_5: [S; 3] = [
-    S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::V2F16 },
-    S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
-    S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
-];
-static SLOTS_6: [S; 4] = [
-    S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::F32 },
-    S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
-    S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::V2F16, access: R, ty: T::V2F16 },
-    S { fld: Src2, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::F32 },
-];
-static SLOTS_7: [S; 4] = [
-    S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::B32 },
-    S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::V2B16 },
-    S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::V2B16 },
-    S { fld: Src2, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
-];
-static SLOTS_8: [S; 4] = [
-    S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::B32 },
-    S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
-    S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
-    S { fld: Src2, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::B32, access: R, ty: T::B32 },
-];
-static SLOTS_9: [S; 4] = [
-    S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: W, ty: T::F32 },
-    S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F32 },
-    S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F32 },
-    S { fld: Src2, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F32 },
-];
-static BITS_10: [B; 16] = [
     B { role: Role::Abs, slot: 1 },
     B { role: Role::Abs, slot: 2 },
     B { role: Role::Abs, slot: 3 },
@@ -148,12 +138,9 @@ static BITS_10: [B; 16] = [
     B { role: Role::Fixed, slot: 255 },
     B { role: Role::Fixed, slot: 255 },
 ];
-static SLOTS_11: [S; 4] = [
-    S { fld: Vdst, width: 1, cls: C { name: "", vgpr: true, sgpr: false, lds: false, imm: false }, imm: Imm::None, access: RWP, ty: T::F16 },
-    S { fld: Src0, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F32 },
-    S { fld: Src1, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F32 },
-    S { fld: Src2, width: 1, cls: C { name: "", vgpr: true, sgpr: true, lds: true, imm: true }, imm: Imm::F16, access: R, ty: T::F32 },
-];
+
+/// Every string of the tables above, each once.
+pub(crate) const TEXT: &str = "v_pk_mad_i16v_pk_mul_lo_u16v_pk_add_i16v_pk_sub_i16v_pk_lshlrev_b16v_pk_lshrrev_b16v_pk_ashrrev_i16v_pk_max_i16v_pk_min_i16v_pk_mad_u16v_pk_add_u16v_pk_sub_u16v_pk_max_u16v_pk_min_u16v_pk_fma_f16v_pk_add_f16v_pk_mul_f16v_pk_min_f16v_pk_max_f16v_dot2_f32_f16v_dot2_i32_i16v_dot2_u32_u16v_dot4_i32_i8v_dot4_u32_u8v_dot8_i32_i4v_dot8_u32_u4v_fma_mix_f32v_fma_mixlo_f16v_fma_mixhi_f16";
 
 /// Opcode index → position in `VOP3P` (`u16::MAX`: none).
 pub(crate) static VOP3P_POS: [u16; 35] = [
@@ -199,7 +186,7 @@ pub(crate) static MAP_VOP3P: [[u16; 128]; 3] = [
 /// Mnemonic of an opcode index in this space.
 pub fn name(index: u16) -> Option<&'static str> {
     let p = *VOP3P_POS.get(index as usize)?;
-    VOP3P.get(p as usize).map(|i| i.name)
+    VOP3P.get(p as usize).map(|i| i.name.as_str())
 }
 
 #[allow(missing_docs)]

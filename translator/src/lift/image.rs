@@ -664,12 +664,12 @@ impl Lifter<'_> {
             // A cube is sampled per face (`emit::image`): plain samples
             // only.
             Image::Dim {
-                dim: dim_info(m.dim).name,
+                dim: dim_info(m.dim).name.as_str(),
             }
         } else if (form.compare || form.what == What::Gather) && !matches!(m.dim & 7, 1 | 5) {
             // Depth images and gathers are 2D (or 2D arrays) on the host.
             Image::Dim {
-                dim: dim_info(m.dim).name,
+                dim: dim_info(m.dim).name.as_str(),
             }
         } else if sampling && form.level == Level::Implicit && self.o.stage != Stage::Ps {
             Image::ImplicitLod

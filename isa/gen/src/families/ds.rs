@@ -291,9 +291,11 @@ fn stride(name: &str) -> u32 {
 
 fn emit(rec: &Recording) -> String {
     let mut out = header("ds");
+    let mut text = super::TextBlock::new("DS");
+    let mut pool = super::FlatPool::default();
     out.push_str(
         "use crate::family::ds::{DsFld::*, DsGds, DsInfo, DsOffset, DsSlot};\n\
-         use crate::inst::{OpSpace, Opcode};\n\
+         use crate::family::Text;\nuse crate::inst::{OpSpace, Opcode};\n\
          use crate::operand::{Access, Implicit as I, ValType};\n\n",
     );
     let mut rows = Vec::new();
@@ -338,16 +340,16 @@ fn emit(rec: &Recording) -> String {
                     .join(" | ")
             )
         };
+        let (slot_at, slot_n) = pool.get(&slots);
         rows.push(format!(
-            "Some(DsInfo {{ name: \"{}\", targets: {mask:#05b}, gds: DsGds::{}, offset: DsOffset::{}, \
-             stride: {}, dont_care: [{:#010x}, {:#010x}], implicit: {imp}, slots: &[{}] }})",
-            info.name,
+            "Some(DsInfo {{ name: {}, targets: {mask:#05b}, gds: DsGds::{}, offset: DsOffset::{}, \
+             stride: {}, dont_care: [{:#010x}, {:#010x}], implicit: {imp}, slot_at: {slot_at}, slot_n: {slot_n} }})",
+            text.text(&info.name),
             info.gds,
             info.offset,
             stride(&info.name),
             info.dont_care[0],
             info.dont_care[1],
-            slots.join(", ")
         ));
         consts.push((op as u16, info.name.clone()));
     }
@@ -360,8 +362,15 @@ fn emit(rec: &Recording) -> String {
     out.push_str(
         "/// Mnemonic of an opcode index in this space.\n\
          pub fn name(index: u16) -> Option<&'static str> {\n    \
-         DS.get(index as usize).and_then(|r| r.as_ref()).map(|r| r.name)\n}\n\n",
+         DS.get(index as usize).and_then(|r| r.as_ref()).map(|r| r.name.as_str())\n}\n\n",
     );
+    pool.emit(
+        &mut out,
+        "Every opcode's operand slots (`DsInfo::slots`).",
+        "SLOTS",
+        "DsSlot",
+    );
+    text.emit(&mut out);
     emit_consts(&mut out, "Ds", &consts);
     out
 }

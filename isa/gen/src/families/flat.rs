@@ -391,9 +391,10 @@ fn implicit(seg: &str) -> &'static str {
 
 fn emit(rec: &Recording) -> String {
     let mut out = header("flat");
+    let mut names = super::TextBlock::new("FLAT");
     out.push_str(
         "use crate::family::flat::{FlatAddr, FlatInfo, FlatMode, Saddr};\n\
-         use crate::inst::{OpSpace, Opcode};\n\
+         use crate::family::Text;\nuse crate::inst::{OpSpace, Opcode};\n\
          use crate::operand::{Access, Implicit as I};\n\n",
     );
     for (seg, space, table) in SEGS {
@@ -444,9 +445,9 @@ fn emit(rec: &Recording) -> String {
                 })
                 .collect();
             rows.push(format!(
-                "Some(FlatInfo {{ name: \"{}\", targets: {mask:#05b}, vdst: {}, vdst_access: {}, data: {}, \
+                "Some(FlatInfo {{ name: {}, targets: {mask:#05b}, vdst: {}, vdst_access: {}, data: {}, \
                  atomic: {}, lds: {}, signed_offset: {}, implicit: {}, modes: [{}] }})",
-                info.name,
+                names.text(&info.name),
                 info.vdst,
                 vdst_access(&info.name),
                 info.data,
@@ -515,10 +516,11 @@ fn emit(rec: &Recording) -> String {
             );
         }
     }
+    names.emit(&mut out);
     out.push_str(
         "/// Mnemonic of an opcode index in a FLAT/GLOBAL/SCRATCH space.\n\
          pub fn name(space: OpSpace, index: u16) -> Option<&'static str> {\n    \
-         info(space, index).map(|r| r.name)\n}\n\n\
+         info(space, index).map(|r| r.name.as_str())\n}\n\n\
          /// Table row of an opcode index in a FLAT/GLOBAL/SCRATCH space.\n\
          pub(crate) fn info(space: OpSpace, index: u16) -> Option<&'static FlatInfo> {\n    \
          let t: &'static [Option<FlatInfo>; 128] = match space {\n        \

@@ -574,8 +574,9 @@ fn mask(bits: u32) -> String {
 
 fn emit(rec: &Recording) -> String {
     let mut out = header("mimg");
+    let mut text = super::TextBlock::new("MIMG");
     out.push_str(
-        "use crate::family::mimg::{MimgDim, MimgInfo, MimgKind};\nuse crate::inst::{OpSpace, Opcode};\n\n",
+        "use crate::family::mimg::{MimgDim, MimgInfo, MimgKind};\nuse crate::family::Text;\nuse crate::inst::{OpSpace, Opcode};\n\n",
     );
     let cands: Vec<u32> = candidates().collect();
     let mut rows = Vec::new();
@@ -600,8 +601,8 @@ fn emit(rec: &Recording) -> String {
         }
         let targets: u32 = per.iter().map(|(ti, _)| 1u32 << ti).sum();
         rows.push(format!(
-            "Some(MimgInfo {{ name: \"{}\", targets: {targets:#05b}, kind: MimgKind::{:?}, sampler: {}, d16: {}, extra: {}, coords: {}, lod: {}, gradients: {}, g16: {}, x2: {}, addr: {}, a0: {}, addr_nsa: {}, nsa_dec: {:?}, data: {:?}, d0: {}, bvh: {:?} }})",
-            i.name, i.kind, i.sampler, i.d16, i.extra, i.coords, i.lod, i.gradients, i.g16, i.x2,
+            "Some(MimgInfo {{ name: {}, targets: {targets:#05b}, kind: MimgKind::{:?}, sampler: {}, d16: {}, extra: {}, coords: {}, lod: {}, gradients: {}, g16: {}, x2: {}, addr: {}, a0: {}, addr_nsa: {}, nsa_dec: {:?}, data: {:?}, d0: {}, bvh: {:?} }})",
+            text.text(&i.name), i.kind, i.sampler, i.d16, i.extra, i.coords, i.lod, i.gradients, i.g16, i.x2,
             mask(i.addr), i.a0, mask(i.addr_nsa), i.nsa_dec, i.data, i.d0, i.bvh
         ));
         consts.push((op as u16, i.name.clone()));
@@ -633,14 +634,16 @@ fn emit(rec: &Recording) -> String {
     for (n, c, g) in DIMS {
         let _ = writeln!(
             out,
-            "    MimgDim {{ name: \"{n}\", coords: {c}, gradients: {g} }},"
+            "    MimgDim {{ name: {}, coords: {c}, gradients: {g} }},",
+            text.text(n)
         );
     }
     let _ = writeln!(out, "];\n");
     let _ = writeln!(
         out,
-        "/// Mnemonic of an opcode index in this space.\npub fn name(index: u16) -> Option<&'static str> {{\n    MIMG.get(index as usize)?.as_ref().map(|i| i.name)\n}}\n"
+        "/// Mnemonic of an opcode index in this space.\npub fn name(index: u16) -> Option<&'static str> {{\n    MIMG.get(index as usize)?.as_ref().map(|i| i.name.as_str())\n}}\n"
     );
+    text.emit(&mut out);
     emit_consts(&mut out, "Mimg", &consts);
     super::finish(out)
 }

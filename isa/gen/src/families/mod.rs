@@ -132,3 +132,90 @@ pub fn finish(mut out: String) -> String {
     out.push('\n');
     out
 }
+
+/// A generated table's strings as one text block (`TEXT`), each string
+/// written once; a table entry names its string as
+/// `Text::new(block, at, len)`, so the table holds no pointer for the
+/// loader to relocate.
+pub struct TextBlock {
+    block: &'static str,
+    text: String,
+    at: std::collections::BTreeMap<String, usize>,
+}
+
+impl TextBlock {
+    /// An empty block; `block` is the `Text` block constant (`Text::VOP`).
+    pub fn new(block: &'static str) -> TextBlock {
+        TextBlock {
+            block,
+            text: String::new(),
+            at: Default::default(),
+        }
+    }
+
+    /// The source of a `Text` naming `s`.
+    pub fn text(&mut self, s: &str) -> String {
+        let at = match self.at.get(s) {
+            Some(&at) => at,
+            None => {
+                let at = match self.text.find(s) {
+                    Some(at) => at,
+                    None => {
+                        self.text.push_str(s);
+                        self.text.len() - s.len()
+                    }
+                };
+                self.at.insert(s.to_string(), at);
+                at
+            }
+        };
+        assert!(at <= u16::MAX as usize && s.len() <= u8::MAX as usize);
+        format!("Text::new(Text::{}, {at}, {})", self.block, s.len())
+    }
+
+    /// `pub(crate) const TEXT: &str = "...";`
+    pub fn emit(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "/// Every string of the tables above, each once.\npub(crate) const TEXT: &str = {:?};\n",
+            self.text
+        );
+    }
+}
+
+/// Lists of table rows (operand slots, modifier bits) laid end to end in
+/// one array; a form names its list by position and length. A list equal
+/// to one already laid down is shared.
+#[derive(Default)]
+pub struct FlatPool {
+    rows: Vec<String>,
+    index: std::collections::BTreeMap<String, usize>,
+}
+
+impl FlatPool {
+    /// Position of `elems` in the array (appended unless present).
+    pub fn get(&mut self, elems: &[String]) -> (usize, usize) {
+        let key = elems.join("\n");
+        if let Some(&at) = self.index.get(&key) {
+            return (at, elems.len());
+        }
+        let at = self.rows.len();
+        self.rows.extend(elems.iter().cloned());
+        self.index.insert(key, at);
+        assert!(at <= u16::MAX as usize && elems.len() <= u8::MAX as usize);
+        (at, elems.len())
+    }
+
+    /// `pub(crate) static {name}: [{ty}; n] = [...];`
+    pub fn emit(&self, out: &mut String, doc: &str, name: &str, ty: &str) {
+        let _ = writeln!(
+            out,
+            "/// {doc}\npub(crate) static {name}: [{ty}; {}] = [",
+            self.rows.len()
+        );
+        for r in &self.rows {
+            let _ = writeln!(out, "    {r},");
+        }
+        let _ = writeln!(out, "];\n");
+    }
+}

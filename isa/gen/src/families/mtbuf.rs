@@ -146,8 +146,9 @@ fn format_bytes(name: &str) -> u32 {
 
 fn emit(rec: &Recording) -> String {
     let mut out = header("mtbuf");
+    let mut text = super::TextBlock::new("MTBUF");
     out.push_str(
-        "use crate::family::buf::{BufKind, MtbufInfo, D16};\nuse crate::inst::{OpSpace, Opcode};\n\n",
+        "use crate::family::buf::{BufKind, MtbufInfo, D16};\nuse crate::family::Text;\nuse crate::inst::{OpSpace, Opcode};\n\n",
     );
     let mut rows = Vec::new();
     let mut consts = Vec::new();
@@ -167,8 +168,8 @@ fn emit(rec: &Recording) -> String {
         }
         let mask: u32 = per.iter().map(|(ti, _)| 1u32 << ti).sum();
         rows.push(format!(
-            "Some(MtbufInfo {{ name: \"{}\", targets: {mask:#05b}, kind: BufKind::{}, vdata: {}, components: {}, d16: D16::{} }})",
-            info.name, info.kind, info.vdata, info.components, info.d16
+            "Some(MtbufInfo {{ name: {}, targets: {mask:#05b}, kind: BufKind::{}, vdata: {}, components: {}, d16: D16::{} }})",
+            text.text(&info.name), info.kind, info.vdata, info.components, info.d16
         ));
         consts.push((op as u16, info.name.clone()));
     }
@@ -231,8 +232,9 @@ fn emit(rec: &Recording) -> String {
     let _ = writeln!(out, "];\n");
     let _ = writeln!(
         out,
-        "/// Mnemonic of an opcode index in this space.\npub fn name(index: u16) -> Option<&'static str> {{\n    MTBUF.get(index as usize)?.as_ref().map(|i| i.name)\n}}\n"
+        "/// Mnemonic of an opcode index in this space.\npub fn name(index: u16) -> Option<&'static str> {{\n    MTBUF.get(index as usize)?.as_ref().map(|i| i.name.as_str())\n}}\n"
     );
+    text.emit(&mut out);
     emit_consts(&mut out, "Mtbuf", &consts);
     super::finish(out)
 }

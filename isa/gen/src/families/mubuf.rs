@@ -214,8 +214,9 @@ fn memory(name: &str) -> (u32, u32, &'static str) {
 
 fn emit(rec: &Recording) -> String {
     let mut out = header("mubuf");
+    let mut text = super::TextBlock::new("MUBUF");
     out.push_str(
-        "use crate::family::buf::{BufKind, MubufInfo, D16};\nuse crate::inst::{OpSpace, Opcode};\n\n",
+        "use crate::family::buf::{BufKind, MubufInfo, D16};\nuse crate::family::Text;\nuse crate::inst::{OpSpace, Opcode};\n\n",
     );
     let mut rows = Vec::new();
     let mut consts = Vec::new();
@@ -235,8 +236,8 @@ fn emit(rec: &Recording) -> String {
         }
         let mask: u32 = per.iter().map(|(ti, _)| 1u32 << ti).sum();
         rows.push(format!(
-            "Some(MubufInfo {{ name: \"{}\", targets: {mask:#05b}, kind: BufKind::{}, vdata: {}, lds_ok: {}, tfe_ok: {}, dlc_ok: {}, mem_bytes: {}, components: {}, d16: D16::{} }})",
-            info.name, info.kind, info.vdata, info.lds_ok, info.tfe_ok, info.dlc_ok, info.mem_bytes, info.components, info.d16
+            "Some(MubufInfo {{ name: {}, targets: {mask:#05b}, kind: BufKind::{}, vdata: {}, lds_ok: {}, tfe_ok: {}, dlc_ok: {}, mem_bytes: {}, components: {}, d16: D16::{} }})",
+            text.text(&info.name), info.kind, info.vdata, info.lds_ok, info.tfe_ok, info.dlc_ok, info.mem_bytes, info.components, info.d16
         ));
         consts.push((op as u16, info.name.clone()));
     }
@@ -249,8 +250,9 @@ fn emit(rec: &Recording) -> String {
     let _ = writeln!(out, "];\n");
     let _ = writeln!(
         out,
-        "/// Mnemonic of an opcode index in this space.\npub fn name(index: u16) -> Option<&'static str> {{\n    MUBUF.get(index as usize)?.as_ref().map(|i| i.name)\n}}\n"
+        "/// Mnemonic of an opcode index in this space.\npub fn name(index: u16) -> Option<&'static str> {{\n    MUBUF.get(index as usize)?.as_ref().map(|i| i.name.as_str())\n}}\n"
     );
+    text.emit(&mut out);
     emit_consts(&mut out, "Mubuf", &consts);
     super::finish(out)
 }

@@ -266,9 +266,10 @@ fn implicit(name: &str) -> Vec<&'static str> {
 
 fn emit(rec: &Recording) -> String {
     let mut out = header("smem");
+    let mut text = super::TextBlock::new("SMEM");
     out.push_str(
         "use crate::family::smem::{DataRole as D, SmemInfo, SregClass as C};\n\
-         use crate::inst::{OpSpace, Opcode};\n\
+         use crate::family::Text;\nuse crate::inst::{OpSpace, Opcode};\n\
          use crate::operand::Implicit as I;\n\n",
     );
     let mut rows = Vec::new();
@@ -314,8 +315,8 @@ fn emit(rec: &Recording) -> String {
             format!("I::from_bits_retain({bits})")
         };
         rows.push(format!(
-            "Some(SmemInfo {{ name: \"{}\", targets: {mask:#b}, data: D::{role}, data_width: {data_width}, data_class: C::{data_class}, base_width: {base_width}, base_class: C::{base_class}, offset: {}, glc: {}, dlc: {}, implicit: {imp} }})",
-            info.name, info.offset, info.glc, info.dlc
+            "Some(SmemInfo {{ name: {}, targets: {mask:#b}, data: D::{role}, data_width: {data_width}, data_class: C::{data_class}, base_width: {base_width}, base_class: C::{base_class}, offset: {}, glc: {}, dlc: {}, implicit: {imp} }})",
+            text.text(&info.name), info.offset, info.glc, info.dlc
         ));
         consts.push((op as u16, info.name.clone()));
     }
@@ -324,9 +325,10 @@ fn emit(rec: &Recording) -> String {
         let _ = writeln!(out, "    {r},");
     }
     out.push_str("];\n\n");
+    text.emit(&mut out);
     emit_consts(&mut out, "Smem", &consts);
     out.push_str(
-        "/// Mnemonic of an opcode index in this space.\npub fn name(index: u16) -> Option<&'static str> {\n    SMEM.get(index as usize)?.as_ref().map(|r| r.name)\n}\n",
+        "/// Mnemonic of an opcode index in this space.\npub fn name(index: u16) -> Option<&'static str> {\n    SMEM.get(index as usize)?.as_ref().map(|r| r.name.as_str())\n}\n",
     );
     out
 }

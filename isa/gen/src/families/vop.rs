@@ -61,7 +61,7 @@
 
 pub mod text;
 
-use super::emit_consts;
+use super::{emit_consts, FlatPool, TextBlock};
 use crate::recording::Recording;
 use crate::{header, FamilyGen, TARGETS};
 use std::collections::{BTreeMap, BTreeSet};
@@ -1523,10 +1523,14 @@ pub fn e32_slots(rec: &Recording) -> (Assignment, BTreeMap<u16, Vec<E32Slot>>) {
     (asg, out)
 }
 
-fn cls_src(c: &Cls) -> String {
+fn cls_src(c: &Cls, text: &mut TextBlock) -> String {
     format!(
-        "C {{ name: {:?}, vgpr: {}, sgpr: {}, lds: {}, imm: {} }}",
-        c.name, c.vgpr, c.sgpr, c.lds, c.imm
+        "C {{ name: {}, vgpr: {}, sgpr: {}, lds: {}, imm: {} }}",
+        text.text(&c.name),
+        c.vgpr,
+        c.sgpr,
+        c.lds,
+        c.imm
     )
 }
 
@@ -1540,26 +1544,11 @@ fn access_src(a: &str) -> &'static str {
     }
 }
 
-/// Shared static lists (slot lists and bit roles), deduplicated.
-#[derive(Default)]
+/// The slot and bit lists of a table file, and its strings.
 struct Pool {
-    items: Vec<(String, String, String)>, // (static name, type, body)
-    index: BTreeMap<(String, String), String>,
-}
-
-impl Pool {
-    fn get(&mut self, prefix: &str, ty: &str, elems: &[String]) -> String {
-        let body = elems.join(",\n    ");
-        let key = (ty.to_string(), body.clone());
-        if let Some(n) = self.index.get(&key) {
-            return n.clone();
-        }
-        let n = format!("{prefix}{}", self.items.len());
-        self.items
-            .push((n.clone(), format!("[{ty}; {}]", elems.len()), body));
-        self.index.insert(key, n.clone());
-        n
-    }
+    slots: FlatPool,
+    bits: FlatPool,
+    text: TextBlock,
 }
 
 fn form_src(f: &Form, targets: u8, pool: &mut Pool) -> String {
@@ -1571,7 +1560,7 @@ fn form_src(f: &Form, targets: u8, pool: &mut Pool) -> String {
                 "S {{ fld: {:?}, width: {}, cls: {}, imm: Imm::{:?}, access: {}, ty: T::{} }}",
                 s.fld,
                 s.width,
-                cls_src(&s.cls),
+                cls_src(&s.cls, &mut pool.text),
                 s.imm,
                 access_src(s.access),
                 s.ty
@@ -1592,14 +1581,10 @@ fn form_src(f: &Form, targets: u8, pool: &mut Pool) -> String {
             format!("B {{ role: Role::{r}, slot: {s} }}")
         })
         .collect();
-    let slots = pool.get("SLOTS_", "S", &slots);
-    let bits = if bits.is_empty() {
-        "&[]".to_string()
-    } else {
-        format!("&{}", pool.get("BITS_", "B", &bits))
-    };
+    let (slot_at, slot_n) = pool.slots.get(&slots);
+    let (bit_at, bit_n) = pool.bits.get(&bits);
     format!(
-        "VopForm {{ family: Family::{}, op: {:#x}, targets: {targets:#05b}, suffix: {}, fixed: [{:#x}, {:#x}], ignored: [{:#x}, {:#x}], lists: {:?}, packed: {}, slots: &{slots}, bits: {bits} }}",
+        "VopForm {{ family: Family::{}, op: {:#x}, targets: {targets:#05b}, suffix: {}, fixed: [{:#x}, {:#x}], ignored: [{:#x}, {:#x}], lists: {:?}, packed: {}, slot_at: {slot_at}, slot_n: {slot_n}, bit_at: {bit_at}, bit_n: {bit_n} }}",
         f.enc.family(),
         f.op,
         f.suffix,
@@ -1627,11 +1612,18 @@ fn implicit_src(name: &str) -> String {
     }
 }
 
-fn emit_common(rec: &Recording, encs: &[Enc], space: &str, table: &str, out: &mut String) {
+fn emit_common(
+    rec: &Recording,
+    encs: &[Enc],
+    space: &str,
+    table: &str,
+    block: &'static str,
+    out: &mut String,
+) {
     let (asg, entries) = analyse_all(rec, encs);
     let _ = writeln!(
         out,
-        "use crate::family::vop::{{Bit as B, Cls as C, Fld::*, Imm, Role, VopForm, VopInfo, VopSlot as S}};\nuse crate::inst::{{Family, OpSpace, Opcode}};\nuse crate::operand::{{Access, Implicit as I, ValType as T}};\n\n#[allow(dead_code)]\nconst R: Access = Access::READ;\n#[allow(dead_code)]\nconst W: Access = Access::WRITE;\n#[allow(dead_code)]\nconst RW: Access = Access::READ.union(Access::WRITE);\n#[allow(dead_code)]\nconst RWP: Access = Access::READ.union(Access::WRITE).union(Access::PARTIAL);\n"
+        "use crate::family::vop::{{Bit as B, Cls as C, Fld::*, Imm, Role, VopForm, VopInfo, VopSlot as S}};\nuse crate::family::Text;\nuse crate::inst::{{Family, OpSpace, Opcode}};\nuse crate::operand::{{Access, Implicit as I, ValType as T}};\n\n#[allow(dead_code)]\nconst R: Access = Access::READ;\n#[allow(dead_code)]\nconst W: Access = Access::WRITE;\n#[allow(dead_code)]\nconst RW: Access = Access::READ.union(Access::WRITE);\n#[allow(dead_code)]\nconst RWP: Access = Access::READ.union(Access::WRITE).union(Access::PARTIAL);\n"
     );
     let _ = writeln!(out, "/// Every instruction, in opcode-index order.");
     let _ = writeln!(
@@ -1640,7 +1632,11 @@ fn emit_common(rec: &Recording, encs: &[Enc], space: &str, table: &str, out: &mu
         entries.len()
     );
     let mut pos: BTreeMap<u16, usize> = BTreeMap::new();
-    let mut pool = Pool::default();
+    let mut pool = Pool {
+        slots: FlatPool::default(),
+        bits: FlatPool::default(),
+        text: TextBlock::new(block),
+    };
     for (i, (idx, e)) in entries.iter().enumerate() {
         pos.insert(*idx, i);
         let e32 = e
@@ -1655,20 +1651,25 @@ fn emit_common(rec: &Recording, encs: &[Enc], space: &str, table: &str, out: &mu
             .unwrap_or_else(|| "None".into());
         let _ = writeln!(
             out,
-            "    VopInfo {{ index: {idx:#x}, name: {:?}, implicit: {}, e32: {e32}, e64: {e64} }},",
-            e.name,
+            "    VopInfo {{ index: {idx:#x}, name: {}, implicit: {}, e32: {e32}, e64: {e64} }},",
+            pool.text.text(&e.name),
             implicit_src(&e.name)
         );
     }
     let _ = writeln!(out, "];\n");
-    for (n, ty, body) in &pool.items {
-        if body.is_empty() {
-            let _ = writeln!(out, "static {n}: {ty} = [];");
-        } else {
-            let _ = writeln!(out, "static {n}: {ty} = [\n    {body},\n];");
-        }
-    }
-    out.push('\n');
+    pool.slots.emit(
+        out,
+        "Every form's operand slots (`VopForm::slots`).",
+        "SLOTS",
+        "S",
+    );
+    pool.bits.emit(
+        out,
+        "Every form's modifier bits (`VopForm::bits`).",
+        "BITS",
+        "B",
+    );
+    pool.text.emit(out);
     // Index → position.
     let max = entries.keys().max().copied().unwrap_or(0) as usize + 1;
     let _ = writeln!(
@@ -1720,7 +1721,7 @@ fn emit_common(rec: &Recording, encs: &[Enc], space: &str, table: &str, out: &mu
     }
     let _ = writeln!(
         out,
-        "/// Mnemonic of an opcode index in this space.\npub fn name(index: u16) -> Option<&'static str> {{\n    let p = *{table}_POS.get(index as usize)?;\n    {table}.get(p as usize).map(|i| i.name)\n}}\n"
+        "/// Mnemonic of an opcode index in this space.\npub fn name(index: u16) -> Option<&'static str> {{\n    let p = *{table}_POS.get(index as usize)?;\n    {table}.get(p as usize).map(|i| i.name.as_str())\n}}\n"
     );
     let consts: Vec<(u16, String)> = entries.iter().map(|(i, e)| (*i, e.name.clone())).collect();
     emit_consts(out, space, &consts);
@@ -1728,12 +1729,12 @@ fn emit_common(rec: &Recording, encs: &[Enc], space: &str, table: &str, out: &mu
 
 fn emit(rec: &Recording) -> String {
     let mut out = header("vop");
-    emit_common(rec, &ENCS, "Vop", "VOP", &mut out);
+    emit_common(rec, &ENCS, "Vop", "VOP", "VOP", &mut out);
     out
 }
 
 fn emit_vop3p(rec: &Recording) -> String {
     let mut out = header("vop").replace("oracle/vop.tsv", "oracle/vop3p.tsv");
-    emit_common(rec, &[Enc::Vop3p], "Vop3p", "VOP3P", &mut out);
+    emit_common(rec, &[Enc::Vop3p], "Vop3p", "VOP3P", "VOP3P", &mut out);
     out
 }

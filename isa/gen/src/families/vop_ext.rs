@@ -55,6 +55,7 @@
 
 use super::vop::text::{parse, reg, Text, Tok};
 use super::vop::{self, E32Slot, Enc};
+use super::{FlatPool, TextBlock};
 use crate::recording::{dwords, Recording};
 use crate::{header, recording_path, FamilyGen, TARGETS};
 use std::collections::{BTreeMap, BTreeSet};
@@ -738,23 +739,10 @@ fn analyse_all(rec: &Recording) -> BTreeMap<u16, Entry> {
     out
 }
 
-#[derive(Default)]
+/// The slot lists of the table file, and its strings.
 struct Pool {
-    items: Vec<(String, usize, String)>,
-    index: BTreeMap<String, String>,
-}
-
-impl Pool {
-    fn get(&mut self, elems: &[String]) -> String {
-        let body = elems.join(",\n    ");
-        if let Some(n) = self.index.get(&body) {
-            return n.clone();
-        }
-        let n = format!("SLOTS_{}", self.items.len());
-        self.items.push((n.clone(), elems.len(), body.clone()));
-        self.index.insert(body, n.clone());
-        n
-    }
+    slots: FlatPool,
+    text: TextBlock,
 }
 
 fn form_src(f: &Form, targets: u8, pool: &mut Pool) -> String {
@@ -763,14 +751,14 @@ fn form_src(f: &Form, targets: u8, pool: &mut Pool) -> String {
         .iter()
         .map(|s| {
             format!(
-                "S {{ fld: {:?}, width: {}, cls: C {{ name: {:?}, vgpr: {}, sgpr: {}, lds: {}, imm: {} }}, imm: Imm::{}, access: {}, ty: T::{} }}",
-                s.fld, s.width, s.cls_name, s.vgpr, s.sgpr, s.lds, s.imm, s.imm_kind, s.access, s.ty
+                "S {{ fld: {:?}, width: {}, cls: C {{ name: {}, vgpr: {}, sgpr: {}, lds: {}, imm: {} }}, imm: Imm::{}, access: {}, ty: T::{} }}",
+                s.fld, s.width, pool.text.text(&s.cls_name), s.vgpr, s.sgpr, s.lds, s.imm, s.imm_kind, s.access, s.ty
             )
         })
         .collect();
-    let slots = pool.get(&slots);
+    let (slot_at, slot_n) = pool.slots.get(&slots);
     format!(
-        "ExtForm {{ targets: {targets:#05b}, slots: &{slots}, fixed: [{:#x}, {:#x}], ignored: [{:#x}, {:#x}], src_mods: [M::from_bits_retain({}), M::from_bits_retain({})], clamp: {}, omod: {}, dst_sel: {}, src_sel: {:?} }}",
+        "ExtForm {{ targets: {targets:#05b}, slot_at: {slot_at}, slot_n: {slot_n}, fixed: [{:#x}, {:#x}], ignored: [{:#x}, {:#x}], src_mods: [M::from_bits_retain({}), M::from_bits_retain({})], clamp: {}, omod: {}, dst_sel: {}, src_sel: {:?} }}",
         f.fixed[0],
         f.fixed[1],
         f.ignored[0],
@@ -790,6 +778,7 @@ fn emit(rec: &Recording) -> String {
     out.push_str(
         "use crate::family::vop::{Cls as C, Fld::*, Imm, VopSlot as S};\n\
          use crate::family::vop_ext::{ExtForm, ExtInfo};\n\
+         use crate::family::Text;\n\
          use crate::operand::{Access, OpMods as M, ValType as T};\n\n\
          #[allow(dead_code)]\nconst R: Access = Access::READ;\n\
          #[allow(dead_code)]\nconst W: Access = Access::WRITE;\n\
@@ -805,7 +794,10 @@ fn emit(rec: &Recording) -> String {
         "pub(crate) static EXT: [ExtInfo; {}] = [",
         entries.len()
     );
-    let mut pool = Pool::default();
+    let mut pool = Pool {
+        slots: FlatPool::default(),
+        text: TextBlock::new("VOP_EXT"),
+    };
     let mut pos = BTreeMap::new();
     for (i, (idx, e)) in entries.iter().enumerate() {
         pos.insert(*idx, i);
@@ -824,10 +816,13 @@ fn emit(rec: &Recording) -> String {
         );
     }
     let _ = writeln!(out, "];\n");
-    for (n, len, body) in &pool.items {
-        let _ = writeln!(out, "static {n}: [S; {len}] = [\n    {body},\n];");
-    }
-    out.push('\n');
+    pool.slots.emit(
+        &mut out,
+        "Every form's operand slots (`ExtForm::slots`).",
+        "SLOTS",
+        "S",
+    );
+    pool.text.emit(&mut out);
     let max = entries.keys().max().copied().unwrap_or(0) as usize + 1;
     let _ = writeln!(
         out,
