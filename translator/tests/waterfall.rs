@@ -70,9 +70,15 @@ fn a_waterfall_loop_over_a_flat_index_becomes_a_per_lane_table_slot() {
         .map(|l| (l.pc, l.scale, l.slots, l.proved, l.input))
         .collect();
     assert_eq!(lanes, [(0x58, 64, 8, false, Some([1, 0]))]);
-    // Without the host's word, the per-lane slot is the only refusal left.
+    // By default the per-lane slot reads the host descriptor array; with
+    // neither the array nor the host's word it is the only refusal left.
+    assert_eq!(refusals(&c.code, &Options::default()), []);
+    let no_arrays = Options {
+        lane_table_arrays: false,
+        ..Options::default()
+    };
     assert_eq!(
-        refusals(&c.code, &Options::default()),
+        refusals(&c.code, &no_arrays),
         [Construct::Image(Image::UnprovedTableSlot { slots: 8 })]
     );
 }
