@@ -1007,29 +1007,6 @@ fn raised_in_regions(
     r: &Raises<'_>,
     out: &mut Vec<Unsupported>,
 ) {
-    fn blocks(nodes: &[structure::Node], acc: &mut Vec<ir::Block>) {
-        for n in nodes {
-            match n {
-                structure::Node::Block(b) => acc.push(*b),
-                structure::Node::If { then, els, .. } => {
-                    blocks(then, acc);
-                    blocks(els, acc);
-                }
-                structure::Node::Loop {
-                    body,
-                    latch,
-                    rewritten,
-                    ..
-                } => {
-                    blocks(body, acc);
-                    if *rewritten {
-                        acc.push(*latch);
-                    }
-                }
-                structure::Node::Continue { .. } => {}
-            }
-        }
-    }
     for n in nodes {
         if let structure::Node::Loop { body, .. } = n {
             raised_in_regions(f, body, r, out);
@@ -1041,8 +1018,8 @@ fn raised_in_regions(
             if let Some(&bpc) = r.divergent.get(from) {
                 let at_branch = r.branch_exec.get(from).copied();
                 let mut inner = Vec::new();
-                blocks(then, &mut inner);
-                blocks(els, &mut inner);
+                structure::collect_blocks(then, &mut inner);
+                structure::collect_blocks(els, &mut inner);
                 for b in inner {
                     for &(pc, new) in r.raises.get(&b).into_iter().flatten() {
                         let proven = match (new, at_branch) {

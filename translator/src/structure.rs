@@ -864,3 +864,29 @@ pub fn per_lane_exits(
     }
     Ok(())
 }
+
+/// Appends the blocks of `nodes` in order: both arms of selections, loop
+/// bodies, and the latches [`normalize_loops`] made.
+pub(crate) fn collect_blocks(nodes: &[Node], acc: &mut Vec<Block>) {
+    for n in nodes {
+        match n {
+            Node::Block(b) => acc.push(*b),
+            Node::If { then, els, .. } => {
+                collect_blocks(then, acc);
+                collect_blocks(els, acc);
+            }
+            Node::Loop {
+                body,
+                latch,
+                rewritten,
+                ..
+            } => {
+                collect_blocks(body, acc);
+                if *rewritten {
+                    acc.push(*latch);
+                }
+            }
+            Node::Continue { .. } => {}
+        }
+    }
+}

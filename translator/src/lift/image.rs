@@ -826,33 +826,9 @@ fn region_blocks(
     then: &[crate::structure::Node],
     els: &[crate::structure::Node],
 ) -> Vec<crate::ir::Block> {
-    use crate::structure::Node;
-    fn blocks(nodes: &[Node], acc: &mut Vec<crate::ir::Block>) {
-        for n in nodes {
-            match n {
-                Node::Block(b) => acc.push(*b),
-                Node::If { then, els, .. } => {
-                    blocks(then, acc);
-                    blocks(els, acc);
-                }
-                Node::Loop {
-                    body,
-                    latch,
-                    rewritten,
-                    ..
-                } => {
-                    blocks(body, acc);
-                    if *rewritten {
-                        acc.push(*latch);
-                    }
-                }
-                Node::Continue { .. } => {}
-            }
-        }
-    }
     let mut acc = Vec::new();
-    blocks(then, &mut acc);
-    blocks(els, &mut acc);
+    crate::structure::collect_blocks(then, &mut acc);
+    crate::structure::collect_blocks(els, &mut acc);
     acc
 }
 
